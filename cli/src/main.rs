@@ -1,0 +1,162 @@
+//! `interleave`: run GPU kernels over simulated work-items from the terminal.
+//!
+//! The command line is a thin layer: it reads files, turns flags into a
+//! [`Scenario`](interleave_engine::scenario::Scenario), drives a
+//! [`Session`](interleave_engine::session::Session) and prints the report, either as JSON
+//! (`--json`, a stable contract) or for people, with rustc-style diagnostics.
+//!
+//! Exit status: 0 when the run finished with no error finding, 1 when it reported error
+//! findings, 2 when the input could not be run.
+
+mod render;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use interleave_engine::diag::Diagnostic;
+use interleave_engine::scenario::{ArgBinding, Dialect, MemoryModel, Scenario, SchedulerKind};
+use interleave_engine::session::Session;
+
+#[derive(Parser)]
+#[command(name = "interleave", version, about = "Run OpenCL C and CUDA kernels over simulated work-items, step by step, under seeded schedules.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a kernel and report its findings and final buffers.
+    Run(RunArgs),
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// The kernel source: a `.cl` (OpenCL C) or `.cu` (CUDA) file.
+    file: PathBuf,
+    /// Which kernel to run, when the file defines several.
+    #[arg(long)]
+    kernel: Option<String>,
+    /// Global size: X[,Y[,Z]] work-items.
+    #[arg(long, value_name = "X[,Y[,Z]]", default_value = "1")]
+    global: String,
+    /// Work-group size: X[,Y[,Z]] (default: the largest divisor of X up to 256).
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    local: Option<String>,
+    /// A kernel argument, NAME=SPEC: e.g. data=int[16]:range=0:1, out=int[4]:fill=0, n=int:7,
+    /// buf=float[3]:values=1,2,3, tmp=local:256, src=int[64]:random:ro, p=null.
+    #[arg(long = "arg", value_name = "NAME=SPEC")]
+    args: Vec<String>,
+    /// Scheduler: round-robin, random, pct, run-to-block or lockstep.
+    #[arg(long, default_value = "random")]
+    sched: String,
+    /// Seed of every random choice.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Stop after this many steps.
+    #[arg(long, default_value_t = 1_000_000)]
+    max_steps: u64,
+    /// Memory model: sc or relaxed.
+    #[arg(long, default_value = "sc")]
+    memory_model: String,
+    /// Elements of the buffer given to a pointer parameter without --arg (default: 4 x the
+    /// number of work-items, at least 1024).
+    #[arg(long, value_name = "N")]
+    default_buffer_elements: Option<u64>,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Run(args) => run(args),
+    }
+}
+
+/// Parses `X[,Y[,Z]]`.
+fn parse_dims(flag: &str, text: &str) -> Result<Vec<u64>, Diagnostic> {
+    let dims: Result<Vec<u64>, _> = text.split(',').map(|p| p.trim().parse::<u64>()).collect();
+    match dims {
+        Ok(d) if (1..=3).contains(&d.len()) => Ok(d),
+        _ => Err(Diagnostic::error("invalid-option", format!("invalid {flag} `{text}`"))
+            .with_help(format!("write 1 to 3 sizes separated by commas, e.g. {flag} 64 or {flag} 16,16"))),
+    }
+}
+
+fn scenario_from(args: &RunArgs, source: String) -> Result<Scenario, Diagnostic> {
+    let file_name = args.file.display().to_string();
+    let dialect = match args.file.extension().and_then(|e| e.to_str()) {
+        Some("cl") => Dialect::OpenCl,
+        Some("cu") => Dialect::Cuda,
+        _ => {
+            return Err(Diagnostic::error("unsupported", format!("cannot tell the kernel language of `{file_name}`"))
+                .with_help("name OpenCL C files `.cl` and CUDA files `.cu`"))
+        }
+    };
+    let mut scenario = Scenario::new(source, file_name, dialect);
+    scenario.kernel = args.kernel.clone();
+    scenario.launch.global = parse_dims("--global", &args.global)?;
+    scenario.launch.local = args.local.as_deref().map(|l| parse_dims("--local", l)).transpose()?;
+    scenario.args = args.args.iter().map(|a| ArgBinding::parse(a)).collect::<Result<_, _>>()?;
+    scenario.scheduler = SchedulerKind::parse(&args.sched).ok_or_else(|| {
+        let names: Vec<&str> = SchedulerKind::ALL.iter().map(|(n, _)| *n).collect();
+        Diagnostic::error("invalid-option", format!("unknown scheduler `{}`", args.sched))
+            .with_help(format!("choose one of: {}", names.join(", ")))
+    })?;
+    scenario.seed = args.seed;
+    scenario.max_steps = args.max_steps;
+    scenario.memory_model = match args.memory_model.as_str() {
+        "sc" => MemoryModel::Sc,
+        "relaxed" => MemoryModel::Relaxed,
+        other => {
+            return Err(Diagnostic::error("invalid-option", format!("unknown memory model `{other}`"))
+                .with_help("choose sc or relaxed"))
+        }
+    };
+    scenario.default_buffer_elements = args.default_buffer_elements;
+    Ok(scenario)
+}
+
+fn read_source(path: &Path) -> Result<String, Diagnostic> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Diagnostic::error("invalid-input", format!("cannot read `{}`: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        Diagnostic::error("invalid-input", format!("`{}` is not UTF-8 text (invalid byte at offset {})", path.display(), e.utf8_error().valid_up_to()))
+    })
+}
+
+fn run(args: RunArgs) -> ExitCode {
+    let source = match read_source(&args.file) {
+        Ok(s) => s,
+        Err(d) => return render::fail(&[d], "", ""),
+    };
+    let scenario = match scenario_from(&args, source) {
+        Ok(s) => s,
+        Err(d) => return render::fail(&[d], "", ""),
+    };
+    let mut session = match Session::new(scenario.clone()) {
+        Ok(s) => s,
+        Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
+    };
+    session.run(u64::MAX);
+    let report = session.report();
+    if args.json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(text) => println!("{text}"),
+            Err(e) => {
+                eprintln!("error: cannot encode the report: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        render::report(&report, &scenario);
+    }
+    if report.has_errors() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,90 @@
+//! Human-readable output: rustc-style diagnostics and run reports.
+
+use std::process::ExitCode;
+
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term;
+use interleave_engine::diag::{Diagnostic, Severity};
+use interleave_engine::report::Report;
+use interleave_engine::scenario::Scenario;
+
+fn clamp(source: &str, start: u32, end: u32) -> std::ops::Range<usize> {
+    let len = source.len();
+    let mut s = (start as usize).min(len);
+    let mut e = (end as usize).clamp(s, len);
+    while !source.is_char_boundary(s) {
+        s -= 1;
+    }
+    while !source.is_char_boundary(e) {
+        e += 1;
+    }
+    s..e
+}
+
+/// Renders one diagnostic rustc-style.
+pub fn diagnostic_text(d: &Diagnostic, file_name: &str, source: &str) -> String {
+    let severity = match d.severity {
+        Severity::Error => cs::Severity::Error,
+        Severity::Warning => cs::Severity::Warning,
+    };
+    let mut labels = Vec::new();
+    if let Some(span) = d.span {
+        labels.push(cs::Label::primary((), clamp(source, span.start, span.end)).with_message(&d.span_label));
+    }
+    for l in &d.labels {
+        labels.push(cs::Label::secondary((), clamp(source, l.span.start, l.span.end)).with_message(&l.message));
+    }
+    let mut notes: Vec<String> = d.notes.iter().map(|n| format!("note: {n}")).collect();
+    if let Some(help) = &d.help {
+        notes.push(format!("help: {help}"));
+    }
+    let diagnostic = cs::Diagnostic::new(severity)
+        .with_code(&d.code)
+        .with_message(&d.message)
+        .with_labels(labels)
+        .with_notes(notes);
+    let file = SimpleFile::new(if file_name.is_empty() { "<input>" } else { file_name }, source);
+    let config = term::Config::default();
+    term::emit_into_string(&config, &file, &diagnostic).unwrap_or_else(|_| format!("error[{}]: {}\n", d.code, d.message))
+}
+
+/// Prints diagnostics to stderr and returns exit status 2.
+pub fn fail(diagnostics: &[Diagnostic], file_name: &str, source: &str) -> ExitCode {
+    for d in diagnostics {
+        eprint!("{}", diagnostic_text(d, file_name, source));
+    }
+    ExitCode::from(2)
+}
+
+/// Prints a report for people: findings as diagnostics, then buffers and printf output.
+pub fn report(report: &Report, scenario: &Scenario) {
+    for f in &report.findings {
+        let mut d = Diagnostic::error(f.kind.as_str(), &f.message);
+        d.severity = f.severity;
+        if let Some(span) = f.span {
+            let who = match (f.work_item, f.step) {
+                (Some(w), Some(s)) => format!("work-item ({}, {}, {}) at step {s}", w[0], w[1], w[2]),
+                (Some(w), None) => format!("work-item ({}, {}, {})", w[0], w[1], w[2]),
+                _ => String::new(),
+            };
+            d = d.with_span(span, who);
+        }
+        for r in &f.related {
+            if let Some(span) = r.span {
+                d = d.with_label(span, &r.message);
+            }
+        }
+        eprint!("{}", diagnostic_text(&d, &scenario.file_name, &scenario.source));
+    }
+    println!("status: {} after {} steps (trace {})", report.status.as_str(), report.steps, report.trace_hash);
+    for b in &report.buffers {
+        let values: Vec<String> = b.values.iter().map(|v| v.map_or("uninit".to_string(), |n| n.to_string())).collect();
+        const SHOWN: usize = 64;
+        let more = if values.len() > SHOWN { format!(", ... ({} more)", values.len() - SHOWN) } else { String::new() };
+        println!("{} ({}[{}]): [{}{more}]", b.name, b.ty, values.len(), values[..values.len().min(SHOWN)].join(", "));
+    }
+    for p in &report.printf {
+        println!("[{},{},{}] {}", p.work_item[0], p.work_item[1], p.work_item[2], p.text);
+    }
+}

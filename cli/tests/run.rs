@@ -1,0 +1,87 @@
+//! Data-driven tests of `interleave run`.
+//!
+//! Each `tests/data/run/NAME.cl` starts with a `// ARGS: ...` line; the test runs the CLI on
+//! it from the workspace root and compares exit status, stdout and stderr with
+//! `NAME.expected` beside it. `UPDATE_EXPECT=1 cargo test` rewrites the expectations.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Runs the CLI on one input and renders everything it did as text.
+fn observe(relative: &str) -> String {
+    let root = workspace();
+    let source = std::fs::read_to_string(root.join(relative)).expect("test input is readable");
+    let args_line = source.lines().next().unwrap_or_default();
+    let args = args_line.strip_prefix("// ARGS:").expect("the first line of a test input is `// ARGS: ...`");
+    let output = Command::new(env!("CARGO_BIN_EXE_interleave"))
+        .current_dir(&root)
+        .arg("run")
+        .arg(relative)
+        .args(args.split_whitespace())
+        .output()
+        .expect("the CLI starts");
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        output.status.code().map_or("signal".to_string(), |c| c.to_string()),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// Compares `actual` with the file `expect`, or rewrites it under `UPDATE_EXPECT=1`.
+fn check(actual: &str, expect: &Path) -> Result<(), String> {
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(expect, actual).map_err(|e| e.to_string())?;
+        return Ok(());
+    }
+    let expected = std::fs::read_to_string(expect).unwrap_or_default();
+    if expected == actual {
+        return Ok(());
+    }
+    Err(format!(
+        "{} differs (run with UPDATE_EXPECT=1 to accept):\n--- expected\n{expected}\n--- actual\n{actual}",
+        expect.display()
+    ))
+}
+
+#[test]
+fn run_outputs_match_their_expectations() {
+    let dir = workspace().join("tests/data/run");
+    let mut inputs: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/data/run exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "cl" || e == "cu"))
+        .collect();
+    inputs.sort();
+    assert!(inputs.len() >= 10, "expected the data-driven inputs in {}", dir.display());
+    let failures: Vec<String> = inputs
+        .iter()
+        .filter_map(|path| {
+            let name = path.file_name()?.to_str()?;
+            let actual = observe(&format!("tests/data/run/{name}"));
+            check(&actual, &path.with_extension("expected")).err()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), inputs.len(), failures.join("\n"));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_trace_and_other_seeds_explore() {
+    let hash = |seed: u64| {
+        let out = Command::new(env!("CARGO_BIN_EXE_interleave"))
+            .current_dir(workspace())
+            .args(["run", "static/examples/count.cl", "--global", "8", "--local", "4", "--arg", "ids=int[8]", "--arg", "counters=int[2]", "--json", "--seed"])
+            .arg(seed.to_string())
+            .output()
+            .expect("the CLI starts");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+        (json["trace_hash"].as_str().unwrap_or_default().to_string(), json["buffers"][1]["values"][0].as_i64())
+    };
+    assert_eq!(hash(7), hash(7));
+    let outcomes: std::collections::BTreeSet<_> = (0..20).map(|s| hash(s).1).collect();
+    assert!(outcomes.len() > 1, "20 seeds should show different lost-update counts, saw {outcomes:?}");
+}

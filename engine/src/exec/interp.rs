@@ -1,0 +1,636 @@
+//! The interpreter loop: private computation at full speed, shared events one at a time.
+//!
+//! [`run_private`] executes a work-item's instructions until the next one that touches
+//! shared memory (or the kernel returns), then leaves it `Ready` with its program counter on
+//! that instruction. [`perform_event`] carries out that one instruction. The loop matches on
+//! one `Copy` enum: no allocation, no dynamic dispatch.
+
+use super::{Alloc, Fault, Frame, Geometry, Machine, Status, WorkItem};
+use crate::diag::Span;
+use crate::ir::{ptr, AtomicOp, BinaryOp, CmpOp, Instr, NumTy, Program, Query, UnaryOp};
+use crate::report::FindingKind;
+use crate::scenario::{Access, ElemType};
+use crate::trace::{EventKind, Location, Space};
+
+/// Why private execution stopped.
+enum Exit {
+    /// At an instruction that must be a scheduled event.
+    AtEvent,
+    Finished,
+    /// A recoverable problem: report it and keep going.
+    Problem(FindingKind, String, Span),
+    /// The work-item cannot continue.
+    Fatal(FindingKind, String, Span),
+    /// Too many instructions without an event.
+    Runaway(Span),
+}
+
+/// Runs `wi`'s private computation up to its next shared-memory event.
+pub fn run_private(m: &mut Machine, wi: u32) {
+    let program = m.program.clone();
+    let mut fuel = m.limits.instructions_per_step;
+    let call_depth = m.limits.call_depth;
+    loop {
+        let item = &mut m.items[wi as usize];
+        let first = m.groups[item.group as usize].first;
+        match exec_private(&program, &m.geometry, item, wi - first, &mut fuel, call_depth) {
+            Exit::AtEvent => return,
+            Exit::Finished => {
+                let item = &m.items[wi as usize];
+                let span = program.functions[item.func as usize].spans[item.pc as usize];
+                m.set_status(wi, Status::Finished);
+                m.event(wi, EventKind::Finish, None, 0, 0, span);
+                m.leave_group(wi, Some(span));
+                return;
+            }
+            Exit::Problem(kind, message, span) => {
+                m.fault(Fault { kind, message, span, work_item: wi, step: m.step, related: Vec::new() });
+            }
+            Exit::Fatal(kind, message, span) => {
+                m.fault(Fault { kind, message, span, work_item: wi, step: m.step, related: Vec::new() });
+                m.set_status(wi, Status::Faulted);
+                m.leave_group(wi, None);
+                return;
+            }
+            Exit::Runaway(span) => {
+                let limit = m.limits.instructions_per_step;
+                m.fault(Fault {
+                    kind: FindingKind::StepLimit,
+                    message: format!(
+                        "work-item {wi} ran {limit} instructions without touching shared memory (an endless loop?)"
+                    ),
+                    span,
+                    work_item: wi,
+                    step: m.step,
+                    related: Vec::new(),
+                });
+                m.runaway = Some(wi);
+                return;
+            }
+        }
+    }
+}
+
+#[inline]
+fn canon_int(ty: NumTy, v: u64) -> u64 {
+    match ty {
+        NumTy::I32 => v as i32 as i64 as u64,
+        NumTy::U32 | NumTy::F32 => v as u32 as u64,
+        _ => v,
+    }
+}
+
+#[inline]
+fn f32_of(v: u64) -> f32 {
+    f32::from_bits(v as u32)
+}
+
+#[inline]
+fn f64_of(v: u64) -> f64 {
+    f64::from_bits(v)
+}
+
+/// Evaluates a binary operation; `None` for an integer division by zero.
+#[inline]
+fn binary(op: BinaryOp, ty: NumTy, a: u64, b: u64) -> Option<u64> {
+    Some(match ty {
+        NumTy::F32 => {
+            let (x, y) = (f32_of(a), f32_of(b));
+            let r = match op {
+                BinaryOp::Add => x + y,
+                BinaryOp::Sub => x - y,
+                BinaryOp::Mul => x * y,
+                BinaryOp::Div => x / y,
+                BinaryOp::Rem => x % y,
+                BinaryOp::Min => x.min(y),
+                BinaryOp::Max => x.max(y),
+                _ => 0.0,
+            };
+            r.to_bits() as u64
+        }
+        NumTy::F64 => {
+            let (x, y) = (f64_of(a), f64_of(b));
+            let r = match op {
+                BinaryOp::Add => x + y,
+                BinaryOp::Sub => x - y,
+                BinaryOp::Mul => x * y,
+                BinaryOp::Div => x / y,
+                BinaryOp::Rem => x % y,
+                BinaryOp::Min => x.min(y),
+                BinaryOp::Max => x.max(y),
+                _ => 0.0,
+            };
+            r.to_bits()
+        }
+        NumTy::I32 | NumTy::I64 => {
+            let bits = if ty == NumTy::I32 { 32 } else { 64 };
+            let (x, y) = (a as i64, b as i64);
+            let r = match op {
+                BinaryOp::Add => x.wrapping_add(y),
+                BinaryOp::Sub => x.wrapping_sub(y),
+                BinaryOp::Mul => x.wrapping_mul(y),
+                BinaryOp::Div | BinaryOp::Rem if y == 0 => return None,
+                BinaryOp::Div if bits == 32 => (x as i32).wrapping_div(y as i32) as i64,
+                BinaryOp::Rem if bits == 32 => (x as i32).wrapping_rem(y as i32) as i64,
+                BinaryOp::Div => x.wrapping_div(y),
+                BinaryOp::Rem => x.wrapping_rem(y),
+                // OpenCL C defines shifts by the low bits of the count.
+                BinaryOp::Shl => x.wrapping_shl((y as u32) & (bits - 1)),
+                BinaryOp::Shr if bits == 32 => ((x as i32) >> ((y as u32) & 31)) as i64,
+                BinaryOp::Shr => x >> ((y as u32) & 63),
+                BinaryOp::And => x & y,
+                BinaryOp::Or => x | y,
+                BinaryOp::Xor => x ^ y,
+                BinaryOp::Min => x.min(y),
+                BinaryOp::Max => x.max(y),
+            };
+            canon_int(ty, r as u64)
+        }
+        NumTy::U32 | NumTy::U64 => {
+            let bits = if ty == NumTy::U32 { 32 } else { 64 };
+            let (x, y) = (a, b);
+            let r = match op {
+                BinaryOp::Add => x.wrapping_add(y),
+                BinaryOp::Sub => x.wrapping_sub(y),
+                BinaryOp::Mul => x.wrapping_mul(y),
+                BinaryOp::Div | BinaryOp::Rem if canon_int(ty, y) == 0 => return None,
+                BinaryOp::Div => canon_int(ty, x) / canon_int(ty, y),
+                BinaryOp::Rem => canon_int(ty, x) % canon_int(ty, y),
+                BinaryOp::Shl => x.wrapping_shl((y as u32) & (bits - 1)),
+                BinaryOp::Shr => canon_int(ty, x) >> ((y as u32) & (bits - 1)),
+                BinaryOp::And => x & y,
+                BinaryOp::Or => x | y,
+                BinaryOp::Xor => x ^ y,
+                BinaryOp::Min => canon_int(ty, x).min(canon_int(ty, y)),
+                BinaryOp::Max => canon_int(ty, x).max(canon_int(ty, y)),
+            };
+            canon_int(ty, r)
+        }
+    })
+}
+
+#[inline]
+fn compare(op: CmpOp, ty: NumTy, a: u64, b: u64) -> bool {
+    use std::cmp::Ordering;
+    let ord = match ty {
+        NumTy::F32 => f32_of(a).partial_cmp(&f32_of(b)),
+        NumTy::F64 => f64_of(a).partial_cmp(&f64_of(b)),
+        NumTy::I32 | NumTy::I64 => Some((a as i64).cmp(&(b as i64))),
+        NumTy::U32 | NumTy::U64 => Some(a.cmp(&b)),
+    };
+    match (op, ord) {
+        (CmpOp::Ne, None) => true,
+        (_, None) => false,
+        (CmpOp::Eq, Some(o)) => o == Ordering::Equal,
+        (CmpOp::Ne, Some(o)) => o != Ordering::Equal,
+        (CmpOp::Lt, Some(o)) => o == Ordering::Less,
+        (CmpOp::Le, Some(o)) => o != Ordering::Greater,
+        (CmpOp::Gt, Some(o)) => o == Ordering::Greater,
+        (CmpOp::Ge, Some(o)) => o != Ordering::Less,
+    }
+}
+
+#[inline]
+fn convert(from: NumTy, to: NumTy, v: u64) -> u64 {
+    // First to a wide intermediate that is exact for the source, then to the target, with
+    // Rust's saturating float-to-int casts (deterministic where C leaves it undefined).
+    match from {
+        NumTy::F32 | NumTy::F64 => {
+            let x = if from == NumTy::F32 { f32_of(v) as f64 } else { f64_of(v) };
+            match to {
+                NumTy::F32 => (x as f32).to_bits() as u64,
+                NumTy::F64 => x.to_bits(),
+                NumTy::I32 => x as i32 as i64 as u64,
+                NumTy::U32 => x as u32 as u64,
+                NumTy::I64 => x as i64 as u64,
+                NumTy::U64 => x as u64,
+            }
+        }
+        _ => {
+            let signed = from.is_signed();
+            match to {
+                NumTy::F32 => (if signed { v as i64 as f32 } else { v as f32 }).to_bits() as u64,
+                NumTy::F64 => (if signed { v as i64 as f64 } else { v as f64 }).to_bits(),
+                _ => canon_int(to, v),
+            }
+        }
+    }
+}
+
+/// Reads a value of `ty` from little-endian bytes into register form.
+#[inline]
+pub fn decode(ty: ElemType, bytes: &[u8]) -> u64 {
+    let mut buf = [0u8; 8];
+    let n = ty.size() as usize;
+    buf[..n].copy_from_slice(&bytes[..n]);
+    let raw = u64::from_le_bytes(buf);
+    match ty {
+        ElemType::Bool => (raw != 0) as u64,
+        ElemType::Char => raw as i8 as i64 as u64,
+        ElemType::Short => raw as i16 as i64 as u64,
+        ElemType::Int => raw as i32 as i64 as u64,
+        _ => raw,
+    }
+}
+
+/// Writes a register value of `ty` as little-endian bytes.
+#[inline]
+pub fn encode(ty: ElemType, v: u64, bytes: &mut [u8]) {
+    let n = ty.size() as usize;
+    let v = if ty == ElemType::Bool { (v != 0) as u64 } else { v };
+    bytes[..n].copy_from_slice(&v.to_le_bytes()[..n]);
+}
+
+fn private_range(item: &WorkItem, p: u64, size: u64, span: Span) -> Result<usize, Exit> {
+    let offset = ptr::offset(p);
+    if offset.checked_add(size).is_none_or(|end| end > item.private.len() as u64) {
+        return Err(Exit::Problem(
+            FindingKind::OutOfBounds,
+            format!("invalid {size}-byte access to private memory at offset {offset}"),
+            span,
+        ));
+    }
+    Ok(offset as usize)
+}
+
+fn exec_private(program: &Program, geometry: &Geometry, item: &mut WorkItem, local_linear: u32, fuel: &mut u64, call_depth: u32) -> Exit {
+    loop {
+        let func = &program.functions[item.func as usize];
+        let pc = item.pc as usize;
+        let Some(&instr) = func.code.get(pc) else {
+            return Exit::Fatal(FindingKind::Unsupported, "execution ran past the end of a function".into(), Span::default());
+        };
+        if *fuel == 0 {
+            return Exit::Runaway(func.spans[pc]);
+        }
+        *fuel -= 1;
+        let base = item.base as usize;
+        let regs = &mut item.regs[base..];
+        let mut next = item.pc + 1;
+        match instr {
+            Instr::Const { dst, bits } => regs[dst as usize] = bits,
+            Instr::Move { dst, src } => regs[dst as usize] = regs[src as usize],
+            Instr::Binary { op, ty, dst, lhs, rhs } => {
+                match binary(op, ty, regs[lhs as usize], regs[rhs as usize]) {
+                    Some(v) => regs[dst as usize] = v,
+                    None => {
+                        regs[dst as usize] = 0;
+                        item.pc = next;
+                        let what = if op == BinaryOp::Div { "division" } else { "remainder" };
+                        return Exit::Problem(FindingKind::DivisionByZero, format!("integer {what} by zero (the result is taken as 0)"), func.spans[pc]);
+                    }
+                }
+            }
+            Instr::Compare { op, ty, dst, lhs, rhs } => {
+                regs[dst as usize] = compare(op, ty, regs[lhs as usize], regs[rhs as usize]) as u64
+            }
+            Instr::Unary { op, ty, dst, src } => {
+                let v = regs[src as usize];
+                regs[dst as usize] = match (op, ty) {
+                    (UnaryOp::LogicalNot, _) => (canon_int(ty, v) == 0) as u64,
+                    (UnaryOp::Neg, NumTy::F32) => (-f32_of(v)).to_bits() as u64,
+                    (UnaryOp::Neg, NumTy::F64) => (-f64_of(v)).to_bits(),
+                    (UnaryOp::Neg, _) => canon_int(ty, (v as i64).wrapping_neg() as u64),
+                    (UnaryOp::BitNot, _) => canon_int(ty, !v),
+                    (UnaryOp::Abs, NumTy::I32) => (v as i32).unsigned_abs() as u64,
+                    (UnaryOp::Abs, NumTy::I64) => (v as i64).unsigned_abs(),
+                    (UnaryOp::Abs, NumTy::F32) => f32_of(v).abs().to_bits() as u64,
+                    (UnaryOp::Abs, NumTy::F64) => f64_of(v).abs().to_bits(),
+                    (UnaryOp::Abs, _) => v,
+                }
+            }
+            Instr::Convert { from, to, dst, src } => regs[dst as usize] = convert(from, to, regs[src as usize]),
+            Instr::Narrow { ty, dst, src } => {
+                let v = regs[src as usize];
+                regs[dst as usize] = match ty {
+                    ElemType::Bool => (v != 0) as u64,
+                    ElemType::Char => v as i8 as i64 as u64,
+                    ElemType::UChar => v as u8 as u64,
+                    ElemType::Short => v as i16 as i64 as u64,
+                    ElemType::UShort => v as u16 as u64,
+                    _ => v,
+                }
+            }
+            Instr::PtrAdd { dst, ptr: p, index, scale } => {
+                let delta = (regs[index as usize] as i64).wrapping_mul(scale as i64);
+                regs[dst as usize] = ptr::add(regs[p as usize], delta);
+            }
+            Instr::PtrDiff { dst, lhs, rhs, scale } => {
+                let d = (ptr::offset(regs[lhs as usize]) as i64).wrapping_sub(ptr::offset(regs[rhs as usize]) as i64);
+                regs[dst as usize] = (d / scale.max(1) as i64) as u64;
+            }
+            Instr::Jump { target } => next = target,
+            Instr::BranchIf { cond, target } => {
+                if regs[cond as usize] != 0 {
+                    next = target
+                }
+            }
+            Instr::BranchIfNot { cond, target } => {
+                if regs[cond as usize] == 0 {
+                    next = target
+                }
+            }
+            Instr::Load { ty, dst, addr } => {
+                let p = regs[addr as usize];
+                if ptr::space(p) != Space::Private {
+                    return Exit::AtEvent;
+                }
+                match private_range(item, p, ty.size(), func.spans[pc]) {
+                    Ok(at) => {
+                        let v = decode(ty, &item.private[at..]);
+                        item.regs[base + dst as usize] = v;
+                    }
+                    Err(problem) => {
+                        item.regs[base + dst as usize] = 0;
+                        item.pc = next;
+                        return problem;
+                    }
+                }
+            }
+            Instr::Store { ty, addr, src } => {
+                let p = regs[addr as usize];
+                if ptr::space(p) != Space::Private {
+                    return Exit::AtEvent;
+                }
+                let v = regs[src as usize];
+                match private_range(item, p, ty.size(), func.spans[pc]) {
+                    Ok(at) => encode(ty, v, &mut item.private[at..]),
+                    Err(problem) => {
+                        item.pc = next;
+                        return problem;
+                    }
+                }
+            }
+            Instr::Atomic { .. } | Instr::Barrier { .. } | Instr::Fence { .. } | Instr::Printf { .. } => {
+                return Exit::AtEvent
+            }
+            Instr::WorkItem { query: q, dst, dim } => {
+                regs[dst as usize] = query(geometry, item.group, local_linear, q, regs[dim as usize]);
+            }
+            Instr::LocalAddr { dst, index } => regs[dst as usize] = ptr::make(Space::Local, index, 0),
+            Instr::Alloca { dst, size, align } => {
+                let align = align.max(1) as usize;
+                let start = item.private.len().div_ceil(align) * align;
+                item.private.resize(start + size as usize, 0);
+                item.regs[base + dst as usize] = ptr::make(Space::Private, 1, start as u64);
+            }
+            Instr::Call { func: callee, dst, args, argc } => {
+                if item.frames.len() as u32 >= call_depth {
+                    return Exit::Fatal(FindingKind::Unsupported, format!("calls nested deeper than {call_depth} levels"), func.spans[pc]);
+                }
+                let callee_fn = &program.functions[callee as usize];
+                let new_base = item.regs.len();
+                item.regs.resize(new_base + callee_fn.num_regs as usize, 0);
+                for i in 0..argc as usize {
+                    let r = func.arg_pool[args as usize + i];
+                    item.regs[new_base + i] = item.regs[base + r as usize];
+                }
+                item.frames.push(Frame { func: item.func, pc: next, base: item.base, dst, private_top: item.private.len() as u32 });
+                item.func = callee;
+                item.base = new_base as u32;
+                item.pc = 0;
+                continue;
+            }
+            Instr::Return { src } => {
+                let value = src.map(|r| regs[r as usize]);
+                let Some(frame) = item.frames.pop() else {
+                    return Exit::Finished;
+                };
+                item.regs.truncate(item.base as usize);
+                item.private.truncate(frame.private_top as usize);
+                item.func = frame.func;
+                item.pc = frame.pc;
+                item.base = frame.base;
+                if let Some(v) = value {
+                    item.regs[frame.base as usize + frame.dst as usize] = v;
+                }
+                continue;
+            }
+        }
+        item.pc = next;
+    }
+}
+
+/// Resolves a shared-memory pointer to its allocation and byte offset.
+fn resolve<'m>(
+    global: &'m mut [Alloc],
+    constant: &'m mut [Alloc],
+    local: &'m mut [Alloc],
+    p: u64,
+    size: u64,
+) -> Result<(&'m mut Alloc, usize), (FindingKind, String)> {
+    let (space, alloc, offset) = (ptr::space(p), ptr::alloc(p) as usize, ptr::offset(p));
+    let pool: &mut [Alloc] = match space {
+        Space::Global => global,
+        Space::Constant => constant,
+        Space::Local => local,
+        Space::Private => return Err((FindingKind::OutOfBounds, "private pointer reached shared memory".into())),
+    };
+    if space == Space::Global && alloc == 0 {
+        return Err((FindingKind::NullDereference, format!("dereference of a null pointer (offset {offset})")));
+    }
+    let Some(a) = pool.get_mut(alloc) else {
+        return Err((FindingKind::OutOfBounds, "access through an invalid pointer".into()));
+    };
+    if offset.checked_add(size).is_none_or(|end| end > a.bytes.len() as u64) {
+        let len = a.bytes.len();
+        return Err((
+            FindingKind::OutOfBounds,
+            format!("invalid {size}-byte access at byte offset {offset} of `{}`, which has {len} bytes", a.name),
+        ));
+    }
+    if offset % size != 0 {
+        return Err((FindingKind::MisalignedAccess, format!("{size}-byte access at byte offset {offset} of `{}` is not aligned", a.name)));
+    }
+    Ok((a, offset as usize))
+}
+
+fn is_uninit(a: &Alloc, at: usize, size: usize) -> bool {
+    a.init.as_ref().is_some_and(|init| init[at..at + size].iter().any(|b| !b))
+}
+
+fn mark_init(a: &mut Alloc, at: usize, size: usize) {
+    if let Some(init) = a.init.as_mut() {
+        init[at..at + size].iter_mut().for_each(|b| *b = true);
+    }
+}
+
+fn describe_space(space: Space) -> &'static str {
+    match space {
+        Space::Global => "global",
+        Space::Local => "local",
+        Space::Constant => "constant",
+        Space::Private => "private",
+    }
+}
+
+/// Carries out the event instruction at `wi`'s program counter.
+pub fn perform_event(m: &mut Machine, wi: u32) {
+    let program = m.program.clone();
+    let (func_index, pc, base, group) = {
+        let item = &m.items[wi as usize];
+        (item.func, item.pc, item.base as usize, item.group as usize)
+    };
+    let func = &program.functions[func_index as usize];
+    let span = func.spans[pc as usize];
+    let instr = func.code[pc as usize];
+    m.items[wi as usize].pc = pc + 1;
+    let reg = |m: &Machine, r: u32| m.items[wi as usize].regs[base + r as usize];
+    match instr {
+        Instr::Load { ty, dst, addr } => {
+            let p = reg(m, addr);
+            let size = ty.size();
+            let Machine { global, constant, groups, .. } = m;
+            let (v, problem) = match resolve(global, constant, &mut groups[group].local, p, size) {
+                Err(problem) => (0, Some(problem)),
+                Ok((a, at)) => {
+                    let v = decode(ty, &a.bytes[at..]);
+                    if a.access == Access::WriteOnly {
+                        (v, Some((FindingKind::WriteOnlyRead, format!("read from the write-only buffer `{}`", a.name))))
+                    } else if is_uninit(a, at, size as usize) {
+                        let space = describe_space(ptr::space(p));
+                        (v, Some((FindingKind::UninitializedRead, format!("read of uninitialised {space} memory in `{}` (byte offset {at})", a.name))))
+                    } else {
+                        (v, None)
+                    }
+                }
+            };
+            if let Some((kind, message)) = problem {
+                m.fault(Fault { kind, message, span, work_item: wi, step: m.step, related: Vec::new() });
+            }
+            m.items[wi as usize].regs[base + dst as usize] = v;
+            let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
+            m.event(wi, EventKind::Load, Some(loc), v, 0, span);
+        }
+        Instr::Store { ty, addr, src } => {
+            let p = reg(m, addr);
+            let v = reg(m, src);
+            let size = ty.size();
+            let Machine { global, constant, groups, .. } = m;
+            let result = resolve(global, constant, &mut groups[group].local, p, size).and_then(|(a, at)| {
+                if a.access == Access::ReadOnly || ptr::space(p) == Space::Constant {
+                    return Err((FindingKind::ReadOnlyWrite, format!("write to the read-only buffer `{}`", a.name)));
+                }
+                encode(ty, v, &mut a.bytes[at..]);
+                mark_init(a, at, size as usize);
+                Ok(())
+            });
+            if let Err((kind, message)) = result {
+                m.fault(Fault { kind, message, span, work_item: wi, step: m.step, related: Vec::new() });
+            }
+            let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
+            m.event(wi, EventKind::Store, Some(loc), 0, v, span);
+        }
+        Instr::Atomic { op, ty, dst, addr, operand, operand2 } => {
+            let p = reg(m, addr);
+            let (x, y) = (reg(m, operand), reg(m, operand2));
+            let size = ty.size();
+            let Machine { global, constant, groups, .. } = m;
+            let result = resolve(global, constant, &mut groups[group].local, p, size).and_then(|(a, at)| {
+                if a.access != Access::ReadWrite || ptr::space(p) == Space::Constant {
+                    return Err((FindingKind::ReadOnlyWrite, format!("atomic update of the read-only or write-only buffer `{}`", a.name)));
+                }
+                let old = decode(ty, &a.bytes[at..]);
+                let new = atomic(op, ty, old, x, y);
+                encode(ty, new, &mut a.bytes[at..]);
+                mark_init(a, at, size as usize);
+                Ok((old, new))
+            });
+            let (old, new) = match result {
+                Ok(v) => v,
+                Err((kind, message)) => {
+                    m.fault(Fault { kind, message, span, work_item: wi, step: m.step, related: Vec::new() });
+                    (0, 0)
+                }
+            };
+            m.items[wi as usize].regs[base + dst as usize] = old;
+            let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
+            m.event(wi, EventKind::Atomic, Some(loc), old, new, span);
+        }
+        Instr::Barrier { flags } => {
+            let f = reg(m, flags);
+            m.event(wi, EventKind::BarrierArrive, None, 0, f, span);
+            m.set_status(wi, Status::AtBarrier);
+            m.groups[group].waiting.push((wi, func_index, pc));
+            let g = &m.groups[group];
+            if g.waiting.len() as u32 == g.unfinished {
+                m.release_barrier(group, wi);
+            }
+        }
+        Instr::Fence { flags } => {
+            let f = reg(m, flags);
+            m.event(wi, EventKind::Fence, None, 0, f, span);
+        }
+        Instr::Printf { format, args, argc } => {
+            let values: Vec<(crate::ir::PrintfArg, u64)> = (0..argc as usize)
+                .map(|i| {
+                    let k = args as usize + i;
+                    (func.printf_types[k], reg(m, func.arg_pool[k]))
+                })
+                .collect();
+            let text = super::printf::format(&program.strings[format as usize], &values, &program.strings);
+            m.record_printf(wi, text, span);
+            m.event(wi, EventKind::Printf, None, 0, 0, span);
+        }
+        _ => {}
+    }
+}
+
+/// The new value of an atomic read-modify-write.
+fn atomic(op: AtomicOp, ty: ElemType, old: u64, x: u64, expected: u64) -> u64 {
+    let nt = match ty {
+        ElemType::Int => NumTy::I32,
+        ElemType::UInt => NumTy::U32,
+        ElemType::Long => NumTy::I64,
+        ElemType::Float => NumTy::F32,
+        _ => NumTy::U64,
+    };
+    let bin = |op| binary(op, nt, old, x).unwrap_or(old);
+    match op {
+        AtomicOp::Add => bin(BinaryOp::Add),
+        AtomicOp::Sub => bin(BinaryOp::Sub),
+        AtomicOp::Xchg => x,
+        AtomicOp::Inc => binary(BinaryOp::Add, nt, old, 1).unwrap_or(old),
+        AtomicOp::Dec => binary(BinaryOp::Sub, nt, old, 1).unwrap_or(old),
+        AtomicOp::Min => bin(BinaryOp::Min),
+        AtomicOp::Max => bin(BinaryOp::Max),
+        AtomicOp::And => bin(BinaryOp::And),
+        AtomicOp::Or => bin(BinaryOp::Or),
+        AtomicOp::Xor => bin(BinaryOp::Xor),
+        AtomicOp::CmpXchg => {
+            if canon_int(nt, old) == canon_int(nt, expected) {
+                x
+            } else {
+                old
+            }
+        }
+    }
+}
+
+/// Answers a work-item query from the launch geometry.
+fn query(g: &Geometry, group: u32, local_linear: u32, query: Query, dim: u64) -> u64 {
+    let d = dim as usize;
+    let group_id = g.group_id(group);
+    let local_size = g.group_size(group);
+    let local_id = g.local_id(group, local_linear);
+    match query {
+        Query::WorkDim => g.dims as u64,
+        Query::GlobalLinearId => {
+            let gid = |k: usize| group_id[k] * g.local[k] + local_id[k];
+            gid(0) + g.global[0] * (gid(1) + g.global[1] * gid(2))
+        }
+        Query::LocalLinearId => local_id[0] + local_size[0] * (local_id[1] + local_size[1] * local_id[2]),
+        _ if d >= g.dims as usize => match query {
+            Query::GlobalSize | Query::LocalSize | Query::EnqueuedLocalSize | Query::NumGroups => 1,
+            _ => 0,
+        },
+        Query::GlobalId => group_id[d] * g.local[d] + local_id[d] + g.offset[d],
+        Query::LocalId => local_id[d],
+        Query::GroupId => group_id[d],
+        Query::GlobalSize => g.global[d],
+        Query::LocalSize => local_size[d],
+        Query::EnqueuedLocalSize => g.local[d],
+        Query::NumGroups => g.num_groups[d],
+        Query::GlobalOffset => g.offset[d],
+    }
+}

@@ -1,0 +1,309 @@
+//! Launch: from a lowered program and a scenario to the initial machine.
+//!
+//! Checks the NDRange, binds every kernel parameter to an argument (or to a default buffer
+//! filled from the seed), lays out memory and runs every work-item to its first event.
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use super::{interp, Alloc, Group, Limits, Machine, Status, WorkItem};
+use crate::diag::Diagnostic;
+use crate::ir::{ptr, ParamKind, Program};
+use crate::rng::Rng;
+use crate::scenario::{Access, ArgSpec, BufferInit, ElemType, Number, Scenario};
+use crate::trace::{EventLog, Space};
+
+/// Most work-items one launch may have.
+pub const MAX_WORK_ITEMS: u64 = 1 << 22;
+/// Most bytes of global, constant and local memory one launch may allocate.
+pub const MAX_MEMORY_BYTES: u64 = 256 << 20;
+
+/// The NDRange of a launch, padded to three dimensions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    pub dims: u32,
+    pub global: [u64; 3],
+    /// The enqueued work-group size; the last group in a dimension may be smaller.
+    pub local: [u64; 3],
+    pub offset: [u64; 3],
+    pub num_groups: [u64; 3],
+}
+
+impl Geometry {
+    pub fn group_id(&self, group: u32) -> [u64; 3] {
+        let g = group as u64;
+        let [nx, ny, _] = self.num_groups;
+        [g % nx, (g / nx) % ny, g / (nx * ny)]
+    }
+
+    /// The actual size of a group (smaller than `local` for a trailing partial group).
+    pub fn group_size(&self, group: u32) -> [u64; 3] {
+        let id = self.group_id(group);
+        let mut size = [1; 3];
+        for d in 0..3 {
+            size[d] = self.local[d].min(self.global[d] - id[d] * self.local[d]);
+        }
+        size
+    }
+
+    pub fn local_id(&self, group: u32, local_linear: u32) -> [u64; 3] {
+        let [sx, sy, _] = self.group_size(group);
+        let l = local_linear as u64;
+        [l % sx, (l / sx) % sy, l / (sx * sy)]
+    }
+
+    pub fn global_id(&self, group: u32, local_linear: u32) -> [u64; 3] {
+        let gid = self.group_id(group);
+        let lid = self.local_id(group, local_linear);
+        let mut out = [0; 3];
+        for d in 0..3 {
+            out[d] = gid[d] * self.local[d] + lid[d] + self.offset[d];
+        }
+        out
+    }
+
+    pub fn work_items(&self) -> u64 {
+        self.global.iter().product()
+    }
+
+    pub fn group_count(&self) -> u64 {
+        self.num_groups.iter().product()
+    }
+}
+
+fn launch_error(message: impl Into<String>) -> Diagnostic {
+    Diagnostic::error("invalid-launch", message)
+}
+
+fn geometry(scenario: &Scenario) -> Result<Geometry, Diagnostic> {
+    let global = &scenario.launch.global;
+    if global.is_empty() || global.len() > 3 {
+        return Err(launch_error("the global size needs 1 to 3 dimensions, e.g. --global 64 or --global 16,16"));
+    }
+    if global.contains(&0) {
+        return Err(launch_error("every dimension of the global size must be at least 1"));
+    }
+    let dims = global.len();
+    let mut g = [1u64; 3];
+    g[..dims].copy_from_slice(global);
+    let total = g.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x)).unwrap_or(u64::MAX);
+    if total > MAX_WORK_ITEMS {
+        return Err(launch_error(format!("{total} work-items is more than the limit of {MAX_WORK_ITEMS}"))
+            .with_help("launch fewer work-items"));
+    }
+    let mut l = [1u64; 3];
+    match &scenario.launch.local {
+        Some(local) => {
+            if local.len() != dims {
+                return Err(launch_error(format!(
+                    "the local size has {} dimension(s) but the global size has {dims}",
+                    local.len()
+                )));
+            }
+            if local.contains(&0) {
+                return Err(launch_error("every dimension of the local size must be at least 1"));
+            }
+            l[..dims].copy_from_slice(local);
+        }
+        None => {
+            // Like an OpenCL implementation, pick a size that divides the range: the largest
+            // divisor of the first dimension up to 256.
+            l[0] = (1..=g[0].min(256)).rev().find(|d| g[0] % d == 0).unwrap_or(1);
+        }
+    }
+    let group_items: u64 = l.iter().product();
+    if group_items > 1024 {
+        return Err(launch_error(format!("a work-group of {group_items} work-items is more than the limit of 1024")));
+    }
+    let mut num_groups = [1u64; 3];
+    for d in 0..3 {
+        num_groups[d] = g[d].div_ceil(l[d]);
+    }
+    Ok(Geometry { dims: dims as u32, global: g, local: l, offset: [0; 3], num_groups })
+}
+
+fn random_value(rng: &mut Rng, ty: ElemType) -> Number {
+    // Small, readable values: integers 0..99, floats with two decimals in [0, 10).
+    let r = rng.below(100) as i64;
+    match ty {
+        ElemType::Float | ElemType::Double => Number::Float((rng.below(1000) as f64) / 100.0),
+        ElemType::Bool => Number::Int(r & 1),
+        _ => Number::Int(r),
+    }
+}
+
+/// The register bits of a number converted to `ty`.
+pub fn number_bits(n: Number, ty: ElemType) -> u64 {
+    match ty {
+        ElemType::Float => (n.as_f64() as f32).to_bits() as u64,
+        ElemType::Double => n.as_f64().to_bits(),
+        _ => {
+            let v = match n {
+                Number::Float(f) => f as i64 as u64,
+                Number::Int(i) => i as u64,
+                Number::UInt(u) => u,
+            };
+            let mut bytes = [0u8; 8];
+            interp::encode(ty, v, &mut bytes);
+            interp::decode(ty, &bytes)
+        }
+    }
+}
+
+fn fill_buffer(name: &str, elem: ElemType, len: u64, init: &BufferInit, access: Access, rng: &mut Rng) -> Result<Alloc, Diagnostic> {
+    let size = elem.size();
+    let mut bytes = vec![0u8; (len * size) as usize];
+    let mut put = |i: u64, n: Number| {
+        let at = (i * size) as usize;
+        interp::encode(elem, number_bits(n, elem), &mut bytes[at..]);
+    };
+    let mut init_bits = None;
+    match init {
+        BufferInit::Zeros => {}
+        BufferInit::Fill { value } => (0..len).for_each(|i| put(i, *value)),
+        BufferInit::Range { start, step } => {
+            for i in 0..len {
+                let n = match (start, step) {
+                    (Number::Float(_), _) | (_, Number::Float(_)) => Number::Float(start.as_f64() + step.as_f64() * i as f64),
+                    _ => Number::Int(start.as_i64_wrapping().wrapping_add(step.as_i64_wrapping().wrapping_mul(i as i64))),
+                };
+                put(i, n);
+            }
+        }
+        BufferInit::Values { values } => {
+            if values.len() as u64 > len {
+                return Err(launch_error(format!("`{name}` has {len} elements but {} values were given", values.len())));
+            }
+            for (i, v) in values.iter().enumerate() {
+                put(i as u64, *v);
+            }
+        }
+        BufferInit::Random => (0..len).for_each(|i| put(i, random_value(rng, elem))),
+        BufferInit::Uninit => init_bits = Some(vec![false; (len * size) as usize]),
+    }
+    Ok(Alloc { name: name.to_string(), bytes, init: init_bits, access })
+}
+
+/// Builds the initial machine for `kernel` of `program`.
+pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mut Rng, limits: Limits) -> Result<Machine, Diagnostic> {
+    let mut geometry = geometry(scenario)?;
+    geometry.offset = [0; 3];
+    let k = &program.kernels[kernel];
+    let n_items = geometry.work_items();
+    let default_elems = scenario.default_buffer_elements.unwrap_or((4 * n_items).max(1024));
+    let param_names: BTreeSet<&str> = k.params.iter().map(|p| p.name.as_str()).collect();
+    for arg in &scenario.args {
+        if !param_names.contains(arg.name.as_str()) {
+            let known: Vec<&str> = param_names.iter().copied().collect();
+            return Err(launch_error(format!("kernel `{}` has no parameter named `{}`", k.name, arg.name))
+                .with_note(format!("its parameters are: {}", known.join(", "))));
+        }
+    }
+    let mut memory_bytes: u64 = 0;
+    let mut budget = |bytes: u64, what: &str| -> Result<(), Diagnostic> {
+        memory_bytes = memory_bytes.saturating_add(bytes);
+        if memory_bytes > MAX_MEMORY_BYTES {
+            return Err(launch_error(format!("{what} brings the memory of this launch over the limit of {} MiB", MAX_MEMORY_BYTES >> 20)));
+        }
+        Ok(())
+    };
+    let mut global = vec![Alloc { name: "NULL".into(), bytes: Vec::new(), init: None, access: Access::ReadWrite }];
+    let mut constant = vec![Alloc { name: "NULL".into(), bytes: Vec::new(), init: None, access: Access::ReadOnly }];
+    let mut local_sizes: Vec<(String, u64)> = program.locals.iter().map(|l| (l.name.clone(), l.size)).collect();
+    let mut param_values = Vec::new();
+    for p in &k.params {
+        let spec = scenario.args.iter().find(|a| a.name == p.name).map(|a| &a.spec);
+        let value = match (&p.kind, spec) {
+            (ParamKind::Scalar(ty), Some(ArgSpec::Scalar { value, .. })) => number_bits(*value, *ty),
+            (ParamKind::Scalar(ty), None) => {
+                return Err(launch_error(format!("the scalar parameter `{}` has no value", p.name))
+                    .with_help(format!("pass one with --arg {}={}:VALUE", p.name, ty.name())))
+            }
+            (ParamKind::Scalar(ty), Some(_)) => {
+                return Err(launch_error(format!("`{}` is a scalar `{}`, so its argument must be a value", p.name, ty.name()))
+                    .with_help(format!("pass one with --arg {}={}:VALUE", p.name, ty.name())))
+            }
+            (ParamKind::Pointer { .. }, Some(ArgSpec::Null)) => 0,
+            (ParamKind::Pointer { space: Space::Local, elem, .. }, spec) => {
+                let bytes = match spec {
+                    Some(ArgSpec::Local { bytes }) => *bytes,
+                    None => default_elems * elem.map_or(1, ElemType::size),
+                    Some(_) => {
+                        return Err(launch_error(format!("`{}` points to local memory, so its argument is a size", p.name))
+                            .with_help(format!("pass one with --arg {}=local:BYTES", p.name)))
+                    }
+                };
+                budget(bytes.saturating_mul(geometry.group_count()), &format!("local memory `{}`", p.name))?;
+                local_sizes.push((p.name.clone(), bytes));
+                ptr::make(Space::Local, (local_sizes.len() - 1) as u32, 0)
+            }
+            (ParamKind::Pointer { space, elem, is_const }, spec) => {
+                let (alloc_elem, len, init, access) = match spec {
+                    Some(ArgSpec::Buffer { elem, len, init, access }) => (*elem, *len, init.clone(), *access),
+                    None => (elem.unwrap_or(ElemType::UChar), default_elems, BufferInit::Random, Access::ReadWrite),
+                    Some(_) => {
+                        return Err(launch_error(format!("`{}` is a pointer, so its argument must be a buffer", p.name))
+                            .with_help(format!("pass one with --arg {}={}[LEN]", p.name, elem.unwrap_or(ElemType::UChar).name())))
+                    }
+                };
+                budget(len.saturating_mul(alloc_elem.size()), &format!("buffer `{}`", p.name))?;
+                let access = if *is_const && access == Access::ReadWrite { Access::ReadOnly } else { access };
+                let alloc = fill_buffer(&p.name, alloc_elem, len, &init, access, rng)?;
+                let pool = if *space == Space::Constant { &mut constant } else { &mut global };
+                pool.push(alloc);
+                ptr::make(*space, (pool.len() - 1) as u32, 0)
+            }
+        };
+        param_values.push(value);
+    }
+    let n_groups = geometry.group_count() as u32;
+    let local_total: u64 = local_sizes.iter().map(|(_, s)| *s).sum();
+    budget(local_total.saturating_mul(n_groups as u64), "local memory")?;
+    let mut groups = Vec::with_capacity(n_groups as usize);
+    let mut items = Vec::with_capacity(n_items as usize);
+    let func = &program.functions[k.func as usize];
+    for g in 0..n_groups {
+        let size: u64 = geometry.group_size(g).iter().product();
+        let first = items.len() as u32;
+        let local = local_sizes
+            .iter()
+            .map(|(name, bytes)| Alloc {
+                name: name.clone(),
+                bytes: vec![0; *bytes as usize],
+                init: Some(vec![false; *bytes as usize]),
+                access: Access::ReadWrite,
+            })
+            .collect();
+        groups.push(Group { first, unfinished: size as u32, waiting: Vec::new(), first_finished: None, local });
+        for _ in 0..size {
+            let mut regs = vec![0u64; func.num_regs as usize];
+            regs[..param_values.len()].copy_from_slice(&param_values);
+            items.push(WorkItem { func: k.func, pc: 0, base: 0, frames: Vec::new(), regs, private: Vec::new(), status: Status::Ready, group: g });
+        }
+    }
+    let n = items.len();
+    let mut machine = Machine {
+        program: program.clone(),
+        geometry,
+        global,
+        constant,
+        groups,
+        items,
+        ready: (0..n as u32).collect(),
+        ready_pos: (0..n as u32).collect(),
+        log: EventLog::default(),
+        faults: Vec::new(),
+        reported: BTreeSet::new(),
+        printf: Vec::new(),
+        printf_bytes: 0,
+        limits,
+        step: 0,
+        runaway: None,
+    };
+    for wi in 0..n as u32 {
+        if machine.items[wi as usize].status == Status::Ready && machine.runaway.is_none() {
+            interp::run_private(&mut machine, wi);
+        }
+    }
+    Ok(machine)
+}

@@ -1,0 +1,267 @@
+//! Execution: work-items as resumable state machines over simulated memory.
+//!
+//! A [`Machine`] holds everything a run changes: memory (global, constant, each group's local
+//! memory, each work-item's private memory), the work-items (function, program counter,
+//! registers, call stack) and the work-groups' barrier state. [`Machine::perform`] carries out
+//! one work-item's pending shared-memory event and then runs its private computation up to
+//! the next one, so every step is exactly one event another work-item could observe.
+//!
+//! Nothing here chooses anything: which work-item steps is the scheduler's decision.
+
+mod interp;
+mod launch;
+pub mod printf;
+
+use crate::diag::Span;
+use crate::ir::{Program, Reg};
+use crate::report::{FindingKind, PrintfLine};
+use crate::scenario::Access;
+use crate::trace::{Event, EventKind, EventLog, Location};
+
+pub use launch::{launch, Geometry};
+
+/// One allocation of global, constant or local memory.
+#[derive(Clone, Debug)]
+pub struct Alloc {
+    /// What the kernel calls it (parameter or variable name).
+    pub name: String,
+    pub bytes: Vec<u8>,
+    /// Which bytes have been written, for buffers that start uninitialised; `None` when every
+    /// byte is initialised.
+    pub init: Option<Vec<bool>>,
+    pub access: Access,
+}
+
+/// Where a work-item is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Stopped before a shared-memory event; the scheduler may step it.
+    Ready,
+    /// Waiting for the rest of its work-group at a barrier.
+    AtBarrier,
+    Finished,
+    /// Stopped by an error it cannot continue from.
+    Faulted,
+}
+
+/// A caller's frame, saved while a helper function runs.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub func: u32,
+    /// Where to continue in the caller (the instruction after the call).
+    pub pc: u32,
+    pub base: u32,
+    /// The caller's register that receives the return value.
+    pub dst: Reg,
+    /// The caller's private-memory top, restored on return.
+    pub private_top: u32,
+}
+
+/// One simulated work-item: plain data, cheap to clone.
+#[derive(Clone, Debug)]
+pub struct WorkItem {
+    pub func: u32,
+    pub pc: u32,
+    /// Index of the current frame's register 0 in `regs`.
+    pub base: u32,
+    pub frames: Vec<Frame>,
+    pub regs: Vec<u64>,
+    pub private: Vec<u8>,
+    pub status: Status,
+    /// Linear index of the work-group.
+    pub group: u32,
+}
+
+/// Barrier state of one work-group.
+#[derive(Clone, Debug)]
+pub struct Group {
+    /// Linear index of its first work-item.
+    pub first: u32,
+    /// Work-items that have not finished.
+    pub unfinished: u32,
+    /// Work-items waiting at a barrier, with the barrier each is at (function, pc).
+    pub waiting: Vec<(u32, u32, u32)>,
+    /// The first work-item that returned normally and where, so a barrier that others then
+    /// wait at can name it: every work-item of a group must reach every barrier.
+    pub first_finished: Option<(u32, Span)>,
+    pub local: Vec<Alloc>,
+}
+
+/// A problem a work-item ran into, before it is placed in the user's source.
+#[derive(Clone, Debug)]
+pub struct Fault {
+    pub kind: FindingKind,
+    pub message: String,
+    pub span: Span,
+    pub work_item: u32,
+    pub step: u64,
+    /// Other locations involved: span, work-item and message.
+    pub related: Vec<(Span, Option<u32>, String)>,
+}
+
+/// Limits that keep a hostile or mistaken kernel from hanging the host.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Instructions a work-item may run between two events.
+    pub instructions_per_step: u64,
+    /// Call depth of helper functions.
+    pub call_depth: u32,
+    /// Bytes of printf output.
+    pub printf_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { instructions_per_step: 10_000_000, call_depth: 256, printf_bytes: 1 << 20 }
+    }
+}
+
+/// The whole mutable state of a run.
+#[derive(Clone, Debug)]
+pub struct Machine {
+    pub program: std::rc::Rc<Program>,
+    pub geometry: Geometry,
+    /// Global allocations; index 0 is the null allocation and is never valid.
+    pub global: Vec<Alloc>,
+    pub constant: Vec<Alloc>,
+    pub groups: Vec<Group>,
+    pub items: Vec<WorkItem>,
+    /// Work-items whose status is `Ready`, in no particular but deterministic order.
+    pub ready: Vec<u32>,
+    /// Position of each work-item in `ready`, or `u32::MAX`.
+    pub ready_pos: Vec<u32>,
+    pub log: EventLog,
+    pub faults: Vec<Fault>,
+    /// Faults already reported, by kind and source position, so a loop reports once.
+    reported: std::collections::BTreeSet<(FindingKind, u32, u32)>,
+    pub printf: Vec<PrintfLine>,
+    printf_bytes: usize,
+    pub limits: Limits,
+    /// The step being performed; stamped on events and faults.
+    pub step: u64,
+    /// Set when a work-item exceeded `instructions_per_step`; the run must stop.
+    pub runaway: Option<u32>,
+}
+
+impl Machine {
+    pub fn set_status(&mut self, wi: u32, status: Status) {
+        let was_ready = self.items[wi as usize].status == Status::Ready;
+        self.items[wi as usize].status = status;
+        let is_ready = status == Status::Ready;
+        if was_ready && !is_ready {
+            let pos = self.ready_pos[wi as usize];
+            let last = self.ready.pop().unwrap_or(wi);
+            if last != wi {
+                self.ready[pos as usize] = last;
+                self.ready_pos[last as usize] = pos;
+            }
+            self.ready_pos[wi as usize] = u32::MAX;
+        } else if !was_ready && is_ready {
+            self.ready_pos[wi as usize] = self.ready.len() as u32;
+            self.ready.push(wi);
+        }
+    }
+
+    /// Records a fault unless the same kind was already reported at the same place.
+    pub fn fault(&mut self, fault: Fault) {
+        if self.reported.insert((fault.kind, fault.span.start, fault.span.end)) {
+            self.faults.push(fault);
+        }
+    }
+
+    fn event(&mut self, wi: u32, kind: EventKind, location: Option<Location>, read: u64, written: u64, span: Span) {
+        self.log.push(Event { step: self.step, work_item: wi, kind, location, read, written, span });
+    }
+
+    /// Carries out work-item `wi`'s pending event, then runs it to its next one.
+    pub fn perform(&mut self, wi: u32) {
+        interp::perform_event(self, wi);
+        if self.items[wi as usize].status == Status::Ready {
+            interp::run_private(self, wi);
+        }
+    }
+
+    /// Called when a work-item leaves its group's barrier accounting (finished or faulted).
+    fn leave_group(&mut self, wi: u32, finished_at: Option<Span>) {
+        let g = self.items[wi as usize].group as usize;
+        let group = &mut self.groups[g];
+        group.unfinished -= 1;
+        if let (None, Some(span)) = (group.first_finished, finished_at) {
+            group.first_finished = Some((wi, span));
+        }
+        if !group.waiting.is_empty() && group.waiting.len() as u32 == group.unfinished {
+            self.release_barrier(g, wi);
+        }
+    }
+
+    /// Lets every work-item waiting at group `g`'s barrier go on.
+    fn release_barrier(&mut self, g: usize, by: u32) {
+        let waiting = std::mem::take(&mut self.groups[g].waiting);
+        let (first_wi, func, pc) = waiting[0];
+        let span = self.program.functions[func as usize].spans[pc as usize];
+        if let Some((finished, finish_span)) = self.groups[g].first_finished {
+            let count = waiting.len();
+            self.fault(Fault {
+                kind: FindingKind::BarrierDivergence,
+                message: format!(
+                    "barrier divergence: {count} work-item{} of a group waited at this barrier, but work-item {finished} of the same group finished without reaching it",
+                    if count == 1 { "" } else { "s" }
+                ),
+                span,
+                work_item: first_wi,
+                step: self.step,
+                related: vec![(finish_span, Some(finished), format!("work-item {finished} finished here"))],
+            });
+        }
+        if let Some(&(other, ofunc, opc)) = waiting.iter().find(|w| (w.1, w.2) != (func, pc)) {
+            let other_span = self.program.functions[ofunc as usize].spans[opc as usize];
+            self.fault(Fault {
+                kind: FindingKind::BarrierDivergence,
+                message: "barrier divergence: work-items of one group reached different barriers".into(),
+                span,
+                work_item: first_wi,
+                step: self.step,
+                related: vec![(other_span, Some(other), format!("work-item {other} waited at this barrier instead"))],
+            });
+        }
+        self.event(by, EventKind::BarrierRelease, None, waiting.len() as u64, 0, span);
+        for &(w, _, _) in &waiting {
+            self.set_status(w, Status::Ready);
+        }
+        for &(w, _, _) in &waiting {
+            if self.items[w as usize].status == Status::Ready {
+                interp::run_private(self, w);
+            }
+        }
+    }
+}
+
+impl Machine {
+    /// Appends printf output, up to the printf limit.
+    fn record_printf(&mut self, wi: u32, text: String, span: Span) {
+        if self.printf_bytes >= self.limits.printf_bytes {
+            return;
+        }
+        self.printf_bytes += text.len();
+        if self.printf_bytes >= self.limits.printf_bytes {
+            let limit = self.limits.printf_bytes;
+            self.fault(Fault {
+                kind: FindingKind::StepLimit,
+                message: format!("printf output reached the limit of {limit} bytes; later output is dropped"),
+                span,
+                work_item: wi,
+                step: self.step,
+                related: Vec::new(),
+            });
+        }
+        let g = self.items[wi as usize].group;
+        let local = wi - self.groups[g as usize].first;
+        let work_item = self.geometry.global_id(g, local);
+        self.printf.push(PrintfLine { work_item, text });
+    }
+}
+
+/// Decodes little-endian bytes of `ty` into register form.
+pub fn decode_value(ty: crate::scenario::ElemType, bytes: &[u8]) -> u64 {
+    interp::decode(ty, bytes)
+}

@@ -1,0 +1,255 @@
+//! The register IR that kernels lower to and work-items execute.
+//!
+//! Each function is a flat array of [`Instr`] over virtual registers that hold raw 64-bit
+//! patterns; the instruction says how to read them ([`NumTy`] for arithmetic, [`ElemType`]
+//! for memory). A work-item is plain data (function, program counter, registers), so the
+//! scheduler can stop it at any shared-memory event and resume it later.
+//!
+//! Register conventions: signed 32-bit values are kept sign-extended to 64 bits, unsigned
+//! ones zero-extended, `float` as its bits in the low half, and comparisons produce an `int`
+//! 0 or 1. Pointers are encoded by [`ptr`].
+
+use crate::diag::Span;
+use crate::scenario::ElemType;
+use crate::trace::Space;
+
+/// A register index, relative to the current frame.
+pub type Reg = u32;
+
+/// The arithmetic types after C's integer promotions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NumTy {
+    I32,
+    U32,
+    I64,
+    U64,
+    F32,
+    F64,
+}
+
+impl NumTy {
+    pub fn is_float(self) -> bool {
+        matches!(self, NumTy::F32 | NumTy::F64)
+    }
+
+    pub fn is_signed(self) -> bool {
+        matches!(self, NumTy::I32 | NumTy::I64)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    And,
+    Or,
+    Xor,
+    Min,
+    Max,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    BitNot,
+    /// `!x`: 1 if `x` is zero, else 0.
+    LogicalNot,
+    Abs,
+}
+
+/// Read-modify-write operations of the atomic built-ins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    Xchg,
+    /// `old + 1`
+    Inc,
+    /// `old - 1`
+    Dec,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    /// Compare-and-exchange: `operand2` is the expected value, `operand` the new one.
+    CmpXchg,
+}
+
+/// Work-item and NDRange queries (`get_global_id` and friends).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Query {
+    GlobalId,
+    LocalId,
+    GroupId,
+    GlobalSize,
+    LocalSize,
+    EnqueuedLocalSize,
+    NumGroups,
+    GlobalOffset,
+    WorkDim,
+    GlobalLinearId,
+    LocalLinearId,
+}
+
+/// One IR instruction. Those marked *event* are scheduling points when they touch shared
+/// memory; all others are private computation that runs between events.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Instr {
+    /// `dst = bits`
+    Const { dst: Reg, bits: u64 },
+    Move { dst: Reg, src: Reg },
+    Binary { op: BinaryOp, ty: NumTy, dst: Reg, lhs: Reg, rhs: Reg },
+    Compare { op: CmpOp, ty: NumTy, dst: Reg, lhs: Reg, rhs: Reg },
+    Unary { op: UnaryOp, ty: NumTy, dst: Reg, src: Reg },
+    Convert { from: NumTy, to: NumTy, dst: Reg, src: Reg },
+    /// Narrows an integer to a storage type and widens it back (C's conversion to `char`,
+    /// `short`, `bool`).
+    Narrow { ty: ElemType, dst: Reg, src: Reg },
+    /// `dst = ptr + index * scale` (index is a signed 64-bit integer).
+    PtrAdd { dst: Reg, ptr: Reg, index: Reg, scale: u32 },
+    /// `dst = (a - b) / scale`, the element distance of two pointers.
+    PtrDiff { dst: Reg, lhs: Reg, rhs: Reg, scale: u32 },
+    Jump { target: u32 },
+    BranchIf { cond: Reg, target: u32 },
+    BranchIfNot { cond: Reg, target: u32 },
+    /// *Event* (unless private): `dst = *addr`.
+    Load { ty: ElemType, dst: Reg, addr: Reg },
+    /// *Event* (unless private): `*addr = src`.
+    Store { ty: ElemType, addr: Reg, src: Reg },
+    /// *Event*: atomic read-modify-write; `dst` receives the old value.
+    Atomic { op: AtomicOp, ty: ElemType, dst: Reg, addr: Reg, operand: Reg, operand2: Reg },
+    /// *Event*: work-group barrier with `cl_mem_fence_flags` in `flags`.
+    Barrier { flags: Reg },
+    /// *Event*: a memory fence with `cl_mem_fence_flags` in `flags`.
+    Fence { flags: Reg },
+    /// `dst = query(dim)`.
+    WorkItem { query: Query, dst: Reg, dim: Reg },
+    /// `dst` = a pointer to this work-group's copy of local allocation `index`.
+    LocalAddr { dst: Reg, index: u32 },
+    /// Reserves `size` bytes of private memory for the rest of the call; `dst` = its address.
+    Alloca { dst: Reg, size: u32, align: u32 },
+    /// Calls `func` with the registers `arg_pool[args..args + argc]` as arguments.
+    Call { func: u32, dst: Reg, args: u32, argc: u32 },
+    Return { src: Option<Reg> },
+    /// *Event*: `printf` with format string `format` and the argument registers
+    /// `arg_pool[args..args + argc]`, whose types are `printf_types[args..args + argc]`.
+    Printf { format: u32, args: u32, argc: u32 },
+}
+
+/// A lowered function.
+#[derive(Clone, Debug, Default)]
+pub struct Function {
+    pub name: String,
+    pub code: Vec<Instr>,
+    /// The source span of each instruction (same length as `code`).
+    pub spans: Vec<Span>,
+    /// Registers the function needs, parameters first.
+    pub num_regs: u32,
+    pub num_params: u32,
+    /// Argument registers of calls and printfs, referenced by index.
+    pub arg_pool: Vec<Reg>,
+    /// How printf formats each argument of `arg_pool` (same length).
+    pub printf_types: Vec<PrintfArg>,
+}
+
+/// How a printf argument is read from its register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrintfArg {
+    Int(NumTy),
+    Str,
+    Ptr,
+    None,
+}
+
+/// A kernel parameter, as the launcher needs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelParam {
+    pub name: String,
+    pub span: Span,
+    pub kind: ParamKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamKind {
+    /// A pointer into `space` whose elements are `elem` (`None` for `void*`).
+    Pointer { space: Space, elem: Option<ElemType>, is_const: bool },
+    Scalar(ElemType),
+}
+
+/// A kernel entry point.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    pub name: String,
+    pub func: u32,
+    pub params: Vec<KernelParam>,
+}
+
+/// A `__local` array declared inside a kernel: one copy per work-group.
+#[derive(Clone, Debug)]
+pub struct LocalDecl {
+    pub name: String,
+    pub size: u64,
+}
+
+/// A whole lowered program.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub functions: Vec<Function>,
+    pub kernels: Vec<Kernel>,
+    pub locals: Vec<LocalDecl>,
+    pub strings: Vec<String>,
+}
+
+/// Pointer encoding in a 64-bit register: 2 bits of address space, 22 bits of allocation and
+/// 40 bits of byte offset. Allocation 0 of the global space is the null pointer.
+pub mod ptr {
+    use crate::trace::Space;
+
+    pub const OFFSET_BITS: u32 = 40;
+    pub const ALLOC_BITS: u32 = 22;
+    pub const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
+    pub const ALLOC_MASK: u64 = (1 << ALLOC_BITS) - 1;
+
+    pub fn make(space: Space, alloc: u32, offset: u64) -> u64 {
+        ((space as u64) << 62) | ((alloc as u64 & ALLOC_MASK) << OFFSET_BITS) | (offset & OFFSET_MASK)
+    }
+
+    pub fn space(p: u64) -> Space {
+        match p >> 62 {
+            0 => Space::Global,
+            1 => Space::Local,
+            2 => Space::Constant,
+            _ => Space::Private,
+        }
+    }
+
+    pub fn alloc(p: u64) -> u32 {
+        ((p >> OFFSET_BITS) & ALLOC_MASK) as u32
+    }
+
+    pub fn offset(p: u64) -> u64 {
+        p & OFFSET_MASK
+    }
+
+    /// Moves a pointer by `delta` bytes within its allocation's offset field (wrapping, so a
+    /// pointer that strays out of bounds is caught at its use, not here).
+    pub fn add(p: u64, delta: i64) -> u64 {
+        (p & !OFFSET_MASK) | (offset(p).wrapping_add(delta as u64) & OFFSET_MASK)
+    }
+}

@@ -1,0 +1,23 @@
+//! Interleave's engine: kernels in, traces out.
+//!
+//! The pipeline is `syntax` (lexing and parsing into a spanned AST) → `lower` (name
+//! resolution, types, lowering to the register IR in `ir`) → `exec` (work-items as resumable
+//! state machines over simulated memory) driven by `sched`, with every shared-memory event
+//! recorded in a [`trace::EventLog`]. A [`session::Session`] ties these together for the CLI
+//! and the app.
+//!
+//! The engine does no I/O and has no web dependency: it builds for the native target and for
+//! `wasm32-unknown-unknown` alike, and all nondeterminism comes from the scenario's seed.
+
+pub mod diag;
+pub mod report;
+pub mod scenario;
+pub mod session;
+pub mod trace;
+
+mod exec;
+mod ir;
+mod lower;
+mod rng;
+mod sched;
+mod syntax;

@@ -1,0 +1,1590 @@
+//! The front end's second half: name resolution, types and lowering to the IR.
+//!
+//! One pass over each function's AST. Expressions are lowered to registers as they are
+//! typed, so every type error is found at the node that has it. Scalars whose address is
+//! never taken live in registers; arrays and address-taken variables live in private memory,
+//! reserved at function entry so that a loop never reserves twice.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::diag::{Diagnostic, Span};
+use crate::ir::{
+    self, AtomicOp, BinaryOp, CmpOp, Instr, Kernel, KernelParam, LocalDecl, NumTy, ParamKind, PrintfArg, Query,
+    Reg, UnaryOp,
+};
+use crate::scenario::ElemType;
+use crate::syntax::ast::{self, AddrSpaceQual, BinOp, ExprKind, Initializer, StmtKind, TypeExpr, UnOp};
+use crate::trace::Space;
+
+/// A C type as the lowering understands it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ty {
+    Void,
+    Scalar(ElemType),
+    Ptr { pointee: Box<Ty>, space: Space, is_const: bool },
+    Array { elem: Box<Ty>, len: u64 },
+}
+
+impl Ty {
+    fn size(&self) -> u64 {
+        match self {
+            Ty::Void => 1,
+            Ty::Scalar(t) => t.size(),
+            Ty::Ptr { .. } => 8,
+            Ty::Array { elem, len } => elem.size().saturating_mul(*len),
+        }
+    }
+
+    fn align(&self) -> u64 {
+        match self {
+            Ty::Array { elem, .. } => elem.align(),
+            other => other.size().clamp(1, 8),
+        }
+    }
+
+    /// The C spelling, for messages.
+    fn describe(&self) -> String {
+        match self {
+            Ty::Void => "void".into(),
+            Ty::Scalar(t) => t.name().into(),
+            Ty::Ptr { pointee, space, .. } => format!("{} {}*", space_name(*space), pointee.describe()),
+            Ty::Array { elem, len } => format!("{}[{len}]", elem.describe()),
+        }
+    }
+
+    fn is_integer(&self) -> bool {
+        matches!(self, Ty::Scalar(t) if !t.is_float())
+    }
+
+    /// The element type a value of this type is loaded and stored as.
+    fn mem_type(&self) -> Option<ElemType> {
+        match self {
+            Ty::Scalar(t) => Some(*t),
+            Ty::Ptr { .. } => Some(ElemType::ULong),
+            _ => None,
+        }
+    }
+}
+
+fn space_name(space: Space) -> &'static str {
+    match space {
+        Space::Global => "__global",
+        Space::Local => "__local",
+        Space::Constant => "__constant",
+        Space::Private => "__private",
+    }
+}
+
+/// The register form of a scalar type after integer promotion.
+pub fn num_ty(t: ElemType) -> NumTy {
+    match t {
+        ElemType::Bool | ElemType::Char | ElemType::UChar | ElemType::Short | ElemType::UShort | ElemType::Int => {
+            NumTy::I32
+        }
+        ElemType::UInt => NumTy::U32,
+        ElemType::Long => NumTy::I64,
+        ElemType::ULong => NumTy::U64,
+        ElemType::Float => NumTy::F32,
+        ElemType::Double => NumTy::F64,
+    }
+}
+
+fn elem_of_num(t: NumTy) -> ElemType {
+    match t {
+        NumTy::I32 => ElemType::Int,
+        NumTy::U32 => ElemType::UInt,
+        NumTy::I64 => ElemType::Long,
+        NumTy::U64 => ElemType::ULong,
+        NumTy::F32 => ElemType::Float,
+        NumTy::F64 => ElemType::Double,
+    }
+}
+
+/// C's usual arithmetic conversions, on promoted types.
+fn common_num(a: NumTy, b: NumTy) -> NumTy {
+    let rank = |t: NumTy| match t {
+        NumTy::I32 => 0,
+        NumTy::U32 => 1,
+        NumTy::I64 => 2,
+        NumTy::U64 => 3,
+        NumTy::F32 => 4,
+        NumTy::F64 => 5,
+    };
+    if rank(a) >= rank(b) {
+        a
+    } else {
+        b
+    }
+}
+
+fn type_error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+    Diagnostic::error("type-error", message).with_span(span, label)
+}
+
+fn unsupported(span: Span, what: &str) -> Diagnostic {
+    Diagnostic::error("unsupported", format!("{what} is not supported yet")).with_span(span, what.to_string())
+}
+
+/// Resolves the words of a type specifier to a scalar type.
+fn scalar_from_words(words: &[String], span: Span) -> Result<Ty, Diagnostic> {
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let unsigned = words.contains(&"unsigned");
+    let rest: Vec<&str> = words.iter().copied().filter(|w| *w != "unsigned" && *w != "signed").collect();
+    let ty = match (unsigned, rest.as_slice()) {
+        (false, ["void"]) => return Ok(Ty::Void),
+        (false, ["bool"] | ["_Bool"]) => ElemType::Bool,
+        (false, ["char"]) => ElemType::Char,
+        (true, ["char"]) | (false, ["uchar"]) => ElemType::UChar,
+        (false, ["short"] | ["short", "int"]) => ElemType::Short,
+        (true, ["short"] | ["short", "int"]) | (false, ["ushort"]) => ElemType::UShort,
+        (false, ["int"] | []) => ElemType::Int,
+        (true, ["int"] | []) | (false, ["uint"] | ["cl_mem_fence_flags"]) => ElemType::UInt,
+        (false, ["long"] | ["long", "int"] | ["long", "long"] | ["ptrdiff_t"] | ["intptr_t"]) => ElemType::Long,
+        (true, ["long"] | ["long", "int"] | ["long", "long"]) | (false, ["ulong"] | ["size_t"] | ["uintptr_t"]) => {
+            ElemType::ULong
+        }
+        (false, ["float"]) => ElemType::Float,
+        (false, ["double"]) => ElemType::Double,
+        (false, ["half"]) => return Err(unsupported(span, "the `half` type")),
+        _ => {
+            return Err(type_error(span, format!("`{}` is not a valid type", words.join(" ")), "invalid type"))
+        }
+    };
+    Ok(Ty::Scalar(ty))
+}
+
+fn space_of(q: Option<AddrSpaceQual>, default: Space, span: Span) -> Result<Space, Diagnostic> {
+    Ok(match q {
+        None => default,
+        Some(AddrSpaceQual::Global) => Space::Global,
+        Some(AddrSpaceQual::Local) => Space::Local,
+        Some(AddrSpaceQual::Constant) => Space::Constant,
+        Some(AddrSpaceQual::Private) => Space::Private,
+        Some(AddrSpaceQual::Generic) => return Err(unsupported(span, "the generic address space")),
+    })
+}
+
+/// Where a variable lives.
+#[derive(Clone, Debug)]
+enum VarLoc {
+    /// In a register.
+    Reg(Reg),
+    /// In memory; the register holds its address.
+    Mem(Reg),
+    /// A `__local` array: the index of its allocation.
+    Local(u32),
+}
+
+#[derive(Clone, Debug)]
+struct Var {
+    loc: VarLoc,
+    ty: Ty,
+}
+
+/// A typed value in a register.
+#[derive(Clone, Debug)]
+struct Val {
+    reg: Reg,
+    ty: Ty,
+}
+
+/// An lvalue.
+#[derive(Clone, Debug)]
+enum Place {
+    Reg(Reg, Ty),
+    /// In memory at the address held by the register, in the given space.
+    Mem(Reg, Ty, Space),
+}
+
+struct FnSig {
+    ret: Ty,
+    params: Vec<Ty>,
+    span: Span,
+    defined: bool,
+}
+
+/// Lowers a parsed translation unit. Stops at the first error.
+pub fn lower(unit: &ast::TranslationUnit) -> Result<ir::Program, Diagnostic> {
+    let mut program = ir::Program::default();
+    let mut index: HashMap<String, u32> = HashMap::new();
+    let mut sigs: Vec<FnSig> = Vec::new();
+    let mut bodies: Vec<Option<&ast::Function>> = Vec::new();
+    for f in &unit.functions {
+        if builtin_name(&f.name) {
+            return Err(type_error(f.name_span, format!("`{}` is a built-in function and cannot be redefined", f.name), "redefined here"));
+        }
+        let ret = resolve_type(&f.ret, Space::Private, &mut Consts)?;
+        let mut params = Vec::new();
+        for p in &f.params {
+            let mut ty = resolve_type(&p.ty, Space::Private, &mut Consts)?;
+            if let Ty::Array { elem, .. } = ty {
+                ty = Ty::Ptr { pointee: elem, space: Space::Private, is_const: false };
+            }
+            params.push(ty);
+        }
+        let id = match index.get(&f.name) {
+            Some(&id) => {
+                let sig = &sigs[id as usize];
+                if sig.params != params || sig.ret != ret {
+                    return Err(type_error(f.name_span, format!("conflicting declarations of `{}`", f.name), "declared differently here")
+                        .with_label(sig.span, "first declared here"));
+                }
+                if sig.defined && f.body.is_some() {
+                    return Err(type_error(f.name_span, format!("`{}` is defined twice", f.name), "second definition")
+                        .with_label(sig.span, "first definition"));
+                }
+                id
+            }
+            None => {
+                let id = sigs.len() as u32;
+                index.insert(f.name.clone(), id);
+                sigs.push(FnSig { ret, params, span: f.name_span, defined: false });
+                bodies.push(None);
+                program.functions.push(ir::Function { name: f.name.clone(), ..Default::default() });
+                id
+            }
+        };
+        if f.body.is_some() {
+            sigs[id as usize].defined = true;
+            sigs[id as usize].span = f.name_span;
+            bodies[id as usize] = Some(f);
+        }
+    }
+    let mut calls: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); sigs.len()];
+    for (id, body) in bodies.iter().enumerate() {
+        let Some(f) = body else { continue };
+        let mut lowerer = FnLowerer {
+            sigs: &sigs,
+            index: &index,
+            program: &mut program,
+            func: ir::Function { name: f.name.clone(), ..Default::default() },
+            scopes: vec![HashMap::new()],
+            allocas: Vec::new(),
+            loops: Vec::new(),
+            address_taken: BTreeSet::new(),
+            ret: sigs[id].ret.clone(),
+            is_kernel: f.is_kernel,
+            calls: BTreeSet::new(),
+            span: f.span,
+        };
+        lowerer.function(f)?;
+        calls[id] = std::mem::take(&mut lowerer.calls);
+        let func = lowerer.func;
+        program.functions[id] = func;
+        if f.is_kernel {
+            let mut params = Vec::new();
+            for (p, ty) in f.params.iter().zip(&sigs[id].params) {
+                let kind = match ty {
+                    Ty::Scalar(t) => ParamKind::Scalar(*t),
+                    Ty::Ptr { pointee, space, is_const } => {
+                        if *space == Space::Private {
+                            return Err(type_error(p.name_span, "a kernel's pointer parameters must point to __global, __constant or __local memory", "private pointer parameter")
+                                .with_help(format!("write `__global {}` for a buffer", p.ty.base.words.join(" "))));
+                        }
+                        let elem = match pointee.as_ref() {
+                            Ty::Scalar(t) => Some(*t),
+                            Ty::Void => None,
+                            _ => return Err(unsupported(p.name_span, "a kernel parameter pointing to pointers or arrays")),
+                        };
+                        ParamKind::Pointer { space: *space, elem, is_const: *is_const }
+                    }
+                    _ => return Err(unsupported(p.name_span, "this kind of kernel parameter")),
+                };
+                params.push(KernelParam { name: p.name.clone(), span: p.name_span, kind });
+            }
+            if sigs[id].ret != Ty::Void {
+                return Err(type_error(f.name_span, format!("kernel `{}` must return void", f.name), "kernel declared here"));
+            }
+            program.kernels.push(Kernel { name: f.name.clone(), func: id as u32, params });
+        }
+    }
+    check_no_recursion(&calls, &sigs, &program)?;
+    Ok(program)
+}
+
+fn check_no_recursion(calls: &[BTreeSet<u32>], sigs: &[FnSig], program: &ir::Program) -> Result<(), Diagnostic> {
+    // Depth-first search with colours; a grey node reached again closes a cycle.
+    fn visit(n: usize, calls: &[BTreeSet<u32>], colour: &mut [u8]) -> Option<usize> {
+        colour[n] = 1;
+        for &m in &calls[n] {
+            let m = m as usize;
+            if colour[m] == 1 {
+                return Some(m);
+            }
+            if colour[m] == 0 {
+                if let Some(c) = visit(m, calls, colour) {
+                    return Some(c);
+                }
+            }
+        }
+        colour[n] = 2;
+        None
+    }
+    let mut colour = vec![0u8; calls.len()];
+    for n in 0..calls.len() {
+        if colour[n] == 0 {
+            if let Some(c) = visit(n, calls, &mut colour) {
+                return Err(Diagnostic::error("unsupported", format!("recursion is not supported (`{}` calls itself)", program.functions[c].name))
+                    .with_span(sigs[c].span, "recursive function")
+                    .with_note("OpenCL C does not allow recursion"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Evaluates constant array sizes. A separate type so that `resolve_type` can be used both
+/// inside and outside a function.
+struct Consts;
+
+impl Consts {
+    fn eval(&mut self, e: &ast::Expr) -> Result<i128, Diagnostic> {
+        let not_const = || type_error(e.span, "array sizes must be integer constants", "not a constant");
+        Ok(match &e.kind {
+            ExprKind::Int { value, .. } => *value as i128,
+            ExprKind::Char(c) => *c as i128,
+            ExprKind::Unary(UnOp::Neg, a) => -self.eval(a)?,
+            ExprKind::Unary(UnOp::Plus, a) => self.eval(a)?,
+            ExprKind::Binary(op, a, b) => {
+                let (a, b) = (self.eval(a)?, self.eval(b)?);
+                match op {
+                    BinOp::Add => a + b,
+                    BinOp::Sub => a - b,
+                    BinOp::Mul => a.checked_mul(b).ok_or_else(not_const)?,
+                    BinOp::Div if b != 0 => a / b,
+                    BinOp::Rem if b != 0 => a % b,
+                    BinOp::Shl if (0..64).contains(&b) => a << b,
+                    BinOp::Shr if (0..64).contains(&b) => a >> b,
+                    _ => return Err(not_const()),
+                }
+            }
+            _ => return Err(not_const()),
+        })
+    }
+}
+
+fn resolve_type(t: &TypeExpr, default_space: Space, consts: &mut Consts) -> Result<Ty, Diagnostic> {
+    let span = t.base.span;
+    let mut ty = scalar_from_words(&t.base.words, span)?;
+    // The base's qualifier applies to what the innermost pointer points to.
+    let mut space = space_of(t.base.space, Space::Private, span)?;
+    let mut is_const = t.base.is_const;
+    for level in &t.pointers {
+        ty = Ty::Ptr { pointee: Box::new(ty), space, is_const };
+        space = space_of(level.space, Space::Private, span)?;
+        is_const = level.is_const;
+    }
+    let _ = default_space;
+    for dim in t.arrays.iter().rev() {
+        let len = match dim {
+            Some(e) => consts.eval(e)?,
+            None => return Err(unsupported(span, "an array without a size")),
+        };
+        if len <= 0 || len > (1 << 32) {
+            return Err(type_error(span, format!("array size {len} is out of range"), "array declared here")
+                .with_note("an array needs between 1 and 2^32 elements"));
+        }
+        ty = Ty::Array { elem: Box::new(ty), len: len as u64 };
+    }
+    Ok(ty)
+}
+
+/// The declared address space of a declaration's storage (not of what it points to).
+fn storage_space(t: &TypeExpr) -> Option<AddrSpaceQual> {
+    if t.pointers.is_empty() {
+        t.base.space
+    } else {
+        t.pointers.last().and_then(|p| p.space)
+    }
+}
+
+fn builtin_name(name: &str) -> bool {
+    work_item_query(name).is_some()
+        || atomic_op(name).is_some()
+        || matches!(
+            name,
+            "barrier" | "work_group_barrier" | "mem_fence" | "read_mem_fence" | "write_mem_fence" | "printf" | "min" | "max" | "abs"
+        )
+}
+
+fn work_item_query(name: &str) -> Option<Query> {
+    Some(match name {
+        "get_global_id" => Query::GlobalId,
+        "get_local_id" => Query::LocalId,
+        "get_group_id" => Query::GroupId,
+        "get_global_size" => Query::GlobalSize,
+        "get_local_size" => Query::LocalSize,
+        "get_enqueued_local_size" => Query::EnqueuedLocalSize,
+        "get_num_groups" => Query::NumGroups,
+        "get_global_offset" => Query::GlobalOffset,
+        "get_work_dim" => Query::WorkDim,
+        "get_global_linear_id" => Query::GlobalLinearId,
+        "get_local_linear_id" => Query::LocalLinearId,
+        _ => return None,
+    })
+}
+
+fn atomic_op(name: &str) -> Option<AtomicOp> {
+    let op = name.strip_prefix("atomic_").or_else(|| name.strip_prefix("atom_"))?;
+    Some(match op {
+        "add" => AtomicOp::Add,
+        "sub" => AtomicOp::Sub,
+        "xchg" => AtomicOp::Xchg,
+        "inc" => AtomicOp::Inc,
+        "dec" => AtomicOp::Dec,
+        "min" => AtomicOp::Min,
+        "max" => AtomicOp::Max,
+        "and" => AtomicOp::And,
+        "or" => AtomicOp::Or,
+        "xor" => AtomicOp::Xor,
+        "cmpxchg" => AtomicOp::CmpXchg,
+        _ => return None,
+    })
+}
+
+/// Predefined constants (until the preprocessor defines them as macros).
+fn predefined(name: &str) -> Option<(u64, ElemType)> {
+    Some(match name {
+        "CLK_LOCAL_MEM_FENCE" => (1, ElemType::UInt),
+        "CLK_GLOBAL_MEM_FENCE" => (2, ElemType::UInt),
+        "CLK_IMAGE_MEM_FENCE" => (4, ElemType::UInt),
+        "true" => (1, ElemType::Int),
+        "false" => (0, ElemType::Int),
+        _ => return None,
+    })
+}
+
+struct LoopTargets {
+    breaks: Vec<usize>,
+    continues: Vec<usize>,
+}
+
+struct FnLowerer<'a> {
+    sigs: &'a [FnSig],
+    index: &'a HashMap<String, u32>,
+    program: &'a mut ir::Program,
+    func: ir::Function,
+    scopes: Vec<HashMap<String, Var>>,
+    /// Private memory reserved at entry: `(register, size, align)`.
+    allocas: Vec<(Reg, u32, u32)>,
+    loops: Vec<LoopTargets>,
+    /// Names used with `&`: those variables live in memory.
+    address_taken: BTreeSet<String>,
+    ret: Ty,
+    is_kernel: bool,
+    calls: BTreeSet<u32>,
+    span: Span,
+}
+
+fn collect_address_taken_expr(e: &ast::Expr, out: &mut BTreeSet<String>) {
+    match &e.kind {
+        ExprKind::Unary(UnOp::AddrOf, inner) => {
+            let mut base = inner.as_ref();
+            loop {
+                match &base.kind {
+                    ExprKind::Member(b, _, false) => base = b,
+                    _ => break,
+                }
+            }
+            if let ExprKind::Ident(n) = &base.kind {
+                out.insert(n.clone());
+            }
+            collect_address_taken_expr(inner, out);
+        }
+        ExprKind::Unary(_, a) | ExprKind::SizeofExpr(a) | ExprKind::Cast(_, a) | ExprKind::Member(a, _, _) => {
+            collect_address_taken_expr(a, out)
+        }
+        ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Index(a, b) | ExprKind::Comma(a, b) => {
+            collect_address_taken_expr(a, out);
+            collect_address_taken_expr(b, out);
+        }
+        ExprKind::Ternary(a, b, c) => {
+            collect_address_taken_expr(a, out);
+            collect_address_taken_expr(b, out);
+            collect_address_taken_expr(c, out);
+        }
+        ExprKind::Call(f, args) => {
+            collect_address_taken_expr(f, out);
+            args.iter().for_each(|a| collect_address_taken_expr(a, out));
+        }
+        _ => {}
+    }
+}
+
+fn collect_address_taken_stmt(s: &ast::Stmt, out: &mut BTreeSet<String>) {
+    match &s.kind {
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => collect_address_taken_expr(e, out),
+        StmtKind::Decl(decls) => {
+            for d in decls {
+                let mut stack: Vec<&Initializer> = d.init.iter().collect();
+                while let Some(init) = stack.pop() {
+                    match init {
+                        Initializer::Expr(e) => collect_address_taken_expr(e, out),
+                        Initializer::List(items, _) => stack.extend(items),
+                    }
+                }
+            }
+        }
+        StmtKind::Block(b) => b.iter().for_each(|s| collect_address_taken_stmt(s, out)),
+        StmtKind::If(c, t, e) => {
+            collect_address_taken_expr(c, out);
+            collect_address_taken_stmt(t, out);
+            if let Some(e) = e {
+                collect_address_taken_stmt(e, out);
+            }
+        }
+        StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+            collect_address_taken_expr(c, out);
+            collect_address_taken_stmt(b, out);
+        }
+        StmtKind::For(i, c, st, b) => {
+            if let Some(i) = i {
+                collect_address_taken_stmt(i, out);
+            }
+            if let Some(c) = c {
+                collect_address_taken_expr(c, out);
+            }
+            if let Some(st) = st {
+                collect_address_taken_expr(st, out);
+            }
+            collect_address_taken_stmt(b, out);
+        }
+        _ => {}
+    }
+}
+
+const MAX_REGS: u32 = 1 << 20;
+const MAX_PRIVATE_BYTES: u64 = 1 << 20;
+
+impl FnLowerer<'_> {
+    fn reg(&mut self) -> Result<Reg, Diagnostic> {
+        let r = self.func.num_regs;
+        if r >= MAX_REGS {
+            return Err(unsupported(self.span, "a function this large"));
+        }
+        self.func.num_regs += 1;
+        Ok(r)
+    }
+
+    fn emit(&mut self, instr: Instr, span: Span) -> usize {
+        self.func.code.push(instr);
+        self.func.spans.push(span);
+        self.func.code.len() - 1
+    }
+
+    fn here(&self) -> u32 {
+        self.func.code.len() as u32
+    }
+
+    fn patch(&mut self, at: usize, target: u32) {
+        match &mut self.func.code[at] {
+            Instr::Jump { target: t } | Instr::BranchIf { target: t, .. } | Instr::BranchIfNot { target: t, .. } => *t = target,
+            _ => {}
+        }
+    }
+
+    fn constant(&mut self, bits: u64, ty: ElemType, span: Span) -> Result<Val, Diagnostic> {
+        let dst = self.reg()?;
+        self.emit(Instr::Const { dst, bits }, span);
+        Ok(Val { reg: dst, ty: Ty::Scalar(ty) })
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Var> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    fn function(&mut self, f: &ast::Function) -> Result<(), Diagnostic> {
+        let body = f.body.as_ref().map(Vec::as_slice).unwrap_or_default();
+        for s in body {
+            collect_address_taken_stmt(s, &mut self.address_taken);
+        }
+        let sig_params = self.sigs[self.index[&f.name] as usize].params.clone();
+        self.func.num_params = sig_params.len() as u32;
+        self.func.num_regs = sig_params.len() as u32;
+        let mut param_copies = Vec::new();
+        for (i, (p, ty)) in f.params.iter().zip(sig_params).enumerate() {
+            if self.scopes[0].contains_key(&p.name) {
+                return Err(type_error(p.name_span, format!("parameter `{}` is declared twice", p.name), "duplicate"));
+            }
+            let loc = if self.address_taken.contains(&p.name) {
+                let addr = self.reg()?;
+                self.allocas.push((addr, ty.size() as u32, ty.align() as u32));
+                param_copies.push((addr, i as Reg, ty.clone(), p.name_span));
+                VarLoc::Mem(addr)
+            } else {
+                VarLoc::Reg(i as Reg)
+            };
+            self.scopes[0].insert(p.name.clone(), Var { loc, ty });
+        }
+        for (addr, reg, ty, span) in param_copies {
+            if let Some(mt) = ty.mem_type() {
+                self.emit(Instr::Store { ty: mt, addr, src: reg }, span);
+            }
+        }
+        for s in body {
+            self.stmt(s)?;
+        }
+        let end = Span::new(f.span.end.saturating_sub(1), f.span.end);
+        if self.ret == Ty::Void {
+            self.emit(Instr::Return { src: None }, end);
+        } else {
+            // Falling off the end of a non-void function returns an unspecified value; zero
+            // keeps runs deterministic.
+            let zero = self.reg()?;
+            self.emit(Instr::Const { dst: zero, bits: 0 }, end);
+            self.emit(Instr::Return { src: Some(zero) }, end);
+        }
+        self.prepend_allocas();
+        Ok(())
+    }
+
+    /// Puts the private-memory reservations at the function's entry and shifts jump targets.
+    fn prepend_allocas(&mut self) {
+        let n = self.allocas.len() as u32;
+        if n == 0 {
+            return;
+        }
+        for instr in &mut self.func.code {
+            match instr {
+                Instr::Jump { target } | Instr::BranchIf { target, .. } | Instr::BranchIfNot { target, .. } => *target += n,
+                _ => {}
+            }
+        }
+        let prefix: Vec<Instr> =
+            self.allocas.iter().map(|&(dst, size, align)| Instr::Alloca { dst, size, align }).collect();
+        let spans = vec![self.span; prefix.len()];
+        self.func.code.splice(0..0, prefix);
+        self.func.spans.splice(0..0, spans);
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt) -> Result<(), Diagnostic> {
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                self.expr(e)?;
+            }
+            StmtKind::Decl(decls) => {
+                for d in decls {
+                    self.decl(d)?;
+                }
+            }
+            StmtKind::Block(stmts) => {
+                self.scopes.push(HashMap::new());
+                for s in stmts {
+                    self.stmt(s)?;
+                }
+                self.scopes.pop();
+            }
+            StmtKind::If(cond, then, otherwise) => {
+                let c = self.condition(cond)?;
+                let jf = self.emit(Instr::BranchIfNot { cond: c, target: 0 }, cond.span);
+                self.scoped(then)?;
+                match otherwise {
+                    Some(o) => {
+                        let jend = self.emit(Instr::Jump { target: 0 }, s.span);
+                        let else_at = self.here();
+                        self.patch(jf, else_at);
+                        self.scoped(o)?;
+                        let end = self.here();
+                        self.patch(jend, end);
+                    }
+                    None => {
+                        let end = self.here();
+                        self.patch(jf, end);
+                    }
+                }
+            }
+            StmtKind::While(cond, body) => {
+                let top = self.here();
+                let c = self.condition(cond)?;
+                let jf = self.emit(Instr::BranchIfNot { cond: c, target: 0 }, cond.span);
+                self.loop_body(body, top)?;
+                self.emit(Instr::Jump { target: top }, cond.span);
+                let end = self.here();
+                self.patch(jf, end);
+                self.finish_loop(end, top);
+            }
+            StmtKind::DoWhile(body, cond) => {
+                let top = self.here();
+                self.loops.push(LoopTargets { breaks: Vec::new(), continues: Vec::new() });
+                self.scoped(body)?;
+                let cont = self.here();
+                let c = self.condition(cond)?;
+                self.emit(Instr::BranchIf { cond: c, target: top }, cond.span);
+                let end = self.here();
+                self.finish_loop(end, cont);
+            }
+            StmtKind::For(init, cond, step, body) => {
+                self.scopes.push(HashMap::new());
+                if let Some(init) = init {
+                    self.stmt(init)?;
+                }
+                let top = self.here();
+                let jf = match cond {
+                    Some(cond) => {
+                        let c = self.condition(cond)?;
+                        Some(self.emit(Instr::BranchIfNot { cond: c, target: 0 }, cond.span))
+                    }
+                    None => None,
+                };
+                self.loops.push(LoopTargets { breaks: Vec::new(), continues: Vec::new() });
+                self.scoped(body)?;
+                let cont = self.here();
+                if let Some(step) = step {
+                    self.expr(step)?;
+                }
+                self.emit(Instr::Jump { target: top }, s.span);
+                let end = self.here();
+                if let Some(jf) = jf {
+                    self.patch(jf, end);
+                }
+                self.finish_loop(end, cont);
+                self.scopes.pop();
+            }
+            StmtKind::Return(value) => {
+                match (value, &self.ret) {
+                    (None, Ty::Void) => {
+                        self.emit(Instr::Return { src: None }, s.span);
+                    }
+                    (Some(e), Ty::Void) => {
+                        return Err(type_error(e.span, "a void function cannot return a value", "returned here"))
+                    }
+                    (None, ret) => {
+                        return Err(type_error(s.span, format!("this function must return a `{}`", ret.describe()), "missing value"))
+                    }
+                    (Some(e), ret) => {
+                        let ret = ret.clone();
+                        let v = self.rvalue(e)?;
+                        let v = self.convert(v, &ret, e.span)?;
+                        self.emit(Instr::Return { src: Some(v.reg) }, s.span);
+                    }
+                }
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                let at = self.emit(Instr::Jump { target: 0 }, s.span);
+                let is_break = s.kind == StmtKind::Break;
+                let Some(targets) = self.loops.last_mut() else {
+                    let word = if is_break { "break" } else { "continue" };
+                    return Err(type_error(s.span, format!("`{word}` outside of a loop"), "not in a loop"));
+                };
+                if is_break {
+                    targets.breaks.push(at);
+                } else {
+                    targets.continues.push(at);
+                }
+            }
+            StmtKind::Empty => {}
+        }
+        Ok(())
+    }
+
+    fn scoped(&mut self, s: &ast::Stmt) -> Result<(), Diagnostic> {
+        self.scopes.push(HashMap::new());
+        let r = self.stmt(s);
+        self.scopes.pop();
+        r
+    }
+
+    fn loop_body(&mut self, body: &ast::Stmt, _top: u32) -> Result<(), Diagnostic> {
+        self.loops.push(LoopTargets { breaks: Vec::new(), continues: Vec::new() });
+        self.scoped(body)
+    }
+
+    fn finish_loop(&mut self, end: u32, cont: u32) {
+        let targets = self.loops.pop().unwrap_or(LoopTargets { breaks: Vec::new(), continues: Vec::new() });
+        for b in targets.breaks {
+            self.patch(b, end);
+        }
+        for c in targets.continues {
+            self.patch(c, cont);
+        }
+    }
+
+    fn decl(&mut self, d: &ast::VarDecl) -> Result<(), Diagnostic> {
+        if self.scopes.last().is_some_and(|s| s.contains_key(&d.name)) {
+            return Err(type_error(d.name_span, format!("`{}` is already declared in this scope", d.name), "redeclared here"));
+        }
+        let ty = resolve_type(&d.ty, Space::Private, &mut Consts)?;
+        if ty == Ty::Void {
+            return Err(type_error(d.name_span, format!("variable `{}` cannot have type void", d.name), "declared here"));
+        }
+        let space = space_of(storage_space(&d.ty), Space::Private, d.ty.base.span)?;
+        match space {
+            Space::Local => {
+                if !self.is_kernel {
+                    return Err(type_error(d.name_span, "`__local` variables can only be declared in a kernel", "declared here"));
+                }
+                if d.init.is_some() {
+                    return Err(type_error(d.name_span, "`__local` variables cannot be initialised", "initialised here")
+                        .with_help("assign the value after the declaration, then use a barrier"));
+                }
+                let index = self.program.locals.len() as u32;
+                self.program.locals.push(LocalDecl { name: d.name.clone(), size: ty.size() });
+                self.scopes.last_mut().map(|s| s.insert(d.name.clone(), Var { loc: VarLoc::Local(index), ty }));
+                return Ok(());
+            }
+            Space::Global | Space::Constant => {
+                return Err(unsupported(d.name_span, "a `__global` or `__constant` variable inside a function"));
+            }
+            Space::Private => {}
+        }
+        let in_memory = matches!(ty, Ty::Array { .. }) || self.address_taken.contains(&d.name);
+        if in_memory {
+            if ty.size() > MAX_PRIVATE_BYTES {
+                return Err(type_error(d.name_span, format!("`{}` needs {} bytes of private memory", d.name, ty.size()), "too large")
+                    .with_note(format!("a private variable may use at most {MAX_PRIVATE_BYTES} bytes")));
+            }
+            let addr = self.reg()?;
+            self.allocas.push((addr, ty.size() as u32, ty.align() as u32));
+            if let Some(init) = &d.init {
+                self.init_memory(addr, &ty, init)?;
+            }
+            self.scopes.last_mut().map(|s| s.insert(d.name.clone(), Var { loc: VarLoc::Mem(addr), ty }));
+        } else {
+            let reg = self.reg()?;
+            match &d.init {
+                Some(Initializer::Expr(e)) => {
+                    let v = self.rvalue(e)?;
+                    let v = self.convert(v, &ty, e.span)?;
+                    self.emit(Instr::Move { dst: reg, src: v.reg }, e.span);
+                }
+                Some(Initializer::List(_, span)) => {
+                    return Err(type_error(*span, "a scalar is initialised with a value, not a list", "list here"))
+                }
+                None => {
+                    // Uninitialised private scalars read as zero, so runs stay deterministic.
+                    self.emit(Instr::Const { dst: reg, bits: 0 }, d.name_span);
+                }
+            }
+            self.scopes.last_mut().map(|s| s.insert(d.name.clone(), Var { loc: VarLoc::Reg(reg), ty }));
+        }
+        Ok(())
+    }
+
+    fn init_memory(&mut self, addr: Reg, ty: &Ty, init: &Initializer) -> Result<(), Diagnostic> {
+        match (ty, init) {
+            (Ty::Array { elem, len }, Initializer::List(items, span)) => {
+                if items.len() as u64 > *len {
+                    return Err(type_error(*span, format!("too many initialisers for an array of {len}"), "here"));
+                }
+                for i in 0..*len {
+                    let idx = self.constant(i, ElemType::Long, *span)?;
+                    let dst = self.reg()?;
+                    self.emit(Instr::PtrAdd { dst, ptr: addr, index: idx.reg, scale: elem.size() as u32 }, *span);
+                    match items.get(i as usize) {
+                        Some(item) => self.init_memory(dst, elem, item)?,
+                        None => self.zero_memory(dst, elem, *span)?,
+                    }
+                }
+                Ok(())
+            }
+            (Ty::Array { .. }, Initializer::Expr(e)) => {
+                Err(type_error(e.span, "an array is initialised with a list in braces", "expected `{ ... }`"))
+            }
+            (_, Initializer::List(items, span)) if items.len() == 1 => self.init_memory(addr, ty, &items[0]).map_err(|d| d.with_label(*span, "in this list")),
+            (_, Initializer::List(_, span)) => Err(type_error(*span, "a scalar is initialised with one value", "list here")),
+            (_, Initializer::Expr(e)) => {
+                let v = self.rvalue(e)?;
+                let v = self.convert(v, ty, e.span)?;
+                let mt = ty.mem_type().ok_or_else(|| unsupported(e.span, "initialising this type"))?;
+                self.emit(Instr::Store { ty: mt, addr, src: v.reg }, e.span);
+                Ok(())
+            }
+        }
+    }
+
+    fn zero_memory(&mut self, addr: Reg, ty: &Ty, span: Span) -> Result<(), Diagnostic> {
+        match ty {
+            Ty::Array { elem, len } => {
+                for i in 0..*len {
+                    let idx = self.constant(i, ElemType::Long, span)?;
+                    let dst = self.reg()?;
+                    self.emit(Instr::PtrAdd { dst, ptr: addr, index: idx.reg, scale: elem.size() as u32 }, span);
+                    self.zero_memory(dst, elem, span)?;
+                }
+            }
+            _ => {
+                let zero = self.constant(0, ElemType::ULong, span)?;
+                if let Some(mt) = ty.mem_type() {
+                    self.emit(Instr::Store { ty: mt, addr, src: zero.reg }, span);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Lowers a condition to an `int` register that is non-zero when true.
+    fn condition(&mut self, e: &ast::Expr) -> Result<Reg, Diagnostic> {
+        let v = self.rvalue(e)?;
+        self.truth(v, e.span)
+    }
+
+    fn truth(&mut self, v: Val, span: Span) -> Result<Reg, Diagnostic> {
+        let ty = match &v.ty {
+            Ty::Scalar(t) => num_ty(*t),
+            Ty::Ptr { .. } => NumTy::U64,
+            other => return Err(type_error(span, format!("a `{}` cannot be used as a condition", other.describe()), "not a scalar")),
+        };
+        if ty == NumTy::I32 || ty == NumTy::U32 {
+            return Ok(v.reg);
+        }
+        let zero = self.reg()?;
+        self.emit(Instr::Const { dst: zero, bits: 0 }, span);
+        let dst = self.reg()?;
+        self.emit(Instr::Compare { op: CmpOp::Ne, ty, dst, lhs: v.reg, rhs: zero }, span);
+        Ok(dst)
+    }
+
+    /// Converts a value to `to`, as C's assignment conversions do.
+    fn convert(&mut self, v: Val, to: &Ty, span: Span) -> Result<Val, Diagnostic> {
+        if &v.ty == to {
+            return Ok(v);
+        }
+        match (&v.ty, to) {
+            (Ty::Scalar(from), Ty::Scalar(t)) => {
+                let (from, t) = (*from, *t);
+                let dst = self.reg()?;
+                if t == ElemType::Bool {
+                    let zero = self.reg()?;
+                    self.emit(Instr::Const { dst: zero, bits: 0 }, span);
+                    self.emit(Instr::Compare { op: CmpOp::Ne, ty: num_ty(from), dst, lhs: v.reg, rhs: zero }, span);
+                    return Ok(Val { reg: dst, ty: to.clone() });
+                }
+                let (nf, nt) = (num_ty(from), num_ty(t));
+                if nf == nt {
+                    self.emit(Instr::Move { dst, src: v.reg }, span);
+                } else {
+                    self.emit(Instr::Convert { from: nf, to: nt, dst, src: v.reg }, span);
+                }
+                if matches!(t, ElemType::Char | ElemType::UChar | ElemType::Short | ElemType::UShort) {
+                    self.emit(Instr::Narrow { ty: t, dst, src: dst }, span);
+                }
+                Ok(Val { reg: dst, ty: to.clone() })
+            }
+            (Ty::Ptr { .. }, Ty::Ptr { .. }) => Ok(Val { reg: v.reg, ty: to.clone() }),
+            (Ty::Array { elem, .. }, Ty::Ptr { .. }) => {
+                let _ = elem;
+                Ok(Val { reg: v.reg, ty: to.clone() })
+            }
+            (Ty::Scalar(t), Ty::Ptr { .. }) if !t.is_float() => Ok(Val { reg: v.reg, ty: to.clone() }),
+            (Ty::Ptr { .. }, Ty::Scalar(ElemType::Bool)) => {
+                let r = self.truth(v, span)?;
+                Ok(Val { reg: r, ty: to.clone() })
+            }
+            (Ty::Ptr { .. }, Ty::Scalar(t)) if !t.is_float() => Ok(Val { reg: v.reg, ty: to.clone() }),
+            (from, to) => Err(type_error(span, format!("cannot convert `{}` to `{}`", from.describe(), to.describe()), "here")),
+        }
+    }
+
+    fn rvalue(&mut self, e: &ast::Expr) -> Result<Val, Diagnostic> {
+        let v = self.expr(e)?;
+        if v.ty == Ty::Void {
+            return Err(type_error(e.span, "this expression has no value", "void"));
+        }
+        Ok(v)
+    }
+
+    /// Loads the value of a place; arrays decay to a pointer to their first element.
+    fn read(&mut self, place: Place, span: Span) -> Result<Val, Diagnostic> {
+        match place {
+            Place::Reg(reg, ty) => Ok(Val { reg, ty }),
+            Place::Mem(addr, Ty::Array { elem, .. }, space) => {
+                Ok(Val { reg: addr, ty: Ty::Ptr { pointee: elem, space, is_const: false } })
+            }
+            Place::Mem(addr, ty, _) => {
+                let mt = ty.mem_type().ok_or_else(|| type_error(span, format!("cannot read a `{}`", ty.describe()), "here"))?;
+                let dst = self.reg()?;
+                self.emit(Instr::Load { ty: mt, dst, addr }, span);
+                Ok(Val { reg: dst, ty })
+            }
+        }
+    }
+
+    fn write(&mut self, place: &Place, v: Val, span: Span) -> Result<Val, Diagnostic> {
+        match place {
+            Place::Reg(reg, ty) => {
+                let v = self.convert(v, ty, span)?;
+                self.emit(Instr::Move { dst: *reg, src: v.reg }, span);
+                Ok(Val { reg: *reg, ty: ty.clone() })
+            }
+            Place::Mem(addr, ty, _) => {
+                let v = self.convert(v, ty, span)?;
+                let mt = ty.mem_type().ok_or_else(|| type_error(span, format!("cannot assign to a `{}`", ty.describe()), "here"))?;
+                self.emit(Instr::Store { ty: mt, addr: *addr, src: v.reg }, span);
+                Ok(v)
+            }
+        }
+    }
+
+    fn place(&mut self, e: &ast::Expr) -> Result<Place, Diagnostic> {
+        match &e.kind {
+            ExprKind::Ident(name) => {
+                let Some(var) = self.lookup(name).cloned() else {
+                    return Err(self.unknown_name(name, e.span));
+                };
+                Ok(match var.loc {
+                    VarLoc::Reg(r) => Place::Reg(r, var.ty),
+                    VarLoc::Mem(addr) => Place::Mem(addr, var.ty, Space::Private),
+                    VarLoc::Local(index) => {
+                        let dst = self.reg()?;
+                        self.emit(Instr::LocalAddr { dst, index }, e.span);
+                        Place::Mem(dst, var.ty, Space::Local)
+                    }
+                })
+            }
+            ExprKind::Index(base, index) => {
+                let b = self.rvalue(base)?;
+                let i = self.rvalue(index)?;
+                // `i[p]` is as valid as `p[i]` in C.
+                let (p, i) = if matches!(b.ty, Ty::Ptr { .. }) { (b, i) } else { (i, b) };
+                let Ty::Ptr { pointee, space, .. } = p.ty.clone() else {
+                    return Err(type_error(base.span, format!("cannot index a `{}`", p.ty.describe()), "not a pointer or array"));
+                };
+                let addr = self.offset_pointer(p.reg, &pointee, i, index.span, false)?;
+                Ok(Place::Mem(addr, *pointee, space))
+            }
+            ExprKind::Unary(UnOp::Deref, inner) => {
+                let p = self.rvalue(inner)?;
+                match p.ty {
+                    Ty::Ptr { pointee, space, .. } if *pointee != Ty::Void => Ok(Place::Mem(p.reg, *pointee, space)),
+                    other => Err(type_error(inner.span, format!("cannot dereference a `{}`", other.describe()), "not a pointer to data")),
+                }
+            }
+            ExprKind::Member(_, _, _) => Err(unsupported(e.span, "member access")),
+            _ => Err(type_error(e.span, "this expression cannot be assigned to or have its address taken", "not an lvalue")),
+        }
+    }
+
+    fn offset_pointer(&mut self, ptr: Reg, pointee: &Ty, index: Val, span: Span, negate: bool) -> Result<Reg, Diagnostic> {
+        if !index.ty.is_integer() {
+            return Err(type_error(span, format!("a pointer offset must be an integer, not `{}`", index.ty.describe()), "here"));
+        }
+        let i = self.convert(index, &Ty::Scalar(ElemType::Long), span)?;
+        let i = if negate {
+            let dst = self.reg()?;
+            self.emit(Instr::Unary { op: UnaryOp::Neg, ty: NumTy::I64, dst, src: i.reg }, span);
+            dst
+        } else {
+            i.reg
+        };
+        let dst = self.reg()?;
+        self.emit(Instr::PtrAdd { dst, ptr, index: i, scale: pointee.size() as u32 }, span);
+        Ok(dst)
+    }
+
+    fn unknown_name(&self, name: &str, span: Span) -> Diagnostic {
+        let d = type_error(span, format!("cannot find `{name}` in this scope"), "not declared");
+        if name == "CLK_LOCAL_MEM_FENCE" || name.starts_with("__") {
+            return d;
+        }
+        d
+    }
+
+    fn expr(&mut self, e: &ast::Expr) -> Result<Val, Diagnostic> {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Int { value, unsigned, long } => {
+                // C picks the first type that holds the value.
+                let ty = match (*unsigned, *long) {
+                    (false, false) if *value <= i32::MAX as u64 => ElemType::Int,
+                    (true, false) if *value <= u32::MAX as u64 => ElemType::UInt,
+                    (false, _) if *value <= i64::MAX as u64 => ElemType::Long,
+                    _ => ElemType::ULong,
+                };
+                self.constant(*value, ty, span)
+            }
+            ExprKind::Float { value, single } => {
+                if *single {
+                    self.constant((*value as f32).to_bits() as u64, ElemType::Float, span)
+                } else {
+                    self.constant(value.to_bits(), ElemType::Double, span)
+                }
+            }
+            ExprKind::Char(c) => self.constant(*c as i8 as i64 as u64, ElemType::Char, span),
+            ExprKind::Str(_) => Err(type_error(span, "string literals can only be used as printf's format", "string here")),
+            ExprKind::Ident(name) => {
+                if self.lookup(name).is_none() {
+                    if let Some((bits, ty)) = predefined(name) {
+                        return self.constant(bits, ty, span);
+                    }
+                    if name == "NULL" {
+                        let v = self.constant(0, ElemType::ULong, span)?;
+                        return Ok(Val { reg: v.reg, ty: Ty::Ptr { pointee: Box::new(Ty::Void), space: Space::Global, is_const: false } });
+                    }
+                }
+                let place = self.place(e)?;
+                self.read(place, span)
+            }
+            ExprKind::Index(..) | ExprKind::Unary(UnOp::Deref, _) | ExprKind::Member(..) => {
+                let place = self.place(e)?;
+                self.read(place, span)
+            }
+            ExprKind::Unary(UnOp::AddrOf, inner) => match self.place(inner)? {
+                Place::Mem(addr, ty, space) => {
+                    Ok(Val { reg: addr, ty: Ty::Ptr { pointee: Box::new(ty), space, is_const: false } })
+                }
+                Place::Reg(..) => Err(type_error(span, "cannot take the address of this value", "here")),
+            },
+            ExprKind::Unary(op @ (UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec), inner) => {
+                let place = self.place(inner)?;
+                let old = self.read(place.clone(), span)?;
+                let old_copy = self.reg()?;
+                self.emit(Instr::Move { dst: old_copy, src: old.reg }, span);
+                let one = self.constant(1, ElemType::Int, span)?;
+                let bin = if matches!(op, UnOp::PreInc | UnOp::PostInc) { BinOp::Add } else { BinOp::Sub };
+                let new = self.arith(bin, Val { reg: old_copy, ty: old.ty.clone() }, one, span)?;
+                let new = self.write(&place, new, span)?;
+                if matches!(op, UnOp::PostInc | UnOp::PostDec) {
+                    Ok(Val { reg: old_copy, ty: old.ty })
+                } else {
+                    Ok(new)
+                }
+            }
+            ExprKind::Unary(op, inner) => {
+                let v = self.rvalue(inner)?;
+                match op {
+                    UnOp::Plus => self.promote(v, span),
+                    UnOp::Not => {
+                        let t = self.truth(v, span)?;
+                        let dst = self.reg()?;
+                        self.emit(Instr::Unary { op: UnaryOp::LogicalNot, ty: NumTy::I32, dst, src: t }, span);
+                        Ok(Val { reg: dst, ty: Ty::Scalar(ElemType::Int) })
+                    }
+                    UnOp::Neg | UnOp::BitNot => {
+                        let v = self.promote(v, span)?;
+                        let Ty::Scalar(t) = v.ty else { unreachable_ty(span)? };
+                        if *op == UnOp::BitNot && t.is_float() {
+                            return Err(type_error(span, "`~` needs an integer operand", "floating-point value"));
+                        }
+                        let dst = self.reg()?;
+                        let uop = if *op == UnOp::Neg { UnaryOp::Neg } else { UnaryOp::BitNot };
+                        self.emit(Instr::Unary { op: uop, ty: num_ty(t), dst, src: v.reg }, span);
+                        Ok(Val { reg: dst, ty: Ty::Scalar(t) })
+                    }
+                    _ => Err(unsupported(span, "this operator")),
+                }
+            }
+            ExprKind::Binary(BinOp::LogAnd | BinOp::LogOr, a, b) => {
+                let is_and = matches!(e.kind, ExprKind::Binary(BinOp::LogAnd, ..));
+                let dst = self.reg()?;
+                self.emit(Instr::Const { dst, bits: if is_and { 0 } else { 1 } }, span);
+                let ca = self.condition(a)?;
+                let jump = if is_and {
+                    self.emit(Instr::BranchIfNot { cond: ca, target: 0 }, a.span)
+                } else {
+                    self.emit(Instr::BranchIf { cond: ca, target: 0 }, a.span)
+                };
+                let cb = self.condition(b)?;
+                let zero = self.reg()?;
+                self.emit(Instr::Const { dst: zero, bits: 0 }, b.span);
+                self.emit(Instr::Compare { op: CmpOp::Ne, ty: NumTy::I32, dst, lhs: cb, rhs: zero }, b.span);
+                let end = self.here();
+                self.patch(jump, end);
+                Ok(Val { reg: dst, ty: Ty::Scalar(ElemType::Int) })
+            }
+            ExprKind::Binary(op, a, b) => {
+                let va = self.rvalue(a)?;
+                let vb = self.rvalue(b)?;
+                self.arith(*op, va, vb, span)
+            }
+            ExprKind::Assign(op, lhs, rhs) => {
+                let place = self.place(lhs)?;
+                if let Place::Mem(_, Ty::Array { .. }, _) | Place::Reg(_, Ty::Array { .. }) = place {
+                    return Err(type_error(lhs.span, "arrays cannot be assigned", "array"));
+                }
+                let value = match op {
+                    None => self.rvalue(rhs)?,
+                    Some(op) => {
+                        let old = self.read(place.clone(), lhs.span)?;
+                        let r = self.rvalue(rhs)?;
+                        self.arith(*op, old, r, span)?
+                    }
+                };
+                self.write(&place, value, span)
+            }
+            ExprKind::Ternary(cond, then, otherwise) => {
+                // The result type depends on both arms, so find it before lowering either.
+                let tt = self.type_of_unevaluated(then)?;
+                let te = self.type_of_unevaluated(otherwise)?;
+                let decay = |t: Ty| match t {
+                    Ty::Array { elem, .. } => Ty::Ptr { pointee: elem, space: Space::Private, is_const: false },
+                    t => t,
+                };
+                let result_ty = match (decay(tt), decay(te)) {
+                    (Ty::Scalar(x), Ty::Scalar(y)) => Ty::Scalar(elem_of_num(common_num(num_ty(x), num_ty(y)))),
+                    (Ty::Void, _) | (_, Ty::Void) => Ty::Void,
+                    (Ty::Ptr { .. }, Ty::Scalar(_)) | (Ty::Ptr { .. }, Ty::Ptr { .. }) => self.type_of_unevaluated(then)?,
+                    (Ty::Scalar(_), p @ Ty::Ptr { .. }) => p,
+                    (x, y) => {
+                        return Err(type_error(span, format!("the arms of `?:` have incompatible types `{}` and `{}`", x.describe(), y.describe()), "here"))
+                    }
+                };
+                let c = self.condition(cond)?;
+                let jf = self.emit(Instr::BranchIfNot { cond: c, target: 0 }, cond.span);
+                let dst = self.reg()?;
+                self.ternary_arm(then, &result_ty, dst)?;
+                let jend = self.emit(Instr::Jump { target: 0 }, span);
+                let else_at = self.here();
+                self.patch(jf, else_at);
+                self.ternary_arm(otherwise, &result_ty, dst)?;
+                let end = self.here();
+                self.patch(jend, end);
+                Ok(Val { reg: dst, ty: result_ty })
+            }
+            ExprKind::Comma(a, b) => {
+                self.expr(a)?;
+                self.expr(b)
+            }
+            ExprKind::Cast(ty, inner) => {
+                let to = resolve_type(ty, Space::Private, &mut Consts)?;
+                let v = self.expr(inner)?;
+                if to == Ty::Void {
+                    return Ok(Val { reg: v.reg, ty: Ty::Void });
+                }
+                match (&v.ty, &to) {
+                    (Ty::Ptr { .. } | Ty::Array { .. }, Ty::Scalar(t)) if t.is_float() => {
+                        Err(type_error(span, "a pointer cannot be cast to a floating-point type", "cast here"))
+                    }
+                    _ => self.convert(v, &to, span),
+                }
+            }
+            ExprKind::SizeofType(ty) => {
+                let t = resolve_type(ty, Space::Private, &mut Consts)?;
+                self.constant(t.size(), ElemType::ULong, span)
+            }
+            ExprKind::SizeofExpr(inner) => {
+                let size = self.type_of_unevaluated(inner)?.size();
+                self.constant(size, ElemType::ULong, span)
+            }
+            ExprKind::Call(callee, args) => self.call(callee, args, span),
+        }
+    }
+
+    fn ternary_arm(&mut self, arm: &ast::Expr, result_ty: &Ty, dst: Reg) -> Result<(), Diagnostic> {
+        let v = self.expr(arm)?;
+        if *result_ty != Ty::Void {
+            let v = self.convert(v, result_ty, arm.span)?;
+            self.emit(Instr::Move { dst, src: v.reg }, arm.span);
+        }
+        Ok(())
+    }
+
+    /// The type of an expression whose code is discarded (sizeof's operand is not evaluated).
+    fn type_of_unevaluated(&mut self, e: &ast::Expr) -> Result<Ty, Diagnostic> {
+        let code_len = self.func.code.len();
+        let regs = self.func.num_regs;
+        let ty = match &e.kind {
+            ExprKind::Ident(_) | ExprKind::Index(..) | ExprKind::Unary(UnOp::Deref, _) => match self.place(e)? {
+                Place::Reg(_, t) | Place::Mem(_, t, _) => t,
+            },
+            _ => self.expr(e)?.ty,
+        };
+        self.func.code.truncate(code_len);
+        self.func.spans.truncate(code_len);
+        self.func.num_regs = regs;
+        Ok(ty)
+    }
+
+    fn promote(&mut self, v: Val, span: Span) -> Result<Val, Diagnostic> {
+        match v.ty {
+            Ty::Scalar(t) => {
+                let p = elem_of_num(num_ty(t));
+                self.convert(v, &Ty::Scalar(p), span)
+            }
+            ref other => Err(type_error(span, format!("expected a number, found `{}`", other.describe()), "not a number")),
+        }
+    }
+
+    fn arith(&mut self, op: BinOp, a: Val, b: Val, span: Span) -> Result<Val, Diagnostic> {
+        let is_cmp = matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+        // Pointer arithmetic and comparison.
+        match (&a.ty, &b.ty) {
+            (Ty::Ptr { pointee, .. }, t) if t.is_integer() && matches!(op, BinOp::Add | BinOp::Sub) => {
+                let pointee = pointee.clone();
+                let addr = self.offset_pointer(a.reg, &pointee, b, span, op == BinOp::Sub)?;
+                return Ok(Val { reg: addr, ty: a.ty });
+            }
+            (t, Ty::Ptr { pointee, .. }) if t.is_integer() && op == BinOp::Add => {
+                let pointee = pointee.clone();
+                let ty = b.ty.clone();
+                let addr = self.offset_pointer(b.reg, &pointee, a, span, false)?;
+                return Ok(Val { reg: addr, ty });
+            }
+            (Ty::Ptr { pointee, .. }, Ty::Ptr { .. }) if op == BinOp::Sub => {
+                let dst = self.reg()?;
+                self.emit(Instr::PtrDiff { dst, lhs: a.reg, rhs: b.reg, scale: pointee.size().max(1) as u32 }, span);
+                return Ok(Val { reg: dst, ty: Ty::Scalar(ElemType::Long) });
+            }
+            (Ty::Ptr { .. }, Ty::Ptr { .. }) | (Ty::Ptr { .. }, Ty::Scalar(_)) | (Ty::Scalar(_), Ty::Ptr { .. }) if is_cmp => {
+                let dst = self.reg()?;
+                self.emit(Instr::Compare { op: cmp_op(op), ty: NumTy::U64, dst, lhs: a.reg, rhs: b.reg }, span);
+                return Ok(Val { reg: dst, ty: Ty::Scalar(ElemType::Int) });
+            }
+            (Ty::Scalar(_), Ty::Scalar(_)) => {}
+            (x, y) => {
+                return Err(type_error(span, format!("invalid operands `{}` and `{}` for this operator", x.describe(), y.describe()), "here"));
+            }
+        }
+        let (Ty::Scalar(ta), Ty::Scalar(tb)) = (&a.ty, &b.ty) else { unreachable_ty(span)? };
+        let (ta, tb) = (*ta, *tb);
+        if matches!(op, BinOp::Shl | BinOp::Shr) {
+            if ta.is_float() || tb.is_float() {
+                return Err(type_error(span, "shifts need integer operands", "floating-point operand"));
+            }
+            let a = self.promote(a, span)?;
+            let rt = match a.ty {
+                Ty::Scalar(t) => t,
+                _ => ElemType::Int,
+            };
+            let b = self.convert(b, &Ty::Scalar(rt), span)?;
+            let dst = self.reg()?;
+            let bop = if op == BinOp::Shl { BinaryOp::Shl } else { BinaryOp::Shr };
+            self.emit(Instr::Binary { op: bop, ty: num_ty(rt), dst, lhs: a.reg, rhs: b.reg }, span);
+            return Ok(Val { reg: dst, ty: Ty::Scalar(rt) });
+        }
+        let common = common_num(num_ty(ta), num_ty(tb));
+        let ct = Ty::Scalar(elem_of_num(common));
+        if common.is_float() && matches!(op, BinOp::Rem | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor) {
+            return Err(type_error(span, "this operator needs integer operands", "floating-point operand")
+                .with_help("use fmod() for a floating-point remainder"));
+        }
+        let a = self.convert(a, &ct, span)?;
+        let b = self.convert(b, &ct, span)?;
+        let dst = self.reg()?;
+        if is_cmp {
+            self.emit(Instr::Compare { op: cmp_op(op), ty: common, dst, lhs: a.reg, rhs: b.reg }, span);
+            return Ok(Val { reg: dst, ty: Ty::Scalar(ElemType::Int) });
+        }
+        let bop = match op {
+            BinOp::Add => BinaryOp::Add,
+            BinOp::Sub => BinaryOp::Sub,
+            BinOp::Mul => BinaryOp::Mul,
+            BinOp::Div => BinaryOp::Div,
+            BinOp::Rem => BinaryOp::Rem,
+            BinOp::BitAnd => BinaryOp::And,
+            BinOp::BitOr => BinaryOp::Or,
+            BinOp::BitXor => BinaryOp::Xor,
+            _ => return Err(unsupported(span, "this operator")),
+        };
+        self.emit(Instr::Binary { op: bop, ty: common, dst, lhs: a.reg, rhs: b.reg }, span);
+        Ok(Val { reg: dst, ty: ct })
+    }
+
+    fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let ExprKind::Ident(name) = &callee.kind else {
+            return Err(unsupported(callee.span, "calling through a function pointer"));
+        };
+        if let Some(&id) = self.index.get(name) {
+            return self.user_call(id, name, args, span);
+        }
+        let expect_args = |n: usize, usage: &str| -> Result<(), Diagnostic> {
+            if args.len() != n {
+                return Err(type_error(span, format!("`{name}` takes {n} argument{}, but {} were given", if n == 1 { "" } else { "s" }, args.len()), "wrong number of arguments")
+                    .with_help(format!("call it as {usage}")));
+            }
+            Ok(())
+        };
+        if let Some(query) = work_item_query(name) {
+            let dim = if query == Query::WorkDim {
+                expect_args(0, "get_work_dim()")?;
+                self.constant(0, ElemType::UInt, span)?
+            } else if matches!(query, Query::GlobalLinearId | Query::LocalLinearId) {
+                expect_args(0, &format!("{name}()"))?;
+                self.constant(0, ElemType::UInt, span)?
+            } else {
+                expect_args(1, &format!("{name}(0)"))?;
+                let d = self.rvalue(&args[0])?;
+                self.convert(d, &Ty::Scalar(ElemType::UInt), args[0].span)?
+            };
+            let dst = self.reg()?;
+            self.emit(Instr::WorkItem { query, dst, dim: dim.reg }, span);
+            let ty = if query == Query::WorkDim { ElemType::UInt } else { ElemType::ULong };
+            return Ok(Val { reg: dst, ty: Ty::Scalar(ty) });
+        }
+        match name.as_str() {
+            "barrier" | "work_group_barrier" => {
+                if args.is_empty() || args.len() > 2 || (name == "barrier" && args.len() != 1) {
+                    return Err(type_error(span, format!("`{name}` needs a cl_mem_fence_flags argument"), "missing flags")
+                        .with_help(format!("write {name}(CLK_LOCAL_MEM_FENCE) or {name}(CLK_GLOBAL_MEM_FENCE)")));
+                }
+                let f = self.rvalue(&args[0])?;
+                let f = self.convert(f, &Ty::Scalar(ElemType::UInt), args[0].span)?;
+                if let Some(scope) = args.get(1) {
+                    self.rvalue(scope)?;
+                }
+                self.emit(Instr::Barrier { flags: f.reg }, span);
+                return Ok(Val { reg: f.reg, ty: Ty::Void });
+            }
+            "mem_fence" | "read_mem_fence" | "write_mem_fence" => {
+                expect_args(1, &format!("{name}(CLK_GLOBAL_MEM_FENCE)"))?;
+                let f = self.rvalue(&args[0])?;
+                let f = self.convert(f, &Ty::Scalar(ElemType::UInt), args[0].span)?;
+                self.emit(Instr::Fence { flags: f.reg }, span);
+                return Ok(Val { reg: f.reg, ty: Ty::Void });
+            }
+            "printf" => return self.printf(args, span),
+            "min" | "max" => {
+                expect_args(2, &format!("{name}(a, b)"))?;
+                let a = self.rvalue(&args[0])?;
+                let b = self.rvalue(&args[1])?;
+                let (Ty::Scalar(ta), Ty::Scalar(tb)) = (&a.ty, &b.ty) else {
+                    return Err(type_error(span, format!("`{name}` needs numbers"), "here"));
+                };
+                let common = common_num(num_ty(*ta), num_ty(*tb));
+                let ct = Ty::Scalar(elem_of_num(common));
+                let a = self.convert(a, &ct, span)?;
+                let b = self.convert(b, &ct, span)?;
+                let dst = self.reg()?;
+                let op = if name == "min" { BinaryOp::Min } else { BinaryOp::Max };
+                self.emit(Instr::Binary { op, ty: common, dst, lhs: a.reg, rhs: b.reg }, span);
+                return Ok(Val { reg: dst, ty: ct });
+            }
+            "abs" => {
+                expect_args(1, "abs(x)")?;
+                let a = self.rvalue(&args[0])?;
+                let a = self.promote(a, span)?;
+                let Ty::Scalar(t) = a.ty else { unreachable_ty(span)? };
+                if t.is_float() {
+                    return Err(type_error(span, "`abs` takes an integer", "floating-point argument").with_help("use fabs() for floating-point values"));
+                }
+                let dst = self.reg()?;
+                self.emit(Instr::Unary { op: UnaryOp::Abs, ty: num_ty(t), dst, src: a.reg }, span);
+                // abs returns the unsigned type of the same width.
+                let rt = match t {
+                    ElemType::Long | ElemType::ULong => ElemType::ULong,
+                    _ => ElemType::UInt,
+                };
+                return Ok(Val { reg: dst, ty: Ty::Scalar(rt) });
+            }
+            _ => {}
+        }
+        if let Some(op) = atomic_op(name) {
+            let n = match op {
+                AtomicOp::Inc | AtomicOp::Dec => 1,
+                AtomicOp::CmpXchg => 3,
+                _ => 2,
+            };
+            let usage = match n {
+                1 => format!("{name}(&counter)"),
+                3 => format!("{name}(&x, expected, desired)"),
+                _ => format!("{name}(&x, value)"),
+            };
+            expect_args(n, &usage)?;
+            let p = self.rvalue(&args[0])?;
+            let Ty::Ptr { pointee, space, .. } = &p.ty else {
+                return Err(type_error(args[0].span, format!("`{name}` needs a pointer to the value to update"), "not a pointer")
+                    .with_help(format!("call it as {usage}")));
+            };
+            let elem = match pointee.as_ref() {
+                Ty::Scalar(t @ (ElemType::Int | ElemType::UInt | ElemType::Long | ElemType::ULong)) => *t,
+                Ty::Scalar(ElemType::Float) if op == AtomicOp::Xchg => ElemType::Float,
+                other => {
+                    return Err(type_error(args[0].span, format!("`{name}` works on int, uint, long or ulong, not `{}`", other.describe()), "wrong element type"))
+                }
+            };
+            if !matches!(space, Space::Global | Space::Local) {
+                return Err(type_error(args[0].span, format!("`{name}` needs a pointer to __global or __local memory"), "points to private memory"));
+            }
+            let vt = Ty::Scalar(elem);
+            let operand = match args.get(1).filter(|_| n >= 2) {
+                Some(a) => {
+                    let v = self.rvalue(a)?;
+                    self.convert(v, &vt, a.span)?.reg
+                }
+                None => self.constant(1, elem, span)?.reg,
+            };
+            let (operand, operand2) = if op == AtomicOp::CmpXchg {
+                let desired = self.rvalue(&args[2])?;
+                let desired = self.convert(desired, &vt, args[2].span)?;
+                (desired.reg, operand)
+            } else {
+                (operand, operand)
+            };
+            let dst = self.reg()?;
+            self.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2 }, span);
+            return Ok(Val { reg: dst, ty: vt });
+        }
+        Err(type_error(callee.span, format!("cannot find function `{name}`"), "not a known function or built-in")
+            .with_note("functions must be defined or declared before they are called"))
+    }
+
+    fn user_call(&mut self, id: u32, name: &str, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let sig = &self.sigs[id as usize];
+        let (ret, params) = (sig.ret.clone(), sig.params.clone());
+        if args.len() != params.len() {
+            return Err(type_error(span, format!("`{name}` takes {} arguments, but {} were given", params.len(), args.len()), "wrong number of arguments")
+                .with_label(sig.span, "defined here"));
+        }
+        let mut regs = Vec::new();
+        for (a, pty) in args.iter().zip(&params) {
+            let v = self.rvalue(a)?;
+            let v = self.convert(v, pty, a.span)?;
+            regs.push(v.reg);
+        }
+        let start = self.func.arg_pool.len() as u32;
+        self.func.arg_pool.extend(&regs);
+        self.func.printf_types.extend(regs.iter().map(|_| PrintfArg::None));
+        let dst = self.reg()?;
+        self.emit(Instr::Call { func: id, dst, args: start, argc: regs.len() as u32 }, span);
+        self.calls.insert(id);
+        Ok(Val { reg: dst, ty: ret })
+    }
+
+    fn printf(&mut self, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let Some(ast::Expr { kind: ExprKind::Str(format), .. }) = args.first() else {
+            return Err(type_error(span, "printf needs a string literal as its format", "here")
+                .with_help("write printf(\"%d\\n\", x)"));
+        };
+        let format_index = self.program.strings.len() as u32;
+        self.program.strings.push(format.clone());
+        let mut regs = Vec::new();
+        let mut kinds = Vec::new();
+        for a in &args[1..] {
+            if let ExprKind::Str(s) = &a.kind {
+                let index = self.program.strings.len() as u64;
+                self.program.strings.push(s.clone());
+                let c = self.constant(index, ElemType::ULong, a.span)?;
+                regs.push(c.reg);
+                kinds.push(PrintfArg::Str);
+                continue;
+            }
+            let v = self.rvalue(a)?;
+            match &v.ty {
+                Ty::Scalar(t) if t.is_float() => {
+                    let v = self.convert(v, &Ty::Scalar(ElemType::Double), a.span)?;
+                    regs.push(v.reg);
+                    kinds.push(PrintfArg::Int(NumTy::F64));
+                }
+                Ty::Scalar(t) => {
+                    regs.push(v.reg);
+                    kinds.push(PrintfArg::Int(num_ty(*t)));
+                }
+                Ty::Ptr { .. } | Ty::Array { .. } => {
+                    regs.push(v.reg);
+                    kinds.push(PrintfArg::Ptr);
+                }
+                Ty::Void => return Err(type_error(a.span, "this argument has no value", "void")),
+            }
+        }
+        let start = self.func.arg_pool.len() as u32;
+        self.func.arg_pool.extend(&regs);
+        self.func.printf_types.extend(kinds);
+        self.emit(Instr::Printf { format: format_index, args: start, argc: regs.len() as u32 }, span);
+        self.constant(0, ElemType::Int, span)
+    }
+}
+
+fn cmp_op(op: BinOp) -> CmpOp {
+    match op {
+        BinOp::Eq => CmpOp::Eq,
+        BinOp::Ne => CmpOp::Ne,
+        BinOp::Lt => CmpOp::Lt,
+        BinOp::Le => CmpOp::Le,
+        BinOp::Gt => CmpOp::Gt,
+        _ => CmpOp::Ge,
+    }
+}
+
+/// For match arms the type checker has already excluded.
+fn unreachable_ty<T>(span: Span) -> Result<T, Diagnostic> {
+    Err(Diagnostic::error("type-error", "internal type inconsistency").with_span(span, "here"))
+}

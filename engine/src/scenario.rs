@@ -1,0 +1,379 @@
+//! The scenario: everything that determines a run.
+//!
+//! Kernel source, dialect, launch geometry, arguments, scheduler, seed and memory model. The
+//! same serde structure is what the CLI builds from its flags, what scenario files and share
+//! links will carry, and what a worker receives, so two runs of equal scenarios are the same
+//! run.
+
+use serde::{Deserialize, Serialize};
+
+use crate::diag::Diagnostic;
+
+/// Which kernel language the source is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    OpenCl,
+    Cuda,
+}
+
+/// How the next work-item to step is chosen. Every choice comes from the seeded PRNG.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SchedulerKind {
+    /// Fixed order, switching to the next runnable work-item every step.
+    RoundRobin,
+    /// Uniformly random among the runnable work-items.
+    Random,
+    /// Probabilistic concurrency testing (Burckhardt et al., ASPLOS 2010).
+    Pct,
+    /// Each work-item runs until it blocks or finishes, in order, as Oclgrind does.
+    RunToBlock,
+    /// SIMT: the active lanes of a warp advance together.
+    Lockstep,
+}
+
+impl SchedulerKind {
+    pub const ALL: [(&'static str, SchedulerKind); 5] = [
+        ("round-robin", SchedulerKind::RoundRobin),
+        ("random", SchedulerKind::Random),
+        ("pct", SchedulerKind::Pct),
+        ("run-to-block", SchedulerKind::RunToBlock),
+        ("lockstep", SchedulerKind::Lockstep),
+    ];
+
+    pub fn parse(text: &str) -> Option<SchedulerKind> {
+        SchedulerKind::ALL.iter().find(|(name, _)| *name == text).map(|&(_, kind)| kind)
+    }
+
+    pub fn name(self) -> &'static str {
+        SchedulerKind::ALL.iter().find(|(_, kind)| *kind == self).map_or("random", |(name, _)| name)
+    }
+}
+
+/// Which memory model decides what a load may read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MemoryModel {
+    /// One memory; every access takes effect at its step.
+    Sc,
+    /// Loads not ordered by happens-before may read older writes.
+    Relaxed,
+}
+
+/// The NDRange: one to three dimensions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Launch {
+    /// Global size per dimension (1 to 3 entries).
+    pub global: Vec<u64>,
+    /// Work-group size per dimension; `None` lets the engine choose (the whole range, up to
+    /// 256 work-items per group).
+    pub local: Option<Vec<u64>>,
+}
+
+/// The scalar element types that buffers and scalar arguments can have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ElemType {
+    Bool,
+    Char,
+    UChar,
+    Short,
+    UShort,
+    Int,
+    UInt,
+    Long,
+    ULong,
+    Float,
+    Double,
+}
+
+impl ElemType {
+    pub const ALL: [ElemType; 11] = [
+        ElemType::Bool,
+        ElemType::Char,
+        ElemType::UChar,
+        ElemType::Short,
+        ElemType::UShort,
+        ElemType::Int,
+        ElemType::UInt,
+        ElemType::Long,
+        ElemType::ULong,
+        ElemType::Float,
+        ElemType::Double,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ElemType::Bool => "bool",
+            ElemType::Char => "char",
+            ElemType::UChar => "uchar",
+            ElemType::Short => "short",
+            ElemType::UShort => "ushort",
+            ElemType::Int => "int",
+            ElemType::UInt => "uint",
+            ElemType::Long => "long",
+            ElemType::ULong => "ulong",
+            ElemType::Float => "float",
+            ElemType::Double => "double",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<ElemType> {
+        ElemType::ALL.into_iter().find(|t| t.name() == text)
+    }
+
+    pub fn size(self) -> u64 {
+        match self {
+            ElemType::Bool | ElemType::Char | ElemType::UChar => 1,
+            ElemType::Short | ElemType::UShort => 2,
+            ElemType::Int | ElemType::UInt | ElemType::Float => 4,
+            ElemType::Long | ElemType::ULong | ElemType::Double => 8,
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, ElemType::Float | ElemType::Double)
+    }
+
+    pub fn is_signed(self) -> bool {
+        matches!(self, ElemType::Char | ElemType::Short | ElemType::Int | ElemType::Long)
+    }
+}
+
+/// A number written in an argument spec, kept as written so that integers stay exact.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Number {
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+}
+
+impl Number {
+    pub fn parse(text: &str) -> Option<Number> {
+        let text = text.trim();
+        if let Ok(v) = text.parse::<i64>() {
+            return Some(Number::Int(v));
+        }
+        if let Ok(v) = text.parse::<u64>() {
+            return Some(Number::UInt(v));
+        }
+        if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+            return u64::from_str_radix(hex, 16).ok().map(Number::UInt);
+        }
+        let v = text.parse::<f64>().ok()?;
+        v.is_finite().then_some(Number::Float(v))
+    }
+
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Number::Int(v) => v as f64,
+            Number::UInt(v) => v as f64,
+            Number::Float(v) => v,
+        }
+    }
+
+    /// The value as integer bits, wrapping like a C conversion (floats truncate toward zero).
+    pub fn as_i64_wrapping(self) -> i64 {
+        match self {
+            Number::Int(v) => v,
+            Number::UInt(v) => v as i64,
+            Number::Float(v) => v as i64,
+        }
+    }
+}
+
+impl std::fmt::Display for Number {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Number::Int(v) => write!(f, "{v}"),
+            Number::UInt(v) => write!(f, "{v}"),
+            Number::Float(v) => write!(f, "{v:?}"),
+        }
+    }
+}
+
+/// Initial contents of a global buffer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", tag = "kind")]
+pub enum BufferInit {
+    Zeros,
+    Fill { value: Number },
+    Range { start: Number, step: Number },
+    Values { values: Vec<Number> },
+    /// Filled from the seeded PRNG.
+    Random,
+    /// Never written: reading it is an `uninitialized-read`.
+    Uninit,
+}
+
+/// How a kernel may access a buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Access {
+    ReadWrite,
+    ReadOnly,
+    WriteOnly,
+}
+
+/// The value bound to one kernel parameter.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", tag = "kind")]
+pub enum ArgSpec {
+    Buffer { elem: ElemType, len: u64, init: BufferInit, access: Access },
+    Local { bytes: u64 },
+    Scalar { ty: ElemType, value: Number },
+    Null,
+}
+
+/// A parameter name with its value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArgBinding {
+    pub name: String,
+    pub spec: ArgSpec,
+}
+
+impl ArgBinding {
+    /// Parses the CLI form `NAME=SPEC`, for example `data=int[16]:range=0:1`,
+    /// `out=int[4]:fill=0`, `n=int:7`, `buf=float[3]:values=1,2,3`, `tmp=local:256`,
+    /// `src=float[64]:random:ro`, `p=null`.
+    pub fn parse(text: &str) -> Result<ArgBinding, Diagnostic> {
+        let bad = |why: String| {
+            Diagnostic::error("invalid-argument", format!("invalid argument `{text}`: {why}"))
+                .with_help(
+                    "write NAME=TYPE[LEN][:fill=V|:range=START:STEP|:values=A,B,..|:random|:uninit][:ro|:wo], \
+                     NAME=TYPE:VALUE, NAME=local:BYTES or NAME=null",
+                )
+        };
+        let (name, spec) = text.split_once('=').ok_or_else(|| bad("expected NAME=SPEC".into()))?;
+        let name = name.trim();
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(bad(format!("`{name}` is not a parameter name")));
+        }
+        let spec = parse_spec(spec.trim()).map_err(bad)?;
+        Ok(ArgBinding { name: name.to_string(), spec })
+    }
+}
+
+fn parse_spec(spec: &str) -> Result<ArgSpec, String> {
+    if spec == "null" {
+        return Ok(ArgSpec::Null);
+    }
+    let mut parts = spec.split(':');
+    let head = parts.next().unwrap_or_default();
+    if head == "local" {
+        let bytes = parts.next().ok_or("`local` needs a size in bytes, e.g. local:256")?;
+        let bytes = bytes.parse::<u64>().map_err(|_| format!("`{bytes}` is not a byte count"))?;
+        if let Some(extra) = parts.next() {
+            return Err(format!("unexpected `{extra}` after the local size"));
+        }
+        return Ok(ArgSpec::Local { bytes });
+    }
+    if let Some((ty, rest)) = head.split_once('[') {
+        let elem = ElemType::parse(ty).ok_or_else(|| format!("unknown element type `{ty}`"))?;
+        let len = rest.strip_suffix(']').ok_or("missing `]` after the length")?;
+        let len = len.parse::<u64>().map_err(|_| format!("`{len}` is not a length"))?;
+        let mut init = BufferInit::Zeros;
+        let mut access = Access::ReadWrite;
+        while let Some(part) = parts.next() {
+            match part {
+                "ro" => access = Access::ReadOnly,
+                "wo" => access = Access::WriteOnly,
+                "random" => init = BufferInit::Random,
+                "uninit" | "noinit" => init = BufferInit::Uninit,
+                "zeros" => init = BufferInit::Zeros,
+                _ => {
+                    let (key, value) =
+                        part.split_once('=').ok_or_else(|| format!("unknown option `{part}`"))?;
+                    let number = |t: &str| Number::parse(t).ok_or_else(|| format!("`{t}` is not a number"));
+                    init = match key {
+                        "fill" => BufferInit::Fill { value: number(value)? },
+                        "range" => {
+                            let step = parts.next().unwrap_or("1");
+                            BufferInit::Range { start: number(value)?, step: number(step)? }
+                        }
+                        "values" => BufferInit::Values {
+                            values: value.split(',').map(number).collect::<Result<_, _>>()?,
+                        },
+                        _ => return Err(format!("unknown option `{key}`")),
+                    };
+                }
+            }
+        }
+        return Ok(ArgSpec::Buffer { elem, len, init, access });
+    }
+    let ty = ElemType::parse(head).ok_or_else(|| format!("unknown type `{head}`"))?;
+    let value = parts.next().ok_or_else(|| format!("a scalar needs a value, e.g. {head}:7"))?;
+    let value = Number::parse(value).ok_or_else(|| format!("`{value}` is not a number"))?;
+    Ok(ArgSpec::Scalar { ty, value })
+}
+
+/// Everything that determines a run. Equal scenarios give equal traces.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// The kernel source text.
+    pub source: String,
+    /// The name diagnostics use for the source (a file name, or `kernel.cl` in the app).
+    pub file_name: String,
+    pub dialect: Dialect,
+    /// Which kernel to launch; `None` when the source has exactly one.
+    pub kernel: Option<String>,
+    pub launch: Launch,
+    pub args: Vec<ArgBinding>,
+    pub scheduler: SchedulerKind,
+    pub seed: u64,
+    /// The run stops with a `step-limit` finding after this many steps.
+    pub max_steps: u64,
+    pub memory_model: MemoryModel,
+    /// Elements of the buffer given to a pointer parameter that has no argument; `None` means
+    /// 4 x the number of work-items, at least 1024.
+    pub default_buffer_elements: Option<u64>,
+}
+
+impl Scenario {
+    /// A scenario with the defaults the CLI and the app start from.
+    pub fn new(source: impl Into<String>, file_name: impl Into<String>, dialect: Dialect) -> Scenario {
+        Scenario {
+            source: source.into(),
+            file_name: file_name.into(),
+            dialect,
+            kernel: None,
+            launch: Launch { global: vec![1], local: None },
+            args: Vec::new(),
+            scheduler: SchedulerKind::Random,
+            seed: 0,
+            max_steps: 1_000_000,
+            memory_model: MemoryModel::Sc,
+            default_buffer_elements: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arg_specs_from_the_cli_contract_parse() {
+        let parse = |t: &str| ArgBinding::parse(t).map(|b| b.spec).map_err(|d| d.message);
+        assert_eq!(
+            parse("data=int[16]:range=0:1"),
+            Ok(ArgSpec::Buffer {
+                elem: ElemType::Int,
+                len: 16,
+                init: BufferInit::Range { start: Number::Int(0), step: Number::Int(1) },
+                access: Access::ReadWrite
+            })
+        );
+        assert_eq!(parse("n=int:7"), Ok(ArgSpec::Scalar { ty: ElemType::Int, value: Number::Int(7) }));
+        assert_eq!(parse("tmp=local:256"), Ok(ArgSpec::Local { bytes: 256 }));
+        assert!(matches!(
+            parse("buf=float[3]:values=1,2.5,3:ro"),
+            Ok(ArgSpec::Buffer { init: BufferInit::Values { .. }, access: Access::ReadOnly, .. })
+        ));
+        assert!(parse("x=quux[3]").unwrap_err().contains("unknown element type `quux`"));
+        assert!(parse("=int:1").is_err());
+        assert!(parse("n=int").is_err());
+    }
+}

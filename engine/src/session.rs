@@ -1,0 +1,352 @@
+//! A run in progress: the API the CLI and the app drive.
+//!
+//! [`Session::new`] compiles and launches a [`Scenario`]; [`Session::step`] and
+//! [`Session::run`] advance it one scheduler step at a time; the views (`work_item`,
+//! `events`, `findings`, `report`) read its state without changing it.
+
+use std::rc::Rc;
+
+use crate::diag::{Diagnostic, LineIndex, Severity, Span};
+use crate::exec::{self, Fault, Limits, Machine, Status};
+use crate::ir::ParamKind;
+use crate::report::{BufferReport, Finding, FindingKind, Related, Report, RunStatus};
+use crate::rng::Rng;
+use crate::scenario::{Dialect, ElemType, Number, Scenario};
+use crate::sched::Scheduler;
+use crate::trace::{EventLog, Space};
+use crate::{lower, syntax};
+
+/// What a work-item is doing, for display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkItemStatus {
+    Ready,
+    AtBarrier,
+    Finished,
+    Faulted,
+}
+
+impl WorkItemStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorkItemStatus::Ready => "ready",
+            WorkItemStatus::AtBarrier => "at-barrier",
+            WorkItemStatus::Finished => "finished",
+            WorkItemStatus::Faulted => "faulted",
+        }
+    }
+}
+
+/// A read-only view of one work-item.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkItemView {
+    /// Linear index (the lane number).
+    pub index: usize,
+    pub global_id: [u64; 3],
+    pub local_id: [u64; 3],
+    pub group_id: [u64; 3],
+    /// Linear index of its work-group.
+    pub group: usize,
+    pub status: WorkItemStatus,
+    /// The 1-based source line of its next event, while it has one.
+    pub line: Option<u32>,
+}
+
+/// A compiled, launched scenario and its run so far.
+pub struct Session {
+    scenario: Scenario,
+    lines: LineIndex,
+    machine: Machine,
+    scheduler: Scheduler,
+    rng: Rng,
+    kernel: usize,
+    status: RunStatus,
+    steps: u64,
+    findings: Vec<Finding>,
+}
+
+impl Session {
+    /// Compiles and launches `scenario`, or explains why it cannot run.
+    pub fn new(scenario: Scenario) -> Result<Session, Vec<Diagnostic>> {
+        let program = compile(&scenario).map_err(|d| vec![d])?;
+        let kernel = pick_kernel(&program, &scenario).map_err(|d| vec![d])?;
+        if scenario.dialect == Dialect::Cuda {
+            return Err(vec![Diagnostic::error("unsupported", "CUDA kernels are not supported yet")
+                .with_help("write the kernel in OpenCL C (.cl)")]);
+        }
+        if scenario.memory_model != crate::scenario::MemoryModel::Sc {
+            return Err(vec![Diagnostic::error("unsupported", "the relaxed memory model is not available yet")
+                .with_help("run with --memory-model sc")]);
+        }
+        if scenario.scheduler == crate::scenario::SchedulerKind::Lockstep {
+            return Err(vec![Diagnostic::error("unsupported", "the lockstep scheduler is not available yet")
+                .with_help("use --sched random, round-robin, pct or run-to-block")]);
+        }
+        let mut rng = Rng::new(scenario.seed);
+        let program = Rc::new(program);
+        let machine = exec::launch(program, kernel, &scenario, &mut rng, Limits::default()).map_err(|d| vec![d])?;
+        let expected_steps = (machine.items.len() as u64 * 8).min(scenario.max_steps);
+        let scheduler = Scheduler::new(scenario.scheduler, &machine, &mut rng, expected_steps);
+        let lines = LineIndex::new(&scenario.source);
+        let mut session =
+            Session { scenario, lines, machine, scheduler, rng, kernel, status: RunStatus::Running, steps: 0, findings: Vec::new() };
+        session.after_step();
+        Ok(session)
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn status(&self) -> RunStatus {
+        self.status
+    }
+
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Performs one scheduler step; `false` (and no change) once the run has ended.
+    pub fn step(&mut self) -> bool {
+        if self.status != RunStatus::Running {
+            return false;
+        }
+        let next = self.steps + 1;
+        let Some(wi) = self.scheduler.pick(&self.machine, &mut self.rng, next) else {
+            self.after_step();
+            return false;
+        };
+        self.steps = next;
+        self.machine.step = next;
+        self.machine.perform(wi);
+        self.after_step();
+        true
+    }
+
+    /// Steps until the run ends or `budget` steps were taken; returns the steps taken.
+    pub fn run(&mut self, budget: u64) -> u64 {
+        let mut taken = 0;
+        while taken < budget && self.step() {
+            taken += 1;
+        }
+        taken
+    }
+
+    /// Moves new faults into findings and decides whether the run has ended.
+    fn after_step(&mut self) {
+        let faults = std::mem::take(&mut self.machine.faults);
+        for f in faults {
+            let finding = self.finding_from_fault(f);
+            self.findings.push(finding);
+        }
+        if self.machine.runaway.is_some() {
+            self.status = RunStatus::StepLimit;
+            return;
+        }
+        if self.machine.ready.is_empty() {
+            let stuck: Vec<u32> = (0..self.machine.items.len() as u32)
+                .filter(|&wi| matches!(self.machine.items[wi as usize].status, Status::AtBarrier | Status::Ready))
+                .collect();
+            if stuck.is_empty() {
+                self.status = RunStatus::Completed;
+            } else {
+                self.status = RunStatus::Deadlock;
+                let first = stuck[0];
+                let span = self.current_span(first).unwrap_or_default();
+                let (line, column) = self.line_col(span);
+                self.findings.push(Finding {
+                    kind: FindingKind::Deadlock,
+                    severity: Severity::Error,
+                    message: format!("deadlock: {} work-item(s) wait and none can move", stuck.len()),
+                    line,
+                    column,
+                    work_item: Some(self.global_id(first)),
+                    step: Some(self.steps),
+                    related: Vec::new(),
+                    race: None,
+                    memory: None,
+                    span: Some(span),
+                });
+            }
+            return;
+        }
+        if self.steps >= self.scenario.max_steps {
+            self.status = RunStatus::StepLimit;
+            let wi = self.machine.ready[0];
+            let span = self.current_span(wi).unwrap_or_default();
+            let (line, column) = self.line_col(span);
+            let max = self.scenario.max_steps;
+            self.findings.push(Finding {
+                kind: FindingKind::StepLimit,
+                severity: Severity::Error,
+                message: format!("the run stopped at the step limit of {max} steps with work-items still running"),
+                line,
+                column,
+                work_item: Some(self.global_id(wi)),
+                step: Some(self.steps),
+                related: Vec::new(),
+                race: None,
+                memory: None,
+                span: Some(span),
+            });
+        }
+    }
+
+    fn finding_from_fault(&self, f: Fault) -> Finding {
+        let (line, column) = self.line_col(f.span);
+        let related = f
+            .related
+            .into_iter()
+            .map(|(span, wi, message)| {
+                let (line, column) = self.line_col(span);
+                Related { line, column, work_item: wi.map(|w| self.global_id(w)), step: Some(f.step), message, span: Some(span) }
+            })
+            .collect();
+        Finding {
+            kind: f.kind,
+            severity: Severity::Error,
+            message: f.message,
+            line,
+            column,
+            work_item: Some(self.global_id(f.work_item)),
+            step: Some(f.step),
+            related,
+            race: None,
+            memory: None,
+            span: Some(f.span),
+        }
+    }
+
+    /// 1-based line and column of a span's start.
+    pub fn line_col(&self, span: Span) -> (u32, u32) {
+        self.lines.line_col(&self.scenario.source, span.start)
+    }
+
+    fn global_id(&self, wi: u32) -> [u64; 3] {
+        let g = self.machine.items[wi as usize].group;
+        let first = self.machine.groups[g as usize].first;
+        self.machine.geometry.global_id(g, wi - first)
+    }
+
+    fn current_span(&self, wi: u32) -> Option<Span> {
+        let item = &self.machine.items[wi as usize];
+        self.machine.program.functions[item.func as usize].spans.get(item.pc as usize).copied()
+    }
+
+    pub fn work_item_count(&self) -> usize {
+        self.machine.items.len()
+    }
+
+    pub fn group_count(&self) -> usize {
+        self.machine.groups.len()
+    }
+
+    /// A view of work-item `index` (panics if `index >= work_item_count()`).
+    pub fn work_item(&self, index: usize) -> WorkItemView {
+        let wi = index as u32;
+        let item = &self.machine.items[index];
+        let g = item.group;
+        let local = wi - self.machine.groups[g as usize].first;
+        let geometry = &self.machine.geometry;
+        let status = match item.status {
+            Status::Ready => WorkItemStatus::Ready,
+            Status::AtBarrier => WorkItemStatus::AtBarrier,
+            Status::Finished => WorkItemStatus::Finished,
+            Status::Faulted => WorkItemStatus::Faulted,
+        };
+        let line = match item.status {
+            Status::Ready | Status::AtBarrier => self.current_span(wi).map(|s| self.line_col(s).0),
+            _ => None,
+        };
+        WorkItemView {
+            index,
+            global_id: geometry.global_id(g, local),
+            local_id: geometry.local_id(g, local),
+            group_id: geometry.group_id(g),
+            group: g as usize,
+            status,
+            line,
+        }
+    }
+
+    pub fn events(&self) -> &EventLog {
+        &self.machine.log
+    }
+
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
+    /// The hex digest of the event trace so far.
+    pub fn trace_hash(&self) -> String {
+        format!("{:016x}", self.machine.log.hash())
+    }
+
+    /// The report of the run so far (the `interleave run --json` object).
+    pub fn report(&self) -> Report {
+        let kernel = &self.machine.program.kernels[self.kernel];
+        let mut buffers = Vec::new();
+        for (i, p) in kernel.params.iter().enumerate() {
+            let ParamKind::Pointer { space: Space::Global, elem, .. } = p.kind else { continue };
+            let bits = self.machine.items.first().map_or(0, |item| item.regs[i]);
+            let alloc_index = crate::ir::ptr::alloc(bits) as usize;
+            if alloc_index == 0 {
+                continue;
+            }
+            let alloc = &self.machine.global[alloc_index];
+            let elem = elem.unwrap_or(ElemType::UChar);
+            let size = elem.size() as usize;
+            let values = (0..alloc.bytes.len() / size)
+                .map(|k| {
+                    let at = k * size;
+                    if alloc.init.as_ref().is_some_and(|init| init[at..at + size].iter().any(|b| !b)) {
+                        return None;
+                    }
+                    Some(number_of(elem, exec::decode_value(elem, &alloc.bytes[at..])))
+                })
+                .collect();
+            buffers.push(BufferReport { name: p.name.clone(), ty: elem.name().to_string(), values });
+        }
+        Report {
+            status: self.status,
+            steps: self.steps,
+            trace_hash: self.trace_hash(),
+            findings: self.findings.clone(),
+            buffers,
+            printf: self.machine.printf.clone(),
+        }
+    }
+}
+
+fn number_of(ty: ElemType, bits: u64) -> Number {
+    match ty {
+        ElemType::Float => Number::Float(f32::from_bits(bits as u32) as f64),
+        ElemType::Double => Number::Float(f64::from_bits(bits)),
+        ElemType::ULong | ElemType::UInt | ElemType::UShort | ElemType::UChar | ElemType::Bool => Number::UInt(bits),
+        _ => Number::Int(bits as i64),
+    }
+}
+
+/// Lexes, parses and lowers the scenario's source.
+fn compile(scenario: &Scenario) -> Result<crate::ir::Program, Diagnostic> {
+    let tokens = syntax::lexer::lex(&scenario.source)?;
+    let unit = syntax::parser::parse(&tokens)?;
+    lower::lower(&unit)
+}
+
+fn pick_kernel(program: &crate::ir::Program, scenario: &Scenario) -> Result<usize, Diagnostic> {
+    let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
+    match &scenario.kernel {
+        Some(name) => program.kernels.iter().position(|k| &k.name == name).ok_or_else(|| {
+            Diagnostic::error("invalid-launch", format!("there is no kernel named `{name}`"))
+                .with_note(if names.is_empty() { "the source defines no kernel".to_string() } else { format!("kernels in this source: {}", names.join(", ")) })
+        }),
+        None => match names.len() {
+            0 => Err(Diagnostic::error("invalid-launch", "the source defines no kernel")
+                .with_help("mark the entry point with `__kernel`, e.g. `__kernel void f(__global int *data)`")),
+            1 => Ok(0),
+            _ => Err(Diagnostic::error("invalid-launch", format!("the source defines {} kernels; say which to run", names.len()))
+                .with_note(format!("kernels in this source: {}", names.join(", ")))
+                .with_help(format!("pass --kernel {}", names[0]))),
+        },
+    }
+}

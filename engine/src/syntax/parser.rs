@@ -1,0 +1,745 @@
+//! Recursive-descent parser from tokens to the [`ast`](super::ast).
+//!
+//! Precedence climbing for binary operators; everything else follows the C99 grammar, with
+//! OpenCL's qualifiers. Declarations are recognised by their leading type word or qualifier.
+
+use super::ast::*;
+use super::lexer::{Tok, Token};
+use crate::diag::{Diagnostic, Span};
+
+/// Words that start a type (the OpenCL C scalar types and their C spellings).
+const TYPE_WORDS: [&str; 21] = [
+    "void", "bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float",
+    "double", "half", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "unsigned", "signed", "_Bool",
+    "cl_mem_fence_flags",
+];
+
+fn space_qualifier(word: &str) -> Option<AddrSpaceQual> {
+    Some(match word {
+        "__global" | "global" => AddrSpaceQual::Global,
+        "__local" | "local" => AddrSpaceQual::Local,
+        "__constant" | "constant" => AddrSpaceQual::Constant,
+        "__private" | "private" => AddrSpaceQual::Private,
+        "__generic" | "generic" => AddrSpaceQual::Generic,
+        _ => return None,
+    })
+}
+
+/// Qualifiers that carry no meaning for the simulation and are accepted silently.
+fn is_ignored_qualifier(word: &str) -> bool {
+    matches!(word, "restrict" | "__restrict" | "__restrict__" | "inline" | "__inline" | "static" | "extern" | "register")
+}
+
+fn is_kernel_word(word: &str) -> bool {
+    matches!(word, "__kernel" | "kernel")
+}
+
+pub fn parse(tokens: &[Token]) -> Result<TranslationUnit, Diagnostic> {
+    let mut parser = Parser { tokens, pos: 0, depth: 0 };
+    let mut unit = TranslationUnit::default();
+    while !parser.at_eof() {
+        unit.functions.push(parser.function()?);
+    }
+    Ok(unit)
+}
+
+struct Parser<'t> {
+    tokens: &'t [Token],
+    pos: usize,
+    /// Nesting depth of expressions and statements, bounded so hostile input cannot overflow
+    /// the host's stack.
+    depth: u32,
+}
+
+const MAX_DEPTH: u32 = 200;
+
+impl<'t> Parser<'t> {
+    fn peek(&self) -> &'t Token {
+        &self.tokens[self.pos.min(self.tokens.len() - 1)]
+    }
+
+    fn peek_at(&self, n: usize) -> &'t Token {
+        &self.tokens[(self.pos + n).min(self.tokens.len() - 1)]
+    }
+
+    fn at_eof(&self) -> bool {
+        self.peek().tok == Tok::Eof
+    }
+
+    fn bump(&mut self) -> &'t Token {
+        let t = self.peek();
+        if self.pos < self.tokens.len() - 1 {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn prev_span(&self) -> Span {
+        self.tokens[self.pos.saturating_sub(1)].span
+    }
+
+    fn is_punct(&self, p: &str) -> bool {
+        matches!(self.peek().tok, Tok::Punct(q) if q == p)
+    }
+
+    fn eat_punct(&mut self, p: &str) -> bool {
+        if self.is_punct(p) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn ident_is(&self, word: &str) -> bool {
+        matches!(&self.peek().tok, Tok::Ident(w) if w == word)
+    }
+
+    fn describe(tok: &Tok) -> String {
+        match tok {
+            Tok::Ident(w) => format!("`{w}`"),
+            Tok::Int { .. } | Tok::Float { .. } => "a number".into(),
+            Tok::Char(_) => "a character literal".into(),
+            Tok::Str(_) => "a string".into(),
+            Tok::Punct(p) => format!("`{p}`"),
+            Tok::Eof => "the end of the file".into(),
+        }
+    }
+
+    fn error_here(&self, expected: &str) -> Diagnostic {
+        let t = self.peek();
+        Diagnostic::error("syntax-error", format!("expected {expected}, found {}", Self::describe(&t.tok)))
+            .with_span(t.span, format!("expected {expected}"))
+    }
+
+    fn expect_punct(&mut self, p: &str) -> Result<Span, Diagnostic> {
+        if self.is_punct(p) {
+            Ok(self.bump().span)
+        } else {
+            let mut d = self.error_here(&format!("`{p}`"));
+            if p == ";" && self.pos > 0 {
+                // A missing semicolon is best shown right after the previous token.
+                let after = self.prev_span().end;
+                d = Diagnostic::error("syntax-error", format!("expected `;`, found {}", Self::describe(&self.peek().tok)))
+                    .with_span(Span::new(after, after), "expected `;` here")
+                    .with_label(self.peek().span, "unexpected token")
+                    .with_help("add `;` at the end of the statement");
+            }
+            Err(d)
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> Result<(String, Span), Diagnostic> {
+        match &self.peek().tok {
+            Tok::Ident(w) => {
+                let span = self.bump().span;
+                Ok((w.clone(), span))
+            }
+            _ => Err(self.error_here(what)),
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), Diagnostic> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Diagnostic::error("unsupported", "the code is nested too deeply")
+                .with_span(self.peek().span, "nesting limit reached here")
+                .with_note(format!("expressions and statements may nest at most {MAX_DEPTH} levels deep")));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Whether the current token starts a type (and so a declaration or a cast).
+    fn starts_type(&self) -> bool {
+        match &self.peek().tok {
+            Tok::Ident(w) => {
+                TYPE_WORDS.contains(&w.as_str())
+                    || space_qualifier(w).is_some()
+                    || matches!(w.as_str(), "const" | "volatile" | "struct" | "union" | "enum")
+                    || is_ignored_qualifier(w)
+            }
+            _ => false,
+        }
+    }
+
+    fn skip_attributes(&mut self) -> Result<(), Diagnostic> {
+        while self.ident_is("__attribute__") {
+            self.bump();
+            let open = self.expect_punct("(")?;
+            let mut level = 1;
+            while level > 0 {
+                if self.at_eof() {
+                    return Err(Diagnostic::error("syntax-error", "unterminated `__attribute__`")
+                        .with_span(open, "this parenthesis is never closed"));
+                }
+                match self.bump().tok {
+                    Tok::Punct("(") => level += 1,
+                    Tok::Punct(")") => level -= 1,
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn type_spec(&mut self) -> Result<TypeSpec, Diagnostic> {
+        let start = self.peek().span;
+        let mut spec = TypeSpec { words: Vec::new(), space: None, is_const: false, is_volatile: false, span: start };
+        loop {
+            self.skip_attributes()?;
+            let Tok::Ident(w) = &self.peek().tok else { break };
+            if let Some(space) = space_qualifier(w) {
+                spec.space = Some(space);
+            } else if w == "const" {
+                spec.is_const = true;
+            } else if w == "volatile" {
+                spec.is_volatile = true;
+            } else if is_ignored_qualifier(w) {
+            } else if matches!(w.as_str(), "struct" | "union" | "enum") {
+                return Err(Diagnostic::error("unsupported", format!("`{w}` types are not supported yet"))
+                    .with_span(self.peek().span, format!("`{w}` type")));
+            } else if TYPE_WORDS.contains(&w.as_str()) {
+                spec.words.push(w.clone());
+            } else {
+                break;
+            }
+            self.bump();
+        }
+        if spec.words.is_empty() {
+            return Err(self.error_here("a type"));
+        }
+        spec.span = start.to(self.prev_span());
+        Ok(spec)
+    }
+
+    fn pointer_levels(&mut self) -> Vec<PointerLevel> {
+        let mut levels = Vec::new();
+        while self.eat_punct("*") {
+            let mut level = PointerLevel { space: None, is_const: false, is_volatile: false };
+            while let Tok::Ident(w) = &self.peek().tok {
+                if let Some(space) = space_qualifier(w) {
+                    level.space = Some(space);
+                } else if w == "const" {
+                    level.is_const = true;
+                } else if w == "volatile" {
+                    level.is_volatile = true;
+                } else if !is_ignored_qualifier(w) {
+                    break;
+                }
+                self.bump();
+            }
+            levels.push(level);
+        }
+        levels
+    }
+
+    fn array_dims(&mut self) -> Result<Vec<Option<Expr>>, Diagnostic> {
+        let mut dims = Vec::new();
+        while self.eat_punct("[") {
+            if self.eat_punct("]") {
+                dims.push(None);
+            } else {
+                let e = self.assignment()?;
+                self.expect_punct("]")?;
+                dims.push(Some(e));
+            }
+        }
+        Ok(dims)
+    }
+
+    fn function(&mut self) -> Result<Function, Diagnostic> {
+        let start = self.peek().span;
+        let mut is_kernel = false;
+        loop {
+            self.skip_attributes()?;
+            match &self.peek().tok {
+                Tok::Ident(w) if is_kernel_word(w) => {
+                    is_kernel = true;
+                    self.bump();
+                }
+                _ => break,
+            }
+        }
+        if !self.starts_type() {
+            return Err(self.error_here("a function definition"));
+        }
+        let base = self.type_spec()?;
+        let pointers = self.pointer_levels();
+        self.skip_attributes()?;
+        let (name, name_span) = self.ident("a function name")?;
+        if !self.is_punct("(") {
+            return Err(Diagnostic::error("unsupported", "program-scope variables are not supported yet")
+                .with_span(name_span, "declared at program scope"));
+        }
+        self.expect_punct("(")?;
+        let mut params = Vec::new();
+        if !(self.ident_is("void") && matches!(self.peek_at(1).tok, Tok::Punct(")"))) {
+            while !self.is_punct(")") {
+                let pbase = self.type_spec()?;
+                let ppointers = self.pointer_levels();
+                let (pname, pspan) = self.ident("a parameter name")?;
+                let arrays = self.array_dims()?;
+                params.push(Param { name: pname, name_span: pspan, ty: TypeExpr { base: pbase, pointers: ppointers, arrays } });
+                if !self.eat_punct(",") {
+                    break;
+                }
+            }
+        } else {
+            self.bump();
+        }
+        self.expect_punct(")")?;
+        self.skip_attributes()?;
+        let ret = TypeExpr { base, pointers, arrays: Vec::new() };
+        if self.eat_punct(";") {
+            return Ok(Function { name, name_span, is_kernel, ret, params, body: None, span: start.to(self.prev_span()) });
+        }
+        if !self.is_punct("{") {
+            return Err(self.error_here("`{` to start the function body"));
+        }
+        let body = match self.statement()?.kind {
+            StmtKind::Block(stmts) => stmts,
+            _ => Vec::new(),
+        };
+        Ok(Function { name, name_span, is_kernel, ret, params, body: Some(body), span: start.to(self.prev_span()) })
+    }
+
+    fn declaration(&mut self) -> Result<Stmt, Diagnostic> {
+        let start = self.peek().span;
+        let base = self.type_spec()?;
+        let mut decls = Vec::new();
+        loop {
+            let pointers = self.pointer_levels();
+            let (name, name_span) = self.ident("a variable name")?;
+            let arrays = self.array_dims()?;
+            let init = if self.eat_punct("=") { Some(self.initializer()?) } else { None };
+            decls.push(VarDecl { name, name_span, ty: TypeExpr { base: base.clone(), pointers, arrays }, init });
+            if !self.eat_punct(",") {
+                break;
+            }
+        }
+        self.expect_punct(";")?;
+        Ok(Stmt { kind: StmtKind::Decl(decls), span: start.to(self.prev_span()) })
+    }
+
+    fn initializer(&mut self) -> Result<Initializer, Diagnostic> {
+        if self.is_punct("{") {
+            let open = self.bump().span;
+            self.enter()?;
+            let mut items = Vec::new();
+            while !self.is_punct("}") {
+                items.push(self.initializer()?);
+                if !self.eat_punct(",") {
+                    break;
+                }
+            }
+            self.expect_punct("}")?;
+            self.leave();
+            return Ok(Initializer::List(items, open.to(self.prev_span())));
+        }
+        Ok(Initializer::Expr(self.assignment()?))
+    }
+
+    fn statement(&mut self) -> Result<Stmt, Diagnostic> {
+        self.enter()?;
+        let stmt = self.statement_inner();
+        self.leave();
+        stmt
+    }
+
+    fn statement_inner(&mut self) -> Result<Stmt, Diagnostic> {
+        let start = self.peek().span;
+        let done = |p: &Self, kind| Ok(Stmt { kind, span: start.to(p.prev_span()) });
+        if self.eat_punct("{") {
+            let mut stmts = Vec::new();
+            while !self.is_punct("}") {
+                if self.at_eof() {
+                    return Err(Diagnostic::error("syntax-error", "unclosed `{`")
+                        .with_span(start, "this block is never closed")
+                        .with_help("add the missing `}`"));
+                }
+                stmts.push(self.statement()?);
+            }
+            self.bump();
+            return done(self, StmtKind::Block(stmts));
+        }
+        if self.eat_punct(";") {
+            return done(self, StmtKind::Empty);
+        }
+        if self.starts_type() {
+            return self.declaration();
+        }
+        let Tok::Ident(word) = &self.peek().tok else {
+            let e = self.expression()?;
+            self.expect_punct(";")?;
+            return done(self, StmtKind::Expr(e));
+        };
+        match word.as_str() {
+            "if" => {
+                self.bump();
+                self.expect_punct("(")?;
+                let cond = self.expression()?;
+                self.expect_punct(")")?;
+                let then = Box::new(self.statement()?);
+                let otherwise = if self.ident_is("else") {
+                    self.bump();
+                    Some(Box::new(self.statement()?))
+                } else {
+                    None
+                };
+                done(self, StmtKind::If(cond, then, otherwise))
+            }
+            "while" => {
+                self.bump();
+                self.expect_punct("(")?;
+                let cond = self.expression()?;
+                self.expect_punct(")")?;
+                let body = Box::new(self.statement()?);
+                done(self, StmtKind::While(cond, body))
+            }
+            "do" => {
+                self.bump();
+                let body = Box::new(self.statement()?);
+                if !self.ident_is("while") {
+                    return Err(self.error_here("`while` after the `do` body"));
+                }
+                self.bump();
+                self.expect_punct("(")?;
+                let cond = self.expression()?;
+                self.expect_punct(")")?;
+                self.expect_punct(";")?;
+                done(self, StmtKind::DoWhile(body, cond))
+            }
+            "for" => {
+                self.bump();
+                self.expect_punct("(")?;
+                let init = if self.eat_punct(";") {
+                    None
+                } else if self.starts_type() {
+                    Some(Box::new(self.declaration()?))
+                } else {
+                    let s = self.peek().span;
+                    let e = self.expression()?;
+                    self.expect_punct(";")?;
+                    Some(Box::new(Stmt { kind: StmtKind::Expr(e), span: s.to(self.prev_span()) }))
+                };
+                let cond = if self.is_punct(";") { None } else { Some(self.expression()?) };
+                self.expect_punct(";")?;
+                let step = if self.is_punct(")") { None } else { Some(self.expression()?) };
+                self.expect_punct(")")?;
+                let body = Box::new(self.statement()?);
+                done(self, StmtKind::For(init, cond, step, body))
+            }
+            "return" => {
+                self.bump();
+                let value = if self.is_punct(";") { None } else { Some(self.expression()?) };
+                self.expect_punct(";")?;
+                done(self, StmtKind::Return(value))
+            }
+            "break" | "continue" => {
+                let is_break = word == "break";
+                self.bump();
+                self.expect_punct(";")?;
+                done(self, if is_break { StmtKind::Break } else { StmtKind::Continue })
+            }
+            "switch" | "goto" | "case" | "default" => Err(Diagnostic::error(
+                "unsupported",
+                format!("`{word}` statements are not supported yet"),
+            )
+            .with_span(self.peek().span, format!("`{word}`"))
+            .with_help("rewrite it with `if` / `else`")),
+            _ => {
+                let e = self.expression()?;
+                self.expect_punct(";")?;
+                done(self, StmtKind::Expr(e))
+            }
+        }
+    }
+
+    fn expression(&mut self) -> Result<Expr, Diagnostic> {
+        let mut e = self.assignment()?;
+        while self.eat_punct(",") {
+            let rhs = self.assignment()?;
+            let span = e.span.to(rhs.span);
+            e = Expr { kind: ExprKind::Comma(Box::new(e), Box::new(rhs)), span };
+        }
+        Ok(e)
+    }
+
+    fn assignment(&mut self) -> Result<Expr, Diagnostic> {
+        self.enter()?;
+        let lhs = self.ternary()?;
+        let op = match &self.peek().tok {
+            Tok::Punct(p) => match *p {
+                "=" => Some(None),
+                "+=" => Some(Some(BinOp::Add)),
+                "-=" => Some(Some(BinOp::Sub)),
+                "*=" => Some(Some(BinOp::Mul)),
+                "/=" => Some(Some(BinOp::Div)),
+                "%=" => Some(Some(BinOp::Rem)),
+                "<<=" => Some(Some(BinOp::Shl)),
+                ">>=" => Some(Some(BinOp::Shr)),
+                "&=" => Some(Some(BinOp::BitAnd)),
+                "|=" => Some(Some(BinOp::BitOr)),
+                "^=" => Some(Some(BinOp::BitXor)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let result = match op {
+            Some(op) => {
+                self.bump();
+                let rhs = self.assignment()?;
+                let span = lhs.span.to(rhs.span);
+                Ok(Expr { kind: ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span })
+            }
+            None => Ok(lhs),
+        };
+        self.leave();
+        result
+    }
+
+    fn ternary(&mut self) -> Result<Expr, Diagnostic> {
+        let cond = self.binary(0)?;
+        if !self.eat_punct("?") {
+            return Ok(cond);
+        }
+        let then = self.expression()?;
+        self.expect_punct(":")?;
+        let otherwise = self.assignment()?;
+        let span = cond.span.to(otherwise.span);
+        Ok(Expr { kind: ExprKind::Ternary(Box::new(cond), Box::new(then), Box::new(otherwise)), span })
+    }
+
+    fn binary_op(&self) -> Option<(BinOp, u8)> {
+        let Tok::Punct(p) = self.peek().tok else { return None };
+        Some(match p {
+            "||" => (BinOp::LogOr, 1),
+            "&&" => (BinOp::LogAnd, 2),
+            "|" => (BinOp::BitOr, 3),
+            "^" => (BinOp::BitXor, 4),
+            "&" => (BinOp::BitAnd, 5),
+            "==" => (BinOp::Eq, 6),
+            "!=" => (BinOp::Ne, 6),
+            "<" => (BinOp::Lt, 7),
+            "<=" => (BinOp::Le, 7),
+            ">" => (BinOp::Gt, 7),
+            ">=" => (BinOp::Ge, 7),
+            "<<" => (BinOp::Shl, 8),
+            ">>" => (BinOp::Shr, 8),
+            "+" => (BinOp::Add, 9),
+            "-" => (BinOp::Sub, 9),
+            "*" => (BinOp::Mul, 10),
+            "/" => (BinOp::Div, 10),
+            "%" => (BinOp::Rem, 10),
+            _ => return None,
+        })
+    }
+
+    fn binary(&mut self, min_prec: u8) -> Result<Expr, Diagnostic> {
+        let mut lhs = self.unary()?;
+        while let Some((op, prec)) = self.binary_op() {
+            if prec <= min_prec {
+                break;
+            }
+            self.bump();
+            self.enter()?;
+            let rhs = self.binary(prec)?;
+            self.leave();
+            let span = lhs.span.to(rhs.span);
+            lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span };
+        }
+        Ok(lhs)
+    }
+
+    /// Whether `(` at the current position opens a cast: `(` followed by a type word.
+    fn at_cast(&self) -> bool {
+        if !self.is_punct("(") {
+            return false;
+        }
+        match &self.peek_at(1).tok {
+            Tok::Ident(w) => {
+                TYPE_WORDS.contains(&w.as_str())
+                    || space_qualifier(w).is_some()
+                    || matches!(w.as_str(), "const" | "volatile" | "struct" | "union")
+            }
+            _ => false,
+        }
+    }
+
+    fn type_expr_abstract(&mut self) -> Result<TypeExpr, Diagnostic> {
+        let base = self.type_spec()?;
+        let pointers = self.pointer_levels();
+        let arrays = self.array_dims()?;
+        Ok(TypeExpr { base, pointers, arrays })
+    }
+
+    fn unary(&mut self) -> Result<Expr, Diagnostic> {
+        self.enter()?;
+        let e = self.unary_inner();
+        self.leave();
+        e
+    }
+
+    fn unary_inner(&mut self) -> Result<Expr, Diagnostic> {
+        let start = self.peek().span;
+        if self.at_cast() {
+            self.bump();
+            let ty = self.type_expr_abstract()?;
+            self.expect_punct(")")?;
+            let operand = self.unary()?;
+            let span = start.to(operand.span);
+            return Ok(Expr { kind: ExprKind::Cast(Box::new(ty), Box::new(operand)), span });
+        }
+        if self.ident_is("sizeof") {
+            self.bump();
+            if self.at_cast() {
+                self.bump();
+                let ty = self.type_expr_abstract()?;
+                self.expect_punct(")")?;
+                return Ok(Expr { kind: ExprKind::SizeofType(Box::new(ty)), span: start.to(self.prev_span()) });
+            }
+            let operand = self.unary()?;
+            let span = start.to(operand.span);
+            return Ok(Expr { kind: ExprKind::SizeofExpr(Box::new(operand)), span });
+        }
+        let op = match self.peek().tok {
+            Tok::Punct("-") => Some(UnOp::Neg),
+            Tok::Punct("+") => Some(UnOp::Plus),
+            Tok::Punct("!") => Some(UnOp::Not),
+            Tok::Punct("~") => Some(UnOp::BitNot),
+            Tok::Punct("*") => Some(UnOp::Deref),
+            Tok::Punct("&") => Some(UnOp::AddrOf),
+            Tok::Punct("++") => Some(UnOp::PreInc),
+            Tok::Punct("--") => Some(UnOp::PreDec),
+            _ => None,
+        };
+        if let Some(op) = op {
+            self.bump();
+            let operand = self.unary()?;
+            let span = start.to(operand.span);
+            return Ok(Expr { kind: ExprKind::Unary(op, Box::new(operand)), span });
+        }
+        self.postfix()
+    }
+
+    fn postfix(&mut self) -> Result<Expr, Diagnostic> {
+        let mut e = self.primary()?;
+        loop {
+            if self.eat_punct("(") {
+                let mut args = Vec::new();
+                while !self.is_punct(")") {
+                    args.push(self.assignment()?);
+                    if !self.eat_punct(",") {
+                        break;
+                    }
+                }
+                self.expect_punct(")")?;
+                let span = e.span.to(self.prev_span());
+                e = Expr { kind: ExprKind::Call(Box::new(e), args), span };
+            } else if self.eat_punct("[") {
+                let index = self.expression()?;
+                self.expect_punct("]")?;
+                let span = e.span.to(self.prev_span());
+                e = Expr { kind: ExprKind::Index(Box::new(e), Box::new(index)), span };
+            } else if self.is_punct(".") || self.is_punct("->") {
+                let arrow = self.is_punct("->");
+                self.bump();
+                let (field, fspan) = self.ident("a field name")?;
+                let span = e.span.to(fspan);
+                e = Expr { kind: ExprKind::Member(Box::new(e), field, arrow), span };
+            } else if self.is_punct("++") || self.is_punct("--") {
+                let op = if self.is_punct("++") { UnOp::PostInc } else { UnOp::PostDec };
+                self.bump();
+                let span = e.span.to(self.prev_span());
+                e = Expr { kind: ExprKind::Unary(op, Box::new(e)), span };
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    fn primary(&mut self) -> Result<Expr, Diagnostic> {
+        let t = self.peek();
+        let kind = match &t.tok {
+            Tok::Ident(w) => ExprKind::Ident(w.clone()),
+            Tok::Int { value, unsigned, long } => ExprKind::Int { value: *value, unsigned: *unsigned, long: *long },
+            Tok::Float { value, single } => ExprKind::Float { value: *value, single: *single },
+            Tok::Char(c) => ExprKind::Char(*c),
+            Tok::Str(s) => {
+                let mut text = s.clone();
+                let mut span = t.span;
+                self.bump();
+                // Adjacent string literals concatenate, as in C.
+                while let Tok::Str(more) = &self.peek().tok {
+                    text.push_str(more);
+                    span = span.to(self.bump().span);
+                }
+                return Ok(Expr { kind: ExprKind::Str(text), span });
+            }
+            Tok::Punct("(") => {
+                let open = self.bump().span;
+                let inner = self.expression()?;
+                self.expect_punct(")")?;
+                return Ok(Expr { kind: inner.kind, span: open.to(self.prev_span()) });
+            }
+            _ => return Err(self.error_here("an expression")),
+        };
+        let span = self.bump().span;
+        Ok(Expr { kind, span })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lexer::lex;
+    use super::*;
+
+    fn parse_expr(text: &str) -> Expr {
+        let src = format!("void f() {{ {text}; }}");
+        let unit = parse(&lex(&src).unwrap()).unwrap();
+        match &unit.functions[0].body.as_ref().unwrap()[0].kind {
+            StmtKind::Expr(e) => e.clone(),
+            other => panic!("not an expression: {other:?}"),
+        }
+    }
+
+    fn shape(e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Ident(n) => n.clone(),
+            ExprKind::Int { value, .. } => value.to_string(),
+            ExprKind::Binary(op, a, b) => format!("({} {op:?} {})", shape(a), shape(b)),
+            ExprKind::Assign(op, a, b) => format!("({} ={op:?} {})", shape(a), shape(b)),
+            ExprKind::Unary(op, a) => format!("({op:?} {})", shape(a)),
+            ExprKind::Ternary(a, b, c) => format!("({} ? {} : {})", shape(a), shape(b), shape(c)),
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn precedence_and_associativity_follow_c() {
+        assert_eq!(shape(&parse_expr("a + b * c - d")), "((a Add (b Mul c)) Sub d)");
+        assert_eq!(shape(&parse_expr("a = b = c")), "(a =None (b =None c))");
+        assert_eq!(shape(&parse_expr("a < b == c && d || e")), "((((a Lt b) Eq c) LogAnd d) LogOr e)");
+        assert_eq!(shape(&parse_expr("-a++ ? 1 : 2")), "((Neg (PostInc a)) ? 1 : 2)");
+        assert_eq!(shape(&parse_expr("a << 1 & 3")), "((a Shl 1) BitAnd 3)");
+    }
+
+    #[test]
+    fn missing_semicolon_points_after_the_statement() {
+        let src = "void f() { int a = 1\n a = 2; }";
+        let err = parse(&lex(src).unwrap()).unwrap_err();
+        assert_eq!(err.code, "syntax-error");
+        assert_eq!(err.span, Some(Span::new(20, 20)));
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_overflowed() {
+        let src = format!("void f() {{ x = {}1{}; }}", "(".repeat(5000), ")".repeat(5000));
+        let err = parse(&lex(&src).unwrap()).unwrap_err();
+        assert_eq!(err.code, "unsupported");
+    }
+}

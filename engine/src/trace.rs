@@ -1,0 +1,147 @@
+//! The event log: one record per shared-memory event, stored column by column.
+//!
+//! The timeline draws straight from these columns, and the trace hash is folded in as each
+//! event is pushed, so the hash of a run never needs the whole log in one place.
+
+use serde::{Deserialize, Serialize};
+
+use crate::diag::Span;
+
+/// What a work-item did at a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[repr(u8)]
+pub enum EventKind {
+    Load,
+    Store,
+    /// An atomic read-modify-write: `read` is the old value, `written` the new one.
+    Atomic,
+    Fence,
+    /// The work-item arrived at a barrier and waits for its group.
+    BarrierArrive,
+    /// The last work-item of the group arrived: everyone waiting may go on.
+    BarrierRelease,
+    Printf,
+    /// The work-item returned from the kernel.
+    Finish,
+}
+
+/// An address space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[repr(u8)]
+pub enum Space {
+    Global,
+    Local,
+    Constant,
+    Private,
+}
+
+/// A memory location: space, allocation and byte offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Location {
+    pub space: Space,
+    /// Index of the allocation within its space (for local memory, within the group).
+    pub alloc: u32,
+    pub offset: u64,
+}
+
+/// One event, assembled from the columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub step: u64,
+    /// Linear index of the work-item.
+    pub work_item: u32,
+    pub kind: EventKind,
+    pub location: Option<Location>,
+    /// The value read (loads, atomics), as raw bits.
+    pub read: u64,
+    /// The value written (stores, atomics), as raw bits.
+    pub written: u64,
+    pub span: Span,
+}
+
+/// The columns of the event log.
+#[derive(Clone, Debug, Default)]
+pub struct EventLog {
+    step: Vec<u64>,
+    work_item: Vec<u32>,
+    kind: Vec<EventKind>,
+    location: Vec<Option<Location>>,
+    read: Vec<u64>,
+    written: Vec<u64>,
+    span: Vec<Span>,
+    hash: u64,
+}
+
+impl EventLog {
+    pub fn len(&self) -> usize {
+        self.step.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.step.is_empty()
+    }
+
+    pub fn get(&self, index: usize) -> Option<Event> {
+        Some(Event {
+            step: *self.step.get(index)?,
+            work_item: self.work_item[index],
+            kind: self.kind[index],
+            location: self.location[index],
+            read: self.read[index],
+            written: self.written[index],
+            span: self.span[index],
+        })
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Event> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// The step column, for drawing without assembling events.
+    pub fn steps(&self) -> &[u64] {
+        &self.step
+    }
+
+    /// The work-item column.
+    pub fn work_items(&self) -> &[u32] {
+        &self.work_item
+    }
+
+    /// The kind column.
+    pub fn kinds(&self) -> &[EventKind] {
+        &self.kind
+    }
+
+    /// The running hash of every event pushed so far.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn push(&mut self, event: Event) {
+        // Every field goes into the hash in a fixed little-endian layout, so the digest is the
+        // same on every platform.
+        let mut bytes = [0u8; 56];
+        bytes[0..8].copy_from_slice(&event.step.to_le_bytes());
+        bytes[8..12].copy_from_slice(&event.work_item.to_le_bytes());
+        bytes[12] = event.kind as u8;
+        if let Some(loc) = event.location {
+            bytes[13] = loc.space as u8 + 1;
+            bytes[14..18].copy_from_slice(&loc.alloc.to_le_bytes());
+            bytes[18..26].copy_from_slice(&loc.offset.to_le_bytes());
+        }
+        bytes[26..34].copy_from_slice(&event.read.to_le_bytes());
+        bytes[34..42].copy_from_slice(&event.written.to_le_bytes());
+        bytes[42..46].copy_from_slice(&event.span.start.to_le_bytes());
+        bytes[46..50].copy_from_slice(&event.span.end.to_le_bytes());
+        self.hash = xxhash_rust::xxh3::xxh3_64_with_seed(&bytes, self.hash);
+        self.step.push(event.step);
+        self.work_item.push(event.work_item);
+        self.kind.push(event.kind);
+        self.location.push(event.location);
+        self.read.push(event.read);
+        self.written.push(event.written);
+        self.span.push(event.span);
+    }
+}
