@@ -29,6 +29,20 @@ struct Cli {
 enum Command {
     /// Run a kernel and report its findings and final buffers.
     Run(RunArgs),
+    /// Parse and type-check a kernel file; print each kernel and its parameters.
+    Parse(ParseArgs),
+}
+
+#[derive(clap::Args)]
+struct ParseArgs {
+    /// The kernel source: a `.cl` (OpenCL C) or `.cu` (CUDA) file.
+    file: PathBuf,
+    /// The kernel language; by default it follows the file extension.
+    #[arg(long, value_name = "opencl|cuda")]
+    dialect: Option<String>,
+    /// Print the kernels as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args)]
@@ -73,7 +87,53 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Run(args) => run(args),
+        Command::Parse(args) => parse(args),
     }
+}
+
+fn dialect_of(file: &Path, flag: Option<&str>) -> Result<Dialect, Diagnostic> {
+    match flag {
+        Some("opencl") => return Ok(Dialect::OpenCl),
+        Some("cuda") => return Ok(Dialect::Cuda),
+        Some(other) => {
+            return Err(Diagnostic::error("invalid-option", format!("unknown dialect `{other}`")).with_help("choose opencl or cuda"))
+        }
+        None => {}
+    }
+    match file.extension().and_then(|e| e.to_str()) {
+        Some("cl") => Ok(Dialect::OpenCl),
+        Some("cu") => Ok(Dialect::Cuda),
+        _ => Err(Diagnostic::error("unsupported", format!("cannot tell the kernel language of `{}`", file.display()))
+            .with_help("name OpenCL C files `.cl` and CUDA files `.cu`, or pass --dialect")),
+    }
+}
+
+fn parse(args: ParseArgs) -> ExitCode {
+    let file_name = args.file.display().to_string();
+    let (source, dialect) = match read_source(&args.file).and_then(|s| Ok((s, dialect_of(&args.file, args.dialect.as_deref())?))) {
+        Ok(v) => v,
+        Err(d) => return render::fail(&[d], "", ""),
+    };
+    let kernels = match interleave_engine::frontend::kernels(&source, dialect) {
+        Ok(k) => k,
+        Err(diagnostics) => return render::fail(&diagnostics, &file_name, &source),
+    };
+    if args.json {
+        match serde_json::to_string_pretty(&serde_json::json!({ "kernels": kernels })) {
+            Ok(text) => println!("{text}"),
+            Err(e) => {
+                eprintln!("error: cannot encode the kernels: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        for k in &kernels {
+            let params: Vec<String> =
+                k.params.iter().map(|p| format!("{} {} {}", p.address_space, p.ty, p.name)).collect();
+            println!("kernel {}({})", k.name, params.join(", "));
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// Parses `X[,Y[,Z]]`.
@@ -88,14 +148,7 @@ fn parse_dims(flag: &str, text: &str) -> Result<Vec<u64>, Diagnostic> {
 
 fn scenario_from(args: &RunArgs, source: String) -> Result<Scenario, Diagnostic> {
     let file_name = args.file.display().to_string();
-    let dialect = match args.file.extension().and_then(|e| e.to_str()) {
-        Some("cl") => Dialect::OpenCl,
-        Some("cu") => Dialect::Cuda,
-        _ => {
-            return Err(Diagnostic::error("unsupported", format!("cannot tell the kernel language of `{file_name}`"))
-                .with_help("name OpenCL C files `.cl` and CUDA files `.cu`"))
-        }
-    };
+    let dialect = dialect_of(&args.file, None)?;
     let mut scenario = Scenario::new(source, file_name, dialect);
     scenario.kernel = args.kernel.clone();
     scenario.launch.global = parse_dims("--global", &args.global)?;

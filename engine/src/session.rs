@@ -11,10 +11,10 @@ use crate::exec::{self, Fault, Limits, Machine, Status};
 use crate::ir::ParamKind;
 use crate::report::{BufferReport, Finding, FindingKind, Related, Report, RunStatus};
 use crate::rng::Rng;
-use crate::scenario::{Dialect, ElemType, Number, Scenario};
+use crate::scenario::{ElemType, Number, Scenario};
 use crate::sched::Scheduler;
 use crate::trace::{EventLog, Space};
-use crate::{lower, syntax};
+use crate::frontend;
 
 /// What a work-item is doing, for display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,12 +67,8 @@ pub struct Session {
 impl Session {
     /// Compiles and launches `scenario`, or explains why it cannot run.
     pub fn new(scenario: Scenario) -> Result<Session, Vec<Diagnostic>> {
-        let program = compile(&scenario).map_err(|d| vec![d])?;
+        let program = frontend::compile(&scenario.source, scenario.dialect).map_err(|d| vec![d])?;
         let kernel = pick_kernel(&program, &scenario).map_err(|d| vec![d])?;
-        if scenario.dialect == Dialect::Cuda {
-            return Err(vec![Diagnostic::error("unsupported", "CUDA kernels are not supported yet")
-                .with_help("write the kernel in OpenCL C (.cl)")]);
-        }
         if scenario.memory_model != crate::scenario::MemoryModel::Sc {
             return Err(vec![Diagnostic::error("unsupported", "the relaxed memory model is not available yet")
                 .with_help("run with --memory-model sc")]);
@@ -324,13 +320,6 @@ fn number_of(ty: ElemType, bits: u64) -> Number {
         ElemType::ULong | ElemType::UInt | ElemType::UShort | ElemType::UChar | ElemType::Bool => Number::UInt(bits),
         _ => Number::Int(bits as i64),
     }
-}
-
-/// Lexes, parses and lowers the scenario's source.
-fn compile(scenario: &Scenario) -> Result<crate::ir::Program, Diagnostic> {
-    let tokens = syntax::lexer::lex(&scenario.source)?;
-    let unit = syntax::parser::parse(&tokens)?;
-    lower::lower(&unit)
 }
 
 fn pick_kernel(program: &crate::ir::Program, scenario: &Scenario) -> Result<usize, Diagnostic> {

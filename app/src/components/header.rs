@@ -1,0 +1,35 @@
+//! The page header: the product name and the theme toggle.
+
+use yew::prelude::*;
+
+use super::icon::{icon, Icon};
+use crate::state::Theme;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub theme: Theme,
+    pub on_theme: Callback<Theme>,
+}
+
+#[component]
+pub fn Header(props: &Props) -> Html {
+    let other = props.theme.other();
+    let onclick = props.on_theme.reform(move |_: MouseEvent| other);
+    let label = format!("Switch to the {} theme", other.as_str());
+    let glyph = match props.theme {
+        Theme::Light => Icon::Moon,
+        Theme::Dark => Icon::Sun,
+    };
+    html! {
+        <header class="masthead">
+            <h1 class="brand">
+                <img src="favicon.svg" alt="" width="24" height="24" />
+                { "Interleave" }
+            </h1>
+            <p class="tagline">{ "every work-item, step by step" }</p>
+            <button id="theme" type="button" class="icon" aria-label={label.clone()} title={label} {onclick}>
+                { icon(glyph) }
+            </button>
+        </header>
+    }
+}

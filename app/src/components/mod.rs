@@ -1,0 +1,14 @@
+//! One component per file, each with its own `Props`. Only [`app::App`] holds the session
+//! and the reducer; the others receive plain data and callbacks, so each can be replaced on
+//! its own (the textarea by a code editor, the lane DOM by a canvas).
+
+pub mod app;
+pub mod controls;
+pub mod diagnostics;
+pub mod editor;
+pub mod findings;
+pub mod header;
+pub mod icon;
+pub mod lanes;
+pub mod launch;
+pub mod status;

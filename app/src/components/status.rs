@@ -1,0 +1,65 @@
+//! The status line: how the run stands, for people (the text) and for scripts (the
+//! `data-status` attribute, which is the engine's run-status string).
+
+use yew::prelude::*;
+
+use crate::state::Summary;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// Whether a session for the current inputs exists.
+    pub live: bool,
+    pub running: bool,
+    pub steps: u64,
+    pub summary: Option<Summary>,
+    /// Whether the last attempt to create a session failed.
+    pub failed: bool,
+}
+
+/// The trace hash shortened for the status line; the full hash is in the tooltip.
+fn short_hash(hash: &str) -> String {
+    let short: String = hash.chars().take(8).collect();
+    if short.len() < hash.len() {
+        format!("{short}…")
+    } else {
+        short
+    }
+}
+
+#[component]
+pub fn Status(props: &Props) -> Html {
+    let plural = |n: u64| if n == 1 { "step" } else { "steps" };
+    let (status, text, title): (&str, String, Option<AttrValue>) = match &props.summary {
+        Some(summary) if props.live => (
+            summary.status.as_str(),
+            format!(
+                "{} · {} {} · trace {}",
+                summary.status.as_str(),
+                summary.steps,
+                plural(summary.steps),
+                short_hash(&summary.trace_hash)
+            ),
+            Some(format!("trace hash {}", summary.trace_hash).into()),
+        ),
+        _ if props.live => {
+            let what = if props.running {
+                "running…"
+            } else {
+                "paused"
+            };
+            (
+                "running",
+                format!("running · {} {} · {what}", props.steps, plural(props.steps)),
+                None,
+            )
+        }
+        _ if props.failed => ("error", "error · see the problems below".into(), None),
+        _ => ("idle", "ready · press Step or Run".into(), None),
+    };
+    html! {
+        <p id="status" class="status" data-status={status} role="status" aria-live="polite" {title}>
+            <span class="dot" aria-hidden="true"></span>
+            { text }
+        </p>
+    }
+}

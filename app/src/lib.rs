@@ -1,0 +1,21 @@
+//! Interleave in the browser.
+//!
+//! The page is one [`App`] component over one reducer ([`state`]): the kernel editor, the
+//! launch settings, the run controls, the lane timeline, the findings and the diagnostics.
+//! The app owns no semantics of its own: compiling, scheduling, detecting and hashing all
+//! happen in `interleave-engine`, and the app only turns what a session reports into DOM.
+//!
+//! Pure code (the reducer, form validation and the snapshot of a session that the view draws
+//! from) is kept apart from the components so that it can be tested natively.
+
+pub mod components;
+pub mod form;
+pub mod snapshot;
+pub mod state;
+
+pub use components::app::App;
+
+/// Mounts the app on the document body.
+pub fn start() {
+    yew::Renderer::<App>::new().render();
+}

@@ -1,0 +1,289 @@
+//! The app in a real browser: mount it, press its buttons, read the DOM.
+//!
+//! Yew renders asynchronously, so every interaction is followed by a short wait before the
+//! DOM is read.
+
+#![cfg(target_arch = "wasm32")]
+
+use std::rc::Rc;
+
+use gloo::timers::future::TimeoutFuture;
+use interleave_app::components::diagnostics::{Diagnostics, Props as DiagnosticsProps};
+use interleave_app::App;
+use interleave_engine::diag::{Diagnostic, Span};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{
+    Element, Event, EventInit, EventTarget, HtmlButtonElement, HtmlElement, HtmlInputElement,
+    HtmlTextAreaElement, KeyboardEvent, KeyboardEventInit,
+};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Waits long enough for Yew to render what the last interaction changed.
+async fn settle() {
+    TimeoutFuture::new(30).await;
+}
+
+/// A fresh element to mount into, so tests do not see each other's DOM.
+fn fresh_root() -> Element {
+    let document = gloo::utils::document();
+    let root = document.create_element("div").unwrap();
+    gloo::utils::body().append_child(&root).unwrap();
+    root
+}
+
+async fn mount_app() -> Element {
+    let root = fresh_root();
+    yew::Renderer::<App>::with_root(root.clone()).render();
+    settle().await;
+    root
+}
+
+fn find(root: &Element, selector: &str) -> Element {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+}
+
+fn count(root: &Element, selector: &str) -> u32 {
+    root.query_selector_all(selector).unwrap().length()
+}
+
+async fn click(root: &Element, selector: &str) {
+    find(root, selector).unchecked_into::<HtmlElement>().click();
+    settle().await;
+}
+
+/// Types `value` into an input the way a user would: set the value, then fire a bubbling
+/// `input` event (Yew listens for events at the root).
+async fn type_into(root: &Element, selector: &str, value: &str) {
+    let element = find(root, selector);
+    if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+        input.set_value(value);
+    } else {
+        element
+            .unchecked_ref::<HtmlTextAreaElement>()
+            .set_value(value);
+    }
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    let event = Event::new_with_event_init_dict("input", &init).unwrap();
+    element.dispatch_event(&event).unwrap();
+    settle().await;
+}
+
+/// Presses `key` on `target` (a bubbling, cancelable keydown, like a real key press).
+async fn press(target: &EventTarget, key: &str) {
+    let init = KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    target.dispatch_event(&event).unwrap();
+    settle().await;
+}
+
+fn disabled(root: &Element, selector: &str) -> bool {
+    find(root, selector)
+        .unchecked_into::<HtmlButtonElement>()
+        .disabled()
+}
+
+fn status(root: &Element) -> String {
+    find(root, "#status")
+        .get_attribute("data-status")
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn the_editor_starts_with_the_example() {
+    let root = mount_app().await;
+    let source = find(&root, "textarea#source")
+        .unchecked_into::<HtmlTextAreaElement>()
+        .value();
+    assert!(source.contains("__kernel void count"), "{source}");
+    assert_eq!(source, include_str!("../../static/examples/count.cl"));
+    assert_eq!(
+        count(&root, ".gutter .ln") as usize,
+        source.split('\n').count()
+    );
+}
+
+#[wasm_bindgen_test]
+async fn lanes_know_the_work_items_before_any_run() {
+    let root = mount_app().await;
+    assert_eq!(count(&root, "#lanes[data-work-items=\"8\"]"), 1);
+    assert_eq!(count(&root, ".lane"), 0);
+    assert_eq!(status(&root), "idle");
+    type_into(&root, "#global", "16").await;
+    assert_eq!(count(&root, "#lanes[data-work-items=\"16\"]"), 1);
+}
+
+#[wasm_bindgen_test]
+async fn one_step_creates_every_lane_and_one_mark() {
+    let root = mount_app().await;
+    click(&root, "#step").await;
+    assert_eq!(count(&root, ".lane"), 8);
+    assert_eq!(count(&root, ".mark"), 1);
+    assert_eq!(count(&root, ".group"), 2);
+    assert_eq!(status(&root), "running");
+    for index in 0..8 {
+        assert_eq!(
+            count(&root, &format!(".lane[data-work-item=\"{index}\"]")),
+            1
+        );
+    }
+    let mark = find(&root, ".mark");
+    assert!(mark
+        .get_attribute("title")
+        .unwrap_or_default()
+        .starts_with("step "));
+    click(&root, "#step").await;
+    assert_eq!(count(&root, ".mark"), 2);
+}
+
+#[wasm_bindgen_test]
+async fn run_goes_to_the_end_and_shows_the_trace_hash() {
+    let root = mount_app().await;
+    click(&root, "#run").await;
+    for _ in 0..100 {
+        if status(&root) != "running" {
+            break;
+        }
+        TimeoutFuture::new(50).await;
+    }
+    assert_eq!(status(&root), "completed");
+    let text = find(&root, "#status").text_content().unwrap_or_default();
+    assert!(text.contains("steps") && text.contains("trace"), "{text}");
+    assert!(disabled(&root, "#step"));
+    assert!(disabled(&root, "#run"));
+    // Every work-item finished, and the lost update is a data race the engine reports.
+    assert_eq!(count(&root, ".lane[data-status=\"finished\"]"), 8);
+    assert_eq!(count(&root, ".lane .mark-finish"), 8);
+    // Reset starts over from step 0.
+    click(&root, "#reset").await;
+    assert_eq!(status(&root), "running");
+    assert_eq!(count(&root, ".mark"), 0);
+    assert!(!disabled(&root, "#step"));
+}
+
+#[wasm_bindgen_test]
+async fn invalid_sizes_are_flagged_inline_and_block_the_run() {
+    let root = mount_app().await;
+    assert!(!disabled(&root, "#run"));
+    for bad in ["0", "abc"] {
+        type_into(&root, "#global", bad).await;
+        assert_eq!(count(&root, ".field.invalid #global"), 1, "{bad}");
+        assert_eq!(
+            find(&root, "#global")
+                .get_attribute("aria-invalid")
+                .as_deref(),
+            Some("true")
+        );
+        assert!(!find(&root, "#global-error")
+            .text_content()
+            .unwrap_or_default()
+            .is_empty());
+        assert!(disabled(&root, "#run"));
+        assert!(disabled(&root, "#step"));
+    }
+    type_into(&root, "#global", "8").await;
+    assert_eq!(count(&root, "#global-error"), 0);
+    assert!(!disabled(&root, "#run"));
+}
+
+#[wasm_bindgen_test]
+async fn invalid_arguments_are_flagged_inline() {
+    let root = mount_app().await;
+    type_into(&root, ".arg-input", "ids=quux[8]").await;
+    assert_eq!(count(&root, ".arg.invalid"), 1);
+    assert!(disabled(&root, "#run"));
+}
+
+#[wasm_bindgen_test]
+async fn an_edit_drops_the_session() {
+    let root = mount_app().await;
+    click(&root, "#step").await;
+    assert_eq!(count(&root, ".lane"), 8);
+    type_into(&root, "#seed", "2").await;
+    assert_eq!(count(&root, ".lane"), 0);
+    assert_eq!(status(&root), "idle");
+}
+
+#[wasm_bindgen_test]
+async fn a_broken_kernel_shows_diagnostics() {
+    let root = mount_app().await;
+    type_into(
+        &root,
+        "#source",
+        "__kernel void k(__global int *p) { p[0] = ; }",
+    )
+    .await;
+    click(&root, "#step").await;
+    assert_eq!(status(&root), "error");
+    assert!(count(&root, "#diagnostics .diagnostic") >= 1);
+    assert_eq!(count(&root, ".lane"), 0);
+}
+
+#[wasm_bindgen_test]
+async fn diagnostics_show_source_as_text() {
+    let root = fresh_root();
+    let source = "int <b>x</b> = 1;\n";
+    let start = source.find("<b>").unwrap() as u32;
+    let diagnostic = Diagnostic::error("syntax-error", "unexpected `<`")
+        .with_span(Span::new(start, start + 3), "here")
+        .with_note("a note")
+        .with_help("some help");
+    let props = DiagnosticsProps {
+        diagnostics: Rc::new(vec![diagnostic]),
+        source: source.into(),
+        file_name: "kernel.cl".into(),
+        stale: false,
+    };
+    yew::Renderer::<Diagnostics>::with_root_and_props(root.clone(), props).render();
+    settle().await;
+    assert_eq!(count(&root, "b"), 0, "source text must never become markup");
+    let text = find(&root, ".snippet").text_content().unwrap_or_default();
+    assert!(text.contains("--> kernel.cl:1:5"), "{text}");
+    assert!(text.contains("1 | int <b>x</b> = 1;"), "{text}");
+    assert!(text.contains("    ^^^ here"), "{text}");
+    assert!(
+        text.contains("= note: a note") && text.contains("= help: some help"),
+        "{text}"
+    );
+    let head = find(&root, ".diag-head").text_content().unwrap_or_default();
+    assert_eq!(head, "error[syntax-error]: unexpected `<`");
+}
+
+#[wasm_bindgen_test]
+async fn shortcuts_step_but_not_while_typing() {
+    let root = mount_app().await;
+    let source = find(&root, "#source");
+    press(&source, "s").await;
+    assert_eq!(
+        count(&root, ".lane"),
+        0,
+        "a key typed into the editor is text, not a shortcut"
+    );
+    press(&find(&root, "#lanes"), "s").await;
+    assert_eq!(count(&root, ".lane"), 8);
+    assert!(count(&root, ".mark") >= 1);
+}
+
+#[wasm_bindgen_test]
+async fn tab_indents_in_the_editor() {
+    let root = mount_app().await;
+    let textarea = find(&root, "#source").unchecked_into::<HtmlTextAreaElement>();
+    textarea.set_selection_range(0, 0).unwrap();
+    press(&textarea, "Tab").await;
+    assert!(
+        textarea.value().starts_with("    // Lost updates"),
+        "{}",
+        textarea.value()
+    );
+    // Escape first lets Tab leave the editor instead.
+    press(&textarea, "Escape").await;
+    press(&textarea, "Tab").await;
+    assert!(!textarea.value().starts_with("        "));
+}

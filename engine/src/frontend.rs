@@ -1,0 +1,71 @@
+//! The front end as one call: source text to the IR, and the kernel signatures it declares.
+
+use serde::{Deserialize, Serialize};
+
+use crate::diag::Diagnostic;
+use crate::ir::{ParamKind, Program};
+use crate::scenario::Dialect;
+use crate::trace::Space;
+use crate::{lower, syntax};
+
+/// One kernel parameter, as `interleave parse` prints it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParamSignature {
+    pub name: String,
+    /// `global`, `constant`, `local`, or `private` for scalars.
+    pub address_space: String,
+    /// The C type, e.g. `int*` or `uint`.
+    #[serde(rename = "type")]
+    pub ty: String,
+}
+
+/// A kernel entry point and its parameters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KernelSignature {
+    pub name: String,
+    pub params: Vec<ParamSignature>,
+}
+
+/// Lexes, parses and lowers `source`.
+pub(crate) fn compile(source: &str, dialect: Dialect) -> Result<Program, Diagnostic> {
+    if dialect == Dialect::Cuda {
+        return Err(Diagnostic::error("unsupported", "CUDA kernels are not supported yet")
+            .with_help("write the kernel in OpenCL C (.cl)"));
+    }
+    let tokens = syntax::lexer::lex(source)?;
+    let unit = syntax::parser::parse(&tokens)?;
+    lower::lower(&unit)
+}
+
+/// The kernels `source` defines, or why it does not compile.
+pub fn kernels(source: &str, dialect: Dialect) -> Result<Vec<KernelSignature>, Vec<Diagnostic>> {
+    let program = compile(source, dialect).map_err(|d| vec![d])?;
+    Ok(program
+        .kernels
+        .iter()
+        .map(|k| KernelSignature {
+            name: k.name.clone(),
+            params: k
+                .params
+                .iter()
+                .map(|p| {
+                    let (space, ty) = match &p.kind {
+                        ParamKind::Scalar(t) => (Space::Private, t.name().to_string()),
+                        ParamKind::Pointer { space, elem, is_const } => {
+                            let elem = elem.map_or("void", |e| e.name());
+                            let c = if *is_const { "const " } else { "" };
+                            (*space, format!("{c}{elem}*"))
+                        }
+                    };
+                    let address_space = match space {
+                        Space::Global => "global",
+                        Space::Local => "local",
+                        Space::Constant => "constant",
+                        Space::Private => "private",
+                    };
+                    ParamSignature { name: p.name.clone(), address_space: address_space.into(), ty }
+                })
+                .collect(),
+        })
+        .collect())
+}

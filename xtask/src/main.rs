@@ -1,0 +1,163 @@
+//! `cargo xtask`: the project's developer tasks, written in Rust so that they need nothing but
+//! cargo to start (the alias lives in `.cargo/config.toml`).
+//!
+//! - `cargo xtask serve [--port N]` builds the app with Trunk and serves it on 127.0.0.1.
+//! - `cargo xtask test` runs every test suite, from native unit tests to the browser
+//!   end-to-end test, stopping at the first failure.
+//!
+//! Both first make sure the tools they use are installed (see [`setup`]), so a fresh machine
+//! needs only these two commands. Each task is a module with one entry point; a new task is a
+//! new module plus one arm in [`Task::parse`] and [`main`].
+
+mod serve;
+mod setup;
+mod test;
+
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
+
+const USAGE: &str = "\
+usage: cargo xtask <task>
+
+tasks:
+  serve [--port N]   build the app with Trunk (release) and serve dist/ on 127.0.0.1:N
+                     (default 8080) until Ctrl-C
+  test               run all tests: native, wasm in headless Chromium, and end-to-end
+  help               print this message
+
+Both tasks install the tools they need first (Rust's wasm target, Trunk, wasm-bindgen-cli,
+wasm-opt, and for `test` Chromium with chromedriver).";
+
+/// A parsed command line.
+#[derive(Debug, PartialEq, Eq)]
+enum Task {
+    Serve { port: u16 },
+    Test,
+    Help,
+}
+
+impl Task {
+    /// Parses the arguments after `cargo xtask`. Hand-written: two tasks and one option do not
+    /// justify an argument-parsing dependency in a crate that is rebuilt on every fresh clone.
+    fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Task, String> {
+        let mut args = args.into_iter();
+        let task = match args.next().as_deref() {
+            None | Some("help" | "-h" | "--help") => Task::Help,
+            Some("test") => Task::Test,
+            Some("serve") => {
+                let mut port = 8080;
+                while let Some(arg) = args.next() {
+                    let value = match arg.strip_prefix("--port=") {
+                        Some(value) => value.to_owned(),
+                        None if arg == "--port" || arg == "-p" => {
+                            args.next().ok_or("--port needs a value")?
+                        }
+                        None => return Err(format!("unknown argument to serve: {arg}")),
+                    };
+                    port = value
+                        .parse()
+                        .map_err(|_| format!("not a port number: {value}"))?;
+                }
+                return Ok(Task::Serve { port });
+            }
+            Some(other) => return Err(format!("unknown task: {other}")),
+        };
+        match args.next() {
+            Some(extra) => Err(format!("unexpected argument: {extra}")),
+            None => Ok(task),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let task = match Task::parse(std::env::args().skip(1)) {
+        Ok(task) => task,
+        Err(message) => {
+            eprintln!("xtask: {message}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match task {
+        Task::Help => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Task::Serve { port } => serve::run(port),
+        Task::Test => test::run(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root: this crate sits one level below it. Every task runs its commands there,
+/// whatever directory `cargo xtask` was started from.
+pub fn workspace_root() -> PathBuf {
+    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    root.canonicalize().unwrap_or(root)
+}
+
+/// A command as a shell-like line for the log, with the program's directory left out: the
+/// full path of the toolchain's cargo would only hide what is being run.
+pub fn describe(command: &Command) -> String {
+    let program = std::path::Path::new(command.get_program());
+    let name = program.file_name().unwrap_or(program.as_os_str());
+    let mut words = vec![name.to_string_lossy().into_owned()];
+    words.extend(
+        command
+            .get_args()
+            .map(|arg| arg.to_string_lossy().into_owned()),
+    );
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Task, String> {
+        Task::parse(args.iter().map(|a| a.to_string()))
+    }
+
+    #[test]
+    fn parses_tasks_and_options() {
+        assert_eq!(parse(&[]), Ok(Task::Help));
+        assert_eq!(parse(&["help"]), Ok(Task::Help));
+        assert_eq!(parse(&["test"]), Ok(Task::Test));
+        assert_eq!(parse(&["serve"]), Ok(Task::Serve { port: 8080 }));
+        assert_eq!(
+            parse(&["serve", "--port", "8099"]),
+            Ok(Task::Serve { port: 8099 })
+        );
+        assert_eq!(
+            parse(&["serve", "--port=9000"]),
+            Ok(Task::Serve { port: 9000 })
+        );
+    }
+
+    #[test]
+    fn rejects_bad_arguments() {
+        assert!(parse(&["bench"]).unwrap_err().contains("unknown task"));
+        assert!(parse(&["test", "extra"])
+            .unwrap_err()
+            .contains("unexpected"));
+        assert!(parse(&["serve", "--port"])
+            .unwrap_err()
+            .contains("needs a value"));
+        assert!(parse(&["serve", "--port", "http"])
+            .unwrap_err()
+            .contains("not a port"));
+        assert!(parse(&["serve", "--port", "70000"]).is_err());
+        assert!(parse(&["serve", "--host", "x"]).is_err());
+    }
+
+    #[test]
+    fn workspace_root_holds_the_workspace_manifest() {
+        let manifest = std::fs::read_to_string(workspace_root().join("Cargo.toml")).unwrap();
+        assert!(manifest.contains("[workspace]"));
+    }
+}

@@ -1,0 +1,136 @@
+//! `cargo xtask test`: every test suite, in order of cost, stopping at the first failure.
+//!
+//! 1. Native tests of the engine, the CLI, the test-support library and this crate: fast, and
+//!    most failures show up here.
+//! 2. A build of the engine for `wasm32-unknown-unknown`, which catches code that only compiles
+//!    natively before the slower browser stages.
+//! 3. The wasm-bindgen tests of the engine and of the app, in headless Chromium (the test runner
+//!    reads each crate's `webdriver.json` for Chromium's flags).
+//! 4. A release build of the app with Trunk, into `dist/`.
+//! 5. The end-to-end test, which serves `dist/` and drives it in Chromium.
+//!
+//! The runners' own summaries are the last thing printed, so a log shows at a glance which
+//! tests ran and how they ended; this task adds only a header per stage and one final line.
+
+use crate::setup::{self, Tool};
+use std::path::Path;
+use std::process::Command;
+
+/// Gives slow machines time to compile wasm in the browser; an explicit setting wins.
+const WASM_BINDGEN_TEST_TIMEOUT_SECS: &str = "300";
+
+struct Stage {
+    title: &'static str,
+    commands: Vec<Command>,
+}
+
+pub fn run() -> Result<(), String> {
+    let found = setup::ensure(&[
+        Tool::WasmTarget,
+        Tool::Trunk,
+        Tool::WasmBindgen,
+        Tool::WasmOpt,
+        Tool::Chromium,
+    ])?;
+    let chromium = found.chromium.ok_or("chromium was not found")?;
+    let chromedriver = found.chromedriver.ok_or("chromedriver was not found")?;
+    let root = crate::workspace_root();
+    let dist = root.join("dist");
+
+    let cargo = |args: &[&str]| {
+        let mut command = Command::new(setup::cargo());
+        command.current_dir(&root).args(args);
+        command
+    };
+    let wasm_test = |package: &str| {
+        let mut command = cargo(&["test", "-p", package, "--target", setup::WASM_TARGET]);
+        command.env("CHROMEDRIVER", &chromedriver);
+        if std::env::var_os("WASM_BINDGEN_TEST_TIMEOUT").is_none() {
+            command.env("WASM_BINDGEN_TEST_TIMEOUT", WASM_BINDGEN_TEST_TIMEOUT_SECS);
+        }
+        command
+    };
+    let mut e2e = cargo(&[
+        "test",
+        "-p",
+        "interleave-tests",
+        "--features",
+        "e2e",
+        "--test",
+        "e2e",
+    ]);
+    e2e.env("INTERLEAVE_DIST", &dist)
+        .env("CHROMEDRIVER", &chromedriver)
+        .env("CHROMIUM", &chromium);
+
+    let stages = vec![
+        Stage {
+            title: "native tests",
+            commands: vec![cargo(&[
+                "test",
+                "-p",
+                "interleave-engine",
+                "-p",
+                "interleave-cli",
+                "-p",
+                "interleave-tests",
+                "-p",
+                "xtask",
+            ])],
+        },
+        Stage {
+            title: "engine builds for wasm",
+            commands: vec![cargo(&[
+                "build",
+                "-p",
+                "interleave-engine",
+                "--target",
+                setup::WASM_TARGET,
+            ])],
+        },
+        Stage {
+            title: "wasm tests in headless Chromium",
+            commands: vec![wasm_test("interleave-engine"), wasm_test("interleave-app")],
+        },
+        Stage {
+            title: "release build of the app (Trunk)",
+            commands: vec![trunk_build(&root)],
+        },
+        Stage {
+            title: "end-to-end test in Chromium",
+            commands: vec![e2e],
+        },
+    ];
+
+    let total = stages.len();
+    for (index, stage) in stages.into_iter().enumerate() {
+        let number = index + 1;
+        println!("\n==> stage {number}/{total}: {}", stage.title);
+        for mut command in stage.commands {
+            let shown = crate::describe(&command);
+            println!("$ {shown}");
+            let status = command
+                .status()
+                .map_err(|e| format!("cannot run `{shown}`: {e}"))?;
+            if !status.success() {
+                return Err(format!(
+                    "stage {number}/{total} ({}) failed: `{shown}` exited with {status}",
+                    stage.title
+                ));
+            }
+        }
+    }
+    println!("xtask: all {total} stages passed");
+    Ok(())
+}
+
+/// `trunk build --release --offline` at the workspace root, which writes `dist/`. Offline,
+/// because Trunk would otherwise try to download wasm-bindgen and wasm-opt itself; the setup
+/// step has installed the right versions.
+pub fn trunk_build(root: &Path) -> Command {
+    let mut command = Command::new("trunk");
+    command
+        .current_dir(root)
+        .args(["build", "--release", "--offline"]);
+    command
+}
