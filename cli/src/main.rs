@@ -40,6 +40,9 @@ struct ParseArgs {
     /// The kernel language; by default it follows the file extension.
     #[arg(long, value_name = "opencl|cuda")]
     dialect: Option<String>,
+    /// Define a preprocessor macro, as a build option would (repeatable).
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
     /// Print the kernels as JSON.
     #[arg(long)]
     json: bool,
@@ -52,6 +55,9 @@ struct RunArgs {
     /// Which kernel to run, when the file defines several.
     #[arg(long)]
     kernel: Option<String>,
+    /// Define a preprocessor macro, as a build option would (repeatable).
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
     /// Global size: X[,Y[,Z]] work-items.
     #[arg(long, value_name = "X[,Y[,Z]]", default_value = "1")]
     global: String,
@@ -114,7 +120,7 @@ fn parse(args: ParseArgs) -> ExitCode {
         Ok(v) => v,
         Err(d) => return render::fail(&[d], "", ""),
     };
-    let kernels = match interleave_engine::frontend::kernels(&source, dialect) {
+    let kernels = match interleave_engine::frontend::kernels(&source, dialect, &args.defines) {
         Ok(k) => k,
         Err(diagnostics) => return render::fail(&diagnostics, &file_name, &source),
     };
@@ -151,6 +157,7 @@ fn scenario_from(args: &RunArgs, source: String) -> Result<Scenario, Diagnostic>
     let dialect = dialect_of(&args.file, None)?;
     let mut scenario = Scenario::new(source, file_name, dialect);
     scenario.kernel = args.kernel.clone();
+    scenario.defines = args.defines.clone();
     scenario.launch.global = parse_dims("--global", &args.global)?;
     scenario.launch.local = args.local.as_deref().map(|l| parse_dims("--local", l)).transpose()?;
     scenario.args = args.args.iter().map(|a| ArgBinding::parse(a)).collect::<Result<_, _>>()?;

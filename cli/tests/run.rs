@@ -1,8 +1,9 @@
-//! Data-driven tests of `interleave run`.
+//! Data-driven tests of the `interleave` subcommands.
 //!
-//! Each `tests/data/run/NAME.cl` starts with a `// ARGS: ...` line; the test runs the CLI on
-//! it from the workspace root and compares exit status, stdout and stderr with
-//! `NAME.expected` beside it. `UPDATE_EXPECT=1 cargo test` rewrites the expectations.
+//! Each `tests/data/SUBCOMMAND/NAME.cl` starts with a `// ARGS: ...` line; the test runs
+//! `interleave SUBCOMMAND FILE ARGS` from the workspace root and compares exit status, stdout
+//! and stderr with `NAME.expected` beside it. `UPDATE_EXPECT=1 cargo test` rewrites the
+//! expectations.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,14 +13,14 @@ fn workspace() -> PathBuf {
 }
 
 /// Runs the CLI on one input and renders everything it did as text.
-fn observe(relative: &str) -> String {
+fn observe(subcommand: &str, relative: &str) -> String {
     let root = workspace();
     let source = std::fs::read_to_string(root.join(relative)).expect("test input is readable");
     let args_line = source.lines().next().unwrap_or_default();
     let args = args_line.strip_prefix("// ARGS:").expect("the first line of a test input is `// ARGS: ...`");
     let output = Command::new(env!("CARGO_BIN_EXE_interleave"))
         .current_dir(&root)
-        .arg("run")
+        .arg(subcommand)
         .arg(relative)
         .args(args.split_whitespace())
         .output()
@@ -48,25 +49,35 @@ fn check(actual: &str, expect: &Path) -> Result<(), String> {
     ))
 }
 
-#[test]
-fn run_outputs_match_their_expectations() {
-    let dir = workspace().join("tests/data/run");
+/// Checks every input of `tests/data/SUBCOMMAND`; there must be at least `min` of them.
+fn check_dir(subcommand: &str, min: usize) {
+    let dir = workspace().join("tests/data").join(subcommand);
     let mut inputs: Vec<_> = std::fs::read_dir(&dir)
-        .expect("tests/data/run exists")
+        .expect("the test data folder exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "cl" || e == "cu"))
         .collect();
     inputs.sort();
-    assert!(inputs.len() >= 10, "expected the data-driven inputs in {}", dir.display());
+    assert!(inputs.len() >= min, "expected at least {min} inputs in {}", dir.display());
     let failures: Vec<String> = inputs
         .iter()
         .filter_map(|path| {
             let name = path.file_name()?.to_str()?;
-            let actual = observe(&format!("tests/data/run/{name}"));
+            let actual = observe(subcommand, &format!("tests/data/{subcommand}/{name}"));
             check(&actual, &path.with_extension("expected")).err()
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), inputs.len(), failures.join("\n"));
+}
+
+#[test]
+fn run_outputs_match_their_expectations() {
+    check_dir("run", 10);
+}
+
+#[test]
+fn parse_outputs_match_their_expectations() {
+    check_dir("parse", 8);
 }
 
 #[test]

@@ -26,20 +26,31 @@ pub struct KernelSignature {
     pub params: Vec<ParamSignature>,
 }
 
-/// Lexes, parses and lowers `source`.
-pub(crate) fn compile(source: &str, dialect: Dialect) -> Result<Program, Diagnostic> {
+/// Lexes, preprocesses, parses and lowers `source`. `defines` are `NAME` or `NAME=VALUE`.
+pub(crate) fn compile(source: &str, dialect: Dialect, defines: &[String]) -> Result<Program, Diagnostic> {
     if dialect == Dialect::Cuda {
         return Err(Diagnostic::error("unsupported", "CUDA kernels are not supported yet")
             .with_help("write the kernel in OpenCL C (.cl)"));
     }
     let tokens = syntax::lexer::lex(source)?;
+    let config = syntax::preprocess::Config {
+        dialect: Some(dialect),
+        defines: defines
+            .iter()
+            .map(|d| match d.split_once('=') {
+                Some((name, value)) => (name.trim().to_string(), value.to_string()),
+                None => (d.trim().to_string(), String::new()),
+            })
+            .collect(),
+    };
+    let tokens = syntax::preprocess::preprocess(tokens, source, &config)?;
     let unit = syntax::parser::parse(&tokens)?;
     lower::lower(&unit)
 }
 
 /// The kernels `source` defines, or why it does not compile.
-pub fn kernels(source: &str, dialect: Dialect) -> Result<Vec<KernelSignature>, Vec<Diagnostic>> {
-    let program = compile(source, dialect).map_err(|d| vec![d])?;
+pub fn kernels(source: &str, dialect: Dialect, defines: &[String]) -> Result<Vec<KernelSignature>, Vec<Diagnostic>> {
+    let program = compile(source, dialect, defines).map_err(|d| vec![d])?;
     Ok(program
         .kernels
         .iter()

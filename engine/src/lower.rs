@@ -442,12 +442,9 @@ fn atomic_op(name: &str) -> Option<AtomicOp> {
     })
 }
 
-/// Predefined constants (until the preprocessor defines them as macros).
+/// Predefined constants that are names rather than macros.
 fn predefined(name: &str) -> Option<(u64, ElemType)> {
     Some(match name {
-        "CLK_LOCAL_MEM_FENCE" => (1, ElemType::UInt),
-        "CLK_GLOBAL_MEM_FENCE" => (2, ElemType::UInt),
-        "CLK_IMAGE_MEM_FENCE" => (4, ElemType::UInt),
         "true" => (1, ElemType::Int),
         "false" => (0, ElemType::Int),
         _ => return None,

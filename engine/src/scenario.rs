@@ -319,6 +319,9 @@ pub struct Scenario {
     pub dialect: Dialect,
     /// Which kernel to launch; `None` when the source has exactly one.
     pub kernel: Option<String>,
+    /// Preprocessor definitions, `NAME` or `NAME=VALUE`, as given with `-D`.
+    #[serde(default)]
+    pub defines: Vec<String>,
     pub launch: Launch,
     pub args: Vec<ArgBinding>,
     pub scheduler: SchedulerKind,
@@ -339,6 +342,7 @@ impl Scenario {
             file_name: file_name.into(),
             dialect,
             kernel: None,
+            defines: Vec::new(),
             launch: Launch { global: vec![1], local: None },
             args: Vec::new(),
             scheduler: SchedulerKind::Random,

@@ -67,7 +67,7 @@ pub struct Session {
 impl Session {
     /// Compiles and launches `scenario`, or explains why it cannot run.
     pub fn new(scenario: Scenario) -> Result<Session, Vec<Diagnostic>> {
-        let program = frontend::compile(&scenario.source, scenario.dialect).map_err(|d| vec![d])?;
+        let program = frontend::compile(&scenario.source, scenario.dialect, &scenario.defines).map_err(|d| vec![d])?;
         let kernel = pick_kernel(&program, &scenario).map_err(|d| vec![d])?;
         if scenario.memory_model != crate::scenario::MemoryModel::Sc {
             return Err(vec![Diagnostic::error("unsupported", "the relaxed memory model is not available yet")

@@ -20,14 +20,27 @@ pub enum Tok {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Token {
     pub tok: Tok,
+    /// Where the token is in the user's source; for a token made by a macro, the macro's use.
     pub span: Span,
+    /// The first token of a source line (where a `#` starts a directive).
+    pub line_start: bool,
+    /// Whitespace or a comment came before it (`#define F(x)` versus `#define F (x)`).
+    pub space_before: bool,
+    /// For a token made by a macro: the span of the macro's definition.
+    pub origin: Option<Span>,
+}
+
+impl Token {
+    pub fn new(tok: Tok, span: Span) -> Token {
+        Token { tok, span, line_start: false, space_before: false, origin: None }
+    }
 }
 
 /// Punctuators, longest first so that maximal munch is a linear scan.
-const PUNCTS: [&str; 49] = [
+const PUNCTS: [&str; 50] = [
     "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=",
     "*=", "/=", "%=", "&=", "|=", "^=", "::", "+", "-", "*", "/", "%", "<", ">", "=", "!", "~", "&",
-    "|", "^", "?", ":", ";", ",", ".", "(", ")", "[", "]", "{", "}", "#", "@",
+    "|", "^", "?", ":", ";", ",", ".", "(", ")", "[", "]", "{", "}", "##", "#", "@",
 ];
 
 fn error(span: Span, message: impl Into<String>, label: &str) -> Diagnostic {
@@ -36,33 +49,49 @@ fn error(span: Span, message: impl Into<String>, label: &str) -> Diagnostic {
 
 /// Splits `text` into tokens, ending with [`Tok::Eof`].
 ///
-/// Preprocessor lines are not expanded here: `#pragma` lines are skipped (OpenCL's
-/// `OPENCL EXTENSION` pragmas and unroll hints do not change semantics), and any other
-/// directive is refused with an `unsupported` diagnostic.
+/// Preprocessor directives are not interpreted here: a `#` that starts a line is a token like
+/// any other, flagged `line_start`, and the [`preprocess`](super::preprocess) pass acts on it.
 pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
     let bytes = text.as_bytes();
     let mut tokens = Vec::new();
     let mut i = 0usize;
     let mut line_start = true;
+    let mut space_before = false;
+    let push = |tokens: &mut Vec<Token>, tok, start: usize, end: usize, line_start: &mut bool, space_before: &mut bool| {
+        tokens.push(Token {
+            tok,
+            span: Span::new(start as u32, end as u32),
+            line_start: *line_start,
+            space_before: *space_before,
+            origin: None,
+        });
+        *line_start = false;
+        *space_before = false;
+    };
     while i < bytes.len() {
         let c = bytes[i];
         if c == b'\n' {
             line_start = true;
+            space_before = true;
             i += 1;
             continue;
         }
         if c.is_ascii_whitespace() {
+            space_before = true;
             i += 1;
             continue;
         }
-        if c == b'\\' && bytes.get(i + 1) == Some(&b'\n') {
-            i += 2;
+        if c == b'\\' && (bytes.get(i + 1) == Some(&b'\n') || (bytes.get(i + 1) == Some(&b'\r') && bytes.get(i + 2) == Some(&b'\n'))) {
+            // A line continuation joins two physical lines into one logical line.
+            i += if bytes[i + 1] == b'\r' { 3 } else { 2 };
+            space_before = true;
             continue;
         }
         if text[i..].starts_with("//") {
             while i < bytes.len() && bytes[i] != b'\n' {
                 i += 1;
             }
+            space_before = true;
             continue;
         }
         if text[i..].starts_with("/*") {
@@ -78,51 +107,33 @@ pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
                     .with_help("close it with `*/`"))
                 }
             }
+            space_before = true;
             continue;
         }
         let start = i;
-        if c == b'#' && line_start {
-            let mut end = i;
-            while end < bytes.len() && bytes[end] != b'\n' {
-                end += 1;
-            }
-            let directive = text[i + 1..end].trim_start();
-            let name: String = directive.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-            if name == "pragma" || name.is_empty() {
-                i = end;
-                continue;
-            }
-            return Err(Diagnostic::error(
-                "unsupported",
-                format!("the preprocessor directive `#{name}` is not supported yet"),
-            )
-            .with_span(Span::new(start as u32, end as u32), "directive")
-            .with_help("expand the macro by hand; `#pragma` lines are accepted and ignored"));
-        }
-        line_start = false;
-        if c.is_ascii_alphabetic() || c == b'_' {
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'$') {
                 i += 1;
             }
-            tokens.push(Token { tok: Tok::Ident(text[start..i].to_string()), span: Span::new(start as u32, i as u32) });
+            push(&mut tokens, Tok::Ident(text[start..i].to_string()), start, i, &mut line_start, &mut space_before);
             continue;
         }
         if c.is_ascii_digit() || (c == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {
             let (tok, end) = lex_number(text, start)?;
             i = end;
-            tokens.push(Token { tok, span: Span::new(start as u32, i as u32) });
+            push(&mut tokens, tok, start, i, &mut line_start, &mut space_before);
             continue;
         }
         if c == b'\'' || c == b'"' {
             let (tok, end) = lex_quoted(text, start)?;
             i = end;
-            tokens.push(Token { tok, span: Span::new(start as u32, i as u32) });
+            push(&mut tokens, tok, start, i, &mut line_start, &mut space_before);
             continue;
         }
         match PUNCTS.iter().find(|p| text[i..].starts_with(**p)) {
             Some(p) => {
                 i += p.len();
-                tokens.push(Token { tok: Tok::Punct(p), span: Span::new(start as u32, i as u32) });
+                push(&mut tokens, Tok::Punct(p), start, i, &mut line_start, &mut space_before);
             }
             None => {
                 let ch = text[i..].chars().next().unwrap_or('?');
@@ -136,7 +147,18 @@ pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
         }
     }
     let end = text.len() as u32;
-    tokens.push(Token { tok: Tok::Eof, span: Span::new(end, end) });
+    tokens.push(Token { tok: Tok::Eof, span: Span::new(end, end), line_start: true, space_before, origin: None });
+    Ok(tokens)
+}
+
+/// Lexes text that is not in the user's source (a `-D` value, the result of `##`): every
+/// token gets `span`, and there is no end-of-file token.
+pub fn lex_fragment(text: &str, span: Span) -> Result<Vec<Token>, Diagnostic> {
+    let mut tokens = lex(text).map_err(|d| Diagnostic { span: Some(span), ..d })?;
+    tokens.pop();
+    for t in &mut tokens {
+        t.span = span;
+    }
     Ok(tokens)
 }
 
@@ -291,9 +313,10 @@ mod tests {
     }
 
     #[test]
-    fn pragmas_are_skipped_and_other_directives_refused() {
-        assert_eq!(kinds("#pragma unroll\nx").len(), 2);
-        let err = lex("#define N 4\n").unwrap_err();
-        assert_eq!(err.code, "unsupported");
+    fn directives_are_tokens_that_start_a_line() {
+        let tokens = lex("#define N 4\nx # y").unwrap();
+        assert!(tokens[0].line_start && tokens[0].tok == Tok::Punct("#"));
+        assert!(tokens[4].line_start && tokens[4].tok == Tok::Ident("x".into()));
+        assert!(!tokens[5].line_start && tokens[5].tok == Tok::Punct("#"));
     }
 }

@@ -34,6 +34,15 @@ fn is_kernel_word(word: &str) -> bool {
     matches!(word, "__kernel" | "kernel")
 }
 
+/// Points a diagnostic at the definition of the macro a token came from, if it did.
+fn with_macro_origin(d: Diagnostic, t: &Token) -> Diagnostic {
+    match t.origin {
+        Some(def) if def != Span::default() => d.with_label(def, "in the expansion of this macro"),
+        Some(_) => d.with_note("this token comes from a predefined or -D macro"),
+        None => d,
+    }
+}
+
 pub fn parse(tokens: &[Token]) -> Result<TranslationUnit, Diagnostic> {
     let mut parser = Parser { tokens, pos: 0, depth: 0 };
     let mut unit = TranslationUnit::default();
@@ -108,8 +117,9 @@ impl<'t> Parser<'t> {
 
     fn error_here(&self, expected: &str) -> Diagnostic {
         let t = self.peek();
-        Diagnostic::error("syntax-error", format!("expected {expected}, found {}", Self::describe(&t.tok)))
-            .with_span(t.span, format!("expected {expected}"))
+        let d = Diagnostic::error("syntax-error", format!("expected {expected}, found {}", Self::describe(&t.tok)))
+            .with_span(t.span, format!("expected {expected}"));
+        with_macro_origin(d, t)
     }
 
     fn expect_punct(&mut self, p: &str) -> Result<Span, Diagnostic> {
@@ -124,6 +134,7 @@ impl<'t> Parser<'t> {
                     .with_span(Span::new(after, after), "expected `;` here")
                     .with_label(self.peek().span, "unexpected token")
                     .with_help("add `;` at the end of the statement");
+                d = with_macro_origin(d, self.peek());
             }
             Err(d)
         }

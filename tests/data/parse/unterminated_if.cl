@@ -1,0 +1,3 @@
+// ARGS:
+#if defined(FOO)
+__kernel void f(__global int *d) { d[0] = 1; }
