@@ -142,6 +142,8 @@ pub enum Instr {
     WorkItem { query: Query, dst: Reg, dim: Reg },
     /// `dst` = a pointer to this work-group's copy of local allocation `index`.
     LocalAddr { dst: Reg, index: u32 },
+    /// `dst` = a pointer to program-scope variable `index` (see [`Program::globals`]).
+    GlobalAddr { dst: Reg, index: u32 },
     /// Reserves `size` bytes of private memory for the rest of the call; `dst` = its address.
     Alloca { dst: Reg, size: u32, align: u32 },
     /// Calls `func` with the registers `arg_pool[args..args + argc]` as arguments.
@@ -207,12 +209,21 @@ pub struct LocalDecl {
     pub size: u64,
 }
 
+/// A program-scope variable in global or constant memory, with its initial bytes.
+#[derive(Clone, Debug)]
+pub struct GlobalDecl {
+    pub name: String,
+    pub space: Space,
+    pub bytes: Vec<u8>,
+}
+
 /// A whole lowered program.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
     pub functions: Vec<Function>,
     pub kernels: Vec<Kernel>,
     pub locals: Vec<LocalDecl>,
+    pub globals: Vec<GlobalDecl>,
     pub strings: Vec<String>,
 }
 

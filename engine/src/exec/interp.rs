@@ -33,7 +33,7 @@ pub fn run_private(m: &mut Machine, wi: u32) {
     loop {
         let item = &mut m.items[wi as usize];
         let first = m.groups[item.group as usize].first;
-        match exec_private(&program, &m.geometry, item, wi - first, &mut fuel, call_depth) {
+        match exec_private(&program, &m.geometry, &m.program_globals, item, wi - first, &mut fuel, call_depth) {
             Exit::AtEvent => return,
             Exit::Finished => {
                 let item = &m.items[wi as usize];
@@ -253,7 +253,15 @@ fn private_range(item: &WorkItem, p: u64, size: u64, span: Span) -> Result<usize
     Ok(offset as usize)
 }
 
-fn exec_private(program: &Program, geometry: &Geometry, item: &mut WorkItem, local_linear: u32, fuel: &mut u64, call_depth: u32) -> Exit {
+fn exec_private(
+    program: &Program,
+    geometry: &Geometry,
+    globals: &[u64],
+    item: &mut WorkItem,
+    local_linear: u32,
+    fuel: &mut u64,
+    call_depth: u32,
+) -> Exit {
     loop {
         let func = &program.functions[item.func as usize];
         let pc = item.pc as usize;
@@ -368,6 +376,7 @@ fn exec_private(program: &Program, geometry: &Geometry, item: &mut WorkItem, loc
                 regs[dst as usize] = query(geometry, item.group, local_linear, q, regs[dim as usize]);
             }
             Instr::LocalAddr { dst, index } => regs[dst as usize] = ptr::make(Space::Local, index, 0),
+            Instr::GlobalAddr { dst, index } => regs[dst as usize] = globals[index as usize],
             Instr::Alloca { dst, size, align } => {
                 let align = align.max(1) as usize;
                 let start = item.private.len().div_ceil(align) * align;

@@ -256,6 +256,15 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         };
         param_values.push(value);
     }
+    // Program-scope variables live after the buffers, one allocation each.
+    let mut program_globals = Vec::new();
+    for g in &program.globals {
+        budget(g.bytes.len() as u64, &format!("program-scope variable `{}`", g.name))?;
+        let access = if g.space == Space::Constant { Access::ReadOnly } else { Access::ReadWrite };
+        let pool = if g.space == Space::Constant { &mut constant } else { &mut global };
+        pool.push(Alloc { name: g.name.clone(), bytes: g.bytes.clone(), init: None, access });
+        program_globals.push(ptr::make(g.space, (pool.len() - 1) as u32, 0));
+    }
     let n_groups = geometry.group_count() as u32;
     let local_total: u64 = local_sizes.iter().map(|(_, s)| *s).sum();
     budget(local_total.saturating_mul(n_groups as u64), "local memory")?;
@@ -287,6 +296,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         geometry,
         global,
         constant,
+        program_globals,
         groups,
         items,
         ready: (0..n as u32).collect(),

@@ -124,6 +124,8 @@ pub struct Machine {
     /// Global allocations; index 0 is the null allocation and is never valid.
     pub global: Vec<Alloc>,
     pub constant: Vec<Alloc>,
+    /// The pointer to each program-scope variable, by its index in `Program::globals`.
+    pub program_globals: Vec<u64>,
     pub groups: Vec<Group>,
     pub items: Vec<WorkItem>,
     /// Work-items whose status is `Ready`, in no particular but deterministic order.
@@ -264,4 +266,9 @@ impl Machine {
 /// Decodes little-endian bytes of `ty` into register form.
 pub fn decode_value(ty: crate::scenario::ElemType, bytes: &[u8]) -> u64 {
     interp::decode(ty, bytes)
+}
+
+/// Encodes a register value of `ty` as little-endian bytes.
+pub fn encode_value(ty: crate::scenario::ElemType, bits: u64, bytes: &mut [u8]) {
+    interp::encode(ty, bits, bytes)
 }

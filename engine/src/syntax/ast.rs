@@ -16,11 +16,49 @@ pub enum AddrSpaceQual {
     Generic,
 }
 
+/// Which kind of tagged type a `struct`, `union` or `enum` specifier names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagKind {
+    Struct,
+    Union,
+    Enum,
+}
+
+/// A member of a struct or union definition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    pub name: String,
+    pub span: Span,
+    pub ty: TypeExpr,
+}
+
+/// An enumerator, with its explicit value if it has one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Enumerator {
+    pub name: String,
+    pub span: Span,
+    pub value: Option<Expr>,
+}
+
+/// `struct S`, `struct S { ... }`, `union { ... }`, `enum E { ... }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TagSpec {
+    pub kind: TagKind,
+    pub name: Option<String>,
+    /// The members, when this specifier defines the type.
+    pub fields: Option<Vec<Field>>,
+    /// The enumerators, when this specifier defines an enum.
+    pub enumerators: Option<Vec<Enumerator>>,
+    pub span: Span,
+}
+
 /// The base of a declaration's type: words like `unsigned int`, plus qualifiers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TypeSpec {
-    /// The type words in order, e.g. `["unsigned", "int"]` or `["float4"]`.
+    /// The type words in order, e.g. `["unsigned", "int"]`, `["float4"]` or a typedef name.
     pub words: Vec<String>,
+    /// A struct, union or enum specifier instead of words.
+    pub tag: Option<Box<TagSpec>>,
     pub space: Option<AddrSpaceQual>,
     pub is_const: bool,
     pub is_volatile: bool,
@@ -133,6 +171,16 @@ pub enum StmtKind {
     DoWhile(Box<Stmt>, Expr),
     For(Option<Box<Stmt>>, Option<Expr>, Option<Expr>, Box<Stmt>),
     Return(Option<Expr>),
+    /// `typedef` declarations inside a function.
+    Typedef(Vec<VarDecl>),
+    /// A declaration that only defines a struct, union or enum.
+    Tag(TypeSpec),
+    /// `switch (e) { ... }`: the body's statements with the case labels in place.
+    Switch(Expr, Vec<Stmt>),
+    /// `case VALUE:` inside a switch body.
+    Case(Expr),
+    /// `default:` inside a switch body.
+    Default,
     Break,
     Continue,
     Empty,
@@ -162,8 +210,19 @@ pub struct Function {
     pub span: Span,
 }
 
+/// A top-level item.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    Function(Function),
+    /// A program-scope variable declaration.
+    Global(Vec<VarDecl>, Span),
+    Typedef(Vec<VarDecl>),
+    /// A declaration that only defines a struct, union or enum (`struct S { ... };`).
+    Tag(TypeSpec),
+}
+
 /// A whole source file.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct TranslationUnit {
-    pub functions: Vec<Function>,
+    pub items: Vec<Item>,
 }

@@ -7,12 +7,28 @@ use super::ast::*;
 use super::lexer::{Tok, Token};
 use crate::diag::{Diagnostic, Span};
 
-/// Words that start a type (the OpenCL C scalar types and their C spellings).
-const TYPE_WORDS: [&str; 21] = [
+/// Words that start a type: the OpenCL C scalar types and their C spellings, and the
+/// built-in opaque and atomic types.
+const TYPE_WORDS: [&str; 38] = [
     "void", "bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float",
     "double", "half", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "unsigned", "signed", "_Bool",
-    "cl_mem_fence_flags",
+    "cl_mem_fence_flags", "event_t", "memory_order", "memory_scope", "atomic_int", "atomic_uint",
+    "atomic_long", "atomic_ulong", "atomic_float", "atomic_double", "atomic_flag", "atomic_intptr_t",
+    "atomic_uintptr_t", "atomic_size_t", "atomic_ptrdiff_t", "image2d_t", "image3d_t", "sampler_t",
 ];
+
+/// The scalar element words that vector type names are built from (`float4`, `uchar16`).
+const VECTOR_ELEMS: [&str; 11] = ["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double", "half"];
+
+/// Whether `word` names a built-in type.
+pub fn is_type_word(word: &str) -> bool {
+    if TYPE_WORDS.contains(&word) {
+        return true;
+    }
+    let digits = word.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let stem = &word[..word.len() - digits.len()];
+    matches!(digits, "2" | "3" | "4" | "8" | "16") && VECTOR_ELEMS.contains(&stem)
+}
 
 fn space_qualifier(word: &str) -> Option<AddrSpaceQual> {
     Some(match word {
@@ -44,10 +60,13 @@ fn with_macro_origin(d: Diagnostic, t: &Token) -> Diagnostic {
 }
 
 pub fn parse(tokens: &[Token]) -> Result<TranslationUnit, Diagnostic> {
-    let mut parser = Parser { tokens, pos: 0, depth: 0 };
+    let mut parser = Parser { tokens, pos: 0, depth: 0, typedefs: std::collections::HashSet::new() };
     let mut unit = TranslationUnit::default();
     while !parser.at_eof() {
-        unit.functions.push(parser.function()?);
+        if parser.eat_punct(";") {
+            continue;
+        }
+        unit.items.push(parser.item()?);
     }
     Ok(unit)
 }
@@ -55,6 +74,8 @@ pub fn parse(tokens: &[Token]) -> Result<TranslationUnit, Diagnostic> {
 struct Parser<'t> {
     tokens: &'t [Token],
     pos: usize,
+    /// Names declared with `typedef` so far: they start declarations.
+    typedefs: std::collections::HashSet<String>,
     /// Nesting depth of expressions and statements, bounded so hostile input cannot overflow
     /// the host's stack.
     depth: u32,
@@ -167,14 +188,17 @@ impl<'t> Parser<'t> {
     /// Whether the current token starts a type (and so a declaration or a cast).
     fn starts_type(&self) -> bool {
         match &self.peek().tok {
-            Tok::Ident(w) => {
-                TYPE_WORDS.contains(&w.as_str())
-                    || space_qualifier(w).is_some()
-                    || matches!(w.as_str(), "const" | "volatile" | "struct" | "union" | "enum")
-                    || is_ignored_qualifier(w)
-            }
+            Tok::Ident(w) => self.is_type_start(w),
             _ => false,
         }
+    }
+
+    fn is_type_start(&self, w: &str) -> bool {
+        is_type_word(w)
+            || self.typedefs.contains(w)
+            || space_qualifier(w).is_some()
+            || matches!(w, "const" | "volatile" | "struct" | "union" | "enum" | "typedef")
+            || is_ignored_qualifier(w)
     }
 
     fn skip_attributes(&mut self) -> Result<(), Diagnostic> {
@@ -199,7 +223,8 @@ impl<'t> Parser<'t> {
 
     fn type_spec(&mut self) -> Result<TypeSpec, Diagnostic> {
         let start = self.peek().span;
-        let mut spec = TypeSpec { words: Vec::new(), space: None, is_const: false, is_volatile: false, span: start };
+        let mut spec =
+            TypeSpec { words: Vec::new(), tag: None, space: None, is_const: false, is_volatile: false, span: start };
         loop {
             self.skip_attributes()?;
             let Tok::Ident(w) = &self.peek().tok else { break };
@@ -210,21 +235,108 @@ impl<'t> Parser<'t> {
             } else if w == "volatile" {
                 spec.is_volatile = true;
             } else if is_ignored_qualifier(w) {
-            } else if matches!(w.as_str(), "struct" | "union" | "enum") {
-                return Err(Diagnostic::error("unsupported", format!("`{w}` types are not supported yet"))
-                    .with_span(self.peek().span, format!("`{w}` type")));
-            } else if TYPE_WORDS.contains(&w.as_str()) {
+            } else if matches!(w.as_str(), "struct" | "union" | "enum") && spec.words.is_empty() && spec.tag.is_none() {
+                spec.tag = Some(Box::new(self.tag_spec()?));
+                continue;
+            } else if is_type_word(w) && spec.tag.is_none() {
                 spec.words.push(w.clone());
+            } else if self.typedefs.contains(w) && spec.words.is_empty() && spec.tag.is_none() {
+                spec.words.push(w.clone());
+                self.bump();
+                // A typedef name is a complete type: what follows is the declarator.
+                self.skip_qualifiers(&mut spec);
+                break;
             } else {
                 break;
             }
             self.bump();
         }
-        if spec.words.is_empty() {
+        if spec.words.is_empty() && spec.tag.is_none() {
             return Err(self.error_here("a type"));
         }
         spec.span = start.to(self.prev_span());
         Ok(spec)
+    }
+
+    fn skip_qualifiers(&mut self, spec: &mut TypeSpec) {
+        while let Tok::Ident(w) = &self.peek().tok {
+            if let Some(space) = space_qualifier(w) {
+                spec.space = Some(space);
+            } else if w == "const" {
+                spec.is_const = true;
+            } else if w == "volatile" {
+                spec.is_volatile = true;
+            } else if !is_ignored_qualifier(w) {
+                break;
+            }
+            self.bump();
+        }
+    }
+
+    /// `struct NAME`, `struct NAME { fields }`, `union { ... }`, `enum NAME { A, B = 2 }`.
+    fn tag_spec(&mut self) -> Result<TagSpec, Diagnostic> {
+        let start = self.bump().span;
+        let kind = match &self.tokens[self.pos - 1].tok {
+            Tok::Ident(w) if w == "struct" => TagKind::Struct,
+            Tok::Ident(w) if w == "union" => TagKind::Union,
+            _ => TagKind::Enum,
+        };
+        self.skip_attributes()?;
+        let name = match &self.peek().tok {
+            Tok::Ident(n) => {
+                let n = n.clone();
+                self.bump();
+                Some(n)
+            }
+            _ => None,
+        };
+        let mut tag = TagSpec { kind, name, fields: None, enumerators: None, span: start };
+        if self.eat_punct("{") {
+            self.enter()?;
+            if kind == TagKind::Enum {
+                let mut items = Vec::new();
+                while !self.is_punct("}") {
+                    let (name, span) = self.ident("an enumerator name")?;
+                    let value = if self.eat_punct("=") { Some(self.ternary()?) } else { None };
+                    items.push(Enumerator { name, span, value });
+                    if !self.eat_punct(",") {
+                        break;
+                    }
+                }
+                tag.enumerators = Some(items);
+            } else {
+                let mut fields = Vec::new();
+                while !self.is_punct("}") {
+                    if self.at_eof() {
+                        return Err(Diagnostic::error("syntax-error", "unclosed struct or union definition")
+                            .with_span(start, "this definition is never closed"));
+                    }
+                    let base = self.type_spec()?;
+                    loop {
+                        let pointers = self.pointer_levels();
+                        let (name, span) = self.ident("a field name")?;
+                        let arrays = self.array_dims()?;
+                        if self.is_punct(":") {
+                            return Err(Diagnostic::error("unsupported", "bit-fields are not supported")
+                                .with_span(self.peek().span, "bit-field width"));
+                        }
+                        fields.push(Field { name, span, ty: TypeExpr { base: base.clone(), pointers, arrays } });
+                        if !self.eat_punct(",") {
+                            break;
+                        }
+                    }
+                    self.expect_punct(";")?;
+                }
+                tag.fields = Some(fields);
+            }
+            self.expect_punct("}")?;
+            self.leave();
+            self.skip_attributes()?;
+        } else if tag.name.is_none() {
+            return Err(self.error_here("a name or `{` after `struct`, `union` or `enum`"));
+        }
+        tag.span = start.to(self.prev_span());
+        Ok(tag)
     }
 
     fn pointer_levels(&mut self) -> Vec<PointerLevel> {
@@ -262,8 +374,15 @@ impl<'t> Parser<'t> {
         Ok(dims)
     }
 
-    fn function(&mut self) -> Result<Function, Diagnostic> {
+    /// A top-level item: a function, a program-scope variable, a typedef or a tag definition.
+    fn item(&mut self) -> Result<Item, Diagnostic> {
         let start = self.peek().span;
+        if self.ident_is("typedef") {
+            return match self.declaration()?.kind {
+                StmtKind::Typedef(decls) => Ok(Item::Typedef(decls)),
+                _ => Err(self.error_here("a typedef")),
+            };
+        }
         let mut is_kernel = false;
         loop {
             self.skip_attributes()?;
@@ -272,27 +391,49 @@ impl<'t> Parser<'t> {
                     is_kernel = true;
                     self.bump();
                 }
+                Tok::Ident(w) if matches!(w.as_str(), "template") => {
+                    return Err(Diagnostic::error("unsupported", "templates are not supported").with_span(self.peek().span, "template"));
+                }
                 _ => break,
             }
         }
         if !self.starts_type() {
-            return Err(self.error_here("a function definition"));
+            return Err(self.error_here("a function or declaration"));
         }
         let base = self.type_spec()?;
+        if self.is_punct(";") && base.tag.is_some() {
+            self.bump();
+            return Ok(Item::Tag(base));
+        }
         let pointers = self.pointer_levels();
         self.skip_attributes()?;
-        let (name, name_span) = self.ident("a function name")?;
+        let (name, name_span) = self.ident("a name")?;
         if !self.is_punct("(") {
-            return Err(Diagnostic::error("unsupported", "program-scope variables are not supported yet")
-                .with_span(name_span, "declared at program scope"));
+            // A program-scope variable: finish its declarator, then any further ones.
+            let arrays = self.array_dims()?;
+            let init = if self.eat_punct("=") { Some(self.initializer()?) } else { None };
+            let mut decls = vec![VarDecl { name, name_span, ty: TypeExpr { base: base.clone(), pointers, arrays }, init }];
+            while self.eat_punct(",") {
+                decls.push(self.declarator(&base)?);
+            }
+            self.expect_punct(";")?;
+            return Ok(Item::Global(decls, start.to(self.prev_span())));
         }
         self.expect_punct("(")?;
         let mut params = Vec::new();
         if !(self.ident_is("void") && matches!(self.peek_at(1).tok, Tok::Punct(")"))) {
             while !self.is_punct(")") {
+                if self.is_punct("...") {
+                    return Err(Diagnostic::error("unsupported", "variadic functions are not supported")
+                        .with_span(self.peek().span, "`...`"));
+                }
                 let pbase = self.type_spec()?;
                 let ppointers = self.pointer_levels();
-                let (pname, pspan) = self.ident("a parameter name")?;
+                // Parameter names may be left out in a prototype.
+                let (pname, pspan) = match &self.peek().tok {
+                    Tok::Ident(_) => self.ident("a parameter name")?,
+                    _ => (String::new(), self.peek().span),
+                };
                 let arrays = self.array_dims()?;
                 params.push(Param { name: pname, name_span: pspan, ty: TypeExpr { base: pbase, pointers: ppointers, arrays } });
                 if !self.eat_punct(",") {
@@ -306,7 +447,8 @@ impl<'t> Parser<'t> {
         self.skip_attributes()?;
         let ret = TypeExpr { base, pointers, arrays: Vec::new() };
         if self.eat_punct(";") {
-            return Ok(Function { name, name_span, is_kernel, ret, params, body: None, span: start.to(self.prev_span()) });
+            let f = Function { name, name_span, is_kernel, ret, params, body: None, span: start.to(self.prev_span()) };
+            return Ok(Item::Function(f));
         }
         if !self.is_punct("{") {
             return Err(self.error_here("`{` to start the function body"));
@@ -315,25 +457,45 @@ impl<'t> Parser<'t> {
             StmtKind::Block(stmts) => stmts,
             _ => Vec::new(),
         };
-        Ok(Function { name, name_span, is_kernel, ret, params, body: Some(body), span: start.to(self.prev_span()) })
+        Ok(Item::Function(Function { name, name_span, is_kernel, ret, params, body: Some(body), span: start.to(self.prev_span()) }))
+    }
+
+    fn declarator(&mut self, base: &TypeSpec) -> Result<VarDecl, Diagnostic> {
+        let pointers = self.pointer_levels();
+        let (name, name_span) = self.ident("a variable name")?;
+        let arrays = self.array_dims()?;
+        let init = if self.eat_punct("=") { Some(self.initializer()?) } else { None };
+        Ok(VarDecl { name, name_span, ty: TypeExpr { base: base.clone(), pointers, arrays }, init })
     }
 
     fn declaration(&mut self) -> Result<Stmt, Diagnostic> {
         let start = self.peek().span;
+        let is_typedef = self.ident_is("typedef");
+        if is_typedef {
+            self.bump();
+        }
         let base = self.type_spec()?;
+        if base.tag.is_some() && self.is_punct(";") && !is_typedef {
+            self.bump();
+            return Ok(Stmt { kind: StmtKind::Tag(base), span: start.to(self.prev_span()) });
+        }
         let mut decls = Vec::new();
         loop {
-            let pointers = self.pointer_levels();
-            let (name, name_span) = self.ident("a variable name")?;
-            let arrays = self.array_dims()?;
-            let init = if self.eat_punct("=") { Some(self.initializer()?) } else { None };
-            decls.push(VarDecl { name, name_span, ty: TypeExpr { base: base.clone(), pointers, arrays }, init });
+            decls.push(self.declarator(&base)?);
             if !self.eat_punct(",") {
                 break;
             }
         }
         self.expect_punct(";")?;
-        Ok(Stmt { kind: StmtKind::Decl(decls), span: start.to(self.prev_span()) })
+        let kind = if is_typedef {
+            for d in &decls {
+                self.typedefs.insert(d.name.clone());
+            }
+            StmtKind::Typedef(decls)
+        } else {
+            StmtKind::Decl(decls)
+        };
+        Ok(Stmt { kind, span: start.to(self.prev_span()) })
     }
 
     fn initializer(&mut self) -> Result<Initializer, Diagnostic> {
@@ -456,12 +618,32 @@ impl<'t> Parser<'t> {
                 self.expect_punct(";")?;
                 done(self, if is_break { StmtKind::Break } else { StmtKind::Continue })
             }
-            "switch" | "goto" | "case" | "default" => Err(Diagnostic::error(
-                "unsupported",
-                format!("`{word}` statements are not supported yet"),
-            )
-            .with_span(self.peek().span, format!("`{word}`"))
-            .with_help("rewrite it with `if` / `else`")),
+            "switch" => {
+                self.bump();
+                self.expect_punct("(")?;
+                let value = self.expression()?;
+                self.expect_punct(")")?;
+                let body = self.statement()?;
+                let stmts = match body.kind {
+                    StmtKind::Block(stmts) => stmts,
+                    _ => vec![body],
+                };
+                done(self, StmtKind::Switch(value, stmts))
+            }
+            "case" => {
+                self.bump();
+                let value = self.ternary()?;
+                self.expect_punct(":")?;
+                done(self, StmtKind::Case(value))
+            }
+            "default" if matches!(self.peek_at(1).tok, Tok::Punct(":")) => {
+                self.bump();
+                self.bump();
+                done(self, StmtKind::Default)
+            }
+            "goto" => Err(Diagnostic::error("unsupported", "`goto` is not supported")
+                .with_span(self.peek().span, "`goto`")
+                .with_help("restructure the jump with a loop, `break` or `continue`")),
             _ => {
                 let e = self.expression()?;
                 self.expect_punct(";")?;
@@ -566,17 +748,13 @@ impl<'t> Parser<'t> {
         Ok(lhs)
     }
 
-    /// Whether `(` at the current position opens a cast: `(` followed by a type word.
+    /// Whether `(` at the current position opens a cast: `(` followed by a type.
     fn at_cast(&self) -> bool {
         if !self.is_punct("(") {
             return false;
         }
         match &self.peek_at(1).tok {
-            Tok::Ident(w) => {
-                TYPE_WORDS.contains(&w.as_str())
-                    || space_qualifier(w).is_some()
-                    || matches!(w.as_str(), "const" | "volatile" | "struct" | "union")
-            }
+            Tok::Ident(w) => self.is_type_start(w) && w != "typedef",
             _ => false,
         }
     }
@@ -712,7 +890,8 @@ mod tests {
     fn parse_expr(text: &str) -> Expr {
         let src = format!("void f() {{ {text}; }}");
         let unit = parse(&lex(&src).unwrap()).unwrap();
-        match &unit.functions[0].body.as_ref().unwrap()[0].kind {
+        let Some(Item::Function(f)) = unit.items.first() else { panic!("not a function: {unit:?}") };
+        match &f.body.as_ref().unwrap()[0].kind {
             StmtKind::Expr(e) => e.clone(),
             other => panic!("not an expression: {other:?}"),
         }

@@ -1,5 +1,7 @@
 //! The front end's second half: name resolution, types and lowering to the IR.
 //!
+//! [`types`] names and lays out types; this module lowers functions.
+//!
 //! One pass over each function's AST. Expressions are lowered to registers as they are
 //! typed, so every type error is found at the node that has it. Scalars whose address is
 //! never taken live in registers; arrays and address-taken variables live in private memory,
@@ -13,67 +15,12 @@ use crate::ir::{
     Reg, UnaryOp,
 };
 use crate::scenario::ElemType;
-use crate::syntax::ast::{self, AddrSpaceQual, BinOp, ExprKind, Initializer, StmtKind, TypeExpr, UnOp};
+use crate::syntax::ast::{self, AddrSpaceQual, BinOp, ExprKind, Initializer, Item, StmtKind, TypeExpr, UnOp};
 use crate::trace::Space;
 
-/// A C type as the lowering understands it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Ty {
-    Void,
-    Scalar(ElemType),
-    Ptr { pointee: Box<Ty>, space: Space, is_const: bool },
-    Array { elem: Box<Ty>, len: u64 },
-}
+mod types;
 
-impl Ty {
-    fn size(&self) -> u64 {
-        match self {
-            Ty::Void => 1,
-            Ty::Scalar(t) => t.size(),
-            Ty::Ptr { .. } => 8,
-            Ty::Array { elem, len } => elem.size().saturating_mul(*len),
-        }
-    }
-
-    fn align(&self) -> u64 {
-        match self {
-            Ty::Array { elem, .. } => elem.align(),
-            other => other.size().clamp(1, 8),
-        }
-    }
-
-    /// The C spelling, for messages.
-    fn describe(&self) -> String {
-        match self {
-            Ty::Void => "void".into(),
-            Ty::Scalar(t) => t.name().into(),
-            Ty::Ptr { pointee, space, .. } => format!("{} {}*", space_name(*space), pointee.describe()),
-            Ty::Array { elem, len } => format!("{}[{len}]", elem.describe()),
-        }
-    }
-
-    fn is_integer(&self) -> bool {
-        matches!(self, Ty::Scalar(t) if !t.is_float())
-    }
-
-    /// The element type a value of this type is loaded and stored as.
-    fn mem_type(&self) -> Option<ElemType> {
-        match self {
-            Ty::Scalar(t) => Some(*t),
-            Ty::Ptr { .. } => Some(ElemType::ULong),
-            _ => None,
-        }
-    }
-}
-
-fn space_name(space: Space) -> &'static str {
-    match space {
-        Space::Global => "__global",
-        Space::Local => "__local",
-        Space::Constant => "__constant",
-        Space::Private => "__private",
-    }
-}
+use types::{space_of, type_error, unsupported, Ty, Types};
 
 /// The register form of a scalar type after integer promotion.
 pub fn num_ty(t: ElemType) -> NumTy {
@@ -117,53 +64,6 @@ fn common_num(a: NumTy, b: NumTy) -> NumTy {
     }
 }
 
-fn type_error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
-    Diagnostic::error("type-error", message).with_span(span, label)
-}
-
-fn unsupported(span: Span, what: &str) -> Diagnostic {
-    Diagnostic::error("unsupported", format!("{what} is not supported yet")).with_span(span, what.to_string())
-}
-
-/// Resolves the words of a type specifier to a scalar type.
-fn scalar_from_words(words: &[String], span: Span) -> Result<Ty, Diagnostic> {
-    let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    let unsigned = words.contains(&"unsigned");
-    let rest: Vec<&str> = words.iter().copied().filter(|w| *w != "unsigned" && *w != "signed").collect();
-    let ty = match (unsigned, rest.as_slice()) {
-        (false, ["void"]) => return Ok(Ty::Void),
-        (false, ["bool"] | ["_Bool"]) => ElemType::Bool,
-        (false, ["char"]) => ElemType::Char,
-        (true, ["char"]) | (false, ["uchar"]) => ElemType::UChar,
-        (false, ["short"] | ["short", "int"]) => ElemType::Short,
-        (true, ["short"] | ["short", "int"]) | (false, ["ushort"]) => ElemType::UShort,
-        (false, ["int"] | []) => ElemType::Int,
-        (true, ["int"] | []) | (false, ["uint"] | ["cl_mem_fence_flags"]) => ElemType::UInt,
-        (false, ["long"] | ["long", "int"] | ["long", "long"] | ["ptrdiff_t"] | ["intptr_t"]) => ElemType::Long,
-        (true, ["long"] | ["long", "int"] | ["long", "long"]) | (false, ["ulong"] | ["size_t"] | ["uintptr_t"]) => {
-            ElemType::ULong
-        }
-        (false, ["float"]) => ElemType::Float,
-        (false, ["double"]) => ElemType::Double,
-        (false, ["half"]) => return Err(unsupported(span, "the `half` type")),
-        _ => {
-            return Err(type_error(span, format!("`{}` is not a valid type", words.join(" ")), "invalid type"))
-        }
-    };
-    Ok(Ty::Scalar(ty))
-}
-
-fn space_of(q: Option<AddrSpaceQual>, default: Space, span: Span) -> Result<Space, Diagnostic> {
-    Ok(match q {
-        None => default,
-        Some(AddrSpaceQual::Global) => Space::Global,
-        Some(AddrSpaceQual::Local) => Space::Local,
-        Some(AddrSpaceQual::Constant) => Space::Constant,
-        Some(AddrSpaceQual::Private) => Space::Private,
-        Some(AddrSpaceQual::Generic) => return Err(unsupported(span, "the generic address space")),
-    })
-}
-
 /// Where a variable lives.
 #[derive(Clone, Debug)]
 enum VarLoc {
@@ -173,6 +73,8 @@ enum VarLoc {
     Mem(Reg),
     /// A `__local` array: the index of its allocation.
     Local(u32),
+    /// A program-scope variable: its index in `Program::globals` and its space.
+    Global(u32, Space),
 }
 
 #[derive(Clone, Debug)]
@@ -206,19 +108,48 @@ struct FnSig {
 /// Lowers a parsed translation unit. Stops at the first error.
 pub fn lower(unit: &ast::TranslationUnit) -> Result<ir::Program, Diagnostic> {
     let mut program = ir::Program::default();
+    let mut types = Types::new();
     let mut index: HashMap<String, u32> = HashMap::new();
     let mut sigs: Vec<FnSig> = Vec::new();
     let mut bodies: Vec<Option<&ast::Function>> = Vec::new();
-    for f in &unit.functions {
+    let mut global_scope: HashMap<String, Var> = HashMap::new();
+    for item in &unit.items {
+        let f = match item {
+            Item::Function(f) => f,
+            Item::Typedef(decls) => {
+                for d in decls {
+                    let ty = types.resolve(&d.ty)?;
+                    types.typedef(&d.name, ty, d.name_span)?;
+                }
+                continue;
+            }
+            Item::Tag(spec) => {
+                types.base(spec)?;
+                continue;
+            }
+            Item::Global(decls, _) => {
+                for d in decls {
+                    let var = program_scope_variable(&mut types, &mut program, d)?;
+                    global_scope.insert(d.name.clone(), var);
+                }
+                continue;
+            }
+        };
         if builtin_name(&f.name) {
             return Err(type_error(f.name_span, format!("`{}` is a built-in function and cannot be redefined", f.name), "redefined here"));
         }
-        let ret = resolve_type(&f.ret, Space::Private, &mut Consts)?;
+        let ret = types.resolve(&f.ret)?;
+        if matches!(ret, Ty::Record { .. } | Ty::Array { .. }) {
+            return Err(unsupported(f.name_span, "returning a struct or array from a function"));
+        }
         let mut params = Vec::new();
         for p in &f.params {
-            let mut ty = resolve_type(&p.ty, Space::Private, &mut Consts)?;
+            let mut ty = types.resolve(&p.ty)?;
             if let Ty::Array { elem, .. } = ty {
                 ty = Ty::Ptr { pointee: elem, space: Space::Private, is_const: false };
+            }
+            if ty == Ty::Void && f.params.len() == 1 && p.name.is_empty() {
+                continue;
             }
             params.push(ty);
         }
@@ -257,8 +188,9 @@ pub fn lower(unit: &ast::TranslationUnit) -> Result<ir::Program, Diagnostic> {
             sigs: &sigs,
             index: &index,
             program: &mut program,
+            types: &mut types,
             func: ir::Function { name: f.name.clone(), ..Default::default() },
-            scopes: vec![HashMap::new()],
+            scopes: vec![global_scope.clone(), HashMap::new()],
             allocas: Vec::new(),
             loops: Vec::new(),
             address_taken: BTreeSet::new(),
@@ -281,13 +213,14 @@ pub fn lower(unit: &ast::TranslationUnit) -> Result<ir::Program, Diagnostic> {
                             return Err(type_error(p.name_span, "a kernel's pointer parameters must point to __global, __constant or __local memory", "private pointer parameter")
                                 .with_help(format!("write `__global {}` for a buffer", p.ty.base.words.join(" "))));
                         }
+                        // Buffers of structs or pointers are reported as bytes.
                         let elem = match pointee.as_ref() {
                             Ty::Scalar(t) => Some(*t),
-                            Ty::Void => None,
-                            _ => return Err(unsupported(p.name_span, "a kernel parameter pointing to pointers or arrays")),
+                            _ => None,
                         };
                         ParamKind::Pointer { space: *space, elem, is_const: *is_const }
                     }
+                    Ty::Record { .. } => return Err(unsupported(p.name_span, "a struct passed by value to a kernel")),
                     _ => return Err(unsupported(p.name_span, "this kind of kernel parameter")),
                 };
                 params.push(KernelParam { name: p.name.clone(), span: p.name_span, kind });
@@ -300,6 +233,135 @@ pub fn lower(unit: &ast::TranslationUnit) -> Result<ir::Program, Diagnostic> {
     }
     check_no_recursion(&calls, &sigs, &program)?;
     Ok(program)
+}
+
+/// Lays out a program-scope variable in constant or global memory with its initial bytes.
+fn program_scope_variable(types: &mut Types, program: &mut ir::Program, d: &ast::VarDecl) -> Result<Var, Diagnostic> {
+    let space = space_of(storage_space(&d.ty), Space::Private, d.ty.base.span)?;
+    let space = match space {
+        Space::Constant | Space::Global => space,
+        // OpenCL requires program-scope variables to be in the constant (or, from 2.0, the
+        // global) address space; a const-qualified one without a qualifier is constant data.
+        Space::Private if d.ty.base.is_const => Space::Constant,
+        _ => {
+            return Err(type_error(d.name_span, format!("the program-scope variable `{}` must be `__constant` or `__global`", d.name), "declared here")
+                .with_help(format!("write `__constant` before its type if `{}` never changes", d.name)))
+        }
+    };
+    let ty = declared_type(types, d)?;
+    let mut bytes = vec![0u8; ty.size() as usize];
+    if let Some(init) = &d.init {
+        const_init(types, &ty, init, &mut bytes)?;
+    }
+    let index = program.globals.len() as u32;
+    program.globals.push(ir::GlobalDecl { name: d.name.clone(), space, bytes });
+    Ok(Var { loc: VarLoc::Global(index, space), ty })
+}
+
+/// The type of a declaration, taking an array's size from its initialiser when it has none.
+fn declared_type(types: &mut Types, d: &ast::VarDecl) -> Result<Ty, Diagnostic> {
+    if let (Some(None), Some(Initializer::List(items, span))) = (d.ty.arrays.first(), &d.init) {
+        let mut outer = d.ty.clone();
+        outer.arrays.remove(0);
+        let elem = types.resolve(&outer)?;
+        return types.array_of(elem, items.len() as i128, *span);
+    }
+    if let (Some(None), Some(Initializer::Expr(ast::Expr { kind: ExprKind::Str(s), span }))) = (d.ty.arrays.first(), &d.init) {
+        let mut outer = d.ty.clone();
+        outer.arrays.remove(0);
+        let elem = types.resolve(&outer)?;
+        return types.array_of(elem, s.len() as i128 + 1, *span);
+    }
+    types.resolve(&d.ty)
+}
+
+/// A compile-time number.
+#[derive(Clone, Copy)]
+enum ConstNum {
+    Int(i128),
+    Float(f64),
+}
+
+fn const_number(types: &Types, e: &ast::Expr) -> Result<ConstNum, Diagnostic> {
+    if let Ok(v) = types.eval_int(e) {
+        return Ok(ConstNum::Int(v));
+    }
+    let not_const = || type_error(e.span, "a program-scope initialiser must be a constant", "not a constant");
+    Ok(match &e.kind {
+        ExprKind::Float { value, .. } => ConstNum::Float(*value),
+        ExprKind::Unary(UnOp::Neg, a) => match const_number(types, a)? {
+            ConstNum::Int(v) => ConstNum::Int(-v),
+            ConstNum::Float(v) => ConstNum::Float(-v),
+        },
+        ExprKind::Unary(UnOp::Plus, a) | ExprKind::Cast(_, a) => const_number(types, a)?,
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (const_number(types, a)?, const_number(types, b)?);
+            let f = |n: ConstNum| match n {
+                ConstNum::Int(v) => v as f64,
+                ConstNum::Float(v) => v,
+            };
+            let (x, y) = (f(a), f(b));
+            ConstNum::Float(match op {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => x / y,
+                _ => return Err(not_const()),
+            })
+        }
+        _ => return Err(not_const()),
+    })
+}
+
+/// Writes the bytes of a constant initialiser.
+fn const_init(types: &Types, ty: &Ty, init: &Initializer, bytes: &mut [u8]) -> Result<(), Diagnostic> {
+    match (ty, init) {
+        (Ty::Array { elem, len }, Initializer::List(items, span)) => {
+            if items.len() as u64 > *len {
+                return Err(type_error(*span, format!("too many initialisers for an array of {len}"), "here"));
+            }
+            let size = elem.size() as usize;
+            for (i, item) in items.iter().enumerate() {
+                const_init(types, elem, item, &mut bytes[i * size..(i + 1) * size])?;
+            }
+            Ok(())
+        }
+        (Ty::Array { elem, len }, Initializer::Expr(ast::Expr { kind: ExprKind::Str(s), span })) if elem.size() == 1 => {
+            if s.len() as u64 > *len {
+                return Err(type_error(*span, "the string is longer than the array", "here"));
+            }
+            bytes[..s.len()].copy_from_slice(s.as_bytes());
+            Ok(())
+        }
+        (Ty::Record { id, .. }, Initializer::List(items, span)) => {
+            let record = types.record(*id);
+            let members = record.members.clone().unwrap_or_default();
+            let count = if record.is_union { 1 } else { members.len() };
+            if items.len() > count {
+                return Err(type_error(*span, format!("too many initialisers for `{}`", record.name), "here"));
+            }
+            for (m, item) in members.iter().zip(items) {
+                let at = m.offset as usize;
+                const_init(types, &m.ty, item, &mut bytes[at..at + m.ty.size() as usize])?;
+            }
+            Ok(())
+        }
+        (_, Initializer::List(items, _)) if items.len() == 1 => const_init(types, ty, &items[0], bytes),
+        (_, Initializer::List(_, span)) => Err(type_error(*span, "a scalar is initialised with one value", "list here")),
+        (Ty::Scalar(t), Initializer::Expr(e)) => {
+            let bits = match (const_number(types, e)?, t.is_float()) {
+                (ConstNum::Int(v), false) => v as u64,
+                (ConstNum::Float(v), false) => v as i64 as u64,
+                (ConstNum::Int(v), true) if *t == ElemType::Float => (v as f32).to_bits() as u64,
+                (ConstNum::Float(v), true) if *t == ElemType::Float => (v as f32).to_bits() as u64,
+                (ConstNum::Int(v), true) => (v as f64).to_bits(),
+                (ConstNum::Float(v), true) => v.to_bits(),
+            };
+            crate::exec::encode_value(*t, bits, bytes);
+            Ok(())
+        }
+        (_, Initializer::Expr(e)) => Err(unsupported(e.span, "this kind of program-scope initialiser")),
+    }
 }
 
 fn check_no_recursion(calls: &[BTreeSet<u32>], sigs: &[FnSig], program: &ir::Program) -> Result<(), Diagnostic> {
@@ -331,62 +393,6 @@ fn check_no_recursion(calls: &[BTreeSet<u32>], sigs: &[FnSig], program: &ir::Pro
         }
     }
     Ok(())
-}
-
-/// Evaluates constant array sizes. A separate type so that `resolve_type` can be used both
-/// inside and outside a function.
-struct Consts;
-
-impl Consts {
-    fn eval(&mut self, e: &ast::Expr) -> Result<i128, Diagnostic> {
-        let not_const = || type_error(e.span, "array sizes must be integer constants", "not a constant");
-        Ok(match &e.kind {
-            ExprKind::Int { value, .. } => *value as i128,
-            ExprKind::Char(c) => *c as i128,
-            ExprKind::Unary(UnOp::Neg, a) => -self.eval(a)?,
-            ExprKind::Unary(UnOp::Plus, a) => self.eval(a)?,
-            ExprKind::Binary(op, a, b) => {
-                let (a, b) = (self.eval(a)?, self.eval(b)?);
-                match op {
-                    BinOp::Add => a + b,
-                    BinOp::Sub => a - b,
-                    BinOp::Mul => a.checked_mul(b).ok_or_else(not_const)?,
-                    BinOp::Div if b != 0 => a / b,
-                    BinOp::Rem if b != 0 => a % b,
-                    BinOp::Shl if (0..64).contains(&b) => a << b,
-                    BinOp::Shr if (0..64).contains(&b) => a >> b,
-                    _ => return Err(not_const()),
-                }
-            }
-            _ => return Err(not_const()),
-        })
-    }
-}
-
-fn resolve_type(t: &TypeExpr, default_space: Space, consts: &mut Consts) -> Result<Ty, Diagnostic> {
-    let span = t.base.span;
-    let mut ty = scalar_from_words(&t.base.words, span)?;
-    // The base's qualifier applies to what the innermost pointer points to.
-    let mut space = space_of(t.base.space, Space::Private, span)?;
-    let mut is_const = t.base.is_const;
-    for level in &t.pointers {
-        ty = Ty::Ptr { pointee: Box::new(ty), space, is_const };
-        space = space_of(level.space, Space::Private, span)?;
-        is_const = level.is_const;
-    }
-    let _ = default_space;
-    for dim in t.arrays.iter().rev() {
-        let len = match dim {
-            Some(e) => consts.eval(e)?,
-            None => return Err(unsupported(span, "an array without a size")),
-        };
-        if len <= 0 || len > (1 << 32) {
-            return Err(type_error(span, format!("array size {len} is out of range"), "array declared here")
-                .with_note("an array needs between 1 and 2^32 elements"));
-        }
-        ty = Ty::Array { elem: Box::new(ty), len: len as u64 };
-    }
-    Ok(ty)
 }
 
 /// The declared address space of a declaration's storage (not of what it points to).
@@ -454,12 +460,15 @@ fn predefined(name: &str) -> Option<(u64, ElemType)> {
 struct LoopTargets {
     breaks: Vec<usize>,
     continues: Vec<usize>,
+    /// A switch takes `break` but passes `continue` on to the enclosing loop.
+    is_switch: bool,
 }
 
 struct FnLowerer<'a> {
     sigs: &'a [FnSig],
     index: &'a HashMap<String, u32>,
     program: &'a mut ir::Program,
+    types: &'a mut Types,
     func: ir::Function,
     scopes: Vec<HashMap<String, Var>>,
     /// Private memory reserved at entry: `(register, size, align)`.
@@ -600,10 +609,16 @@ impl FnLowerer<'_> {
         self.func.num_regs = sig_params.len() as u32;
         let mut param_copies = Vec::new();
         for (i, (p, ty)) in f.params.iter().zip(sig_params).enumerate() {
-            if self.scopes[0].contains_key(&p.name) {
+            if p.name.is_empty() {
+                continue;
+            }
+            if self.scopes[1].contains_key(&p.name) {
                 return Err(type_error(p.name_span, format!("parameter `{}` is declared twice", p.name), "duplicate"));
             }
-            let loc = if self.address_taken.contains(&p.name) {
+            let loc = if matches!(ty, Ty::Record { .. }) {
+                // The caller passes the address of its private copy.
+                VarLoc::Mem(i as Reg)
+            } else if self.address_taken.contains(&p.name) {
                 let addr = self.reg()?;
                 self.allocas.push((addr, ty.size() as u32, ty.align() as u32));
                 param_copies.push((addr, i as Reg, ty.clone(), p.name_span));
@@ -611,7 +626,7 @@ impl FnLowerer<'_> {
             } else {
                 VarLoc::Reg(i as Reg)
             };
-            self.scopes[0].insert(p.name.clone(), Var { loc, ty });
+            self.scopes[1].insert(p.name.clone(), Var { loc, ty });
         }
         for (addr, reg, ty, span) in param_copies {
             if let Some(mt) = ty.mem_type() {
@@ -702,7 +717,7 @@ impl FnLowerer<'_> {
             }
             StmtKind::DoWhile(body, cond) => {
                 let top = self.here();
-                self.loops.push(LoopTargets { breaks: Vec::new(), continues: Vec::new() });
+                self.loops.push(LoopTargets { breaks: Vec::new(), continues: Vec::new(), is_switch: false });
                 self.scoped(body)?;
                 let cont = self.here();
                 let c = self.condition(cond)?;
@@ -723,7 +738,7 @@ impl FnLowerer<'_> {
                     }
                     None => None,
                 };
-                self.loops.push(LoopTargets { breaks: Vec::new(), continues: Vec::new() });
+                self.loops.push(LoopTargets { breaks: Vec::new(), continues: Vec::new(), is_switch: false });
                 self.scoped(body)?;
                 let cont = self.here();
                 if let Some(step) = step {
@@ -759,7 +774,8 @@ impl FnLowerer<'_> {
             StmtKind::Break | StmtKind::Continue => {
                 let at = self.emit(Instr::Jump { target: 0 }, s.span);
                 let is_break = s.kind == StmtKind::Break;
-                let Some(targets) = self.loops.last_mut() else {
+                let innermost = if is_break { self.loops.last_mut() } else { self.loops.iter_mut().rev().find(|l| !l.is_switch) };
+                let Some(targets) = innermost else {
                     let word = if is_break { "break" } else { "continue" };
                     return Err(type_error(s.span, format!("`{word}` outside of a loop"), "not in a loop"));
                 };
@@ -769,7 +785,80 @@ impl FnLowerer<'_> {
                     targets.continues.push(at);
                 }
             }
+            StmtKind::Typedef(decls) => {
+                for d in decls {
+                    let ty = self.types.resolve(&d.ty)?;
+                    self.types.typedef(&d.name, ty, d.name_span)?;
+                }
+            }
+            StmtKind::Tag(spec) => {
+                self.types.base(spec)?;
+            }
+            StmtKind::Switch(value, body) => self.switch(value, body, s.span)?,
+            StmtKind::Case(e) => {
+                return Err(type_error(e.span, "`case` outside of a switch", "not directly inside a switch body"))
+            }
+            StmtKind::Default => return Err(type_error(s.span, "`default` outside of a switch", "here")),
             StmtKind::Empty => {}
+        }
+        Ok(())
+    }
+
+    /// Lowers a switch: compare-and-branch to each case label, then the body in order, so
+    /// that cases fall through as in C.
+    fn switch(&mut self, value: &ast::Expr, body: &[ast::Stmt], span: Span) -> Result<(), Diagnostic> {
+        let v = self.rvalue(value)?;
+        if !v.ty.is_integer() {
+            return Err(type_error(value.span, format!("a switch needs an integer, not `{}`", v.ty.describe()), "here"));
+        }
+        let v = self.promote(v, value.span)?;
+        let Ty::Scalar(vt) = v.ty else { return unreachable_ty(span) };
+        let mut seen = BTreeSet::new();
+        let mut case_jumps = Vec::new();
+        let mut has_default = false;
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::Case(e) => {
+                    let c = self.types.eval_int(e)?;
+                    if !seen.insert(c) {
+                        return Err(type_error(e.span, format!("duplicate case value {c}"), "repeated here"));
+                    }
+                    let k = self.constant(c as u64, vt, e.span)?;
+                    let dst = self.reg()?;
+                    self.emit(Instr::Compare { op: CmpOp::Eq, ty: num_ty(vt), dst, lhs: v.reg, rhs: k.reg }, e.span);
+                    case_jumps.push(self.emit(Instr::BranchIf { cond: dst, target: 0 }, e.span));
+                }
+                StmtKind::Default if has_default => {
+                    return Err(type_error(stmt.span, "a switch has two `default` labels", "second default"))
+                }
+                StmtKind::Default => has_default = true,
+                _ => {}
+            }
+        }
+        let to_default = self.emit(Instr::Jump { target: 0 }, span);
+        self.loops.push(LoopTargets { breaks: vec![to_default], continues: Vec::new(), is_switch: true });
+        let mut default_at = None;
+        let mut case_index = 0;
+        self.scopes.push(HashMap::new());
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::Case(_) => {
+                    let here = self.here();
+                    self.patch(case_jumps[case_index], here);
+                    case_index += 1;
+                }
+                StmtKind::Default => default_at = Some(self.here()),
+                _ => self.stmt(stmt)?,
+            }
+        }
+        self.scopes.pop();
+        let end = self.here();
+        let targets = self.loops.pop().unwrap_or(LoopTargets { breaks: Vec::new(), continues: Vec::new(), is_switch: true });
+        for b in targets.breaks {
+            self.patch(b, end);
+        }
+        if let Some(d) = default_at {
+            self.patch(to_default, d);
         }
         Ok(())
     }
@@ -782,12 +871,12 @@ impl FnLowerer<'_> {
     }
 
     fn loop_body(&mut self, body: &ast::Stmt, _top: u32) -> Result<(), Diagnostic> {
-        self.loops.push(LoopTargets { breaks: Vec::new(), continues: Vec::new() });
+        self.loops.push(LoopTargets { breaks: Vec::new(), continues: Vec::new(), is_switch: false });
         self.scoped(body)
     }
 
     fn finish_loop(&mut self, end: u32, cont: u32) {
-        let targets = self.loops.pop().unwrap_or(LoopTargets { breaks: Vec::new(), continues: Vec::new() });
+        let targets = self.loops.pop().unwrap_or(LoopTargets { breaks: Vec::new(), continues: Vec::new(), is_switch: false });
         for b in targets.breaks {
             self.patch(b, end);
         }
@@ -800,7 +889,13 @@ impl FnLowerer<'_> {
         if self.scopes.last().is_some_and(|s| s.contains_key(&d.name)) {
             return Err(type_error(d.name_span, format!("`{}` is already declared in this scope", d.name), "redeclared here"));
         }
-        let ty = resolve_type(&d.ty, Space::Private, &mut Consts)?;
+        let ty = declared_type(self.types, d)?;
+        if let Ty::Record { id, .. } = ty {
+            if self.types.record(id).members.is_none() {
+                return Err(type_error(d.name_span, format!("`{}` has an incomplete type", d.name), "declared here")
+                    .with_help("define the struct before declaring variables of it"));
+            }
+        }
         if ty == Ty::Void {
             return Err(type_error(d.name_span, format!("variable `{}` cannot have type void", d.name), "declared here"));
         }
@@ -824,7 +919,7 @@ impl FnLowerer<'_> {
             }
             Space::Private => {}
         }
-        let in_memory = matches!(ty, Ty::Array { .. }) || self.address_taken.contains(&d.name);
+        let in_memory = matches!(ty, Ty::Array { .. } | Ty::Record { .. }) || self.address_taken.contains(&d.name);
         if in_memory {
             if ty.size() > MAX_PRIVATE_BYTES {
                 return Err(type_error(d.name_span, format!("`{}` needs {} bytes of private memory", d.name, ty.size()), "too large")
@@ -874,8 +969,44 @@ impl FnLowerer<'_> {
                 }
                 Ok(())
             }
+            (Ty::Array { elem, len }, Initializer::Expr(ast::Expr { kind: ExprKind::Str(text), span })) if elem.size() == 1 => {
+                let bytes = text.as_bytes();
+                if bytes.len() as u64 > *len {
+                    return Err(type_error(*span, "the string is longer than the array", "here"));
+                }
+                for i in 0..*len {
+                    let b = bytes.get(i as usize).copied().unwrap_or(0);
+                    let at = self.field_addr(addr, i, *span)?;
+                    let v = self.constant(b as u64, ElemType::UChar, *span)?;
+                    self.emit(Instr::Store { ty: ElemType::UChar, addr: at, src: v.reg }, *span);
+                }
+                Ok(())
+            }
             (Ty::Array { .. }, Initializer::Expr(e)) => {
                 Err(type_error(e.span, "an array is initialised with a list in braces", "expected `{ ... }`"))
+            }
+            (Ty::Record { id, .. }, Initializer::List(items, span)) => {
+                let record = self.types.record(*id).clone();
+                let members = record.members.unwrap_or_default();
+                let count = if record.is_union { 1 } else { members.len() };
+                if items.len() > count {
+                    return Err(type_error(*span, format!("too many initialisers for `{}`", record.name), "here"));
+                }
+                if record.is_union || items.len() < members.len() {
+                    self.zero_memory(addr, ty, *span)?;
+                }
+                for (m, item) in members.iter().zip(items) {
+                    let at = self.field_addr(addr, m.offset, *span)?;
+                    self.init_memory(at, &m.ty, item)?;
+                }
+                Ok(())
+            }
+            (Ty::Record { .. }, Initializer::Expr(e)) => {
+                let v = self.rvalue(e)?;
+                if &v.ty != ty {
+                    return Err(type_error(e.span, format!("cannot initialise a `{}` with a `{}`", ty.describe(), v.ty.describe()), "here"));
+                }
+                self.copy_aggregate(addr, v.reg, ty, e.span)
             }
             (_, Initializer::List(items, span)) if items.len() == 1 => self.init_memory(addr, ty, &items[0]).map_err(|d| d.with_label(*span, "in this list")),
             (_, Initializer::List(_, span)) => Err(type_error(*span, "a scalar is initialised with one value", "list here")),
@@ -889,7 +1020,78 @@ impl FnLowerer<'_> {
         }
     }
 
+    /// `addr + offset` bytes.
+    fn field_addr(&mut self, addr: Reg, offset: u64, span: Span) -> Result<Reg, Diagnostic> {
+        if offset == 0 {
+            return Ok(addr);
+        }
+        let idx = self.constant(offset, ElemType::Long, span)?;
+        let dst = self.reg()?;
+        self.emit(Instr::PtrAdd { dst, ptr: addr, index: idx.reg, scale: 1 }, span);
+        Ok(dst)
+    }
+
+    /// Copies a struct or array value leaf by leaf (C's assignment of aggregates).
+    fn copy_aggregate(&mut self, dst: Reg, src: Reg, ty: &Ty, span: Span) -> Result<(), Diagnostic> {
+        let mut leaves = Vec::new();
+        self.leaves(ty, 0, &mut leaves);
+        if leaves.len() > 4096 {
+            return Err(unsupported(span, "copying an aggregate of more than 4096 values"));
+        }
+        for (offset, mt) in leaves {
+            let from = self.field_addr(src, offset, span)?;
+            let to = self.field_addr(dst, offset, span)?;
+            let v = self.reg()?;
+            self.emit(Instr::Load { ty: mt, dst: v, addr: from }, span);
+            self.emit(Instr::Store { ty: mt, addr: to, src: v }, span);
+        }
+        Ok(())
+    }
+
+    /// The scalar leaves of a type: byte offset and storage type, in memory order.
+    fn leaves(&self, ty: &Ty, base: u64, out: &mut Vec<(u64, ElemType)>) {
+        if out.len() > 4096 {
+            return;
+        }
+        match ty {
+            Ty::Array { elem, len } => {
+                for i in 0..*len {
+                    self.leaves(elem, base + i * elem.size(), out);
+                    if out.len() > 4096 {
+                        return;
+                    }
+                }
+            }
+            Ty::Record { id, size, .. } => {
+                let record = self.types.record(*id);
+                if record.is_union {
+                    // A union is copied as its bytes.
+                    out.extend((0..*size).map(|k| (base + k, ElemType::UChar)));
+                } else {
+                    for m in record.members.iter().flatten() {
+                        self.leaves(&m.ty, base + m.offset, out);
+                    }
+                }
+            }
+            other => {
+                if let Some(mt) = other.mem_type() {
+                    out.push((base, mt));
+                }
+            }
+        }
+    }
+
     fn zero_memory(&mut self, addr: Reg, ty: &Ty, span: Span) -> Result<(), Diagnostic> {
+        if let Ty::Record { .. } = ty {
+            let mut leaves = Vec::new();
+            self.leaves(ty, 0, &mut leaves);
+            for (offset, mt) in leaves {
+                let at = self.field_addr(addr, offset, span)?;
+                let zero = self.constant(0, ElemType::ULong, span)?;
+                self.emit(Instr::Store { ty: mt, addr: at, src: zero.reg }, span);
+            }
+            return Ok(());
+        }
         match ty {
             Ty::Array { elem, len } => {
                 for i in 0..*len {
@@ -987,6 +1189,8 @@ impl FnLowerer<'_> {
             Place::Mem(addr, Ty::Array { elem, .. }, space) => {
                 Ok(Val { reg: addr, ty: Ty::Ptr { pointee: elem, space, is_const: false } })
             }
+            // A struct value is represented by its address; assignments copy from it.
+            Place::Mem(addr, ty @ Ty::Record { .. }, _) => Ok(Val { reg: addr, ty }),
             Place::Mem(addr, ty, _) => {
                 let mt = ty.mem_type().ok_or_else(|| type_error(span, format!("cannot read a `{}`", ty.describe()), "here"))?;
                 let dst = self.reg()?;
@@ -1002,6 +1206,13 @@ impl FnLowerer<'_> {
                 let v = self.convert(v, ty, span)?;
                 self.emit(Instr::Move { dst: *reg, src: v.reg }, span);
                 Ok(Val { reg: *reg, ty: ty.clone() })
+            }
+            Place::Mem(addr, ty @ Ty::Record { .. }, _) => {
+                if &v.ty != ty {
+                    return Err(type_error(span, format!("cannot assign a `{}` to a `{}`", v.ty.describe(), ty.describe()), "here"));
+                }
+                self.copy_aggregate(*addr, v.reg, ty, span)?;
+                Ok(Val { reg: *addr, ty: ty.clone() })
             }
             Place::Mem(addr, ty, _) => {
                 let v = self.convert(v, ty, span)?;
@@ -1026,6 +1237,11 @@ impl FnLowerer<'_> {
                         self.emit(Instr::LocalAddr { dst, index }, e.span);
                         Place::Mem(dst, var.ty, Space::Local)
                     }
+                    VarLoc::Global(index, space) => {
+                        let dst = self.reg()?;
+                        self.emit(Instr::GlobalAddr { dst, index }, e.span);
+                        Place::Mem(dst, var.ty, space)
+                    }
                 })
             }
             ExprKind::Index(base, index) => {
@@ -1046,7 +1262,37 @@ impl FnLowerer<'_> {
                     other => Err(type_error(inner.span, format!("cannot dereference a `{}`", other.describe()), "not a pointer to data")),
                 }
             }
-            ExprKind::Member(_, _, _) => Err(unsupported(e.span, "member access")),
+            ExprKind::Member(base, field, arrow) => {
+                let (addr, ty, space) = if *arrow {
+                    let p = self.rvalue(base)?;
+                    match p.ty {
+                        Ty::Ptr { pointee, space, .. } => (p.reg, *pointee, space),
+                        other => {
+                            return Err(type_error(base.span, format!("`->` needs a pointer to a struct, not `{}`", other.describe()), "not a pointer")
+                                .with_help("use `.` to access a member of a struct value"))
+                        }
+                    }
+                } else {
+                    match self.place(base)? {
+                        Place::Mem(addr, ty, space) => (addr, ty, space),
+                        Place::Reg(_, ty) => {
+                            return Err(type_error(base.span, format!("a `{}` has no members", ty.describe()), "not a struct"))
+                        }
+                    }
+                };
+                let Ty::Record { id, .. } = ty else {
+                    let hint = if matches!(ty, Ty::Ptr { .. }) && !*arrow { " (use `->` through a pointer)" } else { "" };
+                    return Err(type_error(base.span, format!("a `{}` has no members{hint}", ty.describe()), "not a struct or union"));
+                };
+                let record = self.types.record(id);
+                let Some(member) = record.members.iter().flatten().find(|m| &m.name == field).cloned() else {
+                    let names: Vec<String> = record.members.iter().flatten().map(|m| m.name.clone()).collect();
+                    return Err(type_error(e.span, format!("`{}` has no member `{field}`", record.name), "unknown member")
+                        .with_note(format!("its members are: {}", names.join(", "))));
+                };
+                let at = self.field_addr(addr, member.offset, e.span)?;
+                Ok(Place::Mem(at, member.ty, space))
+            }
             _ => Err(type_error(e.span, "this expression cannot be assigned to or have its address taken", "not an lvalue")),
         }
     }
@@ -1100,6 +1346,9 @@ impl FnLowerer<'_> {
             ExprKind::Str(_) => Err(type_error(span, "string literals can only be used as printf's format", "string here")),
             ExprKind::Ident(name) => {
                 if self.lookup(name).is_none() {
+                    if let Some(&(value, ty)) = self.types.constants.get(name) {
+                        return self.constant(value as u64, ty, span);
+                    }
                     if let Some((bits, ty)) = predefined(name) {
                         return self.constant(bits, ty, span);
                     }
@@ -1232,7 +1481,7 @@ impl FnLowerer<'_> {
                 self.expr(b)
             }
             ExprKind::Cast(ty, inner) => {
-                let to = resolve_type(ty, Space::Private, &mut Consts)?;
+                let to = self.types.resolve(ty)?;
                 let v = self.expr(inner)?;
                 if to == Ty::Void {
                     return Ok(Val { reg: v.reg, ty: Ty::Void });
@@ -1245,7 +1494,7 @@ impl FnLowerer<'_> {
                 }
             }
             ExprKind::SizeofType(ty) => {
-                let t = resolve_type(ty, Space::Private, &mut Consts)?;
+                let t = self.types.resolve(ty)?;
                 self.constant(t.size(), ElemType::ULong, span)
             }
             ExprKind::SizeofExpr(inner) => {
@@ -1514,6 +1763,17 @@ impl FnLowerer<'_> {
         let mut regs = Vec::new();
         for (a, pty) in args.iter().zip(&params) {
             let v = self.rvalue(a)?;
+            if let Ty::Record { .. } = pty {
+                // Structs are passed by value: the callee gets a private copy.
+                if &v.ty != pty {
+                    return Err(type_error(a.span, format!("expected a `{}`, found a `{}`", pty.describe(), v.ty.describe()), "wrong type"));
+                }
+                let copy = self.reg()?;
+                self.allocas.push((copy, pty.size() as u32, pty.align() as u32));
+                self.copy_aggregate(copy, v.reg, pty, a.span)?;
+                regs.push(copy);
+                continue;
+            }
             let v = self.convert(v, pty, a.span)?;
             regs.push(v.reg);
         }
@@ -1560,6 +1820,7 @@ impl FnLowerer<'_> {
                     kinds.push(PrintfArg::Ptr);
                 }
                 Ty::Void => return Err(type_error(a.span, "this argument has no value", "void")),
+                other => return Err(type_error(a.span, format!("printf cannot print a `{}`", other.describe()), "here")),
             }
         }
         let start = self.func.arg_pool.len() as u32;
