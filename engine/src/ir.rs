@@ -70,6 +70,11 @@ pub enum UnaryOp {
     /// `!x`: 1 if `x` is zero, else 0.
     LogicalNot,
     Abs,
+    /// Floating-point rounding to an integral value: to nearest even, down, up, toward zero.
+    RoundEven,
+    Floor,
+    Ceil,
+    Trunc,
 }
 
 /// Read-modify-write operations of the atomic built-ins.
@@ -118,8 +123,8 @@ pub enum Instr {
     Compare { op: CmpOp, ty: NumTy, dst: Reg, lhs: Reg, rhs: Reg },
     Unary { op: UnaryOp, ty: NumTy, dst: Reg, src: Reg },
     Convert { from: NumTy, to: NumTy, dst: Reg, src: Reg },
-    /// Narrows an integer to a storage type and widens it back (C's conversion to `char`,
-    /// `short`, `bool`).
+    /// Reinterprets the low bits of a register as `ty` in register form: narrows an integer
+    /// to `char`, `short` or `bool` and widens it back, or re-canonicalises bits after `as_T`.
     Narrow { ty: ElemType, dst: Reg, src: Reg },
     /// `dst = ptr + index * scale` (index is a signed 64-bit integer).
     PtrAdd { dst: Reg, ptr: Reg, index: Reg, scale: u32 },

@@ -169,6 +169,15 @@ fn binary(op: BinaryOp, ty: NumTy, a: u64, b: u64) -> Option<u64> {
     })
 }
 
+fn round(op: UnaryOp, x: f64) -> f64 {
+    match op {
+        UnaryOp::RoundEven => x.round_ties_even(),
+        UnaryOp::Floor => x.floor(),
+        UnaryOp::Ceil => x.ceil(),
+        _ => x.trunc(),
+    }
+}
+
 #[inline]
 fn compare(op: CmpOp, ty: NumTy, a: u64, b: u64) -> bool {
     use std::cmp::Ordering;
@@ -305,6 +314,14 @@ fn exec_private(
                     (UnaryOp::Abs, NumTy::F32) => f32_of(v).abs().to_bits() as u64,
                     (UnaryOp::Abs, NumTy::F64) => f64_of(v).abs().to_bits(),
                     (UnaryOp::Abs, _) => v,
+                    (UnaryOp::RoundEven | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc, NumTy::F32) => {
+                        round(op, f32_of(v) as f64) as f32
+                    }
+                    .to_bits() as u64,
+                    (UnaryOp::RoundEven | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc, NumTy::F64) => {
+                        round(op, f64_of(v)).to_bits()
+                    }
+                    (UnaryOp::RoundEven | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc, _) => v,
                 }
             }
             Instr::Convert { from, to, dst, src } => regs[dst as usize] = convert(from, to, regs[src as usize]),
@@ -316,7 +333,9 @@ fn exec_private(
                     ElemType::UChar => v as u8 as u64,
                     ElemType::Short => v as i16 as i64 as u64,
                     ElemType::UShort => v as u16 as u64,
-                    _ => v,
+                    ElemType::Int => v as i32 as i64 as u64,
+                    ElemType::UInt | ElemType::Float => v as u32 as u64,
+                    ElemType::Long | ElemType::ULong | ElemType::Double => v,
                 }
             }
             Instr::PtrAdd { dst, ptr: p, index, scale } => {

@@ -96,6 +96,8 @@ enum Place {
     Reg(Reg, Ty),
     /// In memory at the address held by the register, in the given space.
     Mem(Reg, Ty, Space),
+    /// Some lanes of a vector place (a swizzle such as `v.xz` or `v.hi`).
+    Lanes(Box<Place>, Vec<u8>),
 }
 
 struct FnSig {
@@ -139,8 +141,8 @@ pub fn lower(unit: &ast::TranslationUnit) -> Result<ir::Program, Diagnostic> {
             return Err(type_error(f.name_span, format!("`{}` is a built-in function and cannot be redefined", f.name), "redefined here"));
         }
         let ret = types.resolve(&f.ret)?;
-        if matches!(ret, Ty::Record { .. } | Ty::Array { .. }) {
-            return Err(unsupported(f.name_span, "returning a struct or array from a function"));
+        if matches!(ret, Ty::Array { .. }) {
+            return Err(type_error(f.name_span, "a function cannot return an array", "declared here"));
         }
         let mut params = Vec::new();
         for p in &f.params {
@@ -195,6 +197,7 @@ pub fn lower(unit: &ast::TranslationUnit) -> Result<ir::Program, Diagnostic> {
             loops: Vec::new(),
             address_taken: BTreeSet::new(),
             ret: sigs[id].ret.clone(),
+            ret_slot: None,
             is_kernel: f.is_kernel,
             calls: BTreeSet::new(),
             span: f.span,
@@ -213,14 +216,15 @@ pub fn lower(unit: &ast::TranslationUnit) -> Result<ir::Program, Diagnostic> {
                             return Err(type_error(p.name_span, "a kernel's pointer parameters must point to __global, __constant or __local memory", "private pointer parameter")
                                 .with_help(format!("write `__global {}` for a buffer", p.ty.base.words.join(" "))));
                         }
-                        // Buffers of structs or pointers are reported as bytes.
+                        // Buffers of vectors are reported by element; of structs or pointers, as bytes.
                         let elem = match pointee.as_ref() {
-                            Ty::Scalar(t) => Some(*t),
+                            Ty::Scalar(t) | Ty::Vector(t, _) => Some(*t),
                             _ => None,
                         };
                         ParamKind::Pointer { space: *space, elem, is_const: *is_const }
                     }
                     Ty::Record { .. } => return Err(unsupported(p.name_span, "a struct passed by value to a kernel")),
+                    Ty::Vector(..) => return Err(unsupported(p.name_span, "a vector passed by value to a kernel")),
                     _ => return Err(unsupported(p.name_span, "this kind of kernel parameter")),
                 };
                 params.push(KernelParam { name: p.name.clone(), span: p.name_span, kind });
@@ -405,12 +409,66 @@ fn storage_space(t: &TypeExpr) -> Option<AddrSpaceQual> {
 }
 
 fn builtin_name(name: &str) -> bool {
-    work_item_query(name).is_some()
+    vector_memory_builtin(name).is_some()
+        || conversion_builtin(name).is_some()
+        || work_item_query(name).is_some()
         || atomic_op(name).is_some()
         || matches!(
             name,
             "barrier" | "work_group_barrier" | "mem_fence" | "read_mem_fence" | "write_mem_fence" | "printf" | "min" | "max" | "abs"
         )
+}
+
+/// `vloadN` / `vstoreN`: whether it stores, and N.
+fn vector_memory_builtin(name: &str) -> Option<(bool, u8)> {
+    let (store, n) = match name.strip_prefix("vload") {
+        Some(n) => (false, n),
+        None => (true, name.strip_prefix("vstore")?),
+    };
+    let n: u8 = n.parse().ok()?;
+    matches!(n, 2 | 3 | 4 | 8 | 16).then_some((store, n))
+}
+
+/// How a conversion built-in converts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Conversion {
+    /// `convert_T[_sat][_rounding]`: value conversion.
+    Value { saturate: bool, rounding: Option<UnaryOp> },
+    /// `as_T`: the same bits read as another type.
+    Reinterpret,
+}
+
+/// Parses `convert_float4_sat_rte`, `as_uint` and the like into the target type name and the
+/// conversion.
+fn conversion_builtin(name: &str) -> Option<(&str, Conversion)> {
+    if let Some(t) = name.strip_prefix("as_") {
+        return Some((t, Conversion::Reinterpret));
+    }
+    let mut rest = name.strip_prefix("convert_")?;
+    let mut rounding = None;
+    for (suffix, op) in [("_rte", UnaryOp::RoundEven), ("_rtz", UnaryOp::Trunc), ("_rtp", UnaryOp::Ceil), ("_rtn", UnaryOp::Floor)] {
+        if let Some(r) = rest.strip_suffix(suffix) {
+            rest = r;
+            rounding = Some(op);
+        }
+    }
+    let saturate = rest.ends_with("_sat");
+    let t = rest.strip_suffix("_sat").unwrap_or(rest);
+    Some((t, Conversion::Value { saturate, rounding }))
+}
+
+fn elem_range(t: ElemType) -> (i128, i128) {
+    match t {
+        ElemType::Bool => (0, 1),
+        ElemType::Char => (i8::MIN as i128, i8::MAX as i128),
+        ElemType::UChar => (0, u8::MAX as i128),
+        ElemType::Short => (i16::MIN as i128, i16::MAX as i128),
+        ElemType::UShort => (0, u16::MAX as i128),
+        ElemType::Int => (i32::MIN as i128, i32::MAX as i128),
+        ElemType::UInt => (0, u32::MAX as i128),
+        ElemType::Long | ElemType::Float | ElemType::Double => (i64::MIN as i128, i64::MAX as i128),
+        ElemType::ULong => (0, u64::MAX as i128),
+    }
 }
 
 fn work_item_query(name: &str) -> Option<Query> {
@@ -477,6 +535,9 @@ struct FnLowerer<'a> {
     /// Names used with `&`: those variables live in memory.
     address_taken: BTreeSet<String>,
     ret: Ty,
+    /// For a function returning a struct or vector: the register holding the address the
+    /// caller reserved for the result (a hidden first parameter).
+    ret_slot: Option<Reg>,
     is_kernel: bool,
     calls: BTreeSet<u32>,
     span: Span,
@@ -572,6 +633,30 @@ impl FnLowerer<'_> {
         Ok(r)
     }
 
+    /// `n` consecutive registers (a vector value occupies one per lane).
+    fn regs(&mut self, n: u32) -> Result<Reg, Diagnostic> {
+        let first = self.reg()?;
+        for _ in 1..n {
+            self.reg()?;
+        }
+        Ok(first)
+    }
+
+    /// Registers a value of `ty` occupies.
+    fn width(ty: &Ty) -> u32 {
+        match ty {
+            Ty::Vector(_, n) => *n as u32,
+            _ => 1,
+        }
+    }
+
+    /// Copies a value's registers into `dst`.
+    fn move_val(&mut self, dst: Reg, v: &Val, span: Span) {
+        for k in 0..Self::width(&v.ty) {
+            self.emit(Instr::Move { dst: dst + k, src: v.reg + k }, span);
+        }
+    }
+
     fn emit(&mut self, instr: Instr, span: Span) -> usize {
         self.func.code.push(instr);
         self.func.spans.push(span);
@@ -605,17 +690,22 @@ impl FnLowerer<'_> {
             collect_address_taken_stmt(s, &mut self.address_taken);
         }
         let sig_params = self.sigs[self.index[&f.name] as usize].params.clone();
-        self.func.num_params = sig_params.len() as u32;
-        self.func.num_regs = sig_params.len() as u32;
+        let hidden = self.ret.is_aggregate() as u32;
+        if hidden == 1 {
+            self.ret_slot = Some(0);
+        }
+        self.func.num_params = sig_params.len() as u32 + hidden;
+        self.func.num_regs = sig_params.len() as u32 + hidden;
         let mut param_copies = Vec::new();
         for (i, (p, ty)) in f.params.iter().zip(sig_params).enumerate() {
+            let i = i + hidden as usize;
             if p.name.is_empty() {
                 continue;
             }
             if self.scopes[1].contains_key(&p.name) {
                 return Err(type_error(p.name_span, format!("parameter `{}` is declared twice", p.name), "duplicate"));
             }
-            let loc = if matches!(ty, Ty::Record { .. }) {
+            let loc = if ty.is_aggregate() {
                 // The caller passes the address of its private copy.
                 VarLoc::Mem(i as Reg)
             } else if self.address_taken.contains(&p.name) {
@@ -637,7 +727,7 @@ impl FnLowerer<'_> {
             self.stmt(s)?;
         }
         let end = Span::new(f.span.end.saturating_sub(1), f.span.end);
-        if self.ret == Ty::Void {
+        if self.ret == Ty::Void || self.ret_slot.is_some() {
             self.emit(Instr::Return { src: None }, end);
         } else {
             // Falling off the end of a non-void function returns an unspecified value; zero
@@ -762,6 +852,13 @@ impl FnLowerer<'_> {
                     }
                     (None, ret) => {
                         return Err(type_error(s.span, format!("this function must return a `{}`", ret.describe()), "missing value"))
+                    }
+                    (Some(e), ret) if ret.is_aggregate() => {
+                        let ret = ret.clone();
+                        let v = self.rvalue(e)?;
+                        let slot = self.ret_slot.unwrap_or(0);
+                        self.write(&Place::Mem(slot, ret, Space::Private), v, e.span)?;
+                        self.emit(Instr::Return { src: None }, s.span);
                     }
                     (Some(e), ret) => {
                         let ret = ret.clone();
@@ -932,19 +1029,21 @@ impl FnLowerer<'_> {
             }
             self.scopes.last_mut().map(|s| s.insert(d.name.clone(), Var { loc: VarLoc::Mem(addr), ty }));
         } else {
-            let reg = self.reg()?;
+            let reg = self.regs(Self::width(&ty))?;
             match &d.init {
                 Some(Initializer::Expr(e)) => {
                     let v = self.rvalue(e)?;
                     let v = self.convert(v, &ty, e.span)?;
-                    self.emit(Instr::Move { dst: reg, src: v.reg }, e.span);
+                    self.move_val(reg, &v, e.span);
                 }
                 Some(Initializer::List(_, span)) => {
                     return Err(type_error(*span, "a scalar is initialised with a value, not a list", "list here"))
                 }
                 None => {
-                    // Uninitialised private scalars read as zero, so runs stay deterministic.
-                    self.emit(Instr::Const { dst: reg, bits: 0 }, d.name_span);
+                    // Uninitialised private variables read as zero, so runs stay deterministic.
+                    for k in 0..Self::width(&ty) {
+                        self.emit(Instr::Const { dst: reg + k, bits: 0 }, d.name_span);
+                    }
                 }
             }
             self.scopes.last_mut().map(|s| s.insert(d.name.clone(), Var { loc: VarLoc::Reg(reg), ty }));
@@ -1073,6 +1172,7 @@ impl FnLowerer<'_> {
                     }
                 }
             }
+            Ty::Vector(e, n) => out.extend((0..*n as u64).map(|k| (base + k * e.size(), *e))),
             other => {
                 if let Some(mt) = other.mem_type() {
                     out.push((base, mt));
@@ -1138,6 +1238,21 @@ impl FnLowerer<'_> {
         if &v.ty == to {
             return Ok(v);
         }
+        if let Ty::Vector(e, n) = *to {
+            return match v.ty {
+                // A scalar converts to the element type and is broadcast to every lane.
+                Ty::Scalar(_) => {
+                    let s = self.convert(v, &Ty::Scalar(e), span)?;
+                    let dst = self.regs(n as u32)?;
+                    for k in 0..n as u32 {
+                        self.emit(Instr::Move { dst: dst + k, src: s.reg }, span);
+                    }
+                    Ok(Val { reg: dst, ty: to.clone() })
+                }
+                ref from => Err(type_error(span, format!("cannot convert `{}` to `{}`", from.describe(), to.describe()), "here")
+                    .with_help(format!("vectors convert explicitly, e.g. convert_{}(x)", to.describe()))),
+            };
+        }
         match (&v.ty, to) {
             (Ty::Scalar(from), Ty::Scalar(t)) => {
                 let (from, t) = (*from, *t);
@@ -1191,6 +1306,28 @@ impl FnLowerer<'_> {
             }
             // A struct value is represented by its address; assignments copy from it.
             Place::Mem(addr, ty @ Ty::Record { .. }, _) => Ok(Val { reg: addr, ty }),
+            Place::Mem(addr, Ty::Vector(e, n), space) => {
+                let lanes: Vec<u8> = (0..n).collect();
+                self.read(Place::Lanes(Box::new(Place::Mem(addr, Ty::Vector(e, n), space)), lanes), span)
+            }
+            Place::Lanes(base, lanes) => {
+                let (Place::Reg(_, Ty::Vector(e, _)) | Place::Mem(_, Ty::Vector(e, _), _)) = *base else { return unreachable_ty(span) };
+                let dst = self.regs(lanes.len() as u32)?;
+                for (k, &lane) in lanes.iter().enumerate() {
+                    match *base {
+                        Place::Reg(r, _) => {
+                            self.emit(Instr::Move { dst: dst + k as u32, src: r + lane as u32 }, span);
+                        }
+                        Place::Mem(addr, _, _) => {
+                            let at = self.field_addr(addr, lane as u64 * e.size(), span)?;
+                            self.emit(Instr::Load { ty: e, dst: dst + k as u32, addr: at }, span);
+                        }
+                        Place::Lanes(..) => return unreachable_ty(span),
+                    }
+                }
+                let ty = if lanes.len() == 1 { Ty::Scalar(e) } else { Ty::Vector(e, lanes.len() as u8) };
+                Ok(Val { reg: dst, ty })
+            }
             Place::Mem(addr, ty, _) => {
                 let mt = ty.mem_type().ok_or_else(|| type_error(span, format!("cannot read a `{}`", ty.describe()), "here"))?;
                 let dst = self.reg()?;
@@ -1204,8 +1341,38 @@ impl FnLowerer<'_> {
         match place {
             Place::Reg(reg, ty) => {
                 let v = self.convert(v, ty, span)?;
-                self.emit(Instr::Move { dst: *reg, src: v.reg }, span);
+                self.move_val(*reg, &v, span);
                 Ok(Val { reg: *reg, ty: ty.clone() })
+            }
+            Place::Mem(addr, ty @ Ty::Vector(_, n), space) => {
+                let lanes: Vec<u8> = (0..*n).collect();
+                self.write(&Place::Lanes(Box::new(Place::Mem(*addr, ty.clone(), *space)), lanes), v, span)?;
+                self.read(place.clone(), span)
+            }
+            Place::Lanes(base, lanes) => {
+                let (Place::Reg(_, Ty::Vector(e, _)) | Place::Mem(_, Ty::Vector(e, _), _)) = **base else { return unreachable_ty(span) };
+                let mut seen = 0u32;
+                for &lane in lanes {
+                    if seen & (1 << lane) != 0 {
+                        return Err(type_error(span, "a swizzle that is assigned to cannot name a component twice", "repeated component"));
+                    }
+                    seen |= 1 << lane;
+                }
+                let target = if lanes.len() == 1 { Ty::Scalar(e) } else { Ty::Vector(e, lanes.len() as u8) };
+                let v = self.convert(v, &target, span)?;
+                for (k, &lane) in lanes.iter().enumerate() {
+                    match **base {
+                        Place::Reg(r, _) => {
+                            self.emit(Instr::Move { dst: r + lane as u32, src: v.reg + k as u32 }, span);
+                        }
+                        Place::Mem(addr, _, _) => {
+                            let at = self.field_addr(addr, lane as u64 * e.size(), span)?;
+                            self.emit(Instr::Store { ty: e, addr: at, src: v.reg + k as u32 }, span);
+                        }
+                        Place::Lanes(..) => return unreachable_ty(span),
+                    }
+                }
+                Ok(v)
             }
             Place::Mem(addr, ty @ Ty::Record { .. }, _) => {
                 if &v.ty != ty {
@@ -1273,7 +1440,28 @@ impl FnLowerer<'_> {
                         }
                     }
                 } else {
-                    match self.place(base)? {
+                    let base_place = match &base.kind {
+                        ExprKind::Ident(_) | ExprKind::Index(..) | ExprKind::Unary(UnOp::Deref, _) | ExprKind::Member(..) => {
+                            self.place(base)?
+                        }
+                        // Members of a value that is not an lvalue: evaluate it first.
+                        _ => {
+                            let v = self.rvalue(base)?;
+                            match v.ty {
+                                Ty::Record { .. } => Place::Mem(v.reg, v.ty, Space::Private),
+                                ty => Place::Reg(v.reg, ty),
+                            }
+                        }
+                    };
+                    match base_place {
+                        Place::Reg(_, Ty::Vector(_, n)) | Place::Mem(_, Ty::Vector(_, n), _) => {
+                            let lanes = swizzle(field, n).map_err(|why| type_error(e.span, why, "invalid component selection"))?;
+                            return Ok(Place::Lanes(Box::new(base_place), lanes));
+                        }
+                        Place::Lanes(inner, outer) => {
+                            let lanes = swizzle(field, outer.len() as u8).map_err(|why| type_error(e.span, why, "invalid component selection"))?;
+                            return Ok(Place::Lanes(inner, lanes.iter().map(|&l| outer[l as usize]).collect()));
+                        }
                         Place::Mem(addr, ty, space) => (addr, ty, space),
                         Place::Reg(_, ty) => {
                             return Err(type_error(base.span, format!("a `{}` has no members", ty.describe()), "not a struct"))
@@ -1368,7 +1556,7 @@ impl FnLowerer<'_> {
                 Place::Mem(addr, ty, space) => {
                     Ok(Val { reg: addr, ty: Ty::Ptr { pointee: Box::new(ty), space, is_const: false } })
                 }
-                Place::Reg(..) => Err(type_error(span, "cannot take the address of this value", "here")),
+                Place::Reg(..) | Place::Lanes(..) => Err(type_error(span, "cannot take the address of this value", "here")),
             },
             ExprKind::Unary(op @ (UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec), inner) => {
                 let place = self.place(inner)?;
@@ -1387,6 +1575,9 @@ impl FnLowerer<'_> {
             }
             ExprKind::Unary(op, inner) => {
                 let v = self.rvalue(inner)?;
+                if let Ty::Vector(..) = v.ty {
+                    return self.vector_unary(*op, v, span);
+                }
                 match op {
                     UnOp::Plus => self.promote(v, span),
                     UnOp::Not => {
@@ -1457,6 +1648,8 @@ impl FnLowerer<'_> {
                 };
                 let result_ty = match (decay(tt), decay(te)) {
                     (Ty::Scalar(x), Ty::Scalar(y)) => Ty::Scalar(elem_of_num(common_num(num_ty(x), num_ty(y)))),
+                    (v @ Ty::Vector(..), _) | (_, v @ Ty::Vector(..)) => v,
+                    (r @ Ty::Record { .. }, _) => r,
                     (Ty::Void, _) | (_, Ty::Void) => Ty::Void,
                     (Ty::Ptr { .. }, Ty::Scalar(_)) | (Ty::Ptr { .. }, Ty::Ptr { .. }) => self.type_of_unevaluated(then)?,
                     (Ty::Scalar(_), p @ Ty::Ptr { .. }) => p,
@@ -1466,7 +1659,7 @@ impl FnLowerer<'_> {
                 };
                 let c = self.condition(cond)?;
                 let jf = self.emit(Instr::BranchIfNot { cond: c, target: 0 }, cond.span);
-                let dst = self.reg()?;
+                let dst = self.regs(Self::width(&result_ty))?;
                 self.ternary_arm(then, &result_ty, dst)?;
                 let jend = self.emit(Instr::Jump { target: 0 }, span);
                 let else_at = self.here();
@@ -1482,6 +1675,9 @@ impl FnLowerer<'_> {
             }
             ExprKind::Cast(ty, inner) => {
                 let to = self.types.resolve(ty)?;
+                if let Ty::Vector(e, n) = to {
+                    return self.vector_literal(e, n, inner, span);
+                }
                 let v = self.expr(inner)?;
                 if to == Ty::Void {
                     return Ok(Val { reg: v.reg, ty: Ty::Void });
@@ -1509,7 +1705,7 @@ impl FnLowerer<'_> {
         let v = self.expr(arm)?;
         if *result_ty != Ty::Void {
             let v = self.convert(v, result_ty, arm.span)?;
-            self.emit(Instr::Move { dst, src: v.reg }, arm.span);
+            self.move_val(dst, &v, arm.span);
         }
         Ok(())
     }
@@ -1521,6 +1717,7 @@ impl FnLowerer<'_> {
         let ty = match &e.kind {
             ExprKind::Ident(_) | ExprKind::Index(..) | ExprKind::Unary(UnOp::Deref, _) => match self.place(e)? {
                 Place::Reg(_, t) | Place::Mem(_, t, _) => t,
+                Place::Lanes(..) => self.expr(e)?.ty,
             },
             _ => self.expr(e)?.ty,
         };
@@ -1540,7 +1737,135 @@ impl FnLowerer<'_> {
         }
     }
 
+    /// `(float4)(a, b, c, d)`, `(int4)(v.xy, 0, 1)` or `(float4)(x)` (broadcast).
+    fn vector_literal(&mut self, e: ElemType, n: u8, inner: &ast::Expr, span: Span) -> Result<Val, Diagnostic> {
+        let mut parts = Vec::new();
+        let mut cur = inner;
+        while let ExprKind::Comma(a, b) = &cur.kind {
+            parts.push(b.as_ref());
+            cur = a;
+        }
+        parts.push(cur);
+        parts.reverse();
+        let ty = Ty::Vector(e, n);
+        if parts.len() == 1 {
+            let v = self.rvalue(parts[0])?;
+            if let Ty::Vector(..) = v.ty {
+                if v.ty != ty {
+                    return Err(type_error(span, format!("cannot cast `{}` to `{}`", v.ty.describe(), ty.describe()), "here")
+                        .with_help(format!("use convert_{}(x) to convert vectors", ty.describe())));
+                }
+                return Ok(v);
+            }
+            return self.convert(v, &ty, span);
+        }
+        let dst = self.regs(n as u32)?;
+        let mut lane = 0u32;
+        for part in parts {
+            let v = self.rvalue(part)?;
+            let pieces = match &v.ty {
+                Ty::Vector(pe, pn) => {
+                    let _ = pe;
+                    let mut regs = Vec::new();
+                    for k in 0..*pn as u32 {
+                        let s = Val { reg: v.reg + k, ty: Ty::Scalar(*pe) };
+                        regs.push(self.convert(s, &Ty::Scalar(e), part.span)?.reg);
+                    }
+                    regs
+                }
+                _ => vec![self.convert(v, &Ty::Scalar(e), part.span)?.reg],
+            };
+            for r in pieces {
+                if lane < n as u32 {
+                    self.emit(Instr::Move { dst: dst + lane, src: r }, part.span);
+                }
+                lane += 1;
+            }
+        }
+        if lane != n as u32 {
+            return Err(type_error(span, format!("a `{}` literal needs {n} components, but this one has {lane}", ty.describe()), "vector literal"));
+        }
+        Ok(Val { reg: dst, ty })
+    }
+
+    fn vector_unary(&mut self, op: UnOp, v: Val, span: Span) -> Result<Val, Diagnostic> {
+        let Ty::Vector(e, n) = v.ty else { return unreachable_ty(span) };
+        let (uop, rt) = match op {
+            UnOp::Plus => return Ok(v),
+            UnOp::Neg => (UnaryOp::Neg, e),
+            UnOp::BitNot if !e.is_float() => (UnaryOp::BitNot, e),
+            UnOp::Not => (UnaryOp::LogicalNot, mask_elem(e)),
+            _ => return Err(type_error(span, format!("this operator does not apply to `{}`", v.ty.describe()), "here")),
+        };
+        let dst = self.regs(n as u32)?;
+        for k in 0..n as u32 {
+            self.emit(Instr::Unary { op: uop, ty: num_ty(e), dst: dst + k, src: v.reg + k }, span);
+            if op == UnOp::Not {
+                // Vector relational results are -1 (all bits set) for true.
+                self.emit(Instr::Unary { op: UnaryOp::Neg, ty: num_ty(rt), dst: dst + k, src: dst + k }, span);
+            }
+            self.narrow_lane(rt, dst + k, span);
+        }
+        Ok(Val { reg: dst, ty: Ty::Vector(rt, n) })
+    }
+
+    fn narrow_lane(&mut self, e: ElemType, r: Reg, span: Span) {
+        if matches!(e, ElemType::Char | ElemType::UChar | ElemType::Short | ElemType::UShort) {
+            self.emit(Instr::Narrow { ty: e, dst: r, src: r }, span);
+        }
+    }
+
+    /// Component-wise arithmetic and comparison of vectors (a scalar operand is broadcast).
+    fn vector_arith(&mut self, op: BinOp, a: Val, b: Val, span: Span) -> Result<Val, Diagnostic> {
+        let vt = match (&a.ty, &b.ty) {
+            (Ty::Vector(..), Ty::Vector(..)) if a.ty != b.ty => {
+                return Err(type_error(span, format!("mismatched vector types `{}` and `{}`", a.ty.describe(), b.ty.describe()), "here"))
+            }
+            (v @ Ty::Vector(..), Ty::Scalar(_)) | (Ty::Scalar(_), v @ Ty::Vector(..)) | (v @ Ty::Vector(..), Ty::Vector(..)) => v.clone(),
+            (x, y) => {
+                return Err(type_error(span, format!("invalid operands `{}` and `{}` for this operator", x.describe(), y.describe()), "here"))
+            }
+        };
+        let Ty::Vector(e, n) = vt else { return unreachable_ty(span) };
+        let a = self.convert(a, &vt, span)?;
+        let b = self.convert(b, &vt, span)?;
+        let is_cmp = matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+        let rt = if is_cmp { mask_elem(e) } else { e };
+        let bop = match op {
+            BinOp::Add => Some(BinaryOp::Add),
+            BinOp::Sub => Some(BinaryOp::Sub),
+            BinOp::Mul => Some(BinaryOp::Mul),
+            BinOp::Div => Some(BinaryOp::Div),
+            BinOp::Rem if !e.is_float() => Some(BinaryOp::Rem),
+            BinOp::BitAnd if !e.is_float() => Some(BinaryOp::And),
+            BinOp::BitOr if !e.is_float() => Some(BinaryOp::Or),
+            BinOp::BitXor if !e.is_float() => Some(BinaryOp::Xor),
+            BinOp::Shl if !e.is_float() => Some(BinaryOp::Shl),
+            BinOp::Shr if !e.is_float() => Some(BinaryOp::Shr),
+            _ if is_cmp => None,
+            _ => return Err(type_error(span, format!("this operator does not apply to `{}`", vt.describe()), "here")),
+        };
+        let dst = self.regs(n as u32)?;
+        for k in 0..n as u32 {
+            let (l, r, d) = (a.reg + k, b.reg + k, dst + k);
+            match bop {
+                Some(bop) => {
+                    self.emit(Instr::Binary { op: bop, ty: num_ty(e), dst: d, lhs: l, rhs: r }, span);
+                }
+                None => {
+                    self.emit(Instr::Compare { op: cmp_op(op), ty: num_ty(e), dst: d, lhs: l, rhs: r }, span);
+                    self.emit(Instr::Unary { op: UnaryOp::Neg, ty: num_ty(rt), dst: d, src: d }, span);
+                }
+            }
+            self.narrow_lane(rt, d, span);
+        }
+        Ok(Val { reg: dst, ty: Ty::Vector(rt, n) })
+    }
+
     fn arith(&mut self, op: BinOp, a: Val, b: Val, span: Span) -> Result<Val, Diagnostic> {
+        if matches!(a.ty, Ty::Vector(..)) || matches!(b.ty, Ty::Vector(..)) {
+            return self.vector_arith(op, a, b, span);
+        }
         let is_cmp = matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
         // Pointer arithmetic and comparison.
         match (&a.ty, &b.ty) {
@@ -1668,6 +1993,14 @@ impl FnLowerer<'_> {
                 return Ok(Val { reg: f.reg, ty: Ty::Void });
             }
             "printf" => return self.printf(args, span),
+            _ if vector_memory_builtin(name).is_some() => {
+                let (store, n) = vector_memory_builtin(name).unwrap_or((false, 4));
+                return self.vector_memory(name, store, n, args, span);
+            }
+            _ if conversion_builtin(name).is_some() => {
+                let (target, how) = conversion_builtin(name).unwrap_or(("int", Conversion::Reinterpret));
+                return self.conversion(name, target, how, args, span);
+            }
             "min" | "max" => {
                 expect_args(2, &format!("{name}(a, b)"))?;
                 let a = self.rvalue(&args[0])?;
@@ -1753,6 +2086,125 @@ impl FnLowerer<'_> {
             .with_note("functions must be defined or declared before they are called"))
     }
 
+    fn vector_memory(&mut self, name: &str, store: bool, n: u8, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let want = if store { 3 } else { 2 };
+        if args.len() != want {
+            let usage = if store { format!("{name}(data, offset, pointer)") } else { format!("{name}(offset, pointer)") };
+            return Err(type_error(span, format!("`{name}` takes {want} arguments, but {} were given", args.len()), "wrong number of arguments")
+                .with_help(format!("call it as {usage}")));
+        }
+        let p_arg = &args[want - 1];
+        let p = self.rvalue(p_arg)?;
+        let Ty::Ptr { pointee, space, .. } = &p.ty else {
+            return Err(type_error(p_arg.span, format!("`{name}` needs a pointer to scalars"), "not a pointer"));
+        };
+        let Ty::Scalar(e) = **pointee else {
+            return Err(type_error(p_arg.span, format!("`{name}` needs a pointer to scalars, not `{}`", p.ty.describe()), "here"));
+        };
+        let space = *space;
+        let offset = self.rvalue(&args[want - 2])?;
+        let offset = self.convert(offset, &Ty::Scalar(ElemType::Long), args[want - 2].span)?;
+        // Element index of lane 0: offset * n.
+        let scale = self.constant(n as u64, ElemType::Long, span)?;
+        let first = self.reg()?;
+        self.emit(Instr::Binary { op: BinaryOp::Mul, ty: NumTy::I64, dst: first, lhs: offset.reg, rhs: scale.reg }, span);
+        let base = self.reg()?;
+        self.emit(Instr::PtrAdd { dst: base, ptr: p.reg, index: first, scale: e.size() as u32 }, span);
+        let vt = Ty::Vector(e, n);
+        // The lanes are consecutive scalars: address them as an unaligned vector place.
+        let lanes: Vec<u8> = (0..n).collect();
+        let place = Place::Lanes(Box::new(Place::Mem(base, vt.clone(), space)), lanes);
+        if store {
+            let data = self.rvalue(&args[0])?;
+            if data.ty != vt {
+                return Err(type_error(args[0].span, format!("`{name}` stores a `{}`, not a `{}`", vt.describe(), data.ty.describe()), "here"));
+            }
+            self.write(&place, data, span)?;
+            return Ok(Val { reg: base, ty: Ty::Void });
+        }
+        self.read(place, span)
+    }
+
+    fn conversion(&mut self, name: &str, target: &str, how: Conversion, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let to = types::builtin_type(target, span)
+            .map_err(|_| type_error(span, format!("`{name}`: `{target}` is not a type to convert to"), "unknown conversion"))?;
+        if args.len() != 1 {
+            return Err(type_error(span, format!("`{name}` takes 1 argument, but {} were given", args.len()), "wrong number of arguments"));
+        }
+        let v = self.rvalue(&args[0])?;
+        let lanes = |t: &Ty| match t {
+            Ty::Vector(e, n) => Some((*e, *n)),
+            Ty::Scalar(e) => Some((*e, 1)),
+            _ => None,
+        };
+        let (Some((from_e, from_n)), Some((to_e, to_n))) = (lanes(&v.ty), lanes(&to)) else {
+            return Err(type_error(args[0].span, format!("`{name}` converts numbers and vectors, not `{}`", v.ty.describe()), "here"));
+        };
+        if from_n != to_n {
+            return Err(type_error(args[0].span, format!("`{name}` needs {to_n} component(s), but `{}` has {from_n}", v.ty.describe()), "here"));
+        }
+        if to_e == ElemType::Bool || from_e == ElemType::Bool {
+            return Err(type_error(span, "`bool` has no conversion built-in", "here"));
+        }
+        let dst = self.regs(to_n as u32)?;
+        for k in 0..to_n as u32 {
+            let src = v.reg + k;
+            match how {
+                Conversion::Reinterpret => {
+                    if from_e.size() != to_e.size() {
+                        return Err(type_error(span, format!("`{name}` needs an operand of the same size, not `{}`", v.ty.describe()), "size mismatch"));
+                    }
+                    self.emit(Instr::Narrow { ty: to_e, dst: dst + k, src }, span);
+                }
+                Conversion::Value { saturate, rounding } => {
+                    let (mut cur, mut cur_e) = (src, from_e);
+                    if from_e.is_float() && !to_e.is_float() {
+                        let r = self.reg()?;
+                        self.emit(Instr::Unary { op: rounding.unwrap_or(UnaryOp::Trunc), ty: num_ty(from_e), dst: r, src: cur }, span);
+                        cur = r;
+                        if saturate && to_e != ElemType::ULong {
+                            // Float to long saturates and takes NaN to 0; the integer clamp
+                            // below then narrows the range.
+                            let l = self.reg()?;
+                            self.emit(Instr::Convert { from: num_ty(from_e), to: NumTy::I64, dst: l, src: cur }, span);
+                            (cur, cur_e) = (l, ElemType::Long);
+                        }
+                    }
+                    let (lo, hi) = elem_range(to_e);
+                    let (flo, fhi) = elem_range(cur_e);
+                    if saturate && !to_e.is_float() && !cur_e.is_float() && (flo < lo || fhi > hi) {
+                        cur = self.saturate(cur, cur_e, lo, hi, span)?;
+                    }
+                    let d = dst + k;
+                    self.emit(Instr::Convert { from: num_ty(cur_e), to: num_ty(to_e), dst: d, src: cur }, span);
+                    self.narrow_lane(to_e, d, span);
+                }
+            }
+        }
+        Ok(Val { reg: dst, ty: to })
+    }
+
+    /// Clamps register `r` (of type `from`) to `[lo, hi]` before a saturating conversion.
+    fn saturate(&mut self, r: Reg, from: ElemType, lo: i128, hi: i128, span: Span) -> Result<Reg, Diagnostic> {
+        let nt = num_ty(from);
+        let bound = |this: &mut Self, v: i128| -> Result<Reg, Diagnostic> { Ok(this.constant(v as u64, from, span)?.reg) };
+        let (flo, fhi) = elem_range(from);
+        let mut cur = r;
+        if hi < fhi {
+            let h = bound(self, hi.min(fhi))?;
+            let d = self.reg()?;
+            self.emit(Instr::Binary { op: BinaryOp::Min, ty: nt, dst: d, lhs: cur, rhs: h }, span);
+            cur = d;
+        }
+        if lo > flo {
+            let l = bound(self, lo.max(flo))?;
+            let d = self.reg()?;
+            self.emit(Instr::Binary { op: BinaryOp::Max, ty: nt, dst: d, lhs: cur, rhs: l }, span);
+            cur = d;
+        }
+        Ok(cur)
+    }
+
     fn user_call(&mut self, id: u32, name: &str, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
         let sig = &self.sigs[id as usize];
         let (ret, params) = (sig.ret.clone(), sig.params.clone());
@@ -1761,8 +2213,23 @@ impl FnLowerer<'_> {
                 .with_label(sig.span, "defined here"));
         }
         let mut regs = Vec::new();
+        let ret_slot = if ret.is_aggregate() {
+            let slot = self.reg()?;
+            self.allocas.push((slot, ret.size() as u32, ret.align() as u32));
+            regs.push(slot);
+            Some(slot)
+        } else {
+            None
+        };
         for (a, pty) in args.iter().zip(&params) {
             let v = self.rvalue(a)?;
+            if let Ty::Vector(..) = pty {
+                let copy = self.reg()?;
+                self.allocas.push((copy, pty.size() as u32, pty.align() as u32));
+                self.write(&Place::Mem(copy, pty.clone(), Space::Private), v, a.span)?;
+                regs.push(copy);
+                continue;
+            }
             if let Ty::Record { .. } = pty {
                 // Structs are passed by value: the callee gets a private copy.
                 if &v.ty != pty {
@@ -1783,6 +2250,9 @@ impl FnLowerer<'_> {
         let dst = self.reg()?;
         self.emit(Instr::Call { func: id, dst, args: start, argc: regs.len() as u32 }, span);
         self.calls.insert(id);
+        if let Some(slot) = ret_slot {
+            return self.read(Place::Mem(slot, ret, Space::Private), span);
+        }
         Ok(Val { reg: dst, ty: ret })
     }
 
@@ -1828,6 +2298,48 @@ impl FnLowerer<'_> {
         self.func.printf_types.extend(kinds);
         self.emit(Instr::Printf { format: format_index, args: start, argc: regs.len() as u32 }, span);
         self.constant(0, ElemType::Int, span)
+    }
+}
+
+/// The lanes a vector component selection names (`.xz`, `.s01`, `.hi`, ...).
+fn swizzle(name: &str, n: u8) -> Result<Vec<u8>, String> {
+    let width = if n == 3 { 4 } else { n };
+    let lanes: Vec<u8> = match name {
+        "lo" => (0..width / 2).collect(),
+        "hi" => (width / 2..width).collect(),
+        "even" => (0..width).step_by(2).collect(),
+        "odd" => (1..width).step_by(2).collect(),
+        _ if name.starts_with(['s', 'S']) && name.len() > 1 => name[1..]
+            .chars()
+            .map(|c| c.to_digit(16).map(|d| d as u8).ok_or_else(|| format!("`{c}` is not a component index (0-9, a-f)")))
+            .collect::<Result<_, _>>()?,
+        _ => name
+            .chars()
+            .map(|c| match c {
+                'x' => Ok(0),
+                'y' => Ok(1),
+                'z' => Ok(2),
+                'w' => Ok(3),
+                _ => Err(format!("`.{name}` is not a vector component (use x, y, z, w, s0-sF, lo, hi, even or odd)")),
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    if let Some(&bad) = lanes.iter().find(|&&l| l >= n.max(if matches!(name, "hi" | "odd") { width } else { n })) {
+        return Err(format!("component {bad} is out of range for a vector of {n}"));
+    }
+    if !matches!(lanes.len(), 1 | 2 | 3 | 4 | 8 | 16) {
+        return Err(format!("`.{name}` selects {} components; a vector has 2, 3, 4, 8 or 16", lanes.len()));
+    }
+    Ok(lanes)
+}
+
+/// The signed integer element of the same size: the lane type of a vector comparison.
+fn mask_elem(e: ElemType) -> ElemType {
+    match e.size() {
+        1 => ElemType::Char,
+        2 => ElemType::Short,
+        4 => ElemType::Int,
+        _ => ElemType::Long,
     }
 }
 

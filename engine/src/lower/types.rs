@@ -24,6 +24,8 @@ pub enum Ty {
     Record { id: u32, size: u64, align: u64, name: std::rc::Rc<str> },
     /// `event_t`, the handle of an asynchronous copy.
     Event,
+    /// A vector of 2, 3, 4, 8 or 16 elements (`float4`, `uchar16`).
+    Vector(ElemType, u8),
 }
 
 impl Ty {
@@ -34,7 +36,14 @@ impl Ty {
             Ty::Ptr { .. } | Ty::Event => 8,
             Ty::Array { elem, len } => elem.size().saturating_mul(*len),
             Ty::Record { size, .. } => *size,
+            // A 3-element vector is laid out like a 4-element one.
+            Ty::Vector(e, n) => e.size() * if *n == 3 { 4 } else { *n as u64 },
         }
+    }
+
+    /// Whether values of this type cross function boundaries through private memory.
+    pub fn is_aggregate(&self) -> bool {
+        matches!(self, Ty::Record { .. } | Ty::Vector(..))
     }
 
     /// The C spelling, for messages.
@@ -46,6 +55,7 @@ impl Ty {
             Ty::Array { elem, len } => format!("{}[{len}]", elem.describe()),
             Ty::Record { name, .. } => format!("struct {name}"),
             Ty::Event => "event_t".into(),
+            Ty::Vector(e, n) => format!("{}{n}", e.name()),
         }
     }
 
@@ -53,6 +63,7 @@ impl Ty {
         match self {
             Ty::Array { elem, .. } => elem.align(),
             Ty::Record { align, .. } => *align,
+            Ty::Vector(..) => self.size(),
             other => other.size().clamp(1, 8),
         }
     }
@@ -359,6 +370,11 @@ impl Types {
     }
 }
 
+/// The built-in type a single word names (`int`, `float4`).
+pub fn builtin_type(word: &str, span: Span) -> Result<Ty, Diagnostic> {
+    scalar_from_words(&[word.to_string()], span)
+}
+
 /// Resolves the words of a type specifier to a built-in type.
 fn scalar_from_words(words: &[String], span: Span) -> Result<Ty, Diagnostic> {
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
@@ -383,7 +399,12 @@ fn scalar_from_words(words: &[String], span: Span) -> Result<Ty, Diagnostic> {
         (false, ["double"] | ["atomic_double"]) => ElemType::Double,
         (false, ["half"]) => return Err(unsupported(span, "the `half` type")),
         (false, [w]) if w.starts_with("image") || *w == "sampler_t" => return Err(unsupported(span, "images and samplers")),
-        (false, [w]) if crate::syntax::parser::is_type_word(w) => return Err(unsupported(span, "vector types")),
+        (false, [w]) if crate::syntax::parser::is_type_word(w) => {
+            let digits = w.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+            let stem = &w[..w.len() - digits.len()];
+            let elem = ElemType::parse(stem).ok_or_else(|| unsupported(span, "vectors of `half`"))?;
+            return Ok(Ty::Vector(elem, digits.parse().unwrap_or(4)));
+        }
         _ => {
             return Err(type_error(span, format!("`{}` is not a valid type", words.join(" ")), "invalid type"))
         }
