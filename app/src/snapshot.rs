@@ -69,6 +69,8 @@ pub fn kind_name(kind: EventKind) -> &'static str {
         EventKind::BarrierRelease => "barrier-release",
         EventKind::Printf => "printf",
         EventKind::Finish => "finish",
+        EventKind::AsyncCopy => "async-copy",
+        EventKind::Wait => "wait",
     }
 }
 

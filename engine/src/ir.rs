@@ -143,6 +143,15 @@ pub enum Instr {
     Barrier { flags: Reg },
     /// *Event*: a memory fence with `cl_mem_fence_flags` in `flags`.
     Fence { flags: Reg },
+    /// *Event*: this work-item's call of `async_work_group_(strided_)copy`. The first call of
+    /// a group starts the copy; its `count` elements of `elem_size` bytes then move as steps
+    /// of the group's copy engine. `stride` (in elements) applies to the global side;
+    /// `to_local` gives the direction. `dst` receives the event handle; `event` is the one
+    /// passed in (0 for a new one).
+    AsyncCopy { dst: Reg, to: Reg, from: Reg, count: Reg, stride: Reg, event: Reg, elem_size: u32, to_local: bool },
+    /// *Event*: `wait_group_events(count, list)`: blocks until the copies of those events are
+    /// complete.
+    WaitEvents { count: Reg, list: Reg },
     /// `dst = query(dim)`.
     WorkItem { query: Query, dst: Reg, dim: Reg },
     /// `dst` = a pointer to this work-group's copy of local allocation `index`.

@@ -1,10 +1,11 @@
 //! Schedulers: which ready work-item performs the next step.
 //!
 //! Every choice draws from the run's [`Rng`], so a scenario and a seed fix the schedule.
+//! The candidates are agents: work-items and the work-groups' async-copy engines.
 //! Schedulers see only the machine's ready set and statuses; they never look at values, so
 //! they cannot make a run depend on anything but the seed.
 
-use crate::exec::{Machine, Status};
+use crate::exec::Machine;
 use crate::rng::Rng;
 use crate::scenario::SchedulerKind;
 
@@ -33,8 +34,8 @@ impl Scheduler {
             SchedulerKind::Random | SchedulerKind::Lockstep => Scheduler::Random,
             SchedulerKind::RunToBlock => Scheduler::RunToBlock { current: None },
             SchedulerKind::Pct => {
-                let n = machine.items.len();
-                // A random permutation of high priorities (Fisher-Yates).
+                let n = machine.ready_pos.len();
+                // A random permutation of high priorities (Fisher-Yates), one per agent.
                 let mut priority: Vec<u64> = (0..n as u64).map(|p| p + n as u64).collect();
                 for i in (1..n).rev() {
                     let j = rng.below(i as u64 + 1) as usize;
@@ -57,18 +58,18 @@ impl Scheduler {
         Some(match self {
             Scheduler::Random => ready[rng.below(ready.len() as u64) as usize],
             Scheduler::RoundRobin { last } => {
-                let n = machine.items.len() as u32;
+                let n = machine.ready_pos.len() as u32;
                 let start = last.wrapping_add(1) % n;
                 let pick = (0..n)
                     .map(|k| (start + k) % n)
-                    .find(|&wi| machine.items[wi as usize].status == Status::Ready)
+                    .find(|&agent| machine.ready_pos[agent as usize] != u32::MAX)
                     .unwrap_or(ready[0]);
                 *last = pick;
                 pick
             }
             Scheduler::RunToBlock { current } => {
                 let pick = match *current {
-                    Some(wi) if machine.items[wi as usize].status == Status::Ready => wi,
+                    Some(agent) if machine.ready_pos[agent as usize] != u32::MAX => agent,
                     _ => *ready.iter().min().unwrap_or(&ready[0]),
                 };
                 *current = Some(pick);

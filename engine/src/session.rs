@@ -23,6 +23,8 @@ pub enum WorkItemStatus {
     AtBarrier,
     Finished,
     Faulted,
+    /// In `wait_group_events`, waiting for async copies.
+    Waiting,
 }
 
 impl WorkItemStatus {
@@ -32,6 +34,7 @@ impl WorkItemStatus {
             WorkItemStatus::AtBarrier => "at-barrier",
             WorkItemStatus::Finished => "finished",
             WorkItemStatus::Faulted => "faulted",
+            WorkItemStatus::Waiting => "waiting",
         }
     }
 }
@@ -140,7 +143,7 @@ impl Session {
         }
         if self.machine.ready.is_empty() {
             let stuck: Vec<u32> = (0..self.machine.items.len() as u32)
-                .filter(|&wi| matches!(self.machine.items[wi as usize].status, Status::AtBarrier | Status::Ready))
+                .filter(|&wi| matches!(self.machine.items[wi as usize].status, Status::AtBarrier | Status::Ready | Status::Waiting))
                 .collect();
             if stuck.is_empty() {
                 self.status = RunStatus::Completed;
@@ -167,7 +170,8 @@ impl Session {
         }
         if self.steps >= self.scenario.max_steps {
             self.status = RunStatus::StepLimit;
-            let wi = self.machine.ready[0];
+            let n = self.machine.items.len() as u32;
+            let wi = self.machine.ready.iter().copied().find(|&a| a < n).unwrap_or(0);
             let span = self.current_span(wi).unwrap_or_default();
             let (line, column) = self.line_col(span);
             let max = self.scenario.max_steps;
@@ -248,9 +252,10 @@ impl Session {
             Status::AtBarrier => WorkItemStatus::AtBarrier,
             Status::Finished => WorkItemStatus::Finished,
             Status::Faulted => WorkItemStatus::Faulted,
+            Status::Waiting => WorkItemStatus::Waiting,
         };
         let line = match item.status {
-            Status::Ready | Status::AtBarrier => self.current_span(wi).map(|s| self.line_col(s).0),
+            Status::Ready | Status::AtBarrier | Status::Waiting => self.current_span(wi).map(|s| self.line_col(s).0),
             _ => None,
         };
         WorkItemView {

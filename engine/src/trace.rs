@@ -24,6 +24,11 @@ pub enum EventKind {
     Printf,
     /// The work-item returned from the kernel.
     Finish,
+    /// The work-item called an async copy (`read` is the element count); with a location, one
+    /// element moved by the group's copy engine (`read` is the value moved).
+    AsyncCopy,
+    /// The work-item waited for async-copy events.
+    Wait,
 }
 
 /// An address space.

@@ -21,13 +21,15 @@ pub struct Props {
 }
 
 /// The event kinds in the order the legend lists them.
-const KINDS: [&str; 8] = [
+const KINDS: [&str; 10] = [
     "load",
     "store",
     "atomic",
     "fence",
     "barrier-arrive",
     "barrier-release",
+    "async-copy",
+    "wait",
     "printf",
     "finish",
 ];

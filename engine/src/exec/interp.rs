@@ -388,7 +388,12 @@ fn exec_private(
                     }
                 }
             }
-            Instr::Atomic { .. } | Instr::Barrier { .. } | Instr::Fence { .. } | Instr::Printf { .. } => {
+            Instr::Atomic { .. }
+            | Instr::Barrier { .. }
+            | Instr::Fence { .. }
+            | Instr::Printf { .. }
+            | Instr::AsyncCopy { .. }
+            | Instr::WaitEvents { .. } => {
                 return Exit::AtEvent
             }
             Instr::WorkItem { query: q, dst, dim } => {
@@ -589,6 +594,96 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             let f = reg(m, flags);
             m.event(wi, EventKind::Fence, None, 0, f, span);
         }
+        Instr::AsyncCopy { dst, to, from, count, stride, event, elem_size, to_local } => {
+            let (to, from, count, stride, event_in) = (reg(m, to), reg(m, from), reg(m, count), reg(m, stride), reg(m, event));
+            let k = m.items[wi as usize].copies_called as usize;
+            m.items[wi as usize].copies_called += 1;
+            let handle = match m.groups[group].copies.get(k) {
+                Some(c) => {
+                    let same = (c.to, c.from, c.count, c.stride, c.elem_size, c.to_local) == (to, from, count, stride, elem_size, to_local);
+                    let (handle, issuer, first_span) = (c.event, c.issuer, c.span);
+                    if !same {
+                        m.fault(Fault {
+                            kind: FindingKind::AsyncCopyDivergence,
+                            message: format!(
+                                "async copy divergence: work-item {wi} called the group's async copy with different arguments than work-item {issuer}"
+                            ),
+                            span,
+                            work_item: wi,
+                            step: m.step,
+                            related: vec![(first_span, Some(issuer), format!("work-item {issuer} started the copy with its arguments here"))],
+                        });
+                    }
+                    handle
+                }
+                None => {
+                    let handle = if event_in != 0 { event_in } else { k as u64 + 1 };
+                    m.groups[group].copies.push(super::AsyncCopy {
+                        to,
+                        from,
+                        count,
+                        stride,
+                        elem_size,
+                        to_local,
+                        event: handle,
+                        done: 0,
+                        issuer: wi,
+                        span,
+                    });
+                    m.update_copy_engine(group);
+                    handle
+                }
+            };
+            let item = &mut m.items[wi as usize];
+            if !item.unwaited.contains(&handle) {
+                item.unwaited.push(handle);
+            }
+            item.regs[base + dst as usize] = handle;
+            m.event(wi, EventKind::AsyncCopy, None, count, handle, span);
+        }
+        Instr::WaitEvents { count, list } => {
+            let (n, p) = (reg(m, count), reg(m, list));
+            let mut events = Vec::new();
+            for k in 0..n.min(1024) {
+                match read_event(m, wi, ptr::add(p, 8 * k as i64)) {
+                    Some(e) => events.push(e),
+                    None => {
+                        m.fault(Fault {
+                            kind: FindingKind::InvalidWaitEvent,
+                            message: format!("wait_group_events reads its event list out of bounds (event {k} of {n})"),
+                            span,
+                            work_item: wi,
+                            step: m.step,
+                            related: Vec::new(),
+                        });
+                        break;
+                    }
+                }
+            }
+            m.event(wi, EventKind::Wait, None, n, 0, span);
+            let mut pending = Vec::new();
+            for e in events {
+                if !m.groups[group].copies.iter().any(|c| c.event == e) {
+                    m.fault(Fault {
+                        kind: FindingKind::InvalidWaitEvent,
+                        message: format!("wait_group_events was given an event ({e}) that no async copy of this work-group returned"),
+                        span,
+                        work_item: wi,
+                        step: m.step,
+                        related: Vec::new(),
+                    });
+                    continue;
+                }
+                m.items[wi as usize].unwaited.retain(|&u| u != e);
+                if !m.event_complete(group, e) {
+                    pending.push(e);
+                }
+            }
+            if !pending.is_empty() {
+                m.items[wi as usize].waiting_for = pending;
+                m.set_status(wi, Status::Waiting);
+            }
+        }
         Instr::Printf { format, args, argc } => {
             let values: Vec<(crate::ir::PrintfArg, u64)> = (0..argc as usize)
                 .map(|i| {
@@ -601,6 +696,99 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             m.event(wi, EventKind::Printf, None, 0, 0, span);
         }
         _ => {}
+    }
+}
+
+/// Reads one `event_t` from wherever the list points (usually private memory).
+fn read_event(m: &mut Machine, wi: u32, p: u64) -> Option<u64> {
+    if ptr::space(p) == Space::Private {
+        let item = &m.items[wi as usize];
+        let at = ptr::offset(p) as usize;
+        return item.private.get(at..at + 8).map(|b| decode(ElemType::ULong, b));
+    }
+    let g = m.items[wi as usize].group as usize;
+    let Machine { global, constant, groups, .. } = m;
+    resolve(global, constant, &mut groups[g].local, p, 8).ok().map(|(a, at)| decode(ElemType::ULong, &a.bytes[at..]))
+}
+
+/// Moves the next element of group `g`'s oldest unfinished async copy.
+pub fn copy_element(m: &mut Machine, g: usize) {
+    let Some(index) = m.groups[g].copies.iter().position(|c| c.done < c.count) else {
+        m.update_copy_engine(g);
+        return;
+    };
+    let c = m.groups[g].copies[index].clone();
+    let es = c.elem_size as u64;
+    let i = c.done;
+    let (global_step, local_step) = (c.stride.max(1) * es, es);
+    let (src, dst) = if c.to_local {
+        (ptr::add(c.from, (i * global_step) as i64), ptr::add(c.to, (i * local_step) as i64))
+    } else {
+        (ptr::add(c.from, (i * local_step) as i64), ptr::add(c.to, (i * global_step) as i64))
+    };
+    let mut buf = [0u8; 128];
+    let size = (es as usize).min(buf.len());
+    let result = {
+        let Machine { global, constant, groups, .. } = m;
+        let local = &mut groups[g].local;
+        match resolve(global, constant, local, src, es) {
+            Ok((a, at)) => {
+                buf[..size].copy_from_slice(&a.bytes[at..at + size]);
+                match resolve(global, constant, local, dst, es) {
+                    Ok((b, at)) if b.access != Access::ReadOnly && ptr::space(dst) != Space::Constant => {
+                        b.bytes[at..at + size].copy_from_slice(&buf[..size]);
+                        mark_init(b, at, size);
+                        Ok(())
+                    }
+                    Ok((b, _)) => Err((FindingKind::ReadOnlyWrite, format!("async copy into the read-only buffer `{}`", b.name))),
+                    Err(e) => Err(e),
+                }
+            }
+            Err(e) => Err(e),
+        }
+    };
+    if let Err((kind, message)) = result {
+        m.fault(Fault { kind, message: format!("async copy: {message}"), span: c.span, work_item: c.issuer, step: m.step, related: Vec::new() });
+    }
+    m.groups[g].copies[index].done += 1;
+    let value = u64::from_le_bytes(buf[..8].try_into().unwrap_or([0; 8]));
+    let loc = Location { space: ptr::space(dst), alloc: ptr::alloc(dst), offset: ptr::offset(dst) };
+    m.event(c.issuer, EventKind::AsyncCopy, Some(loc), value, value, c.span);
+    if m.groups[g].copies[index].done == c.count {
+        m.wake_waiters(g);
+    }
+    m.update_copy_engine(g);
+}
+
+impl Machine {
+    /// Whether every copy of group `g` with event `e` has moved all its elements.
+    pub fn event_complete(&self, g: usize, e: u64) -> bool {
+        self.groups[g].copies.iter().filter(|c| c.event == e).all(|c| c.done >= c.count)
+    }
+
+    /// Makes group `g`'s copy engine ready exactly while it has elements to move.
+    pub fn update_copy_engine(&mut self, g: usize) {
+        let engine = self.copy_engine(g);
+        let busy = self.groups[g].copies.iter().any(|c| c.done < c.count);
+        let was = self.ready_pos[engine as usize] != u32::MAX;
+        self.set_ready(engine, was, busy);
+    }
+
+    /// Resumes the work-items of group `g` whose awaited copies are all complete.
+    fn wake_waiters(&mut self, g: usize) {
+        let first = self.groups[g].first as usize;
+        let end = self.groups.get(g + 1).map_or(self.items.len(), |n| n.first as usize);
+        for wi in first..end {
+            if self.items[wi].status != Status::Waiting {
+                continue;
+            }
+            let done = self.items[wi].waiting_for.iter().all(|&e| self.event_complete(g, e));
+            if done {
+                self.items[wi].waiting_for.clear();
+                self.set_status(wi as u32, Status::Ready);
+                run_private(self, wi as u32);
+            }
+        }
     }
 }
 

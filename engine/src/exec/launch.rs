@@ -283,11 +283,23 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 access: Access::ReadWrite,
             })
             .collect();
-        groups.push(Group { first, unfinished: size as u32, waiting: Vec::new(), first_finished: None, local });
+        groups.push(Group { first, unfinished: size as u32, waiting: Vec::new(), first_finished: None, local, copies: Vec::new() });
         for _ in 0..size {
             let mut regs = vec![0u64; func.num_regs as usize];
             regs[..param_values.len()].copy_from_slice(&param_values);
-            items.push(WorkItem { func: k.func, pc: 0, base: 0, frames: Vec::new(), regs, private: Vec::new(), status: Status::Ready, group: g });
+            items.push(WorkItem {
+                func: k.func,
+                pc: 0,
+                base: 0,
+                frames: Vec::new(),
+                regs,
+                private: Vec::new(),
+                status: Status::Ready,
+                group: g,
+                copies_called: 0,
+                unwaited: Vec::new(),
+                waiting_for: Vec::new(),
+            });
         }
     }
     let n = items.len();
@@ -300,7 +312,8 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         groups,
         items,
         ready: (0..n as u32).collect(),
-        ready_pos: (0..n as u32).collect(),
+        // Copy engines start idle.
+        ready_pos: (0..n as u32).chain((0..n_groups).map(|_| u32::MAX)).collect(),
         log: EventLog::default(),
         faults: Vec::new(),
         reported: BTreeSet::new(),

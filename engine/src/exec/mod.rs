@@ -42,6 +42,8 @@ pub enum Status {
     Finished,
     /// Stopped by an error it cannot continue from.
     Faulted,
+    /// In `wait_group_events`, until the copies of its events are complete.
+    Waiting,
 }
 
 /// A caller's frame, saved while a helper function runs.
@@ -70,6 +72,31 @@ pub struct WorkItem {
     pub status: Status,
     /// Linear index of the work-group.
     pub group: u32,
+    /// How many async copies this work-item has called (its next call joins copy number
+    /// `copies_called` of its group).
+    pub copies_called: u32,
+    /// Events it received from async copies and has not waited for yet.
+    pub unwaited: Vec<u64>,
+    /// The events it waits for while `Waiting`.
+    pub waiting_for: Vec<u64>,
+}
+
+/// One asynchronous copy of a work-group, started by the first work-item that called it.
+#[derive(Clone, Debug)]
+pub struct AsyncCopy {
+    pub to: u64,
+    pub from: u64,
+    pub count: u64,
+    /// In elements, on the global side.
+    pub stride: u64,
+    pub elem_size: u32,
+    pub to_local: bool,
+    pub event: u64,
+    /// Elements copied so far.
+    pub done: u64,
+    /// The work-item whose call started it.
+    pub issuer: u32,
+    pub span: Span,
 }
 
 /// Barrier state of one work-group.
@@ -85,6 +112,8 @@ pub struct Group {
     /// wait at can name it: every work-item of a group must reach every barrier.
     pub first_finished: Option<(u32, Span)>,
     pub local: Vec<Alloc>,
+    /// Its async copies in call order; the copy engine works through them in order.
+    pub copies: Vec<AsyncCopy>,
 }
 
 /// A problem a work-item ran into, before it is placed in the user's source.
@@ -128,9 +157,11 @@ pub struct Machine {
     pub program_globals: Vec<u64>,
     pub groups: Vec<Group>,
     pub items: Vec<WorkItem>,
-    /// Work-items whose status is `Ready`, in no particular but deterministic order.
+    /// Agents that may step, in no particular but deterministic order. Agents are the
+    /// work-items (`0..items.len()`) followed by one async-copy engine per work-group
+    /// (`items.len() + group`), ready while its group has copy elements to move.
     pub ready: Vec<u32>,
-    /// Position of each work-item in `ready`, or `u32::MAX`.
+    /// Position of each agent in `ready`, or `u32::MAX`.
     pub ready_pos: Vec<u32>,
     pub log: EventLog,
     pub faults: Vec<Fault>,
@@ -149,7 +180,15 @@ impl Machine {
     pub fn set_status(&mut self, wi: u32, status: Status) {
         let was_ready = self.items[wi as usize].status == Status::Ready;
         self.items[wi as usize].status = status;
-        let is_ready = status == Status::Ready;
+        self.set_ready(wi, was_ready, status == Status::Ready);
+    }
+
+    /// The agent index of group `g`'s copy engine.
+    pub fn copy_engine(&self, g: usize) -> u32 {
+        (self.items.len() + g) as u32
+    }
+
+    pub(crate) fn set_ready(&mut self, wi: u32, was_ready: bool, is_ready: bool) {
         if was_ready && !is_ready {
             let pos = self.ready_pos[wi as usize];
             let last = self.ready.pop().unwrap_or(wi);
@@ -175,8 +214,13 @@ impl Machine {
         self.log.push(Event { step: self.step, work_item: wi, kind, location, read, written, span });
     }
 
-    /// Carries out work-item `wi`'s pending event, then runs it to its next one.
+    /// Carries out agent `wi`'s next step: a work-item's pending event (after which it runs
+    /// to its next one), or one element of a group's async copy.
     pub fn perform(&mut self, wi: u32) {
+        if wi as usize >= self.items.len() {
+            interp::copy_element(self, wi as usize - self.items.len());
+            return;
+        }
         interp::perform_event(self, wi);
         if self.items[wi as usize].status == Status::Ready {
             interp::run_private(self, wi);
@@ -186,6 +230,9 @@ impl Machine {
     /// Called when a work-item leaves its group's barrier accounting (finished or faulted).
     fn leave_group(&mut self, wi: u32, finished_at: Option<Span>) {
         let g = self.items[wi as usize].group as usize;
+        if let Some(span) = finished_at {
+            self.check_copies_at_finish(wi, g, span);
+        }
         let group = &mut self.groups[g];
         group.unfinished -= 1;
         if let (None, Some(span)) = (group.first_finished, finished_at) {
@@ -193,6 +240,35 @@ impl Machine {
         }
         if !group.waiting.is_empty() && group.waiting.len() as u32 == group.unfinished {
             self.release_barrier(g, wi);
+        }
+    }
+
+    /// A finishing work-item must have joined every copy of its group and waited for its
+    /// events.
+    fn check_copies_at_finish(&mut self, wi: u32, g: usize, span: Span) {
+        let called = self.items[wi as usize].copies_called as usize;
+        if let Some(copy) = self.groups[g].copies.get(called) {
+            let (issuer, copy_span) = (copy.issuer, copy.span);
+            self.fault(Fault {
+                kind: FindingKind::AsyncCopyDivergence,
+                message: format!(
+                    "async copy divergence: work-item {wi} finished without calling the async copy that work-item {issuer} of its group called"
+                ),
+                span: copy_span,
+                work_item: issuer,
+                step: self.step,
+                related: vec![(span, Some(wi), format!("work-item {wi} finished here"))],
+            });
+        }
+        if !self.items[wi as usize].unwaited.is_empty() {
+            self.fault(Fault {
+                kind: FindingKind::UnwaitedEvent,
+                message: format!("work-item {wi} finished without waiting for the events of its async copies"),
+                span,
+                work_item: wi,
+                step: self.step,
+                related: Vec::new(),
+            });
         }
     }
 

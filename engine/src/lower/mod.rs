@@ -416,6 +416,7 @@ fn builtin_name(name: &str) -> bool {
         || matches!(
             name,
             "barrier" | "work_group_barrier" | "mem_fence" | "read_mem_fence" | "write_mem_fence" | "printf" | "min" | "max" | "abs"
+                | "async_work_group_copy" | "async_work_group_strided_copy" | "wait_group_events" | "prefetch"
         )
 }
 
@@ -1275,6 +1276,9 @@ impl FnLowerer<'_> {
                 Ok(Val { reg: dst, ty: to.clone() })
             }
             (Ty::Ptr { .. }, Ty::Ptr { .. }) => Ok(Val { reg: v.reg, ty: to.clone() }),
+            // An event is a handle; 0 means "no event", as in `async_work_group_copy(.., 0)`.
+            (Ty::Scalar(t), Ty::Event) if !t.is_float() => Ok(Val { reg: v.reg, ty: Ty::Event }),
+            (Ty::Event, Ty::Event) => Ok(v),
             (Ty::Array { elem, .. }, Ty::Ptr { .. }) => {
                 let _ = elem;
                 Ok(Val { reg: v.reg, ty: to.clone() })
@@ -1993,6 +1997,33 @@ impl FnLowerer<'_> {
                 return Ok(Val { reg: f.reg, ty: Ty::Void });
             }
             "printf" => return self.printf(args, span),
+            "async_work_group_copy" | "async_work_group_strided_copy" => return self.async_copy(name, args, span),
+            "wait_group_events" => {
+                expect_args(2, "wait_group_events(1, &event)")?;
+                let n = self.rvalue(&args[0])?;
+                let n = self.convert(n, &Ty::Scalar(ElemType::Int), args[0].span)?;
+                let list = self.rvalue(&args[1])?;
+                match &list.ty {
+                    Ty::Ptr { pointee, .. } if **pointee == Ty::Event => {}
+                    other => {
+                        return Err(type_error(args[1].span, format!("`wait_group_events` needs a pointer to event_t, not `{}`", other.describe()), "here")
+                            .with_help("pass the address of the event: wait_group_events(1, &event)"))
+                    }
+                }
+                self.emit(Instr::WaitEvents { count: n.reg, list: list.reg }, span);
+                return Ok(Val { reg: n.reg, ty: Ty::Void });
+            }
+            "prefetch" => {
+                // A performance hint with no effect on results: its arguments are still
+                // evaluated and checked.
+                expect_args(2, "prefetch(pointer, count)")?;
+                let p = self.rvalue(&args[0])?;
+                if !matches!(p.ty, Ty::Ptr { .. }) {
+                    return Err(type_error(args[0].span, "`prefetch` needs a pointer", "not a pointer"));
+                }
+                self.rvalue(&args[1])?;
+                return Ok(Val { reg: p.reg, ty: Ty::Void });
+            }
             _ if vector_memory_builtin(name).is_some() => {
                 let (store, n) = vector_memory_builtin(name).unwrap_or((false, 4));
                 return self.vector_memory(name, store, n, args, span);
@@ -2084,6 +2115,60 @@ impl FnLowerer<'_> {
         }
         Err(type_error(callee.span, format!("cannot find function `{name}`"), "not a known function or built-in")
             .with_note("functions must be defined or declared before they are called"))
+    }
+
+    /// `async_work_group_copy(dst, src, n, event)` and the strided form with a stride before
+    /// the event.
+    fn async_copy(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let strided = name.contains("strided");
+        let want = if strided { 5 } else { 4 };
+        if args.len() != want {
+            let usage = if strided { "async_work_group_strided_copy(dst, src, count, stride, event)" } else { "async_work_group_copy(dst, src, count, event)" };
+            return Err(type_error(span, format!("`{name}` takes {want} arguments, but {} were given", args.len()), "wrong number of arguments")
+                .with_help(format!("call it as {usage}")));
+        }
+        let to = self.rvalue(&args[0])?;
+        let from = self.rvalue(&args[1])?;
+        let (Ty::Ptr { pointee: tp, space: ts, .. }, Ty::Ptr { pointee: fp, space: fs, .. }) = (&to.ty, &from.ty) else {
+            return Err(type_error(span, format!("`{name}` copies between a __local and a __global pointer"), "here"));
+        };
+        let to_local = match (ts, fs) {
+            (Space::Local, Space::Global | Space::Constant) => true,
+            (Space::Global, Space::Local) => false,
+            _ => {
+                return Err(type_error(span, format!("`{name}` copies between __local and __global memory, not from `{}` to `{}`", from.ty.describe(), to.ty.describe()), "here"))
+            }
+        };
+        if tp != fp {
+            return Err(type_error(span, format!("`{name}` needs both pointers to the same element type, not `{}` and `{}`", to.ty.describe(), from.ty.describe()), "here"));
+        }
+        let elem_size = tp.size();
+        if !matches!(**tp, Ty::Scalar(_) | Ty::Vector(..)) || elem_size > 128 {
+            return Err(type_error(span, format!("`{name}` copies scalars or vectors, not `{}`", tp.describe()), "here"));
+        }
+        let count = self.rvalue(&args[2])?;
+        let count = self.convert(count, &Ty::Scalar(ElemType::ULong), args[2].span)?;
+        let stride = if strided {
+            let s = self.rvalue(&args[3])?;
+            self.convert(s, &Ty::Scalar(ElemType::ULong), args[3].span)?
+        } else {
+            self.constant(1, ElemType::ULong, span)?
+        };
+        let ev = self.rvalue(&args[want - 1])?;
+        let ev = self.convert(ev, &Ty::Event, args[want - 1].span)?;
+        let dst = self.reg()?;
+        let instr = Instr::AsyncCopy {
+            dst,
+            to: to.reg,
+            from: from.reg,
+            count: count.reg,
+            stride: stride.reg,
+            event: ev.reg,
+            elem_size: elem_size as u32,
+            to_local,
+        };
+        self.emit(instr, span);
+        Ok(Val { reg: dst, ty: Ty::Event })
     }
 
     fn vector_memory(&mut self, name: &str, store: bool, n: u8, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
