@@ -28,10 +28,6 @@ pub struct KernelSignature {
 
 /// Lexes, preprocesses, parses and lowers `source`. `defines` are `NAME` or `NAME=VALUE`.
 pub(crate) fn compile(source: &str, dialect: Dialect, defines: &[String]) -> Result<Program, Diagnostic> {
-    if dialect == Dialect::Cuda {
-        return Err(Diagnostic::error("unsupported", "CUDA kernels are not supported yet")
-            .with_help("write the kernel in OpenCL C (.cl)"));
-    }
     let tokens = syntax::lexer::lex(source)?;
     let config = syntax::preprocess::Config {
         dialect: Some(dialect),
@@ -44,8 +40,8 @@ pub(crate) fn compile(source: &str, dialect: Dialect, defines: &[String]) -> Res
             .collect(),
     };
     let tokens = syntax::preprocess::preprocess(tokens, source, &config)?;
-    let unit = syntax::parser::parse(&tokens)?;
-    lower::lower(&unit)
+    let unit = syntax::parser::parse(&tokens, dialect)?;
+    lower::lower(&unit, dialect, source)
 }
 
 /// The kernels `source` defines, or why it does not compile.

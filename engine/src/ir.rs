@@ -94,6 +94,20 @@ pub enum AtomicOp {
     Xor,
     /// Compare-and-exchange: `operand2` is the expected value, `operand` the new one.
     CmpXchg,
+    /// CUDA's `atomicInc`: `old >= operand ? 0 : old + 1`.
+    IncWrap,
+    /// CUDA's `atomicDec`: `(old == 0 || old > operand) ? operand : old - 1`.
+    DecWrap,
+}
+
+/// Bits of a fence's or barrier's flags register beyond `cl_mem_fence_flags` (1 = local,
+/// 2 = global): the scope the fence orders, for CUDA's `__threadfence*`.
+pub mod fence {
+    pub const LOCAL: u64 = 1;
+    pub const GLOBAL: u64 = 2;
+    pub const SCOPE_GROUP: u64 = 0x100;
+    pub const SCOPE_DEVICE: u64 = 0x200;
+    pub const SCOPE_SYSTEM: u64 = 0x400;
 }
 
 /// Work-item and NDRange queries (`get_global_id` and friends).
@@ -152,6 +166,9 @@ pub enum Instr {
     /// *Event*: `wait_group_events(count, list)`: blocks until the copies of those events are
     /// complete.
     WaitEvents { count: Reg, list: Reg },
+    /// Stops the work-item with an `assertion-failed` finding when `cond` is zero; the
+    /// message is `strings[text]` (the function and the asserted expression).
+    Assert { cond: Reg, text: u32 },
     /// `dst = query(dim)`.
     WorkItem { query: Query, dst: Reg, dim: Reg },
     /// `dst` = a pointer to this work-group's copy of local allocation `index`.

@@ -191,8 +191,12 @@ impl Session {
         }
     }
 
-    fn finding_from_fault(&self, f: Fault) -> Finding {
+    fn finding_from_fault(&self, mut f: Fault) -> Finding {
         let (line, column) = self.line_col(f.span);
+        if f.kind == FindingKind::AssertionFailed {
+            // CUDA reports failed assertions as `file:line: function: block: ... failed.`
+            f.message = format!("{}:{line}: {}", self.scenario.file_name, f.message);
+        }
         let related = f
             .related
             .into_iter()

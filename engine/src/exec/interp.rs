@@ -400,6 +400,20 @@ fn exec_private(
                 regs[dst as usize] = query(geometry, item.group, local_linear, q, regs[dim as usize]);
             }
             Instr::LocalAddr { dst, index } => regs[dst as usize] = ptr::make(Space::Local, index, 0),
+            Instr::Assert { cond, text } => {
+                if regs[cond as usize] == 0 {
+                    let block = geometry.group_id(item.group);
+                    let thread = geometry.local_id(item.group, local_linear);
+                    let text = program.strings.get(text as usize).map(String::as_str).unwrap_or("");
+                    let (function, expr) = text.split_once('\n').unwrap_or((text, ""));
+                    let message = format!(
+                        "{function}: block: [{},{},{}], thread: [{},{},{}] Assertion `{expr}` failed.",
+                        block[0], block[1], block[2], thread[0], thread[1], thread[2]
+                    );
+                    item.pc = next;
+                    return Exit::Fatal(FindingKind::AssertionFailed, message, func.spans[pc]);
+                }
+            }
             Instr::GlobalAddr { dst, index } => regs[dst as usize] = globals[index as usize],
             Instr::Alloca { dst, size, align } => {
                 let align = align.max(1) as usize;
@@ -818,6 +832,21 @@ fn atomic(op: AtomicOp, ty: ElemType, old: u64, x: u64, expected: u64) -> u64 {
                 x
             } else {
                 old
+            }
+        }
+        AtomicOp::IncWrap => {
+            if canon_int(nt, old) >= canon_int(nt, x) {
+                0
+            } else {
+                canon_int(nt, old.wrapping_add(1))
+            }
+        }
+        AtomicOp::DecWrap => {
+            let (o, v) = (canon_int(nt, old), canon_int(nt, x));
+            if o == 0 || o > v {
+                v
+            } else {
+                canon_int(nt, o.wrapping_sub(1))
             }
         }
     }

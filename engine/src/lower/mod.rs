@@ -14,7 +14,7 @@ use crate::ir::{
     self, AtomicOp, BinaryOp, CmpOp, Instr, Kernel, KernelParam, LocalDecl, NumTy, ParamKind, PrintfArg, Query,
     Reg, UnaryOp,
 };
-use crate::scenario::ElemType;
+use crate::scenario::{Dialect, ElemType};
 use crate::syntax::ast::{self, AddrSpaceQual, BinOp, ExprKind, Initializer, Item, StmtKind, TypeExpr, UnOp};
 use crate::trace::Space;
 
@@ -108,9 +108,10 @@ struct FnSig {
 }
 
 /// Lowers a parsed translation unit. Stops at the first error.
-pub fn lower(unit: &ast::TranslationUnit) -> Result<ir::Program, Diagnostic> {
+pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Result<ir::Program, Diagnostic> {
+    let cuda = dialect == Dialect::Cuda;
     let mut program = ir::Program::default();
-    let mut types = Types::new();
+    let mut types = Types::new(if cuda { Space::Global } else { Space::Private });
     let mut index: HashMap<String, u32> = HashMap::new();
     let mut sigs: Vec<FnSig> = Vec::new();
     let mut bodies: Vec<Option<&ast::Function>> = Vec::new();
@@ -131,7 +132,7 @@ pub fn lower(unit: &ast::TranslationUnit) -> Result<ir::Program, Diagnostic> {
             }
             Item::Global(decls, _) => {
                 for d in decls {
-                    let var = program_scope_variable(&mut types, &mut program, d)?;
+                    let var = program_scope_variable(&mut types, &mut program, d, cuda)?;
                     global_scope.insert(d.name.clone(), var);
                 }
                 continue;
@@ -191,6 +192,8 @@ pub fn lower(unit: &ast::TranslationUnit) -> Result<ir::Program, Diagnostic> {
             index: &index,
             program: &mut program,
             types: &mut types,
+            cuda,
+            source,
             func: ir::Function { name: f.name.clone(), ..Default::default() },
             scopes: vec![global_scope.clone(), HashMap::new()],
             allocas: Vec::new(),
@@ -240,10 +243,19 @@ pub fn lower(unit: &ast::TranslationUnit) -> Result<ir::Program, Diagnostic> {
 }
 
 /// Lays out a program-scope variable in constant or global memory with its initial bytes.
-fn program_scope_variable(types: &mut Types, program: &mut ir::Program, d: &ast::VarDecl) -> Result<Var, Diagnostic> {
-    let space = space_of(storage_space(&d.ty), Space::Private, d.ty.base.span)?;
+fn program_scope_variable(types: &mut Types, program: &mut ir::Program, d: &ast::VarDecl, cuda: bool) -> Result<Var, Diagnostic> {
+    // CUDA variables at file scope without a qualifier are treated as `__device__` ones.
+    let default = if cuda { Space::Global } else { Space::Private };
+    let space = space_of(storage_space(&d.ty), default, d.ty.base.span)?;
     let space = match space {
         Space::Constant | Space::Global => space,
+        // A file-scope `__shared__` variable: one copy per block, like a kernel's.
+        Space::Local => {
+            let ty = local_array_type(types, d, cuda)?;
+            let index = program.locals.len() as u32;
+            program.locals.push(LocalDecl { name: d.name.clone(), size: ty.size() });
+            return Ok(Var { loc: VarLoc::Local(index), ty });
+        }
         // OpenCL requires program-scope variables to be in the constant (or, from 2.0, the
         // global) address space; a const-qualified one without a qualifier is constant data.
         Space::Private if d.ty.base.is_const => Space::Constant,
@@ -260,6 +272,21 @@ fn program_scope_variable(types: &mut Types, program: &mut ir::Program, d: &ast:
     let index = program.globals.len() as u32;
     program.globals.push(ir::GlobalDecl { name: d.name.clone(), space, bytes });
     Ok(Var { loc: VarLoc::Global(index, space), ty })
+}
+
+/// Bytes given to CUDA's `extern __shared__` arrays, whose size the launch would choose.
+const DYNAMIC_SHARED_BYTES: u64 = 16 * 1024;
+
+/// The type of a local (shared) array; CUDA's `extern __shared__ T s[]` gets a fixed size.
+fn local_array_type(types: &mut Types, d: &ast::VarDecl, cuda: bool) -> Result<Ty, Diagnostic> {
+    if cuda && d.init.is_none() && matches!(d.ty.arrays.first(), Some(None)) {
+        let mut outer = d.ty.clone();
+        outer.arrays.remove(0);
+        let elem = types.resolve(&outer)?;
+        let len = (DYNAMIC_SHARED_BYTES / elem.size().max(1)).max(1);
+        return types.array_of(elem, len as i128, d.name_span);
+    }
+    declared_type(types, d)
 }
 
 /// The type of a declaration, taking an array's size from its initialiser when it has none.
@@ -472,6 +499,43 @@ fn elem_range(t: ElemType) -> (i128, i128) {
     }
 }
 
+/// CUDA's built-in index variables, as the work-item queries that answer them.
+fn cuda_index_variable(name: &str) -> Option<Query> {
+    Some(match name {
+        "threadIdx" => Query::LocalId,
+        "blockIdx" => Query::GroupId,
+        "blockDim" => Query::LocalSize,
+        "gridDim" => Query::NumGroups,
+        _ => return None,
+    })
+}
+
+/// CUDA atomics and how each maps to a read-modify-write.
+fn cuda_atomic(name: &str) -> Option<(AtomicOp, usize)> {
+    Some(match name {
+        "atomicAdd" => (AtomicOp::Add, 2),
+        "atomicSub" => (AtomicOp::Sub, 2),
+        "atomicExch" => (AtomicOp::Xchg, 2),
+        "atomicMin" => (AtomicOp::Min, 2),
+        "atomicMax" => (AtomicOp::Max, 2),
+        "atomicInc" => (AtomicOp::IncWrap, 2),
+        "atomicDec" => (AtomicOp::DecWrap, 2),
+        "atomicCAS" => (AtomicOp::CmpXchg, 3),
+        "atomicAnd" => (AtomicOp::And, 2),
+        "atomicOr" => (AtomicOp::Or, 2),
+        "atomicXor" => (AtomicOp::Xor, 2),
+        _ => return None,
+    })
+}
+
+/// Built-ins of the two dialects that the engine does not run yet: refused by name.
+const NOT_YET_BUILTINS: [&str; 24] = [
+    "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__syncwarp", "__all", "__any", "__ballot",
+    "__all_sync", "__any_sync", "__ballot_sync", "__activemask", "__shfl_sync", "__shfl_up_sync",
+    "__shfl_down_sync", "__shfl_xor_sync", "clock", "clock64", "malloc", "free", "work_group_reduce_add",
+    "work_group_broadcast", "work_group_all", "work_group_any", "work_group_scan_inclusive_add",
+];
+
 fn work_item_query(name: &str) -> Option<Query> {
     Some(match name {
         "get_global_id" => Query::GlobalId,
@@ -528,6 +592,10 @@ struct FnLowerer<'a> {
     index: &'a HashMap<String, u32>,
     program: &'a mut ir::Program,
     types: &'a mut Types,
+    /// Lowering CUDA: its built-in variables and functions.
+    cuda: bool,
+    /// The source text, for messages that quote it (`assert`).
+    source: &'a str,
     func: ir::Function,
     scopes: Vec<HashMap<String, Var>>,
     /// Private memory reserved at entry: `(register, size, align)`.
@@ -987,7 +1055,8 @@ impl FnLowerer<'_> {
         if self.scopes.last().is_some_and(|s| s.contains_key(&d.name)) {
             return Err(type_error(d.name_span, format!("`{}` is already declared in this scope", d.name), "redeclared here"));
         }
-        let ty = declared_type(self.types, d)?;
+        let is_local = storage_space(&d.ty) == Some(AddrSpaceQual::Local);
+        let ty = if is_local { local_array_type(self.types, d, self.cuda)? } else { declared_type(self.types, d)? };
         if let Ty::Record { id, .. } = ty {
             if self.types.record(id).members.is_none() {
                 return Err(type_error(d.name_span, format!("`{}` has an incomplete type", d.name), "declared here")
@@ -1000,7 +1069,7 @@ impl FnLowerer<'_> {
         let space = space_of(storage_space(&d.ty), Space::Private, d.ty.base.span)?;
         match space {
             Space::Local => {
-                if !self.is_kernel {
+                if !self.is_kernel && !self.cuda {
                     return Err(type_error(d.name_span, "`__local` variables can only be declared in a kernel", "declared here"));
                 }
                 if d.init.is_some() {
@@ -1444,10 +1513,10 @@ impl FnLowerer<'_> {
                         }
                     }
                 } else {
+                    let is_variable = |this: &Self, n: &str| this.lookup(n).is_some() || !this.cuda || cuda_index_variable(n).is_none();
                     let base_place = match &base.kind {
-                        ExprKind::Ident(_) | ExprKind::Index(..) | ExprKind::Unary(UnOp::Deref, _) | ExprKind::Member(..) => {
-                            self.place(base)?
-                        }
+                        ExprKind::Ident(n) if is_variable(self, n) => self.place(base)?,
+                        ExprKind::Index(..) | ExprKind::Unary(UnOp::Deref, _) | ExprKind::Member(..) => self.place(base)?,
                         // Members of a value that is not an lvalue: evaluate it first.
                         _ => {
                             let v = self.rvalue(base)?;
@@ -1544,7 +1613,17 @@ impl FnLowerer<'_> {
                     if let Some((bits, ty)) = predefined(name) {
                         return self.constant(bits, ty, span);
                     }
-                    if name == "NULL" {
+                    if self.cuda {
+                        if let Some(query) = cuda_index_variable(name) {
+                            let dst = self.regs(3)?;
+                            for d in 0..3 {
+                                let dim = self.constant(d, ElemType::UInt, span)?;
+                                self.emit(Instr::WorkItem { query, dst: dst + d as u32, dim: dim.reg }, span);
+                            }
+                            return Ok(Val { reg: dst, ty: Ty::Vector(ElemType::UInt, 3) });
+                        }
+                    }
+                    if name == "NULL" || (self.cuda && name == "nullptr") {
                         let v = self.constant(0, ElemType::ULong, span)?;
                         return Ok(Val { reg: v.reg, ty: Ty::Ptr { pointee: Box::new(Ty::Void), space: Space::Global, is_const: false } });
                     }
@@ -1958,6 +2037,15 @@ impl FnLowerer<'_> {
             }
             Ok(())
         };
+        if self.cuda {
+            if let Some(result) = self.cuda_call(name, args, span) {
+                return result;
+            }
+        }
+        if NOT_YET_BUILTINS.contains(&name.as_str()) || name.starts_with("atomic_") && name.ends_with("_explicit") {
+            return Err(Diagnostic::error("unsupported", format!("the built-in `{name}` is not supported yet"))
+                .with_span(callee.span, "built-in"));
+        }
         if let Some(query) = work_item_query(name) {
             let dim = if query == Query::WorkDim {
                 expect_args(0, "get_work_dim()")?;
@@ -2115,6 +2203,135 @@ impl FnLowerer<'_> {
         }
         Err(type_error(callee.span, format!("cannot find function `{name}`"), "not a known function or built-in")
             .with_note("functions must be defined or declared before they are called"))
+    }
+
+    /// CUDA's device built-ins; `None` when `name` is not one of them.
+    fn cuda_call(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Result<Val, Diagnostic>> {
+        let fence = |this: &mut Self, flags: u64, barrier: bool| -> Result<Val, Diagnostic> {
+            if !args.is_empty() {
+                return Err(type_error(span, format!("`{name}` takes no arguments"), "here"));
+            }
+            let f = this.constant(flags, ElemType::UInt, span)?;
+            let instr = if barrier { Instr::Barrier { flags: f.reg } } else { Instr::Fence { flags: f.reg } };
+            this.emit(instr, span);
+            Ok(Val { reg: f.reg, ty: Ty::Void })
+        };
+        use ir::fence::{GLOBAL, LOCAL, SCOPE_DEVICE, SCOPE_GROUP, SCOPE_SYSTEM};
+        Some(match name {
+            "__syncthreads" => fence(self, LOCAL | GLOBAL | SCOPE_GROUP, true),
+            "__threadfence_block" => fence(self, LOCAL | GLOBAL | SCOPE_GROUP, false),
+            "__threadfence" => fence(self, LOCAL | GLOBAL | SCOPE_DEVICE, false),
+            "__threadfence_system" => fence(self, LOCAL | GLOBAL | SCOPE_SYSTEM, false),
+            "memcpy" | "__builtin_memcpy" | "memset" | "__builtin_memset" => self.byte_loop(name, args, span),
+            "assert" => self.assert(args, span),
+            _ if cuda_atomic(name).is_some() => {
+                let (op, n) = cuda_atomic(name)?;
+                self.cuda_atomic_call(name, op, n, args, span)
+            }
+            _ if name.starts_with("make_") => {
+                let ty = match types::builtin_type(&name[5..], span) {
+                    Ok(Ty::Vector(e, n)) => (e, n),
+                    _ => return None,
+                };
+                let mut parts = args.iter();
+                let Some(first) = parts.next() else {
+                    return Some(Err(type_error(span, format!("`{name}` needs {} arguments", ty.1), "here")));
+                };
+                // Build the comma chain a vector literal takes.
+                let mut chain = first.clone();
+                for p in parts {
+                    let s = chain.span.to(p.span);
+                    chain = ast::Expr { kind: ExprKind::Comma(Box::new(chain), Box::new(p.clone())), span: s };
+                }
+                if args.len() != ty.1 as usize {
+                    return Some(Err(type_error(span, format!("`{name}` takes {} arguments, but {} were given", ty.1, args.len()), "here")));
+                }
+                self.vector_literal(ty.0, ty.1, &chain, span)
+            }
+            _ => return None,
+        })
+    }
+
+    fn cuda_atomic_call(&mut self, name: &str, op: AtomicOp, n: usize, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        if args.len() != n {
+            return Err(type_error(span, format!("`{name}` takes {n} arguments, but {} were given", args.len()), "wrong number of arguments"));
+        }
+        let p = self.rvalue(&args[0])?;
+        let Ty::Ptr { pointee, .. } = &p.ty else {
+            return Err(type_error(args[0].span, format!("`{name}` needs the address of the value to update"), "not a pointer"));
+        };
+        let elem = match (pointee.as_ref(), op) {
+            (Ty::Scalar(t @ (ElemType::Int | ElemType::UInt | ElemType::Long | ElemType::ULong)), _) => *t,
+            (Ty::Scalar(t @ (ElemType::Float | ElemType::Double)), AtomicOp::Add | AtomicOp::Sub | AtomicOp::Xchg) => *t,
+            (other, _) => {
+                return Err(type_error(args[0].span, format!("`{name}` does not work on `{}`", other.describe()), "wrong element type"))
+            }
+        };
+        let vt = Ty::Scalar(elem);
+        let first = self.rvalue(&args[1])?;
+        let first = self.convert(first, &vt, args[1].span)?;
+        let (operand, operand2) = if op == AtomicOp::CmpXchg {
+            let desired = self.rvalue(&args[2])?;
+            let desired = self.convert(desired, &vt, args[2].span)?;
+            (desired.reg, first.reg)
+        } else {
+            (first.reg, first.reg)
+        };
+        let dst = self.reg()?;
+        self.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2 }, span);
+        Ok(Val { reg: dst, ty: vt })
+    }
+
+    /// `memcpy(dst, src, n)` and `memset(dst, byte, n)` as a loop over bytes.
+    fn byte_loop(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        if args.len() != 3 {
+            return Err(type_error(span, format!("`{name}` takes 3 arguments, but {} were given", args.len()), "here"));
+        }
+        let is_copy = name.ends_with("memcpy");
+        let dst = self.rvalue(&args[0])?;
+        let src = self.rvalue(&args[1])?;
+        if !matches!(dst.ty, Ty::Ptr { .. }) || (is_copy && !matches!(src.ty, Ty::Ptr { .. })) {
+            return Err(type_error(span, format!("`{name}` needs pointers"), "here"));
+        }
+        let value = if is_copy { src.clone() } else { self.convert(src, &Ty::Scalar(ElemType::UChar), args[1].span)? };
+        let len = self.rvalue(&args[2])?;
+        let len = self.convert(len, &Ty::Scalar(ElemType::ULong), args[2].span)?;
+        let i = self.reg()?;
+        self.emit(Instr::Const { dst: i, bits: 0 }, span);
+        let one = self.constant(1, ElemType::ULong, span)?;
+        let top = self.here();
+        let c = self.reg()?;
+        self.emit(Instr::Compare { op: CmpOp::Lt, ty: NumTy::U64, dst: c, lhs: i, rhs: len.reg }, span);
+        let exit = self.emit(Instr::BranchIfNot { cond: c, target: 0 }, span);
+        let to = self.reg()?;
+        self.emit(Instr::PtrAdd { dst: to, ptr: dst.reg, index: i, scale: 1 }, span);
+        let byte = if is_copy {
+            let from = self.reg()?;
+            self.emit(Instr::PtrAdd { dst: from, ptr: value.reg, index: i, scale: 1 }, span);
+            let b = self.reg()?;
+            self.emit(Instr::Load { ty: ElemType::UChar, dst: b, addr: from }, span);
+            b
+        } else {
+            value.reg
+        };
+        self.emit(Instr::Store { ty: ElemType::UChar, addr: to, src: byte }, span);
+        self.emit(Instr::Binary { op: BinaryOp::Add, ty: NumTy::U64, dst: i, lhs: i, rhs: one.reg }, span);
+        self.emit(Instr::Jump { target: top }, span);
+        let end = self.here();
+        self.patch(exit, end);
+        Ok(Val { reg: dst.reg, ty: dst.ty })
+    }
+
+    fn assert(&mut self, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let [cond] = args else {
+            return Err(type_error(span, "`assert` takes one condition", "here"));
+        };
+        let c = self.condition(cond)?;
+        let expr = self.source.get(cond.span.start as usize..cond.span.end as usize).unwrap_or("?");
+        let text = self.program.strings.len() as u32;
+        self.program.strings.push(format!("{}\n{expr}", self.func.name));
+        self.emit(Instr::Assert { cond: c, text }, span);
+        Ok(Val { reg: c, ty: Ty::Void })
     }
 
     /// `async_work_group_copy(dst, src, n, event)` and the strided form with a stride before

@@ -102,13 +102,16 @@ pub struct Record {
 }
 
 /// The names of types and constants in scope.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Types {
     typedefs: HashMap<String, Ty>,
     tags: HashMap<(bool, String), Ty>,
     pub records: Vec<Record>,
     /// Enumerators, and the named constants of OpenCL (`memory_order_relaxed`, ...).
     pub constants: HashMap<String, (i64, ElemType)>,
+    /// Where an unqualified pointer points: private memory in OpenCL C, global memory in
+    /// CUDA (whose pointers are generic; the pointer value itself carries the real space).
+    pub default_pointee: Space,
 }
 
 fn space_name(space: Space) -> &'static str {
@@ -146,8 +149,14 @@ const ANONYMOUS: &str = "(anonymous)";
 const MAX_TYPE_BYTES: u64 = 1 << 32;
 
 impl Types {
-    pub fn new() -> Types {
-        let mut types = Types::default();
+    pub fn new(default_pointee: Space) -> Types {
+        let mut types = Types {
+            typedefs: HashMap::new(),
+            tags: HashMap::new(),
+            records: Vec::new(),
+            constants: HashMap::new(),
+            default_pointee,
+        };
         // OpenCL 2.0's memory_order and memory_scope enumerations (values as in the headers
         // of common implementations; only their identity matters here).
         for (name, value) in [
@@ -172,11 +181,11 @@ impl Types {
         let span = t.base.span;
         let mut ty = self.base(&t.base)?;
         // The base's qualifier applies to what the innermost pointer points to.
-        let mut space = space_of(t.base.space, Space::Private, span)?;
+        let mut space = space_of(t.base.space, self.default_pointee, span)?;
         let mut is_const = t.base.is_const;
         for level in &t.pointers {
             ty = Ty::Ptr { pointee: Box::new(ty), space, is_const };
-            space = space_of(level.space, Space::Private, span)?;
+            space = space_of(level.space, self.default_pointee, span)?;
             is_const = level.is_const;
         }
         for dim in t.arrays.iter().rev() {
@@ -383,6 +392,8 @@ fn scalar_from_words(words: &[String], span: Span) -> Result<Ty, Diagnostic> {
     let ty = match (unsigned, rest.as_slice()) {
         (false, ["void"]) => return Ok(Ty::Void),
         (false, ["event_t"]) => return Ok(Ty::Event),
+        (false, ["dim3"]) => return Ok(Ty::Vector(ElemType::UInt, 3)),
+        (false, ["auto"]) => return Err(unsupported(span, "`auto`")),
         (false, ["bool"] | ["_Bool"]) => ElemType::Bool,
         (false, ["char"]) => ElemType::Char,
         (true, ["char"]) | (false, ["uchar"]) => ElemType::UChar,

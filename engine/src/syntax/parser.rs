@@ -6,6 +6,7 @@
 use super::ast::*;
 use super::lexer::{Tok, Token};
 use crate::diag::{Diagnostic, Span};
+use crate::scenario::Dialect;
 
 /// Words that start a type: the OpenCL C scalar types and their C spellings, and the
 /// built-in opaque and atomic types.
@@ -30,24 +31,34 @@ pub fn is_type_word(word: &str) -> bool {
     matches!(digits, "2" | "3" | "4" | "8" | "16") && VECTOR_ELEMS.contains(&stem)
 }
 
-fn space_qualifier(word: &str) -> Option<AddrSpaceQual> {
-    Some(match word {
-        "__global" | "global" => AddrSpaceQual::Global,
-        "__local" | "local" => AddrSpaceQual::Local,
-        "__constant" | "constant" => AddrSpaceQual::Constant,
-        "__private" | "private" => AddrSpaceQual::Private,
-        "__generic" | "generic" => AddrSpaceQual::Generic,
+/// Address-space qualifiers. OpenCL's unprefixed spellings are keywords only in OpenCL C; in
+/// CUDA `local` or `global` are ordinary names, and `__shared__`, `__constant__` and
+/// `__device__` (on variables) name the spaces.
+fn space_qualifier(word: &str, cuda: bool) -> Option<AddrSpaceQual> {
+    Some(match (word, cuda) {
+        ("__global", false) | ("global", false) | ("__device__", true) => AddrSpaceQual::Global,
+        ("__local", false) | ("local", false) | ("__shared__", true) => AddrSpaceQual::Local,
+        ("__constant", false) | ("constant", false) | ("__constant__", true) => AddrSpaceQual::Constant,
+        ("__private", false) | ("private", false) => AddrSpaceQual::Private,
+        ("__generic", false) | ("generic", false) => AddrSpaceQual::Generic,
         _ => return None,
     })
 }
 
 /// Qualifiers that carry no meaning for the simulation and are accepted silently.
 fn is_ignored_qualifier(word: &str) -> bool {
-    matches!(word, "restrict" | "__restrict" | "__restrict__" | "inline" | "__inline" | "static" | "extern" | "register")
+    matches!(
+        word,
+        "restrict" | "__restrict" | "__restrict__" | "inline" | "__inline" | "__inline__" | "static" | "extern" | "register"
+            | "__host__" | "__forceinline__" | "__noinline__" | "constexpr"
+    )
 }
 
-fn is_kernel_word(word: &str) -> bool {
-    matches!(word, "__kernel" | "kernel")
+fn is_kernel_word(word: &str, cuda: bool) -> bool {
+    match cuda {
+        false => matches!(word, "__kernel" | "kernel"),
+        true => word == "__global__",
+    }
 }
 
 /// Points a diagnostic at the definition of the macro a token came from, if it did.
@@ -59,8 +70,9 @@ fn with_macro_origin(d: Diagnostic, t: &Token) -> Diagnostic {
     }
 }
 
-pub fn parse(tokens: &[Token]) -> Result<TranslationUnit, Diagnostic> {
-    let mut parser = Parser { tokens, pos: 0, depth: 0, typedefs: std::collections::HashSet::new() };
+pub fn parse(tokens: &[Token], dialect: Dialect) -> Result<TranslationUnit, Diagnostic> {
+    let cuda = dialect == Dialect::Cuda;
+    let mut parser = Parser { tokens, pos: 0, depth: 0, typedefs: std::collections::HashSet::new(), cuda };
     let mut unit = TranslationUnit::default();
     while !parser.at_eof() {
         if parser.eat_punct(";") {
@@ -76,6 +88,8 @@ struct Parser<'t> {
     pos: usize,
     /// Names declared with `typedef` so far: they start declarations.
     typedefs: std::collections::HashSet<String>,
+    /// Parsing CUDA: its keywords, C++ casts and `nullptr`.
+    cuda: bool,
     /// Nesting depth of expressions and statements, bounded so hostile input cannot overflow
     /// the host's stack.
     depth: u32,
@@ -195,8 +209,9 @@ impl<'t> Parser<'t> {
 
     fn is_type_start(&self, w: &str) -> bool {
         is_type_word(w)
+            || (self.cuda && matches!(w, "dim3" | "auto" | "longlong2" | "ulonglong2"))
             || self.typedefs.contains(w)
-            || space_qualifier(w).is_some()
+            || space_qualifier(w, self.cuda).is_some()
             || matches!(w, "const" | "volatile" | "struct" | "union" | "enum" | "typedef")
             || is_ignored_qualifier(w)
     }
@@ -228,7 +243,7 @@ impl<'t> Parser<'t> {
         loop {
             self.skip_attributes()?;
             let Tok::Ident(w) = &self.peek().tok else { break };
-            if let Some(space) = space_qualifier(w) {
+            if let Some(space) = space_qualifier(w, self.cuda) {
                 spec.space = Some(space);
             } else if w == "const" {
                 spec.is_const = true;
@@ -238,7 +253,7 @@ impl<'t> Parser<'t> {
             } else if matches!(w.as_str(), "struct" | "union" | "enum") && spec.words.is_empty() && spec.tag.is_none() {
                 spec.tag = Some(Box::new(self.tag_spec()?));
                 continue;
-            } else if is_type_word(w) && spec.tag.is_none() {
+            } else if (is_type_word(w) || (self.cuda && matches!(w.as_str(), "dim3" | "auto"))) && spec.tag.is_none() {
                 spec.words.push(w.clone());
             } else if self.typedefs.contains(w) && spec.words.is_empty() && spec.tag.is_none() {
                 spec.words.push(w.clone());
@@ -260,7 +275,7 @@ impl<'t> Parser<'t> {
 
     fn skip_qualifiers(&mut self, spec: &mut TypeSpec) {
         while let Tok::Ident(w) = &self.peek().tok {
-            if let Some(space) = space_qualifier(w) {
+            if let Some(space) = space_qualifier(w, self.cuda) {
                 spec.space = Some(space);
             } else if w == "const" {
                 spec.is_const = true;
@@ -290,6 +305,11 @@ impl<'t> Parser<'t> {
             }
             _ => None,
         };
+        if self.is_punct(":") && kind != TagKind::Enum {
+            return Err(Diagnostic::error("unsupported", "struct inheritance is not supported")
+                .with_span(self.peek().span, "base class list")
+                .with_help("copy the base's members into the struct"));
+        }
         let mut tag = TagSpec { kind, name, fields: None, enumerators: None, span: start };
         if self.eat_punct("{") {
             self.enter()?;
@@ -344,7 +364,7 @@ impl<'t> Parser<'t> {
         while self.eat_punct("*") {
             let mut level = PointerLevel { space: None, is_const: false, is_volatile: false };
             while let Tok::Ident(w) = &self.peek().tok {
-                if let Some(space) = space_qualifier(w) {
+                if let Some(space) = space_qualifier(w, self.cuda) {
                     level.space = Some(space);
                 } else if w == "const" {
                     level.is_const = true;
@@ -387,7 +407,7 @@ impl<'t> Parser<'t> {
         loop {
             self.skip_attributes()?;
             match &self.peek().tok {
-                Tok::Ident(w) if is_kernel_word(w) => {
+                Tok::Ident(w) if is_kernel_word(w, self.cuda) => {
                     is_kernel = true;
                     self.bump();
                 }
@@ -407,6 +427,7 @@ impl<'t> Parser<'t> {
         }
         let pointers = self.pointer_levels();
         self.skip_attributes()?;
+        self.refuse_declarator_forms()?;
         let (name, name_span) = self.ident("a name")?;
         if !self.is_punct("(") {
             // A program-scope variable: finish its declarator, then any further ones.
@@ -429,6 +450,7 @@ impl<'t> Parser<'t> {
                 }
                 let pbase = self.type_spec()?;
                 let ppointers = self.pointer_levels();
+                self.refuse_declarator_forms()?;
                 // Parameter names may be left out in a prototype.
                 let (pname, pspan) = match &self.peek().tok {
                     Tok::Ident(_) => self.ident("a parameter name")?,
@@ -460,8 +482,24 @@ impl<'t> Parser<'t> {
         Ok(Item::Function(Function { name, name_span, is_kernel, ret, params, body: Some(body), span: start.to(self.prev_span()) }))
     }
 
+    /// Refuses declarator forms outside the supported language with a clear diagnostic.
+    fn refuse_declarator_forms(&self) -> Result<(), Diagnostic> {
+        if self.is_punct("&") || self.is_punct("&&") {
+            return Err(Diagnostic::error("unsupported", "C++ references are not supported")
+                .with_span(self.peek().span, "reference")
+                .with_help("pass a pointer instead"));
+        }
+        if self.is_punct("(") && matches!(self.peek_at(1).tok, Tok::Punct("*")) {
+            return Err(Diagnostic::error("unsupported", "function pointers are not supported")
+                .with_span(self.peek().span, "function pointer declarator")
+                .with_note("OpenCL C has no function pointers; call the function directly"));
+        }
+        Ok(())
+    }
+
     fn declarator(&mut self, base: &TypeSpec) -> Result<VarDecl, Diagnostic> {
         let pointers = self.pointer_levels();
+        self.refuse_declarator_forms()?;
         let (name, name_span) = self.ident("a variable name")?;
         let arrays = self.array_dims()?;
         let init = if self.eat_punct("=") { Some(self.initializer()?) } else { None };
@@ -853,6 +891,22 @@ impl<'t> Parser<'t> {
 
     fn primary(&mut self) -> Result<Expr, Diagnostic> {
         let t = self.peek();
+        if let Tok::Ident(w) = &t.tok {
+            if self.cuda && matches!(w.as_str(), "static_cast" | "reinterpret_cast" | "const_cast") {
+                // `static_cast<T>(e)` is a C cast written the C++ way.
+                let start = self.bump().span;
+                self.expect_punct("<")?;
+                let ty = self.type_expr_abstract()?;
+                self.expect_punct(">")?;
+                self.expect_punct("(")?;
+                let operand = self.expression()?;
+                self.expect_punct(")")?;
+                return Ok(Expr { kind: ExprKind::Cast(Box::new(ty), Box::new(operand)), span: start.to(self.prev_span()) });
+            }
+            if self.cuda && w == "dynamic_cast" {
+                return Err(Diagnostic::error("unsupported", "`dynamic_cast` is not supported").with_span(t.span, "dynamic_cast"));
+            }
+        }
         let kind = match &t.tok {
             Tok::Ident(w) => ExprKind::Ident(w.clone()),
             Tok::Int { value, unsigned, long } => ExprKind::Int { value: *value, unsigned: *unsigned, long: *long },
@@ -889,7 +943,7 @@ mod tests {
 
     fn parse_expr(text: &str) -> Expr {
         let src = format!("void f() {{ {text}; }}");
-        let unit = parse(&lex(&src).unwrap()).unwrap();
+        let unit = parse(&lex(&src).unwrap(), Dialect::OpenCl).unwrap();
         let Some(Item::Function(f)) = unit.items.first() else { panic!("not a function: {unit:?}") };
         match &f.body.as_ref().unwrap()[0].kind {
             StmtKind::Expr(e) => e.clone(),
@@ -921,7 +975,7 @@ mod tests {
     #[test]
     fn missing_semicolon_points_after_the_statement() {
         let src = "void f() { int a = 1\n a = 2; }";
-        let err = parse(&lex(src).unwrap()).unwrap_err();
+        let err = parse(&lex(src).unwrap(), Dialect::OpenCl).unwrap_err();
         assert_eq!(err.code, "syntax-error");
         assert_eq!(err.span, Some(Span::new(20, 20)));
     }
@@ -929,7 +983,7 @@ mod tests {
     #[test]
     fn deep_nesting_is_refused_not_overflowed() {
         let src = format!("void f() {{ x = {}1{}; }}", "(".repeat(5000), ")".repeat(5000));
-        let err = parse(&lex(&src).unwrap()).unwrap_err();
+        let err = parse(&lex(&src).unwrap(), Dialect::OpenCl).unwrap_err();
         assert_eq!(err.code, "unsupported");
     }
 }

@@ -25,10 +25,11 @@ pub struct Config {
 
 /// Headers that kernels include for host-side or library declarations; including them is a
 /// no-op because their contents are built in.
-const KNOWN_HEADERS: [&str; 22] = [
+const KNOWN_HEADERS: [&str; 31] = [
     "cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "cuda_runtime_api.h", "device_functions.h",
     "sm_20_atomic_functions.h", "sm_32_atomic_functions.h", "cuda_fp16.h", "stdio.h", "stdlib.h", "assert.h",
     "stdint.h", "stddef.h", "stdbool.h", "math.h", "limits.h", "float.h", "string.h", "cstdio", "cstdint",
+    "cassert", "cstdlib", "cmath", "climits", "cfloat", "cstring", "cstddef", "vector_types.h", "math_constants.h",
     "opencl-c.h", "CL/cl.h",
 ];
 
