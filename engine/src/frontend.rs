@@ -58,6 +58,7 @@ pub fn kernels(source: &str, dialect: Dialect, defines: &[String]) -> Result<Vec
                 .map(|p| {
                     let (space, ty) = match &p.kind {
                         ParamKind::Scalar(t) => (Space::Private, t.name().to_string()),
+                        ParamKind::Aggregate { size, .. } => (Space::Private, format!("{size}-byte struct")),
                         ParamKind::Pointer { space, elem, is_const } => {
                             let elem = elem.map_or("void", |e| e.name());
                             let c = if *is_const { "const " } else { "" };

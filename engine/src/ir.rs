@@ -223,6 +223,9 @@ pub enum ParamKind {
     /// A pointer into `space` whose elements are `elem` (`None` for `void*`).
     Pointer { space: Space, elem: Option<ElemType>, is_const: bool },
     Scalar(ElemType),
+    /// A struct or vector passed by value: `size` bytes that each work-item gets a private
+    /// copy of.
+    Aggregate { size: u64, align: u64 },
 }
 
 /// A kernel entry point.

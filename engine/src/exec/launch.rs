@@ -211,6 +211,9 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
     let mut constant = vec![Alloc { name: "NULL".into(), bytes: Vec::new(), init: None, access: Access::ReadOnly }];
     let mut local_sizes: Vec<(String, u64)> = program.locals.iter().map(|l| (l.name.clone(), l.size)).collect();
     let mut param_values = Vec::new();
+    // Structs and vectors passed by value: the bytes every work-item starts its private
+    // memory with, one copy each.
+    let mut private_image: Vec<u8> = Vec::new();
     for p in &k.params {
         let spec = scenario.args.iter().find(|a| a.name == p.name).map(|a| &a.spec);
         let value = match (&p.kind, spec) {
@@ -222,6 +225,25 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
             (ParamKind::Scalar(ty), Some(_)) => {
                 return Err(launch_error(format!("`{}` is a scalar `{}`, so its argument must be a value", p.name, ty.name()))
                     .with_help(format!("pass one with --arg {}={}:VALUE", p.name, ty.name())))
+            }
+            (ParamKind::Aggregate { size, align }, spec) => {
+                let bytes = match spec {
+                    Some(ArgSpec::Buffer { elem, len, init, access }) => {
+                        fill_buffer(&p.name, *elem, *len, init, *access, rng)?.bytes
+                    }
+                    None => fill_buffer(&p.name, ElemType::UChar, *size, &BufferInit::Random, Access::ReadWrite, rng)?.bytes,
+                    Some(_) => {
+                        return Err(launch_error(format!("`{}` is a {size}-byte struct or vector passed by value, so its argument is its bytes", p.name))
+                            .with_help(format!("pass them with --arg {}=uchar[{size}]:values=... (or leave it out for seeded random bytes)", p.name)))
+                    }
+                };
+                if bytes.len() as u64 > *size {
+                    return Err(launch_error(format!("`{}` has {size} bytes, but its argument gives {}", p.name, bytes.len())));
+                }
+                let at = private_image.len().div_ceil(*align as usize) * *align as usize;
+                private_image.resize(at + *size as usize, 0);
+                private_image[at..at + bytes.len()].copy_from_slice(&bytes);
+                ptr::make(Space::Private, 1, at as u64)
             }
             (ParamKind::Pointer { .. }, Some(ArgSpec::Null)) => 0,
             (ParamKind::Pointer { space: Space::Local, elem, .. }, spec) => {
@@ -293,7 +315,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 base: 0,
                 frames: Vec::new(),
                 regs,
-                private: Vec::new(),
+                private: private_image.clone(),
                 status: Status::Ready,
                 group: g,
                 copies_called: 0,

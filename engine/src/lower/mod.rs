@@ -226,8 +226,7 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Res
                         };
                         ParamKind::Pointer { space: *space, elem, is_const: *is_const }
                     }
-                    Ty::Record { .. } => return Err(unsupported(p.name_span, "a struct passed by value to a kernel")),
-                    Ty::Vector(..) => return Err(unsupported(p.name_span, "a vector passed by value to a kernel")),
+                    Ty::Record { .. } | Ty::Vector(..) => ParamKind::Aggregate { size: ty.size(), align: ty.align() },
                     _ => return Err(unsupported(p.name_span, "this kind of kernel parameter")),
                 };
                 params.push(KernelParam { name: p.name.clone(), span: p.name_span, kind });
@@ -1170,6 +1169,19 @@ impl FnLowerer<'_> {
                 }
                 Ok(())
             }
+            (Ty::Vector(..), Initializer::Expr(e)) => {
+                let v = self.rvalue(e)?;
+                self.write(&Place::Mem(addr, ty.clone(), Space::Private), v, e.span)?;
+                Ok(())
+            }
+            (Ty::Vector(..), Initializer::List(items, span)) if items.len() > 1 => {
+                let v = self.expr(&ast::Expr {
+                    kind: ExprKind::CompoundLiteral(Box::new(vector_type_expr(ty, *span)), items.clone()),
+                    span: *span,
+                })?;
+                self.write(&Place::Mem(addr, ty.clone(), Space::Private), v, *span)?;
+                Ok(())
+            }
             (Ty::Record { .. }, Initializer::Expr(e)) => {
                 let v = self.rvalue(e)?;
                 if &v.ty != ty {
@@ -1772,6 +1784,31 @@ impl FnLowerer<'_> {
                     _ => self.convert(v, &to, span),
                 }
             }
+            ExprKind::CompoundLiteral(ty, items) => {
+                let ty = self.types.resolve(ty)?;
+                if let Ty::Vector(e, n) = ty {
+                    let mut exprs = Vec::new();
+                    for item in items {
+                        match item {
+                            Initializer::Expr(x) => exprs.push(x.clone()),
+                            Initializer::List(_, s) => return Err(type_error(*s, "a vector literal's components are values", "nested list")),
+                        }
+                    }
+                    let Some(first) = exprs.first().cloned() else {
+                        return Err(type_error(span, "an empty vector literal", "here"));
+                    };
+                    let chain = exprs[1..].iter().fold(first, |acc, x| {
+                        let s = acc.span.to(x.span);
+                        ast::Expr { kind: ExprKind::Comma(Box::new(acc), Box::new(x.clone())), span: s }
+                    });
+                    return self.vector_literal(e, n, &chain, span);
+                }
+                // Structs and arrays: a private temporary initialised from the list.
+                let addr = self.reg()?;
+                self.allocas.push((addr, ty.size() as u32, ty.align() as u32));
+                self.init_memory(addr, &ty, &Initializer::List(items.clone(), span))?;
+                self.read(Place::Mem(addr, ty, Space::Private), span)
+            }
             ExprKind::SizeofType(ty) => {
                 let t = self.types.resolve(ty)?;
                 self.constant(t.size(), ElemType::ULong, span)
@@ -2288,8 +2325,16 @@ impl FnLowerer<'_> {
             return Err(type_error(span, format!("`{name}` takes 3 arguments, but {} were given", args.len()), "here"));
         }
         let is_copy = name.ends_with("memcpy");
+        let void_ptr = Ty::Ptr { pointee: Box::new(Ty::Void), space: Space::Global, is_const: false };
+        // A literal 0 is a null pointer; the run reports the null dereference.
+        let as_pointer = |this: &mut Self, v: Val, span: Span| match v.ty {
+            Ty::Scalar(t) if !t.is_float() => this.convert(v, &void_ptr, span),
+            _ => Ok(v),
+        };
         let dst = self.rvalue(&args[0])?;
+        let dst = as_pointer(self, dst, args[0].span)?;
         let src = self.rvalue(&args[1])?;
+        let src = if is_copy { as_pointer(self, src, args[1].span)? } else { src };
         if !matches!(dst.ty, Ty::Ptr { .. }) || (is_copy && !matches!(src.ty, Ty::Ptr { .. })) {
             return Err(type_error(span, format!("`{name}` needs pointers"), "here"));
         }
@@ -2633,6 +2678,15 @@ fn swizzle(name: &str, n: u8) -> Result<Vec<u8>, String> {
         return Err(format!("`.{name}` selects {} components; a vector has 2, 3, 4, 8 or 16", lanes.len()));
     }
     Ok(lanes)
+}
+
+/// A written type naming vector type `ty`, for lowering a brace list as a compound literal.
+fn vector_type_expr(ty: &Ty, span: Span) -> TypeExpr {
+    TypeExpr {
+        base: ast::TypeSpec { words: vec![ty.describe()], tag: None, space: None, is_const: false, is_volatile: false, span },
+        pointers: Vec::new(),
+        arrays: Vec::new(),
+    }
 }
 
 /// The signed integer element of the same size: the lane type of a vector comparison.

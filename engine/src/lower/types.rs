@@ -219,6 +219,12 @@ impl Types {
             if let Some(ty) = self.typedefs.get(name) {
                 return Ok(ty.clone());
             }
+            // C++ (CUDA) names structs by their tag alone.
+            for is_union in [false, true] {
+                if let Some(ty) = self.tags.get(&(is_union, name.clone())) {
+                    return Ok(ty.clone());
+                }
+            }
         }
         scalar_from_words(&spec.words, spec.span)
     }

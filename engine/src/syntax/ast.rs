@@ -135,6 +135,8 @@ pub enum ExprKind {
     /// `a.b` (arrow `false`) or `a->b` (arrow `true`).
     Member(Box<Expr>, String, bool),
     Cast(Box<TypeExpr>, Box<Expr>),
+    /// `(type){ a, b, ... }`: a C99 compound literal.
+    CompoundLiteral(Box<TypeExpr>, Vec<Initializer>),
     SizeofType(Box<TypeExpr>),
     SizeofExpr(Box<Expr>),
     Comma(Box<Expr>, Box<Expr>),

@@ -356,6 +356,12 @@ impl<'t> Parser<'t> {
             return Err(self.error_here("a name or `{` after `struct`, `union` or `enum`"));
         }
         tag.span = start.to(self.prev_span());
+        // In C++ (CUDA) a struct's tag is also a type name.
+        if self.cuda && kind != TagKind::Enum {
+            if let Some(n) = &tag.name {
+                self.typedefs.insert(n.clone());
+            }
+        }
         Ok(tag)
     }
 
@@ -817,6 +823,10 @@ impl<'t> Parser<'t> {
             self.bump();
             let ty = self.type_expr_abstract()?;
             self.expect_punct(")")?;
+            if self.is_punct("{") {
+                let Initializer::List(items, _) = self.initializer()? else { return Err(self.error_here("`{`")) };
+                return Ok(Expr { kind: ExprKind::CompoundLiteral(Box::new(ty), items), span: start.to(self.prev_span()) });
+            }
             let operand = self.unary()?;
             let span = start.to(operand.span);
             return Ok(Expr { kind: ExprKind::Cast(Box::new(ty), Box::new(operand)), span });
