@@ -77,6 +77,98 @@ pub enum UnaryOp {
     Trunc,
 }
 
+/// The math, integer and relational built-ins that work lane by lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MathOp {
+    // Integer.
+    AddSat,
+    SubSat,
+    Hadd,
+    Rhadd,
+    MulHi,
+    Mul24,
+    Mad24,
+    MadSat,
+    AbsDiff,
+    Rotate,
+    Clz,
+    Ctz,
+    Popcount,
+    // Common to integers and floats.
+    Min,
+    Max,
+    Clamp,
+    Mad,
+    /// `c != 0 ? b : a` (scalar `select`).
+    Select,
+    /// `msb(c) ? b : a` (vector `select`).
+    SelectMsb,
+    Bitselect,
+    // Float.
+    Sqrt,
+    Rsqrt,
+    Cbrt,
+    Fabs,
+    Floor,
+    Ceil,
+    Round,
+    Trunc,
+    Rint,
+    Exp,
+    Exp2,
+    Exp10,
+    Expm1,
+    Log,
+    Log2,
+    Log10,
+    Log1p,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Asinh,
+    Acosh,
+    Atanh,
+    Erf,
+    Erfc,
+    Tgamma,
+    Lgamma,
+    SinPi,
+    CosPi,
+    Pow,
+    Powr,
+    Pown,
+    Rootn,
+    Ldexp,
+    Fmin,
+    Fmax,
+    Fmod,
+    Hypot,
+    Atan2,
+    Copysign,
+    Fdim,
+    Remainder,
+    Nextafter,
+    Step,
+    Fma,
+    Mix,
+    SmoothStep,
+    Sign,
+    Degrees,
+    Radians,
+    // Relational (results are integers).
+    IsNan,
+    IsInf,
+    IsFinite,
+    IsNormal,
+    SignBit,
+}
+
 /// Read-modify-write operations of the atomic built-ins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AtomicOp {
@@ -169,6 +261,8 @@ pub enum Instr {
     /// Stops the work-item with an `assertion-failed` finding when `cond` is zero; the
     /// message is `strings[text]` (the function and the asserted expression).
     Assert { cond: Reg, text: u32 },
+    /// `dst = op(a, b, c)` on one lane of element type `ty` (unused operands are ignored).
+    Math { op: MathOp, ty: ElemType, dst: Reg, a: Reg, b: Reg, c: Reg },
     /// `dst = query(dim)`.
     WorkItem { query: Query, dst: Reg, dim: Reg },
     /// `dst` = a pointer to this work-group's copy of local allocation `index`.

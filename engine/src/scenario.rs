@@ -309,6 +309,10 @@ fn parse_spec(spec: &str) -> Result<ArgSpec, String> {
     Ok(ArgSpec::Scalar { ty, value })
 }
 
+fn default_instructions_per_step() -> u64 {
+    10_000_000
+}
+
 /// Everything that determines a run. Equal scenarios give equal traces.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Scenario {
@@ -328,6 +332,10 @@ pub struct Scenario {
     pub seed: u64,
     /// The run stops with a `step-limit` finding after this many steps.
     pub max_steps: u64,
+    /// A work-item may run this many instructions between two shared-memory events before the
+    /// run stops with a `step-limit` finding (an endless private loop).
+    #[serde(default = "default_instructions_per_step")]
+    pub max_instructions_per_step: u64,
     pub memory_model: MemoryModel,
     /// Elements of the buffer given to a pointer parameter that has no argument; `None` means
     /// 4 x the number of work-items, at least 1024.
@@ -348,6 +356,7 @@ impl Scenario {
             scheduler: SchedulerKind::Random,
             seed: 0,
             max_steps: 1_000_000,
+            max_instructions_per_step: default_instructions_per_step(),
             memory_model: MemoryModel::Sc,
             default_buffer_elements: None,
         }

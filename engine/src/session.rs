@@ -82,7 +82,8 @@ impl Session {
         }
         let mut rng = Rng::new(scenario.seed);
         let program = Rc::new(program);
-        let machine = exec::launch(program, kernel, &scenario, &mut rng, Limits::default()).map_err(|d| vec![d])?;
+        let limits = Limits { instructions_per_step: scenario.max_instructions_per_step.max(1), ..Limits::default() };
+        let machine = exec::launch(program, kernel, &scenario, &mut rng, limits).map_err(|d| vec![d])?;
         let expected_steps = (machine.items.len() as u64 * 8).min(scenario.max_steps);
         let scheduler = Scheduler::new(scenario.scheduler, &machine, &mut rng, expected_steps);
         let lines = LineIndex::new(&scenario.source);

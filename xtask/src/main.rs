@@ -4,11 +4,17 @@
 //! - `cargo xtask serve [--port N]` builds the app with Trunk and serves it on 127.0.0.1.
 //! - `cargo xtask test` runs every test suite, from native unit tests to the browser
 //!   end-to-end test, stopping at the first failure.
+//! - `cargo xtask corpus [DIR] [--json]` prints how many of other projects' test kernels the
+//!   engine parses, and why it refuses the rest (see [`corpus`]).
+//! - `cargo xtask fuzz <target> [--time SECONDS]` runs a cargo-fuzz target from `fuzz/` (see
+//!   [`fuzz`]).
 //!
-//! Both first make sure the tools they use are installed (see [`setup`]), so a fresh machine
-//! needs only these two commands. Each task is a module with one entry point; a new task is a
+//! Each first makes sure the tools it uses are installed (see [`setup`]), so a fresh machine
+//! needs only these commands. Each task is a module with one entry point; a new task is a
 //! new module plus one arm in [`Task::parse`] and [`main`].
 
+mod corpus;
+mod fuzz;
 mod serve;
 mod setup;
 mod test;
@@ -23,21 +29,29 @@ tasks:
   serve [--port N]   build the app with Trunk (release) and serve dist/ on 127.0.0.1:N
                      (default 8080) until Ctrl-C
   test               run all tests: native, wasm in headless Chromium, and end-to-end
+  corpus [DIR] [--json]
+                     print the parse scoreboard of the kernels in DIR
+                     (default ../shared/corpus beside the checkout)
+  fuzz <TARGET> [--time SECONDS]
+                     fuzz the engine for SECONDS (default 60) with a cargo-fuzz target:
+                     frontend or execute (installs nightly and cargo-fuzz if missing)
   help               print this message
 
-Both tasks install the tools they need first (Rust's wasm target, Trunk, wasm-bindgen-cli,
-wasm-opt, and for `test` Chromium with chromedriver).";
+`serve` and `test` install the tools they need first (Rust's wasm target, Trunk,
+wasm-bindgen-cli, wasm-opt, and for `test` Chromium with chromedriver).";
 
 /// A parsed command line.
 #[derive(Debug, PartialEq, Eq)]
 enum Task {
     Serve { port: u16 },
     Test,
+    Corpus { dir: Option<PathBuf>, json: bool },
+    Fuzz { target: String, seconds: u64 },
     Help,
 }
 
 impl Task {
-    /// Parses the arguments after `cargo xtask`. Hand-written: two tasks and one option do not
+    /// Parses the arguments after `cargo xtask`. Hand-written: a few tasks and options do not
     /// justify an argument-parsing dependency in a crate that is rebuilt on every fresh clone.
     fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Task, String> {
         let mut args = args.into_iter();
@@ -59,6 +73,46 @@ impl Task {
                         .map_err(|_| format!("not a port number: {value}"))?;
                 }
                 return Ok(Task::Serve { port });
+            }
+            Some("corpus") => {
+                let (mut dir, mut json) = (None, false);
+                for arg in args {
+                    match arg.as_str() {
+                        "--json" => json = true,
+                        _ if arg.starts_with('-') => {
+                            return Err(format!("unknown argument to corpus: {arg}"))
+                        }
+                        _ if dir.is_none() => dir = Some(PathBuf::from(arg)),
+                        _ => return Err(format!("unexpected argument: {arg}")),
+                    }
+                }
+                return Ok(Task::Corpus { dir, json });
+            }
+            Some("fuzz") => {
+                let (mut target, mut seconds) = (None, fuzz::DEFAULT_SECONDS);
+                while let Some(arg) = args.next() {
+                    let value = match arg.strip_prefix("--time=") {
+                        Some(value) => value.to_owned(),
+                        None if arg == "--time" => args.next().ok_or("--time needs a value")?,
+                        None if arg.starts_with('-') => {
+                            return Err(format!("unknown argument to fuzz: {arg}"))
+                        }
+                        None if target.is_none() => {
+                            target = Some(arg);
+                            continue;
+                        }
+                        None => return Err(format!("unexpected argument: {arg}")),
+                    };
+                    seconds = value
+                        .parse()
+                        .ok()
+                        .filter(|&s| s > 0)
+                        .ok_or_else(|| format!("not a number of seconds: {value}"))?;
+                }
+                let target = target.ok_or_else(|| {
+                    format!("fuzz needs a target: {}", fuzz::TARGETS.join(" or "))
+                })?;
+                return Ok(Task::Fuzz { target, seconds });
             }
             Some(other) => return Err(format!("unknown task: {other}")),
         };
@@ -84,6 +138,8 @@ fn main() -> ExitCode {
         }
         Task::Serve { port } => serve::run(port),
         Task::Test => test::run(),
+        Task::Corpus { dir, json } => corpus::run(dir, json),
+        Task::Fuzz { target, seconds } => fuzz::run(&target, seconds),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -137,6 +193,41 @@ mod tests {
             parse(&["serve", "--port=9000"]),
             Ok(Task::Serve { port: 9000 })
         );
+        assert_eq!(
+            parse(&["corpus"]),
+            Ok(Task::Corpus {
+                dir: None,
+                json: false
+            })
+        );
+        assert_eq!(
+            parse(&["corpus", "some/dir", "--json"]),
+            Ok(Task::Corpus {
+                dir: Some(PathBuf::from("some/dir")),
+                json: true
+            })
+        );
+        assert_eq!(
+            parse(&["fuzz", "frontend"]),
+            Ok(Task::Fuzz {
+                target: "frontend".into(),
+                seconds: 60
+            })
+        );
+        assert_eq!(
+            parse(&["fuzz", "execute", "--time", "5"]),
+            Ok(Task::Fuzz {
+                target: "execute".into(),
+                seconds: 5
+            })
+        );
+        assert_eq!(
+            parse(&["fuzz", "--time=7", "execute"]),
+            Ok(Task::Fuzz {
+                target: "execute".into(),
+                seconds: 7
+            })
+        );
     }
 
     #[test]
@@ -153,6 +244,20 @@ mod tests {
             .contains("not a port"));
         assert!(parse(&["serve", "--port", "70000"]).is_err());
         assert!(parse(&["serve", "--host", "x"]).is_err());
+        assert!(parse(&["corpus", "a", "b"])
+            .unwrap_err()
+            .contains("unexpected"));
+        assert!(parse(&["corpus", "--all"]).unwrap_err().contains("unknown"));
+        assert!(parse(&["fuzz"]).unwrap_err().contains("needs a target"));
+        assert!(parse(&["fuzz", "frontend", "--time"])
+            .unwrap_err()
+            .contains("needs a value"));
+        assert!(parse(&["fuzz", "frontend", "--time", "0"])
+            .unwrap_err()
+            .contains("not a number"));
+        assert!(parse(&["fuzz", "frontend", "execute"])
+            .unwrap_err()
+            .contains("unexpected"));
     }
 
     #[test]

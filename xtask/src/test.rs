@@ -2,18 +2,23 @@
 //!
 //! 1. Native tests of the engine, the CLI, the test-support library and this crate: fast, and
 //!    most failures show up here.
-//! 2. A build of the engine for `wasm32-unknown-unknown`, which catches code that only compiles
+//! 2. The parse scoreboard of other projects' kernels (`cargo xtask corpus`, short form), only
+//!    when `../shared/corpus` exists beside the checkout, so a clone without it still passes.
+//!    It measures and does not gate, except that an engine panic fails it: user input must
+//!    never panic the engine.
+//! 3. A build of the engine for `wasm32-unknown-unknown`, which catches code that only compiles
 //!    natively before the slower browser stages.
-//! 3. The wasm-bindgen tests of the engine and of the app, in headless Chromium (the test runner
+//! 4. The wasm-bindgen tests of the engine and of the app, in headless Chromium (the test runner
 //!    reads each crate's `webdriver.json` for Chromium's flags).
-//! 4. A release build of the app with Trunk, into `dist/`.
-//! 5. The end-to-end test, which serves `dist/` and drives it in Chromium.
+//! 5. A release build of the app with Trunk, into `dist/`.
+//! 6. The end-to-end test, which serves `dist/` and drives it in Chromium.
 //!
 //! The runners' own summaries are the last thing printed, so a log shows at a glance which
 //! tests ran and how they ended; this task adds only a header per stage and one final line.
 
+use crate::corpus;
 use crate::setup::{self, Tool};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Gives slow machines time to compile wasm in the browser; an explicit setting wins.
@@ -21,7 +26,15 @@ const WASM_BINDGEN_TEST_TIMEOUT_SECS: &str = "300";
 
 struct Stage {
     title: &'static str,
-    commands: Vec<Command>,
+    work: Work,
+}
+
+/// What a stage does.
+enum Work {
+    /// Programs run one after the other; the stage fails at the first that fails.
+    Commands(Vec<Command>),
+    /// The corpus scoreboard of a folder, computed in this process (the engine is linked in).
+    Corpus(PathBuf),
 }
 
 pub fn run() -> Result<(), String> {
@@ -63,10 +76,10 @@ pub fn run() -> Result<(), String> {
         .env("CHROMEDRIVER", &chromedriver)
         .env("CHROMIUM", &chromium);
 
-    let stages = vec![
+    let mut stages = vec![
         Stage {
             title: "native tests",
-            commands: vec![cargo(&[
+            work: Work::Commands(vec![cargo(&[
                 "test",
                 "-p",
                 "interleave-engine",
@@ -76,37 +89,58 @@ pub fn run() -> Result<(), String> {
                 "interleave-tests",
                 "-p",
                 "xtask",
-            ])],
+            ])]),
         },
         Stage {
             title: "engine builds for wasm",
-            commands: vec![cargo(&[
+            work: Work::Commands(vec![cargo(&[
                 "build",
                 "-p",
                 "interleave-engine",
                 "--target",
                 setup::WASM_TARGET,
-            ])],
+            ])]),
         },
         Stage {
             title: "wasm tests in headless Chromium",
-            commands: vec![wasm_test("interleave-engine"), wasm_test("interleave-app")],
+            work: Work::Commands(vec![
+                wasm_test("interleave-engine"),
+                wasm_test("interleave-app"),
+            ]),
         },
         Stage {
             title: "release build of the app (Trunk)",
-            commands: vec![trunk_build(&root)],
+            work: Work::Commands(vec![trunk_build(&root)]),
         },
         Stage {
             title: "end-to-end test in Chromium",
-            commands: vec![e2e],
+            work: Work::Commands(vec![e2e]),
         },
     ];
+    let corpus_dir = root.join(corpus::DEFAULT_DIR);
+    if corpus_dir.is_dir() {
+        stages.insert(
+            1,
+            Stage {
+                title: "corpus parse scoreboard",
+                work: Work::Corpus(corpus_dir),
+            },
+        );
+    }
 
     let total = stages.len();
     for (index, stage) in stages.into_iter().enumerate() {
         let number = index + 1;
         println!("\n==> stage {number}/{total}: {}", stage.title);
-        for mut command in stage.commands {
+        let commands = match stage.work {
+            Work::Commands(commands) => commands,
+            Work::Corpus(dir) => {
+                corpus::test_stage(&dir)
+                    .map_err(|e| format!("stage {number}/{total} ({}) failed: {e}", stage.title))?;
+                continue;
+            }
+        };
+        for mut command in commands {
             let shown = crate::describe(&command);
             println!("$ {shown}");
             let status = command

@@ -325,6 +325,9 @@ fn exec_private(
                 }
             }
             Instr::Convert { from, to, dst, src } => regs[dst as usize] = convert(from, to, regs[src as usize]),
+            Instr::Math { op, ty, dst, a, b, c } => {
+                regs[dst as usize] = super::math::eval(op, ty, regs[a as usize], regs[b as usize], regs[c as usize])
+            }
             Instr::Narrow { ty, dst, src } => {
                 let v = regs[src as usize];
                 regs[dst as usize] = match ty {

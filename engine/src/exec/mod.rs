@@ -10,6 +10,7 @@
 
 mod interp;
 mod launch;
+mod math;
 pub mod printf;
 
 use crate::diag::Span;

@@ -47,65 +47,83 @@ pub fn format(format: &str, args: &[(PrintfArg, u64)], strings: &[String]) -> St
             }
             precision = Some(p.parse().unwrap_or(0));
         }
+        let mut modifiers = String::new();
         while let Some(&l) = chars.peek().filter(|l| "hlvzjt".contains(**l) || l.is_ascii_digit()) {
             spec.push(l);
+            modifiers.push(l);
             chars.next();
         }
+        // `%v4f`: a vector of 4, its lanes formatted alike and joined by commas.
+        let lanes: usize = modifiers
+            .strip_prefix('v')
+            .map(|rest| rest.chars().take_while(char::is_ascii_digit).collect::<String>())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1);
         let Some(conv) = chars.next() else {
             out.push_str(&spec);
             break;
         };
         spec.push(conv);
-        let Some(&(kind, bits)) = next_arg.next() else {
+        let mut pieces = Vec::new();
+        for _ in 0..lanes.max(1) {
+            let Some(&(kind, bits)) = next_arg.next() else { break };
+            pieces.push(pad(&one(conv, kind, bits, precision, strings, &spec), &flags, &width, conv));
+        }
+        if pieces.is_empty() {
             out.push_str(&spec);
             continue;
-        };
-        let body = match (conv, kind) {
-            ('s', PrintfArg::Str) => {
-                let s = strings.get(bits as usize).map(String::as_str).unwrap_or("");
-                match precision {
-                    Some(p) => s.chars().take(p).collect(),
-                    None => s.to_string(),
-                }
-            }
-            ('d' | 'i', PrintfArg::Int(t)) => signed(t, bits).to_string(),
-            ('u', PrintfArg::Int(t)) => unsigned(t, bits).to_string(),
-            ('x', PrintfArg::Int(t)) => format!("{:x}", unsigned(t, bits)),
-            ('X', PrintfArg::Int(t)) => format!("{:X}", unsigned(t, bits)),
-            ('o', PrintfArg::Int(t)) => format!("{:o}", unsigned(t, bits)),
-            ('c', PrintfArg::Int(_)) => char::from(bits as u8).to_string(),
-            ('f' | 'F' | 'e' | 'E' | 'g' | 'G' | 'a' | 'A', PrintfArg::Int(t)) => {
-                let x = if t == NumTy::F64 { f64::from_bits(bits) } else { signed(t, bits) as f64 };
-                float(conv, x, precision.unwrap_or(6))
-            }
-            ('p', _) => format!("0x{:x}", (ptr::alloc(bits) as u64) << 32 | ptr::offset(bits)),
-            _ => spec.clone(),
-        };
-        let width: usize = width.parse().unwrap_or(0);
-        let body = if flags.contains('+') && matches!(conv, 'd' | 'i' | 'f' | 'e' | 'g') && !body.starts_with('-') {
-            format!("+{body}")
-        } else {
-            body
-        };
-        if body.chars().count() < width {
-            let pad = width - body.chars().count();
-            if flags.contains('-') {
-                out.push_str(&body);
-                out.extend(std::iter::repeat_n(' ', pad));
-            } else if flags.contains('0') && conv != 's' {
-                let (sign, digits) = if body.starts_with(['-', '+']) { body.split_at(1) } else { ("", body.as_str()) };
-                out.push_str(sign);
-                out.extend(std::iter::repeat_n('0', pad));
-                out.push_str(digits);
-            } else {
-                out.extend(std::iter::repeat_n(' ', pad));
-                out.push_str(&body);
-            }
-        } else {
-            out.push_str(&body);
         }
+        out.push_str(&pieces.join(","));
     }
     out
+}
+
+/// One conversion of one value.
+fn one(conv: char, kind: PrintfArg, bits: u64, precision: Option<usize>, strings: &[String], spec: &str) -> String {
+    match (conv, kind) {
+        ('s', PrintfArg::Str) => {
+            let s = strings.get(bits as usize).map(String::as_str).unwrap_or("");
+            match precision {
+                Some(p) => s.chars().take(p).collect(),
+                None => s.to_string(),
+            }
+        }
+        ('d' | 'i', PrintfArg::Int(t)) => signed(t, bits).to_string(),
+        ('u', PrintfArg::Int(t)) => unsigned(t, bits).to_string(),
+        ('x', PrintfArg::Int(t)) => format!("{:x}", unsigned(t, bits)),
+        ('X', PrintfArg::Int(t)) => format!("{:X}", unsigned(t, bits)),
+        ('o', PrintfArg::Int(t)) => format!("{:o}", unsigned(t, bits)),
+        ('c', PrintfArg::Int(_)) => char::from(bits as u8).to_string(),
+        ('f' | 'F' | 'e' | 'E' | 'g' | 'G' | 'a' | 'A', PrintfArg::Int(t)) => {
+            let x = if t == NumTy::F64 { f64::from_bits(bits) } else { signed(t, bits) as f64 };
+            float(conv, x, precision.unwrap_or(6))
+        }
+        ('p', _) => format!("0x{:x}", (ptr::alloc(bits) as u64) << 32 | ptr::offset(bits)),
+        _ => spec.to_string(),
+    }
+}
+
+/// Applies the `+`, `-` and `0` flags and the field width.
+fn pad(body: &str, flags: &str, width: &str, conv: char) -> String {
+    let width: usize = width.parse().unwrap_or(0);
+    let body = if flags.contains('+') && matches!(conv, 'd' | 'i' | 'f' | 'e' | 'g') && !body.starts_with('-') {
+        format!("+{body}")
+    } else {
+        body.to_string()
+    };
+    let len = body.chars().count();
+    if len >= width {
+        return body;
+    }
+    let fill = width - len;
+    if flags.contains('-') {
+        format!("{body}{}", " ".repeat(fill))
+    } else if flags.contains('0') && conv != 's' {
+        let (sign, digits) = if body.starts_with(['-', '+']) { body.split_at(1) } else { ("", body.as_str()) };
+        format!("{sign}{}{digits}", "0".repeat(fill))
+    } else {
+        format!("{}{body}", " ".repeat(fill))
+    }
 }
 
 fn signed(t: NumTy, bits: u64) -> i64 {
@@ -181,5 +199,6 @@ mod tests {
         assert_eq!(format("%f %.2f %e %g", &[f(1.5), f(2.0), f(1234.5), f(0.0001)], &[]), "1.500000 2.00 1.234500e+03 0.0001");
         assert_eq!(format("%s!", &[(PrintfArg::Str, 0)], &["hi".into()]), "hi!");
         assert_eq!(format("%d %d", &[i(1)], &[]), "1 %d");
+        assert_eq!(format("%v3d|%v2hlf", &[i(1), i(-2), i(3), f(0.5), f(2.0)], &[]), "1,-2,3|0.500000,2.000000");
     }
 }

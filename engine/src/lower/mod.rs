@@ -11,7 +11,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::diag::{Diagnostic, Span};
 use crate::ir::{
-    self, AtomicOp, BinaryOp, CmpOp, Instr, Kernel, KernelParam, LocalDecl, NumTy, ParamKind, PrintfArg, Query,
+    self, AtomicOp, MathOp, BinaryOp, CmpOp, Instr, Kernel, KernelParam, LocalDecl, NumTy, ParamKind, PrintfArg, Query,
     Reg, UnaryOp,
 };
 use crate::scenario::{Dialect, ElemType};
@@ -434,6 +434,9 @@ fn storage_space(t: &TypeExpr) -> Option<AddrSpaceQual> {
     }
 }
 
+/// Built-ins a program may not redefine: the ones whose meaning is the simulation's
+/// (synchronisation, atomics, work-item queries, copies). Library functions such as `mix` or
+/// `length` may be shadowed by the program's own, which then take precedence.
 fn builtin_name(name: &str) -> bool {
     vector_memory_builtin(name).is_some()
         || conversion_builtin(name).is_some()
@@ -444,6 +447,111 @@ fn builtin_name(name: &str) -> bool {
             "barrier" | "work_group_barrier" | "mem_fence" | "read_mem_fence" | "write_mem_fence" | "printf" | "min" | "max" | "abs"
                 | "async_work_group_copy" | "async_work_group_strided_copy" | "wait_group_events" | "prefetch"
         )
+}
+
+/// How a lane-wise built-in takes its operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MathKind {
+    /// Floating-point gentype operands (integers convert).
+    Float,
+    /// Integer gentype operands.
+    Int,
+    /// Integer or float gentype operands.
+    Any,
+    /// A float gentype and an int gentype (`pown`, `rootn`, `ldexp`).
+    FloatInt,
+    /// Float operand, integer result (`isnan`, ...).
+    Relational,
+}
+
+/// The lane-wise math, integer and relational built-ins: operation, kind and arity.
+/// `native_` and `half_` variants compute the same function at full precision.
+fn math_builtin(name: &str) -> Option<(MathOp, MathKind, usize)> {
+    let name = name.strip_prefix("native_").or_else(|| name.strip_prefix("half_")).unwrap_or(name);
+    use MathKind::*;
+    use MathOp as M;
+    Some(match name {
+        "add_sat" => (M::AddSat, Int, 2),
+        "sub_sat" => (M::SubSat, Int, 2),
+        "hadd" => (M::Hadd, Int, 2),
+        "rhadd" => (M::Rhadd, Int, 2),
+        "mul_hi" => (M::MulHi, Int, 2),
+        "mul24" => (M::Mul24, Int, 2),
+        "mad24" => (M::Mad24, Int, 3),
+        "mad_sat" => (M::MadSat, Int, 3),
+        "abs_diff" => (M::AbsDiff, Int, 2),
+        "rotate" => (M::Rotate, Int, 2),
+        "clz" => (M::Clz, Int, 1),
+        "ctz" => (M::Ctz, Int, 1),
+        "popcount" => (M::Popcount, Int, 1),
+        "min" => (M::Min, Any, 2),
+        "max" => (M::Max, Any, 2),
+        "clamp" => (M::Clamp, Any, 3),
+        "bitselect" => (M::Bitselect, Any, 3),
+        "sqrt" => (M::Sqrt, Float, 1),
+        "rsqrt" => (M::Rsqrt, Float, 1),
+        "cbrt" => (M::Cbrt, Float, 1),
+        "fabs" => (M::Fabs, Float, 1),
+        "floor" => (M::Floor, Float, 1),
+        "ceil" => (M::Ceil, Float, 1),
+        "round" => (M::Round, Float, 1),
+        "trunc" => (M::Trunc, Float, 1),
+        "rint" => (M::Rint, Float, 1),
+        "exp" => (M::Exp, Float, 1),
+        "exp2" => (M::Exp2, Float, 1),
+        "exp10" => (M::Exp10, Float, 1),
+        "expm1" => (M::Expm1, Float, 1),
+        "log" => (M::Log, Float, 1),
+        "log2" => (M::Log2, Float, 1),
+        "log10" => (M::Log10, Float, 1),
+        "log1p" => (M::Log1p, Float, 1),
+        "sin" => (M::Sin, Float, 1),
+        "cos" => (M::Cos, Float, 1),
+        "tan" => (M::Tan, Float, 1),
+        "asin" => (M::Asin, Float, 1),
+        "acos" => (M::Acos, Float, 1),
+        "atan" => (M::Atan, Float, 1),
+        "sinh" => (M::Sinh, Float, 1),
+        "cosh" => (M::Cosh, Float, 1),
+        "tanh" => (M::Tanh, Float, 1),
+        "asinh" => (M::Asinh, Float, 1),
+        "acosh" => (M::Acosh, Float, 1),
+        "atanh" => (M::Atanh, Float, 1),
+        "erf" => (M::Erf, Float, 1),
+        "erfc" => (M::Erfc, Float, 1),
+        "tgamma" => (M::Tgamma, Float, 1),
+        "lgamma" => (M::Lgamma, Float, 1),
+        "sinpi" => (M::SinPi, Float, 1),
+        "cospi" => (M::CosPi, Float, 1),
+        "sign" => (M::Sign, Float, 1),
+        "degrees" => (M::Degrees, Float, 1),
+        "radians" => (M::Radians, Float, 1),
+        "pow" => (M::Pow, Float, 2),
+        "powr" => (M::Powr, Float, 2),
+        "fmin" => (M::Fmin, Float, 2),
+        "fmax" => (M::Fmax, Float, 2),
+        "fmod" => (M::Fmod, Float, 2),
+        "hypot" => (M::Hypot, Float, 2),
+        "atan2" => (M::Atan2, Float, 2),
+        "copysign" => (M::Copysign, Float, 2),
+        "fdim" => (M::Fdim, Float, 2),
+        "remainder" => (M::Remainder, Float, 2),
+        "nextafter" => (M::Nextafter, Float, 2),
+        "step" => (M::Step, Float, 2),
+        "mad" => (M::Mad, Float, 3),
+        "fma" => (M::Fma, Float, 3),
+        "mix" => (M::Mix, Float, 3),
+        "smoothstep" => (M::SmoothStep, Float, 3),
+        "pown" => (M::Pown, FloatInt, 2),
+        "rootn" => (M::Rootn, FloatInt, 2),
+        "ldexp" => (M::Ldexp, FloatInt, 2),
+        "isnan" => (M::IsNan, Relational, 1),
+        "isinf" => (M::IsInf, Relational, 1),
+        "isfinite" => (M::IsFinite, Relational, 1),
+        "isnormal" => (M::IsNormal, Relational, 1),
+        "signbit" => (M::SignBit, Relational, 1),
+        _ => return None,
+    })
 }
 
 /// `vloadN` / `vstoreN`: whether it stores, and N.
@@ -525,6 +633,16 @@ fn cuda_atomic(name: &str) -> Option<(AtomicOp, usize)> {
         "atomicXor" => (AtomicOp::Xor, 2),
         _ => return None,
     })
+}
+
+/// GPUVerify's specification functions (`__requires`, `__global_invariant`, `__read_offset_bytes`,
+/// ...): they describe all executions, which a simulator of one execution cannot evaluate.
+fn is_verifier_annotation(name: &str) -> bool {
+    const PREFIXES: [&str; 10] = [
+        "__requires", "__ensures", "__invariant", "__global_invariant", "__assert", "__assume", "__read", "__write",
+        "__atomic_has_taken_value", "__implies",
+    ];
+    PREFIXES.iter().any(|p| name.starts_with(p)) || matches!(name, "__writes_to" | "__reads_from" | "__no_read" | "__no_write" | "__same_group" | "__distinct_id" | "__other_int")
 }
 
 /// Built-ins of the two dialects that the engine does not run yet: refused by name.
@@ -2079,6 +2197,11 @@ impl FnLowerer<'_> {
                 return result;
             }
         }
+        if is_verifier_annotation(name) {
+            return Err(Diagnostic::error("unsupported", format!("`{name}` is a GPUVerify specification function, which a dynamic simulator cannot evaluate"))
+                .with_span(callee.span, "verifier annotation")
+                .with_help("remove the annotation; Interleave checks races and divergence by running the kernel"));
+        }
         if NOT_YET_BUILTINS.contains(&name.as_str()) || name.starts_with("atomic_") && name.ends_with("_explicit") {
             return Err(Diagnostic::error("unsupported", format!("the built-in `{name}` is not supported yet"))
                 .with_span(callee.span, "built-in"));
@@ -2122,6 +2245,17 @@ impl FnLowerer<'_> {
                 return Ok(Val { reg: f.reg, ty: Ty::Void });
             }
             "printf" => return self.printf(args, span),
+            _ if math_builtin(name).is_some() => {
+                let (op, kind, arity) = math_builtin(name).unwrap_or((MathOp::Min, MathKind::Any, 2));
+                if args.len() != arity {
+                    return Err(type_error(span, format!("`{name}` takes {arity} argument(s), but {} were given", args.len()), "wrong number of arguments"));
+                }
+                return self.math_call(name, op, kind, args, span);
+            }
+            "select" => return self.select(args, span),
+            "dot" | "length" | "distance" | "normalize" | "cross" => return self.geometric(name, args, span),
+            "any" | "all" => return self.any_all(name, args, span),
+            "shuffle" | "shuffle2" => return self.shuffle(name, args, span),
             "async_work_group_copy" | "async_work_group_strided_copy" => return self.async_copy(name, args, span),
             "wait_group_events" => {
                 expect_args(2, "wait_group_events(1, &event)")?;
@@ -2157,7 +2291,7 @@ impl FnLowerer<'_> {
                 let (target, how) = conversion_builtin(name).unwrap_or(("int", Conversion::Reinterpret));
                 return self.conversion(name, target, how, args, span);
             }
-            "min" | "max" => {
+            "min_scalar_only" | "max_scalar_only" => {
                 expect_args(2, &format!("{name}(a, b)"))?;
                 let a = self.rvalue(&args[0])?;
                 let b = self.rvalue(&args[1])?;
@@ -2240,6 +2374,244 @@ impl FnLowerer<'_> {
         }
         Err(type_error(callee.span, format!("cannot find function `{name}`"), "not a known function or built-in")
             .with_note("functions must be defined or declared before they are called"))
+    }
+
+    /// The gentype of a built-in call: element type and lane count, from its operands.
+    fn gentype(&self, vals: &[Val], kind: MathKind, name: &str, span: Span) -> Result<(ElemType, u8), Diagnostic> {
+        let mut lanes = 1u8;
+        let mut elem: Option<ElemType> = None;
+        for v in vals {
+            let (e, n) = match &v.ty {
+                Ty::Scalar(e) => (*e, 1),
+                Ty::Vector(e, n) => (*e, *n),
+                other => return Err(type_error(span, format!("`{name}` does not take a `{}`", other.describe()), "here")),
+            };
+            if n > 1 {
+                if lanes > 1 && lanes != n {
+                    return Err(type_error(span, format!("`{name}` was given vectors of different lengths"), "here"));
+                }
+                lanes = n;
+            }
+            // Built-ins are overloaded on the exact type: operands of one type keep it
+            // (`add_sat` on `char` saturates at 127); mixed scalars take C's common type.
+            elem = Some(match elem {
+                None => e,
+                Some(prev) if prev == e => e,
+                Some(prev) => elem_of_num(common_num(num_ty(prev), num_ty(e))),
+            });
+        }
+        let mut e = elem.unwrap_or(ElemType::Int);
+        // A vector's element type wins over a broadcast scalar's.
+        if let Some(Ty::Vector(ve, _)) = vals.iter().map(|v| &v.ty).find(|t| matches!(t, Ty::Vector(..))) {
+            e = *ve;
+        }
+        match kind {
+            MathKind::Float | MathKind::FloatInt | MathKind::Relational if !e.is_float() => e = ElemType::Float,
+            MathKind::Int if e.is_float() => {
+                return Err(type_error(span, format!("`{name}` takes integers, not floating-point values"), "here"))
+            }
+            _ => {}
+        }
+        Ok((e, lanes))
+    }
+
+    /// Converts `v` to lane type `e` with `n` lanes (broadcasting a scalar).
+    fn to_gentype(&mut self, v: Val, e: ElemType, n: u8, span: Span) -> Result<Reg, Diagnostic> {
+        let target = if n == 1 { Ty::Scalar(e) } else { Ty::Vector(e, n) };
+        if let (Ty::Vector(ve, vn), Ty::Vector(..)) = (&v.ty, &target) {
+            if *vn == n && *ve != e {
+                return Err(type_error(span, format!("expected a `{}`, found a `{}`", target.describe(), v.ty.describe()), "here"));
+            }
+        }
+        Ok(self.convert(v, &target, span)?.reg)
+    }
+
+    fn math_call(&mut self, name: &str, op: MathOp, kind: MathKind, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let vals: Vec<Val> = args.iter().map(|a| self.rvalue(a)).collect::<Result<_, _>>()?;
+        let float_part = if kind == MathKind::FloatInt { &vals[..1] } else { &vals[..] };
+        let (e, n) = self.gentype(float_part, kind, name, span)?;
+        let n = if kind == MathKind::FloatInt { self.gentype(&vals, MathKind::Any, name, span)?.1.max(n) } else { n };
+        let mut regs = Vec::new();
+        for (i, v) in vals.into_iter().enumerate() {
+            let lane_e = if kind == MathKind::FloatInt && i == 1 { ElemType::Int } else { e };
+            regs.push(self.to_gentype(v, lane_e, n, span)?);
+        }
+        let (ra, rb, rc) = (regs[0], *regs.get(1).unwrap_or(&regs[0]), *regs.get(2).unwrap_or(&regs[0]));
+        let result_e = if kind == MathKind::Relational { if n == 1 { ElemType::Int } else { mask_elem(e) } } else { e };
+        let dst = self.regs(n as u32)?;
+        for k in 0..n as u32 {
+            self.emit(Instr::Math { op, ty: e, dst: dst + k, a: ra + k, b: rb + k, c: rc + k }, span);
+            if kind == MathKind::Relational && n > 1 {
+                // Vector relational results are -1 (all bits set) for true.
+                self.emit(Instr::Unary { op: UnaryOp::Neg, ty: num_ty(result_e), dst: dst + k, src: dst + k }, span);
+            }
+        }
+        let ty = if n == 1 { Ty::Scalar(result_e) } else { Ty::Vector(result_e, n) };
+        Ok(Val { reg: dst, ty })
+    }
+
+    /// `select(a, b, c)`: per lane, `b` where `c` is true (vectors: where its sign bit is set).
+    fn select(&mut self, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let [a, b, c] = args else {
+            return Err(type_error(span, "`select` takes 3 arguments: select(a, b, condition)", "here"));
+        };
+        let (va, vb, vc) = (self.rvalue(a)?, self.rvalue(b)?, self.rvalue(c)?);
+        let (e, n) = self.gentype(&[va.clone(), vb.clone()], MathKind::Any, "select", span)?;
+        let (ra, rb) = (self.to_gentype(va, e, n, span)?, self.to_gentype(vb, e, n, span)?);
+        let ce = match &vc.ty {
+            Ty::Scalar(t) | Ty::Vector(t, _) if !t.is_float() => *t,
+            other => return Err(type_error(c.span, format!("`select` needs an integer condition, not `{}`", other.describe()), "here")),
+        };
+        let rc = self.to_gentype(vc, ce, n, span)?;
+        let op = if n == 1 { MathOp::Select } else { MathOp::SelectMsb };
+        let dst = self.regs(n as u32)?;
+        for k in 0..n as u32 {
+            // The condition's own type decides its sign bit.
+            let cond = if n == 1 {
+                rc + k
+            } else {
+                let m = self.reg()?;
+                let zero = self.constant(0, ce, span)?;
+                self.emit(Instr::Compare { op: CmpOp::Lt, ty: num_ty(ce), dst: m, lhs: rc + k, rhs: zero.reg }, span);
+                if !ce.is_signed() {
+                    // For unsigned lanes the most significant bit is tested directly.
+                    let shift = self.constant(ce.size() * 8 - 1, ce, span)?;
+                    self.emit(Instr::Binary { op: BinaryOp::Shr, ty: num_ty(ce), dst: m, lhs: rc + k, rhs: shift.reg }, span);
+                }
+                m
+            };
+            self.emit(Instr::Math { op: MathOp::Select, ty: e, dst: dst + k, a: ra + k, b: rb + k, c: cond }, span);
+        }
+        let _ = op;
+        let ty = if n == 1 { Ty::Scalar(e) } else { Ty::Vector(e, n) };
+        Ok(Val { reg: dst, ty })
+    }
+
+    /// `dot`, `length`, `distance`, `normalize` and `cross` on float scalars and vectors.
+    fn geometric(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let arity = if matches!(name, "dot" | "distance" | "cross") { 2 } else { 1 };
+        if args.len() != arity {
+            return Err(type_error(span, format!("`{name}` takes {arity} argument(s), but {} were given", args.len()), "here"));
+        }
+        let vals: Vec<Val> = args.iter().map(|a| self.rvalue(a)).collect::<Result<_, _>>()?;
+        let (e, n) = self.gentype(&vals, MathKind::Float, name, span)?;
+        let regs: Vec<Reg> = vals.into_iter().map(|v| self.to_gentype(v, e, n, span)).collect::<Result<_, _>>()?;
+        let nt = num_ty(e);
+        let dot = |this: &mut Self, a: Reg, b: Reg| -> Result<Reg, Diagnostic> {
+            let acc = this.reg()?;
+            this.emit(Instr::Binary { op: BinaryOp::Mul, ty: nt, dst: acc, lhs: a, rhs: b }, span);
+            for k in 1..n as u32 {
+                let p = this.reg()?;
+                this.emit(Instr::Binary { op: BinaryOp::Mul, ty: nt, dst: p, lhs: a + k, rhs: b + k }, span);
+                this.emit(Instr::Binary { op: BinaryOp::Add, ty: nt, dst: acc, lhs: acc, rhs: p }, span);
+            }
+            Ok(acc)
+        };
+        let sqrt = |this: &mut Self, r: Reg| -> Result<Reg, Diagnostic> {
+            let d = this.reg()?;
+            this.emit(Instr::Math { op: MathOp::Sqrt, ty: e, dst: d, a: r, b: r, c: r }, span);
+            Ok(d)
+        };
+        let scalar = |reg| Ok(Val { reg, ty: Ty::Scalar(e) });
+        match name {
+            "dot" => {
+                let d = dot(self, regs[0], regs[1])?;
+                scalar(d)
+            }
+            "length" => {
+                let d = dot(self, regs[0], regs[0])?;
+                let s = sqrt(self, d)?;
+                scalar(s)
+            }
+            "distance" => {
+                let diff = self.regs(n as u32)?;
+                for k in 0..n as u32 {
+                    self.emit(Instr::Binary { op: BinaryOp::Sub, ty: nt, dst: diff + k, lhs: regs[0] + k, rhs: regs[1] + k }, span);
+                }
+                let d = dot(self, diff, diff)?;
+                let s = sqrt(self, d)?;
+                scalar(s)
+            }
+            "normalize" => {
+                let d = dot(self, regs[0], regs[0])?;
+                let len = sqrt(self, d)?;
+                let dst = self.regs(n as u32)?;
+                for k in 0..n as u32 {
+                    self.emit(Instr::Binary { op: BinaryOp::Div, ty: nt, dst: dst + k, lhs: regs[0] + k, rhs: len }, span);
+                }
+                Ok(Val { reg: dst, ty: if n == 1 { Ty::Scalar(e) } else { Ty::Vector(e, n) } })
+            }
+            _ => {
+                if n != 3 && n != 4 {
+                    return Err(type_error(span, "`cross` takes 3- or 4-component vectors", "here"));
+                }
+                let (a, b) = (regs[0], regs[1]);
+                let dst = self.regs(n as u32)?;
+                for (k, (i, j)) in [(1u32, 2u32), (2, 0), (0, 1)].into_iter().enumerate() {
+                    let (p, q) = (self.reg()?, self.reg()?);
+                    self.emit(Instr::Binary { op: BinaryOp::Mul, ty: nt, dst: p, lhs: a + i, rhs: b + j }, span);
+                    self.emit(Instr::Binary { op: BinaryOp::Mul, ty: nt, dst: q, lhs: a + j, rhs: b + i }, span);
+                    self.emit(Instr::Binary { op: BinaryOp::Sub, ty: nt, dst: dst + k as u32, lhs: p, rhs: q }, span);
+                }
+                if n == 4 {
+                    self.emit(Instr::Const { dst: dst + 3, bits: 0 }, span);
+                }
+                Ok(Val { reg: dst, ty: Ty::Vector(e, n) })
+            }
+        }
+    }
+
+    /// `any(v)` / `all(v)`: whether the sign bit of any / every lane is set.
+    fn any_all(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let [x] = args else { return Err(type_error(span, format!("`{name}` takes one argument"), "here")) };
+        let v = self.rvalue(x)?;
+        let (e, n) = match &v.ty {
+            Ty::Scalar(t) | Ty::Vector(t, _) if !t.is_float() => (*t, Self::width(&v.ty)),
+            other => return Err(type_error(x.span, format!("`{name}` takes a signed integer vector, not `{}`", other.describe()), "here")),
+        };
+        let dst = self.reg()?;
+        self.emit(Instr::Const { dst, bits: (name == "all") as u64 }, span);
+        let zero = self.constant(0, e, span)?;
+        for k in 0..n {
+            let neg = self.reg()?;
+            self.emit(Instr::Compare { op: CmpOp::Lt, ty: num_ty(e), dst: neg, lhs: v.reg + k, rhs: zero.reg }, span);
+            let op = if name == "all" { BinaryOp::And } else { BinaryOp::Or };
+            self.emit(Instr::Binary { op, ty: NumTy::I32, dst, lhs: dst, rhs: neg }, span);
+        }
+        Ok(Val { reg: dst, ty: Ty::Scalar(ElemType::Int) })
+    }
+
+    /// `shuffle(x, mask)` and `shuffle2(x, y, mask)`: lanes chosen by the mask's low bits.
+    fn shuffle(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let two = name == "shuffle2";
+        if args.len() != 2 + two as usize {
+            return Err(type_error(span, format!("`{name}` takes {} arguments", 2 + two as usize), "here"));
+        }
+        let vals: Vec<Val> = args.iter().map(|a| self.rvalue(a)).collect::<Result<_, _>>()?;
+        let (Ty::Vector(e, n), Ty::Vector(me, mn)) = (&vals[0].ty, &vals[vals.len() - 1].ty) else {
+            return Err(type_error(span, format!("`{name}` takes vectors"), "here"));
+        };
+        let (e, n, me, mn) = (*e, *n, *me, *mn);
+        if two && vals[1].ty != vals[0].ty {
+            return Err(type_error(span, "`shuffle2` needs two vectors of the same type", "here"));
+        }
+        let sources: Vec<Reg> = (0..n as u32).map(|k| vals[0].reg + k).chain((0..if two { n as u32 } else { 0 }).map(|k| vals[1].reg + k)).collect();
+        let count = sources.len() as u64;
+        let mask = vals[vals.len() - 1].reg;
+        let dst = self.regs(mn as u32)?;
+        let modulus = self.constant(count.next_power_of_two() - 1, me, span)?;
+        for j in 0..mn as u32 {
+            let idx = self.reg()?;
+            self.emit(Instr::Binary { op: BinaryOp::And, ty: num_ty(me), dst: idx, lhs: mask + j, rhs: modulus.reg }, span);
+            self.emit(Instr::Move { dst: dst + j, src: sources[0] }, span);
+            for (k, &src) in sources.iter().enumerate().skip(1) {
+                let kk = self.constant(k as u64, me, span)?;
+                let c = self.reg()?;
+                self.emit(Instr::Compare { op: CmpOp::Eq, ty: num_ty(me), dst: c, lhs: idx, rhs: kk.reg }, span);
+                self.emit(Instr::Math { op: MathOp::Select, ty: e, dst: dst + j, a: dst + j, b: src, c }, span);
+            }
+        }
+        Ok(Val { reg: dst, ty: Ty::Vector(e, mn) })
     }
 
     /// CUDA's device built-ins; `None` when `name` is not one of them.
@@ -2635,6 +3007,20 @@ impl FnLowerer<'_> {
                 Ty::Ptr { .. } | Ty::Array { .. } => {
                     regs.push(v.reg);
                     kinds.push(PrintfArg::Ptr);
+                }
+                // A vector's lanes are consecutive arguments; `%vN` consumes N of them.
+                Ty::Vector(e, n) => {
+                    for k in 0..*n as u32 {
+                        let lane = Val { reg: v.reg + k, ty: Ty::Scalar(*e) };
+                        if e.is_float() {
+                            let d = self.convert(lane, &Ty::Scalar(ElemType::Double), a.span)?;
+                            regs.push(d.reg);
+                            kinds.push(PrintfArg::Int(NumTy::F64));
+                        } else {
+                            regs.push(lane.reg);
+                            kinds.push(PrintfArg::Int(num_ty(*e)));
+                        }
+                    }
                 }
                 Ty::Void => return Err(type_error(a.span, "this argument has no value", "void")),
                 other => return Err(type_error(a.span, format!("printf cannot print a `{}`", other.describe()), "here")),

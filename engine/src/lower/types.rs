@@ -199,9 +199,11 @@ impl Types {
     }
 
     pub fn array_of(&self, elem: Ty, len: i128, span: Span) -> Result<Ty, Diagnostic> {
-        if len <= 0 || len > (1 << 32) {
+        // Zero-length arrays are a common C extension: they hold nothing, so every access to
+        // one is reported out of bounds.
+        if len < 0 || len > (1 << 32) {
             return Err(type_error(span, format!("array size {len} is out of range"), "array declared here")
-                .with_note("an array needs between 1 and 2^32 elements"));
+                .with_note("an array needs between 0 and 2^32 elements"));
         }
         let ty = Ty::Array { elem: Box::new(elem), len: len as u64 };
         if ty.size() > MAX_TYPE_BYTES {
@@ -270,6 +272,24 @@ impl Types {
         };
         let mut members = Vec::new();
         let (mut size, mut align) = (0u64, 1u64);
+        // C++ bases come first, each at its own aligned offset, their members flattened in.
+        for (base, span) in &tag.bases {
+            let ty = self
+                .tags
+                .get(&(false, base.clone()))
+                .cloned()
+                .ok_or_else(|| type_error(*span, format!("unknown base struct `{base}`"), "not a struct"))?;
+            let Ty::Record { id, size: bsize, align: balign, .. } = ty else { return Err(type_error(*span, "not a struct", "here")) };
+            let Some(base_members) = self.records[id as usize].members.clone() else {
+                return Err(type_error(*span, format!("base struct `{base}` is incomplete"), "here"));
+            };
+            let offset = size.div_ceil(balign) * balign;
+            for m in base_members {
+                members.push(Member { offset: m.offset + offset, ..m });
+            }
+            size = offset + bsize;
+            align = align.max(balign);
+        }
         for f in fields {
             let ty = self.resolve(&f.ty)?;
             if let Ty::Record { id, .. } = &ty {

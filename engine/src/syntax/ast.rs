@@ -49,6 +49,8 @@ pub struct TagSpec {
     pub fields: Option<Vec<Field>>,
     /// The enumerators, when this specifier defines an enum.
     pub enumerators: Option<Vec<Enumerator>>,
+    /// C++ base structs (`struct t : s { ... }`), in order.
+    pub bases: Vec<(String, Span)>,
     pub span: Span,
 }
 

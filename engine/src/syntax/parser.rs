@@ -305,12 +305,28 @@ impl<'t> Parser<'t> {
             }
             _ => None,
         };
+        let mut bases = Vec::new();
         if self.is_punct(":") && kind != TagKind::Enum {
-            return Err(Diagnostic::error("unsupported", "struct inheritance is not supported")
-                .with_span(self.peek().span, "base class list")
-                .with_help("copy the base's members into the struct"));
+            if !self.cuda {
+                return Err(Diagnostic::error("unsupported", "struct inheritance is C++, not OpenCL C")
+                    .with_span(self.peek().span, "base class list")
+                    .with_help("copy the base's members into the struct"));
+            }
+            self.bump();
+            loop {
+                if matches!(&self.peek().tok, Tok::Ident(w) if matches!(w.as_str(), "public" | "private" | "protected")) {
+                    self.bump();
+                }
+                if self.ident_is("virtual") {
+                    return Err(Diagnostic::error("unsupported", "virtual inheritance is not supported").with_span(self.peek().span, "virtual"));
+                }
+                bases.push(self.ident("a base struct name")?);
+                if !self.eat_punct(",") {
+                    break;
+                }
+            }
         }
-        let mut tag = TagSpec { kind, name, fields: None, enumerators: None, span: start };
+        let mut tag = TagSpec { kind, name, fields: None, enumerators: None, bases, span: start };
         if self.eat_punct("{") {
             self.enter()?;
             if kind == TagKind::Enum {
@@ -419,6 +435,11 @@ impl<'t> Parser<'t> {
                 }
                 Tok::Ident(w) if matches!(w.as_str(), "template") => {
                     return Err(Diagnostic::error("unsupported", "templates are not supported").with_span(self.peek().span, "template"));
+                }
+                Tok::Ident(w) if self.cuda && matches!(w.as_str(), "texture" | "surface") => {
+                    return Err(Diagnostic::error("unsupported", format!("CUDA {w} references are not supported"))
+                        .with_span(self.peek().span, format!("{w} reference"))
+                        .with_help("read the data through a pointer to global memory"));
                 }
                 _ => break,
             }

@@ -118,16 +118,19 @@ fn pp_error(span: Span, message: impl Into<String>, label: &str) -> Diagnostic {
 struct Pp<'s> {
     source: &'s str,
     macros: HashMap<String, Rc<Macro>>,
+    /// Nesting of argument pre-expansion, bounded so hostile input cannot overflow the stack.
+    depth: u32,
     /// Bound on expansion work, so a macro bomb stops with a diagnostic instead of exhausting
     /// memory.
     budget: usize,
 }
 
 const EXPANSION_BUDGET: usize = 2_000_000;
+const MAX_EXPANSION_DEPTH: u32 = 200;
 
 /// Runs the preprocessor over the tokens of `source`.
 pub fn preprocess(tokens: Vec<Token>, source: &str, config: &Config) -> Result<Vec<Token>, Diagnostic> {
-    let mut pp = Pp { source, macros: HashMap::new(), budget: EXPANSION_BUDGET };
+    let mut pp = Pp { source, macros: HashMap::new(), depth: 0, budget: EXPANSION_BUDGET };
     for (head, body) in predefined(config.dialect) {
         pp.define_text(head, body)?;
     }
@@ -399,8 +402,27 @@ impl<'s> Pp<'s> {
 
     /// Fully macro-expands a token list.
     fn expand(&mut self, tokens: Vec<Token>) -> Result<Vec<Token>, Diagnostic> {
-        let mut input: std::collections::VecDeque<PpToken> =
-            tokens.into_iter().map(|token| PpToken { token, hide: Rc::new(Vec::new()) }).collect();
+        let tokens = tokens.into_iter().map(|token| PpToken { token, hide: Rc::new(Vec::new()) }).collect();
+        Ok(self.expand_pp(tokens)?.into_iter().map(|pt| pt.token).collect())
+    }
+
+    /// Expands tokens that carry hide sets. Arguments are pre-expanded with their own hide
+    /// sets, so a macro that reaches itself through another macro's argument stops.
+    fn expand_pp(&mut self, tokens: Vec<PpToken>) -> Result<Vec<PpToken>, Diagnostic> {
+        self.depth += 1;
+        if self.depth > MAX_EXPANSION_DEPTH {
+            let span = tokens.first().map_or(Span::default(), |t| t.token.span);
+            return Err(Diagnostic::error("unsupported", "macro arguments are nested too deeply")
+                .with_span(span, "while expanding this")
+                .with_note(format!("macro calls may nest at most {MAX_EXPANSION_DEPTH} levels in arguments")));
+        }
+        let result = self.expand_loop(tokens);
+        self.depth -= 1;
+        result
+    }
+
+    fn expand_loop(&mut self, tokens: Vec<PpToken>) -> Result<Vec<PpToken>, Diagnostic> {
+        let mut input: std::collections::VecDeque<PpToken> = tokens.into();
         let mut out = Vec::new();
         while let Some(pt) = input.pop_front() {
             if self.budget == 0 {
@@ -410,55 +432,63 @@ impl<'s> Pp<'s> {
             }
             self.budget -= 1;
             let Tok::Ident(name) = &pt.token.tok else {
-                out.push(pt.token);
+                out.push(pt);
                 continue;
             };
             if name == "__LINE__" {
                 let line = self.source[..(pt.token.span.start as usize).min(self.source.len())].matches('\n').count() as u64 + 1;
-                out.push(Token { tok: Tok::Int { value: line, unsigned: false, long: false }, ..pt.token });
+                let token = Token { tok: Tok::Int { value: line, unsigned: false, long: false }, ..pt.token };
+                out.push(PpToken { token, hide: pt.hide });
                 continue;
             }
             let Some(mac) = self.macros.get(name).cloned() else {
-                out.push(pt.token);
+                out.push(pt);
                 continue;
             };
-            if pt.hide.contains(name) {
-                out.push(pt.token);
+            if pt.hide.iter().any(|h| h == name) {
+                out.push(pt);
                 continue;
             }
             let use_span = pt.token.span;
-            let mut hide = (*pt.hide).clone();
-            hide.push(name.clone());
-            let hide = Rc::new(hide);
             let replacement = match &mac.params {
-                None => self.substitute(&mac, &[], use_span)?,
+                None => self.substitute(&mac, &[], use_span, &union(&pt.hide, &[name.clone()]))?,
                 Some(params) => {
                     // A function-like macro name not followed by `(` is an ordinary identifier.
                     if input.front().map(|t| &t.token.tok) != Some(&Tok::Punct("(")) {
-                        out.push(pt.token);
+                        out.push(pt);
                         continue;
                     }
-                    let (args, close_span) = collect_args(&mut input, use_span, name)?;
+                    let (args, close) = collect_args(&mut input, use_span, name)?;
                     let args = normalize_args(args, params.len(), mac.variadic, name, use_span)?;
-                    self.substitute(&mac, &args, use_span.to(close_span))?
+                    // The hide set of the expansion: the name's and the closing parenthesis's
+                    // in common, plus the macro itself.
+                    let common: Vec<String> = pt.hide.iter().filter(|h| close.hide.contains(h)).cloned().collect();
+                    let hide = union(&Rc::new(common), &[name.clone()]);
+                    self.substitute(&mac, &args, use_span.to(close.token.span), &hide)?
                 }
             };
             for t in replacement.into_iter().rev() {
-                input.push_front(PpToken { token: t, hide: hide.clone() });
+                input.push_front(t);
             }
         }
         Ok(out)
     }
 
-    /// The body of `mac` with parameters replaced, `#` and `##` applied, placed at `use_span`.
-    fn substitute(&mut self, mac: &Macro, args: &[Vec<Token>], use_span: Span) -> Result<Vec<Token>, Diagnostic> {
+    /// The body of `mac` with parameters replaced, `#` and `##` applied, placed at `use_span`,
+    /// every token hidden from the macros in `hide`.
+    fn substitute(&mut self, mac: &Macro, args: &[Vec<PpToken>], use_span: Span, hide: &HideSet) -> Result<Vec<PpToken>, Diagnostic> {
         let params = mac.params.as_deref().unwrap_or_default();
         let param_index = |t: &Token| match &t.tok {
             Tok::Ident(n) => params.iter().position(|p| p == n),
             _ => None,
         };
         let place = |t: &Token| Token { span: use_span, origin: Some(mac.def_span), ..t.clone() };
-        let mut out: Vec<Token> = Vec::new();
+        let body_token = |t: &Token| PpToken { token: place(t), hide: hide.clone() };
+        let arg_token = |a: &PpToken| PpToken {
+            token: if a.token.origin.is_some() { a.token.clone() } else { place(&a.token) },
+            hide: union(&a.hide, hide),
+        };
+        let mut out: Vec<PpToken> = Vec::new();
         let body = &mac.body;
         let mut k = 0;
         while k < body.len() {
@@ -466,8 +496,8 @@ impl<'s> Pp<'s> {
             // `# param`: the argument's spelling as a string literal.
             if t.tok == Tok::Punct("#") && mac.params.is_some() {
                 if let Some(idx) = body.get(k + 1).and_then(|n| param_index(n)) {
-                    let text: Vec<String> = args[idx].iter().map(|a| self.spelling(a)).collect();
-                    out.push(Token { tok: Tok::Str(text.join(" ")), ..place(t) });
+                    let text: Vec<String> = args[idx].iter().map(|a| self.spelling(&a.token)).collect();
+                    out.push(body_token(&Token { tok: Tok::Str(text.join(" ")), ..t.clone() }));
                     k += 2;
                     continue;
                 }
@@ -477,38 +507,38 @@ impl<'s> Pp<'s> {
             if t.tok == Tok::Punct("##") {
                 // Paste the last emitted token with the next operand.
                 let Some(rhs) = body.get(k + 1) else { break };
-                let rhs_tokens = match param_index(rhs) {
-                    Some(idx) => args[idx].clone(),
-                    None => vec![rhs.clone()],
+                let rhs_tokens: Vec<PpToken> = match param_index(rhs) {
+                    Some(idx) => args[idx].iter().map(arg_token).collect(),
+                    None => vec![body_token(rhs)],
                 };
                 let lhs = out.pop();
                 let mut rhs_iter = rhs_tokens.into_iter();
                 let first_rhs = rhs_iter.next();
                 match (lhs, first_rhs) {
                     (Some(l), Some(r)) => {
-                        let text = format!("{}{}", self.spelling(&l), self.spelling(&r));
+                        let text = format!("{}{}", self.spelling(&l.token), self.spelling(&r.token));
                         let pasted = lex_fragment(&text, use_span)?;
                         if pasted.len() != 1 {
                             return Err(pp_error(use_span, format!("pasting `{text}` does not give one valid token"), "in this macro")
                                 .with_label(mac.def_span, "macro defined here"));
                         }
-                        out.push(place(&pasted[0]));
+                        out.push(body_token(&pasted[0]));
                     }
                     (Some(l), None) => out.push(l),
-                    (None, Some(r)) => out.push(place(&r)),
+                    (None, Some(r)) => out.push(r),
                     (None, None) => {}
                 }
-                out.extend(rhs_iter.map(|t| place(&t)));
+                out.extend(rhs_iter);
                 k += 2;
                 continue;
             }
             match param_index(t) {
-                Some(idx) if next_is_paste || prev_is_paste => out.extend(args[idx].iter().map(place)),
+                Some(idx) if next_is_paste || prev_is_paste => out.extend(args[idx].iter().map(arg_token)),
                 Some(idx) => {
-                    let expanded = self.expand(args[idx].clone())?;
-                    out.extend(expanded.iter().map(|a| if a.origin.is_some() { a.clone() } else { place(a) }));
+                    let expanded = self.expand_pp(args[idx].clone())?;
+                    out.extend(expanded.iter().map(arg_token));
                 }
-                None => out.push(place(t)),
+                None => out.push(body_token(t)),
             }
             k += 1;
         }
@@ -516,11 +546,23 @@ impl<'s> Pp<'s> {
     }
 }
 
+/// `a` with the names of `b` added.
+fn union(a: &HideSet, b: &[String]) -> HideSet {
+    let mut out = (**a).clone();
+    for n in b {
+        if !out.contains(n) {
+            out.push(n.clone());
+        }
+    }
+    Rc::new(out)
+}
+
+/// Collects a macro call's arguments, with their hide sets, and the closing parenthesis.
 fn collect_args(
     input: &mut std::collections::VecDeque<PpToken>,
     use_span: Span,
     name: &str,
-) -> Result<(Vec<Vec<Token>>, Span), Diagnostic> {
+) -> Result<(Vec<Vec<PpToken>>, PpToken), Diagnostic> {
     input.pop_front();
     let mut args = vec![Vec::new()];
     let mut depth = 0;
@@ -530,7 +572,7 @@ fn collect_args(
         };
         match pt.token.tok {
             Tok::Punct("(") => depth += 1,
-            Tok::Punct(")") if depth == 0 => return Ok((args, pt.token.span)),
+            Tok::Punct(")") if depth == 0 => return Ok((args, pt)),
             Tok::Punct(")") => depth -= 1,
             Tok::Punct(",") if depth == 0 => {
                 args.push(Vec::new());
@@ -538,21 +580,21 @@ fn collect_args(
             }
             _ => {}
         }
-        args.last_mut().expect("never empty").push(pt.token);
+        args.last_mut().expect("never empty").push(pt);
     }
 }
 
-fn normalize_args(mut args: Vec<Vec<Token>>, n: usize, variadic: bool, name: &str, span: Span) -> Result<Vec<Vec<Token>>, Diagnostic> {
+fn normalize_args(mut args: Vec<Vec<PpToken>>, n: usize, variadic: bool, name: &str, span: Span) -> Result<Vec<Vec<PpToken>>, Diagnostic> {
     if n == 0 && args.len() == 1 && args[0].is_empty() {
         return Ok(Vec::new());
     }
     if variadic && args.len() >= n {
         // Everything from the last named parameter on is `__VA_ARGS__`, commas included.
-        let rest: Vec<Vec<Token>> = args.split_off(n - 1);
+        let rest: Vec<Vec<PpToken>> = args.split_off(n - 1);
         let mut joined = Vec::new();
         for (i, a) in rest.into_iter().enumerate() {
             if i > 0 {
-                joined.push(Token::new(Tok::Punct(","), span));
+                joined.push(PpToken { token: Token::new(Tok::Punct(","), span), hide: Rc::new(Vec::new()) });
             }
             joined.extend(a);
         }
