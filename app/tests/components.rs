@@ -22,7 +22,25 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 /// Waits long enough for Yew to render what the last interaction changed.
 async fn settle() {
-    TimeoutFuture::new(30).await;
+    // Yew renders asynchronously, and a loaded machine renders later than an idle one: wait
+    // until the document has stopped changing for a few polls (bounded), rather than for a
+    // fixed time that is sometimes too short.
+    let body = gloo::utils::body();
+    let mut last = body.inner_html();
+    let mut quiet = 0;
+    for _ in 0..300 {
+        TimeoutFuture::new(10).await;
+        let now = body.inner_html();
+        if now == last {
+            quiet += 1;
+            if quiet >= 3 {
+                return;
+            }
+        } else {
+            quiet = 0;
+            last = now;
+        }
+    }
 }
 
 /// A fresh element to mount into, so tests do not see each other's DOM.
