@@ -186,10 +186,31 @@ pub enum AtomicOp {
     Xor,
     /// Compare-and-exchange: `operand2` is the expected value, `operand` the new one.
     CmpXchg,
+    /// An atomic load: the value is unchanged.
+    Load,
+    /// An atomic store of `operand`.
+    Store,
     /// CUDA's `atomicInc`: `old >= operand ? 0 : old + 1`.
     IncWrap,
     /// CUDA's `atomicDec`: `(old == 0 || old > operand) ? operand : old - 1`.
     DecWrap,
+}
+
+/// OpenCL's `memory_order` values, as the lowering records them.
+pub mod order {
+    pub const RELAXED: u8 = 0;
+    pub const ACQUIRE: u8 = 2;
+    pub const RELEASE: u8 = 3;
+    pub const ACQ_REL: u8 = 4;
+    pub const SEQ_CST: u8 = 5;
+}
+
+/// OpenCL's `memory_scope` values, as the lowering records them (3 is all SVM devices).
+pub mod scope {
+    pub const WORK_ITEM: u8 = 0;
+    pub const WORK_GROUP: u8 = 1;
+    pub const DEVICE: u8 = 2;
+    pub const SUB_GROUP: u8 = 4;
 }
 
 /// Bits of a fence's or barrier's flags register beyond `cl_mem_fence_flags` (1 = local,
@@ -243,8 +264,9 @@ pub enum Instr {
     Load { ty: ElemType, dst: Reg, addr: Reg },
     /// *Event* (unless private): `*addr = src`.
     Store { ty: ElemType, addr: Reg, src: Reg },
-    /// *Event*: atomic read-modify-write; `dst` receives the old value.
-    Atomic { op: AtomicOp, ty: ElemType, dst: Reg, addr: Reg, operand: Reg, operand2: Reg },
+    /// *Event*: atomic read-modify-write; `dst` receives the old value. `order` and `scope`
+    /// are the [`order`] and [`scope`] constants it was written with.
+    Atomic { op: AtomicOp, ty: ElemType, dst: Reg, addr: Reg, operand: Reg, operand2: Reg, order: u8, scope: u8 },
     /// *Event*: work-group barrier with `cl_mem_fence_flags` in `flags`.
     Barrier { flags: Reg },
     /// *Event*: a memory fence with `cl_mem_fence_flags` in `flags`.

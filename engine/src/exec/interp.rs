@@ -571,7 +571,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
             m.event(wi, EventKind::Store, Some(loc), 0, v, span);
         }
-        Instr::Atomic { op, ty, dst, addr, operand, operand2 } => {
+        Instr::Atomic { op, ty, dst, addr, operand, operand2, .. } => {
             let p = reg(m, addr);
             let (x, y) = (reg(m, operand), reg(m, operand2));
             let size = ty.size();
@@ -822,7 +822,8 @@ fn atomic(op: AtomicOp, ty: ElemType, old: u64, x: u64, expected: u64) -> u64 {
     match op {
         AtomicOp::Add => bin(BinaryOp::Add),
         AtomicOp::Sub => bin(BinaryOp::Sub),
-        AtomicOp::Xchg => x,
+        AtomicOp::Xchg | AtomicOp::Store => x,
+        AtomicOp::Load => old,
         AtomicOp::Inc => binary(BinaryOp::Add, nt, old, 1).unwrap_or(old),
         AtomicOp::Dec => binary(BinaryOp::Sub, nt, old, 1).unwrap_or(old),
         AtomicOp::Min => bin(BinaryOp::Min),

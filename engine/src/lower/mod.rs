@@ -2197,12 +2197,17 @@ impl FnLowerer<'_> {
                 return result;
             }
         }
+        if !self.cuda {
+            if let Some(result) = self.c11_atomic(name, args, span) {
+                return result;
+            }
+        }
         if is_verifier_annotation(name) {
             return Err(Diagnostic::error("unsupported", format!("`{name}` is a GPUVerify specification function, which a dynamic simulator cannot evaluate"))
                 .with_span(callee.span, "verifier annotation")
                 .with_help("remove the annotation; Interleave checks races and divergence by running the kernel"));
         }
-        if NOT_YET_BUILTINS.contains(&name.as_str()) || name.starts_with("atomic_") && name.ends_with("_explicit") {
+        if NOT_YET_BUILTINS.contains(&name.as_str()) {
             return Err(Diagnostic::error("unsupported", format!("the built-in `{name}` is not supported yet"))
                 .with_span(callee.span, "built-in"));
         }
@@ -2369,7 +2374,10 @@ impl FnLowerer<'_> {
                 (operand, operand)
             };
             let dst = self.reg()?;
-            self.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2 }, span);
+            // OpenCL 1.x atomics are relaxed, at device scope (work-group scope for local memory).
+            let scope = if *space == Space::Local { ir::scope::WORK_GROUP } else { ir::scope::DEVICE };
+            let order = ir::order::RELAXED;
+            self.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2, order, scope }, span);
             return Ok(Val { reg: dst, ty: vt });
         }
         Err(type_error(callee.span, format!("cannot find function `{name}`"), "not a known function or built-in")
@@ -2614,6 +2622,221 @@ impl FnLowerer<'_> {
         Ok(Val { reg: dst, ty: Ty::Vector(e, mn) })
     }
 
+    /// OpenCL 2.0's atomic functions (after C11), with and without `_explicit` orders and
+    /// scopes; `None` when `name` is not one of them.
+    fn c11_atomic(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Result<Val, Diagnostic>> {
+        let base = name.strip_suffix("_explicit").unwrap_or(name);
+        let explicit = base.len() != name.len();
+        let (what, fixed) = match base {
+            "atomic_init" if !explicit => ("init", 2),
+            "atomic_store" => ("store", 2),
+            "atomic_load" => ("load", 1),
+            "atomic_exchange" => ("exchange", 2),
+            "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" => ("cmpxchg", 3),
+            "atomic_fetch_add" | "atomic_fetch_sub" | "atomic_fetch_or" | "atomic_fetch_xor" | "atomic_fetch_and"
+            | "atomic_fetch_min" | "atomic_fetch_max" => ("fetch", 2),
+            "atomic_flag_test_and_set" => ("test_and_set", 1),
+            "atomic_flag_clear" => ("clear", 1),
+            "atomic_work_item_fence" if !explicit => ("fence", 3),
+            _ => return None,
+        };
+        Some(self.c11_atomic_call(name, base, what, fixed, explicit, args, span))
+    }
+
+    /// Evaluates a constant memory order or scope argument.
+    fn order_arg(&mut self, e: &ast::Expr, what: &str) -> Result<u8, Diagnostic> {
+        match self.types.eval_int(e) {
+            Ok(v) if (0..=5).contains(&v) => Ok(v as u8),
+            Ok(v) => Err(Diagnostic::error("invalid-memory-order", format!("{v} is not a valid {what}")).with_span(e.span, "here")),
+            Err(_) => Err(unsupported(e.span, &format!("a computed {what} (write a memory_order_* or memory_scope_* constant)"))),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn c11_atomic_call(
+        &mut self,
+        name: &str,
+        base: &str,
+        what: &str,
+        fixed: usize,
+        explicit: bool,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Val, Diagnostic> {
+        use ir::order::{ACQUIRE, ACQ_REL, RELAXED, RELEASE, SEQ_CST};
+        let orders = if what == "cmpxchg" { 2 } else { 1 };
+        let allowed: Vec<usize> = if explicit { vec![fixed + orders, fixed + orders + 1] } else { vec![fixed] };
+        if !allowed.contains(&args.len()) {
+            let counts: Vec<String> = allowed.iter().map(|n| n.to_string()).collect();
+            return Err(type_error(span, format!("`{name}` takes {} arguments, but {} were given", counts.join(" or "), args.len()), "wrong number of arguments"));
+        }
+        let order_name = |o: u8| match o {
+            RELAXED => "memory_order_relaxed",
+            ACQUIRE => "memory_order_acquire",
+            RELEASE => "memory_order_release",
+            ACQ_REL => "memory_order_acq_rel",
+            _ => "memory_order_seq_cst",
+        };
+        let invalid = |e: &ast::Expr, message: String| Err(Diagnostic::error("invalid-memory-order", message).with_span(e.span, "this order"));
+        if what == "fence" {
+            let flags = self.rvalue(&args[0])?;
+            let flags = self.convert(flags, &Ty::Scalar(ElemType::UInt), args[0].span)?;
+            let order = self.order_arg(&args[1], "memory order")?;
+            let scope = self.order_arg(&args[2], "memory scope")?;
+            let image_only = self.types.eval_int(&args[0]).is_ok_and(|f| f == 4);
+            if scope == ir::scope::WORK_ITEM && !image_only {
+                return invalid(&args[2], "memory_scope_work_item is only valid with CLK_IMAGE_MEM_FENCE".into());
+            }
+            let bits = match scope {
+                ir::scope::WORK_GROUP | ir::scope::SUB_GROUP | ir::scope::WORK_ITEM => ir::fence::SCOPE_GROUP,
+                ir::scope::DEVICE => ir::fence::SCOPE_DEVICE,
+                _ => ir::fence::SCOPE_SYSTEM,
+            };
+            let scoped = self.constant(bits | (order as u64) << 16, ElemType::UInt, span)?;
+            let f = self.reg()?;
+            self.emit(Instr::Binary { op: BinaryOp::Or, ty: NumTy::U32, dst: f, lhs: flags.reg, rhs: scoped.reg }, span);
+            self.emit(Instr::Fence { flags: f }, span);
+            return Ok(Val { reg: f, ty: Ty::Void });
+        }
+        let p = self.rvalue(&args[0])?;
+        let Ty::Ptr { pointee, space, .. } = &p.ty else {
+            return Err(type_error(args[0].span, format!("`{name}` needs a pointer to an atomic object"), "not a pointer"));
+        };
+        let space = *space;
+        let elem = match pointee.as_ref() {
+            Ty::Scalar(t @ (ElemType::Int | ElemType::UInt | ElemType::Long | ElemType::ULong)) => *t,
+            Ty::Scalar(t @ (ElemType::Float | ElemType::Double)) if matches!(what, "init" | "store" | "load" | "exchange" | "cmpxchg") => *t,
+            other => return Err(type_error(args[0].span, format!("`{name}` does not work on `{}`", other.describe()), "wrong type")),
+        };
+        if space == Space::Constant {
+            return Err(type_error(args[0].span, format!("`{name}` cannot update __constant memory"), "constant"));
+        }
+        let vt = Ty::Scalar(elem);
+        // The orders and scope after the fixed arguments.
+        let default_scope = ir::scope::DEVICE;
+        let (mut order, mut failure, mut scope) = (SEQ_CST, SEQ_CST, default_scope);
+        if explicit {
+            order = self.order_arg(&args[fixed], "memory order")?;
+            if what == "cmpxchg" {
+                failure = self.order_arg(&args[fixed + 1], "memory order")?;
+            }
+            if let Some(s) = args.get(fixed + orders) {
+                scope = self.order_arg(s, "memory scope")?;
+                if scope == ir::scope::WORK_ITEM {
+                    return invalid(s, format!("`{name}` cannot use memory_scope_work_item, which is only for image fences"));
+                }
+            }
+            let oarg = &args[fixed];
+            match what {
+                "store" | "clear" if matches!(order, ACQUIRE | ACQ_REL) => {
+                    return invalid(oarg, format!("`{base}` cannot use {}: a store has no acquire part", order_name(order)))
+                        .map_err(|d: Diagnostic| d.with_help("use memory_order_release, memory_order_seq_cst or memory_order_relaxed"));
+                }
+                "load" if matches!(order, RELEASE | ACQ_REL) => {
+                    return invalid(oarg, format!("`{base}` cannot use {}: a load has no release part", order_name(order)))
+                        .map_err(|d: Diagnostic| d.with_help("use memory_order_acquire, memory_order_seq_cst or memory_order_relaxed"));
+                }
+                "cmpxchg" => {
+                    let farg = &args[fixed + 1];
+                    if matches!(failure, RELEASE | ACQ_REL) {
+                        return invalid(farg, format!("the failure order of `{base}` cannot be {}", order_name(failure)));
+                    }
+                    let stronger = match order {
+                        RELAXED | RELEASE => failure != RELAXED,
+                        ACQUIRE | ACQ_REL => failure == SEQ_CST,
+                        _ => false,
+                    };
+                    if stronger {
+                        return invalid(farg, format!("the failure order {} is stronger than the success order {}", order_name(failure), order_name(order)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let _ = failure;
+        let scope = if space == Space::Local && scope > ir::scope::WORK_GROUP { ir::scope::WORK_GROUP } else { scope };
+        let operand = |this: &mut Self, k: usize| -> Result<Reg, Diagnostic> {
+            let v = this.rvalue(&args[k])?;
+            Ok(this.convert(v, &vt, args[k].span)?.reg)
+        };
+        let dst = self.reg()?;
+        let emit_atomic = |this: &mut Self, op: AtomicOp, operand: Reg, operand2: Reg| {
+            this.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2, order, scope }, span);
+        };
+        match what {
+            "init" => {
+                // atomic_init is an ordinary, non-atomic store.
+                let v = operand(self, 1)?;
+                self.emit(Instr::Store { ty: elem, addr: p.reg, src: v }, span);
+                Ok(Val { reg: v, ty: Ty::Void })
+            }
+            "store" => {
+                let v = operand(self, 1)?;
+                emit_atomic(self, AtomicOp::Store, v, v);
+                Ok(Val { reg: dst, ty: Ty::Void })
+            }
+            "load" => {
+                emit_atomic(self, AtomicOp::Load, p.reg, p.reg);
+                Ok(Val { reg: dst, ty: vt })
+            }
+            "exchange" => {
+                let v = operand(self, 1)?;
+                emit_atomic(self, AtomicOp::Xchg, v, v);
+                Ok(Val { reg: dst, ty: vt })
+            }
+            "fetch" => {
+                let op = match &base["atomic_fetch_".len()..] {
+                    "add" => AtomicOp::Add,
+                    "sub" => AtomicOp::Sub,
+                    "or" => AtomicOp::Or,
+                    "xor" => AtomicOp::Xor,
+                    "and" => AtomicOp::And,
+                    "min" => AtomicOp::Min,
+                    _ => AtomicOp::Max,
+                };
+                let v = operand(self, 1)?;
+                emit_atomic(self, op, v, v);
+                Ok(Val { reg: dst, ty: vt })
+            }
+            "test_and_set" => {
+                let one = self.constant(1, elem, span)?;
+                emit_atomic(self, AtomicOp::Xchg, one.reg, one.reg);
+                let zero = self.constant(0, elem, span)?;
+                let r = self.reg()?;
+                self.emit(Instr::Compare { op: CmpOp::Ne, ty: num_ty(elem), dst: r, lhs: dst, rhs: zero.reg }, span);
+                Ok(Val { reg: r, ty: Ty::Scalar(ElemType::Bool) })
+            }
+            "clear" => {
+                let zero = self.constant(0, elem, span)?;
+                emit_atomic(self, AtomicOp::Store, zero.reg, zero.reg);
+                Ok(Val { reg: dst, ty: Ty::Void })
+            }
+            _ => {
+                // compare-exchange: `expected` points at the value to compare with; on failure
+                // it receives the value found.
+                let e = self.rvalue(&args[1])?;
+                let Ty::Ptr { pointee: ep, .. } = &e.ty else {
+                    return Err(type_error(args[1].span, format!("`{name}` needs a pointer to the expected value"), "not a pointer")
+                        .with_help("pass the address of a variable, e.g. &expected"));
+                };
+                if ep.as_ref() != &vt {
+                    return Err(type_error(args[1].span, format!("the expected value must be a `{}`, not `{}`", vt.describe(), ep.describe()), "here"));
+                }
+                let expected = self.reg()?;
+                self.emit(Instr::Load { ty: elem, dst: expected, addr: e.reg }, span);
+                let desired = operand(self, 2)?;
+                emit_atomic(self, AtomicOp::CmpXchg, desired, expected);
+                let ok = self.reg()?;
+                self.emit(Instr::Compare { op: CmpOp::Eq, ty: num_ty(elem), dst: ok, lhs: dst, rhs: expected }, span);
+                let skip = self.emit(Instr::BranchIf { cond: ok, target: 0 }, span);
+                self.emit(Instr::Store { ty: elem, addr: e.reg, src: dst }, span);
+                let end = self.here();
+                self.patch(skip, end);
+                Ok(Val { reg: ok, ty: Ty::Scalar(ElemType::Bool) })
+            }
+        }
+    }
+
     /// CUDA's device built-ins; `None` when `name` is not one of them.
     fn cuda_call(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Result<Val, Diagnostic>> {
         let fence = |this: &mut Self, flags: u64, barrier: bool| -> Result<Val, Diagnostic> {
@@ -2687,7 +2910,9 @@ impl FnLowerer<'_> {
             (first.reg, first.reg)
         };
         let dst = self.reg()?;
-        self.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2 }, span);
+        // CUDA's atomics are relaxed and device-scoped.
+        let (order, scope) = (ir::order::RELAXED, ir::scope::DEVICE);
+        self.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2, order, scope }, span);
         Ok(Val { reg: dst, ty: vt })
     }
 

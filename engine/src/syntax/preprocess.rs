@@ -97,6 +97,8 @@ fn predefined(dialect: Option<Dialect>) -> Vec<(&'static str, &'static str)> {
             ("CLK_LOCAL_MEM_FENCE", "1"),
             ("CLK_GLOBAL_MEM_FENCE", "2"),
             ("CLK_IMAGE_MEM_FENCE", "4"),
+            ("ATOMIC_VAR_INIT(v)", "(v)"),
+            ("ATOMIC_FLAG_INIT", "0"),
             ("MAXFLOAT", "3.40282347e+38f"),
             ("HUGE_VALF", "(1.0f/0.0f)"),
             ("HUGE_VAL", "(1.0/0.0)"),
