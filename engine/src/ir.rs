@@ -350,6 +350,8 @@ pub struct Kernel {
     pub name: String,
     pub func: u32,
     pub params: Vec<KernelParam>,
+    /// The work-group size `reqd_work_group_size` demands, with the attribute's span.
+    pub reqd_work_group_size: Option<([u64; 3], Span)>,
 }
 
 /// A `__local` array declared inside a kernel: one copy per work-group.

@@ -186,9 +186,28 @@ fn fill_buffer(name: &str, elem: ElemType, len: u64, init: &BufferInit, access: 
 
 /// Builds the initial machine for `kernel` of `program`.
 pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mut Rng, limits: Limits) -> Result<Machine, Diagnostic> {
-    let mut geometry = geometry(scenario)?;
-    geometry.offset = [0; 3];
     let k = &program.kernels[kernel];
+    let mut geometry = match k.reqd_work_group_size {
+        // With no local size given, the kernel's required one is used.
+        Some((size, _)) if scenario.launch.local.is_none() => {
+            let mut s = scenario.clone();
+            s.launch.local = Some(size[..s.launch.global.len().clamp(1, 3)].to_vec());
+            geometry(&s)?
+        }
+        _ => geometry(scenario)?,
+    };
+    if let Some((size, span)) = k.reqd_work_group_size {
+        if geometry.local != size {
+            let l = geometry.local;
+            return Err(launch_error(format!(
+                "kernel `{}` requires work-groups of {}x{}x{}, but the launch uses {}x{}x{}",
+                k.name, size[0], size[1], size[2], l[0], l[1], l[2]
+            ))
+            .with_span(span, "required by this attribute")
+            .with_help(format!("launch with --local {},{},{} or leave --local out", size[0], size[1], size[2])));
+        }
+    }
+    geometry.offset = [0; 3];
     let n_items = geometry.work_items();
     let default_elems = scenario.default_buffer_elements.unwrap_or((4 * n_items).max(1024));
     let param_names: BTreeSet<&str> = k.params.iter().map(|p| p.name.as_str()).collect();

@@ -102,7 +102,10 @@ enum Place {
 
 struct FnSig {
     ret: Ty,
+    /// Parameter types; a reference parameter's is a pointer to the referred type.
     params: Vec<Ty>,
+    /// Which parameters are C++ references.
+    refs: Vec<bool>,
     span: Span,
     defined: bool,
 }
@@ -116,6 +119,7 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Res
     let mut sigs: Vec<FnSig> = Vec::new();
     let mut bodies: Vec<Option<&ast::Function>> = Vec::new();
     let mut global_scope: HashMap<String, Var> = HashMap::new();
+    let mut ref_params: RefParams = HashMap::new();
     for item in &unit.items {
         let f = match item {
             Item::Function(f) => f,
@@ -146,6 +150,7 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Res
             return Err(type_error(f.name_span, "a function cannot return an array", "declared here"));
         }
         let mut params = Vec::new();
+        let mut refs = Vec::new();
         for p in &f.params {
             let mut ty = types.resolve(&p.ty)?;
             if let Ty::Array { elem, .. } = ty {
@@ -154,8 +159,17 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Res
             if ty == Ty::Void && f.params.len() == 1 && p.name.is_empty() {
                 continue;
             }
+            if p.is_ref {
+                if f.is_kernel {
+                    return Err(type_error(p.name_span, "a kernel cannot take a reference parameter", "reference"));
+                }
+                // A reference is passed as the address of the caller's variable.
+                ty = Ty::Ptr { pointee: Box::new(ty), space: Space::Global, is_const: false };
+            }
             params.push(ty);
+            refs.push(p.is_ref);
         }
+        ref_params.insert(f.name.clone(), refs.clone());
         let id = match index.get(&f.name) {
             Some(&id) => {
                 let sig = &sigs[id as usize];
@@ -172,7 +186,7 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Res
             None => {
                 let id = sigs.len() as u32;
                 index.insert(f.name.clone(), id);
-                sigs.push(FnSig { ret, params, span: f.name_span, defined: false });
+                sigs.push(FnSig { ret, params, refs, span: f.name_span, defined: false });
                 bodies.push(None);
                 program.functions.push(ir::Function { name: f.name.clone(), ..Default::default() });
                 id
@@ -194,6 +208,7 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Res
             types: &mut types,
             cuda,
             source,
+            refs: &ref_params,
             func: ir::Function { name: f.name.clone(), ..Default::default() },
             scopes: vec![global_scope.clone(), HashMap::new()],
             allocas: Vec::new(),
@@ -234,7 +249,25 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Res
             if sigs[id].ret != Ty::Void {
                 return Err(type_error(f.name_span, format!("kernel `{}` must return void", f.name), "kernel declared here"));
             }
-            program.kernels.push(Kernel { name: f.name.clone(), func: id as u32, params });
+            let reqd_work_group_size = match &f.reqd_work_group_size {
+                Some(dims) => {
+                    let span = dims.first().map_or(f.name_span, |d| d.span).to(dims.last().map_or(f.name_span, |d| d.span));
+                    if dims.len() != 3 {
+                        return Err(type_error(span, "reqd_work_group_size needs three sizes, e.g. reqd_work_group_size(64, 1, 1)", "here"));
+                    }
+                    let mut size = [1u64; 3];
+                    for (k, d) in dims.iter().enumerate() {
+                        let v = types.eval_int(d)?;
+                        if v < 1 || v > 1024 {
+                            return Err(type_error(d.span, format!("a work-group size of {v} is out of range"), "here"));
+                        }
+                        size[k] = v as u64;
+                    }
+                    Some((size, span))
+                }
+                None => None,
+            };
+            program.kernels.push(Kernel { name: f.name.clone(), func: id as u32, params, reqd_work_group_size });
         }
     }
     check_no_recursion(&calls, &sigs, &program)?;
@@ -267,6 +300,14 @@ fn program_scope_variable(types: &mut Types, program: &mut ir::Program, d: &ast:
     let mut bytes = vec![0u8; ty.size() as usize];
     if let Some(init) = &d.init {
         const_init(types, &ty, init, &mut bytes)?;
+    }
+    // A constant integer at program scope can also size arrays.
+    if let (Ty::Scalar(t), Some(Initializer::Expr(e))) = (&ty, &d.init) {
+        if !t.is_float() && (space == Space::Constant || d.ty.base.is_const) {
+            if let Ok(v) = types.eval_int(e) {
+                types.constants.insert(d.name.clone(), (v as i64, *t));
+            }
+        }
     }
     let index = program.globals.len() as u32;
     program.globals.push(ir::GlobalDecl { name: d.name.clone(), space, bytes });
@@ -713,6 +754,8 @@ struct FnLowerer<'a> {
     cuda: bool,
     /// The source text, for messages that quote it (`assert`).
     source: &'a str,
+    /// Which parameters of each function are C++ references.
+    refs: &'a RefParams,
     func: ir::Function,
     scopes: Vec<HashMap<String, Var>>,
     /// Private memory reserved at entry: `(register, size, align)`.
@@ -729,7 +772,7 @@ struct FnLowerer<'a> {
     span: Span,
 }
 
-fn collect_address_taken_expr(e: &ast::Expr, out: &mut BTreeSet<String>) {
+fn collect_address_taken_expr(e: &ast::Expr, out: &mut BTreeSet<String>, refs: &RefParams) {
     match &e.kind {
         ExprKind::Unary(UnOp::AddrOf, inner) => {
             let mut base = inner.as_ref();
@@ -742,65 +785,89 @@ fn collect_address_taken_expr(e: &ast::Expr, out: &mut BTreeSet<String>) {
             if let ExprKind::Ident(n) = &base.kind {
                 out.insert(n.clone());
             }
-            collect_address_taken_expr(inner, out);
+            collect_address_taken_expr(inner, out, refs);
         }
         ExprKind::Unary(_, a) | ExprKind::SizeofExpr(a) | ExprKind::Cast(_, a) | ExprKind::Member(a, _, _) => {
-            collect_address_taken_expr(a, out)
+            collect_address_taken_expr(a, out, refs)
         }
         ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Index(a, b) | ExprKind::Comma(a, b) => {
-            collect_address_taken_expr(a, out);
-            collect_address_taken_expr(b, out);
+            collect_address_taken_expr(a, out, refs);
+            collect_address_taken_expr(b, out, refs);
         }
         ExprKind::Ternary(a, b, c) => {
-            collect_address_taken_expr(a, out);
-            collect_address_taken_expr(b, out);
-            collect_address_taken_expr(c, out);
+            collect_address_taken_expr(a, out, refs);
+            collect_address_taken_expr(b, out, refs);
+            collect_address_taken_expr(c, out, refs);
         }
         ExprKind::Call(f, args) => {
-            collect_address_taken_expr(f, out);
-            args.iter().for_each(|a| collect_address_taken_expr(a, out));
+            collect_address_taken_expr(f, out, refs);
+            args.iter().for_each(|a| collect_address_taken_expr(a, out, refs));
+            // A variable passed to a C++ reference parameter is passed by address.
+            if let ExprKind::Ident(callee) = &f.kind {
+                for (a, is_ref) in args.iter().zip(refs.get(callee).into_iter().flatten()) {
+                    if let (true, ExprKind::Ident(n)) = (*is_ref, &a.kind) {
+                        out.insert(n.clone());
+                    }
+                }
+            }
+        }
+        ExprKind::CompoundLiteral(_, items) => {
+            let mut stack: Vec<&Initializer> = items.iter().collect();
+            while let Some(init) = stack.pop() {
+                match init {
+                    Initializer::Expr(e) => collect_address_taken_expr(e, out, refs),
+                    Initializer::List(more, _) => stack.extend(more),
+                }
+            }
         }
         _ => {}
     }
 }
 
-fn collect_address_taken_stmt(s: &ast::Stmt, out: &mut BTreeSet<String>) {
+/// For each function, which parameters are C++ references.
+type RefParams = HashMap<String, Vec<bool>>;
+
+fn collect_address_taken_stmt(s: &ast::Stmt, out: &mut BTreeSet<String>, refs: &RefParams) {
     match &s.kind {
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => collect_address_taken_expr(e, out),
+        StmtKind::Switch(e, body) => {
+            collect_address_taken_expr(e, out, refs);
+            body.iter().for_each(|s| collect_address_taken_stmt(s, out, refs));
+        }
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => collect_address_taken_expr(e, out, refs),
         StmtKind::Decl(decls) => {
             for d in decls {
                 let mut stack: Vec<&Initializer> = d.init.iter().collect();
                 while let Some(init) = stack.pop() {
                     match init {
-                        Initializer::Expr(e) => collect_address_taken_expr(e, out),
+                        Initializer::Expr(e) => collect_address_taken_expr(e, out, refs),
                         Initializer::List(items, _) => stack.extend(items),
                     }
                 }
             }
         }
-        StmtKind::Block(b) => b.iter().for_each(|s| collect_address_taken_stmt(s, out)),
+        StmtKind::Block(b) => b.iter().for_each(|s| collect_address_taken_stmt(s, out, refs)),
         StmtKind::If(c, t, e) => {
-            collect_address_taken_expr(c, out);
-            collect_address_taken_stmt(t, out);
+            collect_address_taken_expr(c, out, refs);
+            collect_address_taken_stmt(t, out, refs);
             if let Some(e) = e {
-                collect_address_taken_stmt(e, out);
+                collect_address_taken_stmt(e, out, refs);
             }
         }
         StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
-            collect_address_taken_expr(c, out);
-            collect_address_taken_stmt(b, out);
+            collect_address_taken_expr(c, out, refs);
+            collect_address_taken_stmt(b, out, refs);
         }
         StmtKind::For(i, c, st, b) => {
             if let Some(i) = i {
-                collect_address_taken_stmt(i, out);
+                collect_address_taken_stmt(i, out, refs);
             }
             if let Some(c) = c {
-                collect_address_taken_expr(c, out);
+                collect_address_taken_expr(c, out, refs);
             }
             if let Some(st) = st {
-                collect_address_taken_expr(st, out);
+                collect_address_taken_expr(st, out, refs);
             }
-            collect_address_taken_stmt(b, out);
+            collect_address_taken_stmt(b, out, refs);
         }
         _ => {}
     }
@@ -873,9 +940,10 @@ impl FnLowerer<'_> {
     fn function(&mut self, f: &ast::Function) -> Result<(), Diagnostic> {
         let body = f.body.as_ref().map(Vec::as_slice).unwrap_or_default();
         for s in body {
-            collect_address_taken_stmt(s, &mut self.address_taken);
+            collect_address_taken_stmt(s, &mut self.address_taken, self.refs);
         }
-        let sig_params = self.sigs[self.index[&f.name] as usize].params.clone();
+        let sig = &self.sigs[self.index[&f.name] as usize];
+        let (sig_params, sig_refs) = (sig.params.clone(), sig.refs.clone());
         let hidden = self.ret.is_aggregate() as u32;
         if hidden == 1 {
             self.ret_slot = Some(0);
@@ -884,8 +952,15 @@ impl FnLowerer<'_> {
         self.func.num_regs = sig_params.len() as u32 + hidden;
         let mut param_copies = Vec::new();
         for (i, (p, ty)) in f.params.iter().zip(sig_params).enumerate() {
+            let is_ref = sig_refs.get(i).copied().unwrap_or(false);
             let i = i + hidden as usize;
             if p.name.is_empty() {
+                continue;
+            }
+            if is_ref {
+                // The register holds the caller's variable's address; uses read through it.
+                let Ty::Ptr { pointee, .. } = ty else { return unreachable_ty(p.name_span) };
+                self.scopes[1].insert(p.name.clone(), Var { loc: VarLoc::Mem(i as Reg), ty: *pointee });
                 continue;
             }
             if self.scopes[1].contains_key(&p.name) {
@@ -1173,7 +1248,31 @@ impl FnLowerer<'_> {
             return Err(type_error(d.name_span, format!("`{}` is already declared in this scope", d.name), "redeclared here"));
         }
         let is_local = storage_space(&d.ty) == Some(AddrSpaceQual::Local);
-        let ty = if is_local { local_array_type(self.types, d, self.cuda)? } else { declared_type(self.types, d)? };
+        let is_auto = self.cuda && d.ty.base.words == ["auto"] && d.ty.pointers.is_empty() && d.ty.arrays.is_empty();
+        let ty = if is_auto {
+            // C++ `auto`: the type of the initialiser, with arrays decayed to pointers.
+            let Some(Initializer::Expr(e)) = &d.init else {
+                return Err(type_error(d.name_span, "an `auto` variable needs an initialiser", "no initialiser"));
+            };
+            match self.type_of_unevaluated(e)? {
+                Ty::Array { elem, .. } => Ty::Ptr { pointee: elem, space: Space::Private, is_const: false },
+                Ty::Void => return Err(type_error(e.span, "this expression has no value", "void")),
+                t => t,
+            }
+        } else if is_local {
+            local_array_type(self.types, d, self.cuda)?
+        } else {
+            declared_type(self.types, d)?
+        };
+        // A const integer initialised with a constant expression is itself a constant, so it
+        // can size arrays (`const int N = 64; __local float tile[N];`).
+        if let (true, Ty::Scalar(t), Some(Initializer::Expr(e))) = (d.ty.base.is_const && d.ty.pointers.is_empty(), &ty, &d.init) {
+            if !t.is_float() {
+                if let Ok(v) = self.types.eval_int(e) {
+                    self.types.constants.insert(d.name.clone(), (v as i64, *t));
+                }
+            }
+        }
         if let Ty::Record { id, .. } = ty {
             if self.types.record(id).members.is_none() {
                 return Err(type_error(d.name_span, format!("`{}` has an incomplete type", d.name), "declared here")
@@ -3151,7 +3250,7 @@ impl FnLowerer<'_> {
 
     fn user_call(&mut self, id: u32, name: &str, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
         let sig = &self.sigs[id as usize];
-        let (ret, params) = (sig.ret.clone(), sig.params.clone());
+        let (ret, params, refs) = (sig.ret.clone(), sig.params.clone(), sig.refs.clone());
         if args.len() != params.len() {
             return Err(type_error(span, format!("`{name}` takes {} arguments, but {} were given", params.len(), args.len()), "wrong number of arguments")
                 .with_label(sig.span, "defined here"));
@@ -3165,7 +3264,20 @@ impl FnLowerer<'_> {
         } else {
             None
         };
-        for (a, pty) in args.iter().zip(&params) {
+        for (k, (a, pty)) in args.iter().zip(&params).enumerate() {
+            if refs.get(k).copied().unwrap_or(false) {
+                let Ty::Ptr { pointee, .. } = pty else { return unreachable_ty(a.span) };
+                match self.place(a) {
+                    Ok(Place::Mem(addr, ty, _)) if &ty == pointee.as_ref() => {
+                        regs.push(addr);
+                        continue;
+                    }
+                    Ok(Place::Mem(_, ty, _)) | Ok(Place::Reg(_, ty)) => {
+                        return Err(type_error(a.span, format!("a `{}&` parameter needs a `{}` variable, not a `{}`", pointee.describe(), pointee.describe(), ty.describe()), "here"))
+                    }
+                    _ => return Err(type_error(a.span, "a reference parameter needs a variable, not a value", "not an lvalue")),
+                }
+            }
             let v = self.rvalue(a)?;
             if let Ty::Vector(..) = pty {
                 let copy = self.reg()?;

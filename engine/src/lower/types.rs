@@ -131,14 +131,16 @@ pub fn unsupported(span: Span, what: &str) -> Diagnostic {
     Diagnostic::error("unsupported", format!("{what} is not supported yet")).with_span(span, what.to_string())
 }
 
-pub fn space_of(q: Option<AddrSpaceQual>, default: Space, span: Span) -> Result<Space, Diagnostic> {
+pub fn space_of(q: Option<AddrSpaceQual>, default: Space, _span: Span) -> Result<Space, Diagnostic> {
     Ok(match q {
         None => default,
         Some(AddrSpaceQual::Global) => Space::Global,
         Some(AddrSpaceQual::Local) => Space::Local,
         Some(AddrSpaceQual::Constant) => Space::Constant,
         Some(AddrSpaceQual::Private) => Space::Private,
-        Some(AddrSpaceQual::Generic) => return Err(unsupported(span, "the generic address space")),
+        // A generic pointer's value carries the space it really points to; statically it is
+        // checked like a global pointer.
+        Some(AddrSpaceQual::Generic) => Space::Global,
     })
 }
 
@@ -419,7 +421,7 @@ fn scalar_from_words(words: &[String], span: Span) -> Result<Ty, Diagnostic> {
         (false, ["void"]) => return Ok(Ty::Void),
         (false, ["event_t"]) => return Ok(Ty::Event),
         (false, ["dim3"]) => return Ok(Ty::Vector(ElemType::UInt, 3)),
-        (false, ["auto"]) => return Err(unsupported(span, "`auto`")),
+        (false, ["auto"]) => return Err(unsupported(span, "`auto` outside a local variable with an initialiser")),
         (false, ["bool"] | ["_Bool"]) => ElemType::Bool,
         (false, ["char"]) => ElemType::Char,
         (true, ["char"]) | (false, ["uchar"]) => ElemType::UChar,

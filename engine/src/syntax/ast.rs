@@ -201,6 +201,8 @@ pub struct Param {
     pub name: String,
     pub name_span: Span,
     pub ty: TypeExpr,
+    /// A C++ reference parameter (`int &x`): the caller passes its variable, not a copy.
+    pub is_ref: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -211,6 +213,8 @@ pub struct Function {
     pub ret: TypeExpr,
     pub params: Vec<Param>,
     pub body: Option<Vec<Stmt>>,
+    /// `__attribute__((reqd_work_group_size(X, Y, Z)))`: the work-group size the kernel needs.
+    pub reqd_work_group_size: Option<Vec<Expr>>,
     pub span: Span,
 }
 

@@ -50,7 +50,7 @@ fn is_ignored_qualifier(word: &str) -> bool {
     matches!(
         word,
         "restrict" | "__restrict" | "__restrict__" | "inline" | "__inline" | "__inline__" | "static" | "extern" | "register"
-            | "__host__" | "__forceinline__" | "__noinline__" | "constexpr"
+            | "__host__" | "__forceinline__" | "__noinline__"
     )
 }
 
@@ -72,7 +72,8 @@ fn with_macro_origin(d: Diagnostic, t: &Token) -> Diagnostic {
 
 pub fn parse(tokens: &[Token], dialect: Dialect) -> Result<TranslationUnit, Diagnostic> {
     let cuda = dialect == Dialect::Cuda;
-    let mut parser = Parser { tokens, pos: 0, depth: 0, typedefs: std::collections::HashSet::new(), cuda };
+    let mut parser =
+        Parser { tokens, pos: 0, depth: 0, typedefs: std::collections::HashSet::new(), cuda, reqd_work_group_size: None };
     let mut unit = TranslationUnit::default();
     while !parser.at_eof() {
         if parser.eat_punct(";") {
@@ -90,6 +91,8 @@ struct Parser<'t> {
     typedefs: std::collections::HashSet<String>,
     /// Parsing CUDA: its keywords, C++ casts and `nullptr`.
     cuda: bool,
+    /// The last `reqd_work_group_size` attribute seen, for the function being parsed.
+    reqd_work_group_size: Option<Vec<Expr>>,
     /// Nesting depth of expressions and statements, bounded so hostile input cannot overflow
     /// the host's stack.
     depth: u32,
@@ -213,12 +216,36 @@ impl<'t> Parser<'t> {
             || self.typedefs.contains(w)
             || space_qualifier(w, self.cuda).is_some()
             || matches!(w, "const" | "volatile" | "struct" | "union" | "enum" | "typedef")
+            || (self.cuda && w == "constexpr")
             || is_ignored_qualifier(w)
     }
 
     fn skip_attributes(&mut self) -> Result<(), Diagnostic> {
         while self.ident_is("__attribute__") {
             self.bump();
+            // `reqd_work_group_size` changes what a launch may do, so it is kept; other
+            // attributes (hints, alignment, packing) do not change results and are skipped.
+            if matches!(self.peek_at(2).tok, Tok::Ident(ref w) if w == "reqd_work_group_size")
+                && self.is_punct("(")
+                && matches!(self.peek_at(1).tok, Tok::Punct("("))
+            {
+                self.bump();
+                self.bump();
+                self.bump();
+                self.expect_punct("(")?;
+                let mut dims = Vec::new();
+                while !self.is_punct(")") {
+                    dims.push(self.assignment()?);
+                    if !self.eat_punct(",") {
+                        break;
+                    }
+                }
+                self.expect_punct(")")?;
+                self.expect_punct(")")?;
+                self.expect_punct(")")?;
+                self.reqd_work_group_size = Some(dims);
+                continue;
+            }
             let open = self.expect_punct("(")?;
             let mut level = 1;
             while level > 0 {
@@ -245,7 +272,7 @@ impl<'t> Parser<'t> {
             let Tok::Ident(w) = &self.peek().tok else { break };
             if let Some(space) = space_qualifier(w, self.cuda) {
                 spec.space = Some(space);
-            } else if w == "const" {
+            } else if w == "const" || (self.cuda && w == "constexpr") {
                 spec.is_const = true;
             } else if w == "volatile" {
                 spec.is_volatile = true;
@@ -419,6 +446,7 @@ impl<'t> Parser<'t> {
     /// A top-level item: a function, a program-scope variable, a typedef or a tag definition.
     fn item(&mut self) -> Result<Item, Diagnostic> {
         let start = self.peek().span;
+        self.reqd_work_group_size = None;
         if self.ident_is("typedef") {
             return match self.declaration()?.kind {
                 StmtKind::Typedef(decls) => Ok(Item::Typedef(decls)),
@@ -477,6 +505,7 @@ impl<'t> Parser<'t> {
                 }
                 let pbase = self.type_spec()?;
                 let ppointers = self.pointer_levels();
+                let is_ref = self.cuda && self.eat_punct("&");
                 self.refuse_declarator_forms()?;
                 // Parameter names may be left out in a prototype.
                 let (pname, pspan) = match &self.peek().tok {
@@ -484,7 +513,7 @@ impl<'t> Parser<'t> {
                     _ => (String::new(), self.peek().span),
                 };
                 let arrays = self.array_dims()?;
-                params.push(Param { name: pname, name_span: pspan, ty: TypeExpr { base: pbase, pointers: ppointers, arrays } });
+                params.push(Param { name: pname, name_span: pspan, ty: TypeExpr { base: pbase, pointers: ppointers, arrays }, is_ref });
                 if !self.eat_punct(",") {
                     break;
                 }
@@ -496,7 +525,8 @@ impl<'t> Parser<'t> {
         self.skip_attributes()?;
         let ret = TypeExpr { base, pointers, arrays: Vec::new() };
         if self.eat_punct(";") {
-            let f = Function { name, name_span, is_kernel, ret, params, body: None, span: start.to(self.prev_span()) };
+            let reqd_work_group_size = self.reqd_work_group_size.take();
+            let f = Function { name, name_span, is_kernel, ret, params, body: None, reqd_work_group_size, span: start.to(self.prev_span()) };
             return Ok(Item::Function(f));
         }
         if !self.is_punct("{") {
@@ -506,7 +536,17 @@ impl<'t> Parser<'t> {
             StmtKind::Block(stmts) => stmts,
             _ => Vec::new(),
         };
-        Ok(Item::Function(Function { name, name_span, is_kernel, ret, params, body: Some(body), span: start.to(self.prev_span()) }))
+        let reqd_work_group_size = self.reqd_work_group_size.take();
+        Ok(Item::Function(Function {
+            name,
+            name_span,
+            is_kernel,
+            ret,
+            params,
+            body: Some(body),
+            reqd_work_group_size,
+            span: start.to(self.prev_span()),
+        }))
     }
 
     /// Refuses declarator forms outside the supported language with a clear diagnostic.
