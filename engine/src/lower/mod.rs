@@ -120,6 +120,7 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Res
     let mut bodies: Vec<Option<&ast::Function>> = Vec::new();
     let mut global_scope: HashMap<String, Var> = HashMap::new();
     let mut ref_params: RefParams = HashMap::new();
+    let mut templates: HashMap<String, &ast::Function> = HashMap::new();
     for item in &unit.items {
         let f = match item {
             Item::Function(f) => f,
@@ -145,30 +146,15 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Res
         if builtin_name(&f.name) {
             return Err(type_error(f.name_span, format!("`{}` is a built-in function and cannot be redefined", f.name), "redefined here"));
         }
-        let ret = types.resolve(&f.ret)?;
-        if matches!(ret, Ty::Array { .. }) {
-            return Err(type_error(f.name_span, "a function cannot return an array", "declared here"));
+        if !f.template_params.is_empty() {
+            if f.is_kernel || f.body.is_none() {
+                return Err(unsupported(f.name_span, "a template kernel or a template without a body"));
+            }
+            ref_params.insert(f.name.clone(), f.params.iter().map(|p| p.is_ref).collect());
+            templates.insert(f.name.clone(), f);
+            continue;
         }
-        let mut params = Vec::new();
-        let mut refs = Vec::new();
-        for p in &f.params {
-            let mut ty = types.resolve(&p.ty)?;
-            if let Ty::Array { elem, .. } = ty {
-                ty = Ty::Ptr { pointee: elem, space: Space::Private, is_const: false };
-            }
-            if ty == Ty::Void && f.params.len() == 1 && p.name.is_empty() {
-                continue;
-            }
-            if p.is_ref {
-                if f.is_kernel {
-                    return Err(type_error(p.name_span, "a kernel cannot take a reference parameter", "reference"));
-                }
-                // A reference is passed as the address of the caller's variable.
-                ty = Ty::Ptr { pointee: Box::new(ty), space: Space::Global, is_const: false };
-            }
-            params.push(ty);
-            refs.push(p.is_ref);
-        }
+        let (ret, params, refs) = signature(&mut types, f)?;
         ref_params.insert(f.name.clone(), refs.clone());
         let id = match index.get(&f.name) {
             Some(&id) => {
@@ -198,31 +184,50 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Res
             bodies[id as usize] = Some(f);
         }
     }
-    let mut calls: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); sigs.len()];
-    for (id, body) in bodies.iter().enumerate() {
-        let Some(f) = body else { continue };
+    let mut calls: Vec<BTreeSet<u32>> = Vec::new();
+    // Function bodies to lower: the program's own, then template instances as calls need them.
+    let mut work: Vec<Work> = bodies.iter().enumerate().filter_map(|(id, b)| b.map(|f| (id as u32, f, Vec::new()))).collect();
+    let mut next = 0;
+    while next < work.len() {
+        let (id, f, bindings) = work[next].clone();
+        next += 1;
+        let id = id as usize;
+        let saved: Vec<(String, Option<Ty>)> =
+            bindings.iter().map(|(n, t)| (n.clone(), types.bind(n, Some(t.clone())))).collect();
         let mut lowerer = FnLowerer {
-            sigs: &sigs,
-            index: &index,
+            id: id as u32,
+            sigs: &mut sigs,
+            index: &mut index,
+            templates: &templates,
+            work: &mut work,
             program: &mut program,
             types: &mut types,
             cuda,
             source,
             refs: &ref_params,
-            func: ir::Function { name: f.name.clone(), ..Default::default() },
+            func: ir::Function { name: String::new(), ..Default::default() },
             scopes: vec![global_scope.clone(), HashMap::new()],
             allocas: Vec::new(),
             loops: Vec::new(),
             address_taken: BTreeSet::new(),
-            ret: sigs[id].ret.clone(),
+            ret: Ty::Void,
             ret_slot: None,
             is_kernel: f.is_kernel,
             calls: BTreeSet::new(),
             span: f.span,
         };
+        lowerer.ret = lowerer.sigs[id].ret.clone();
+        lowerer.func.name = lowerer.program.functions[id].name.clone();
         lowerer.function(f)?;
-        calls[id] = std::mem::take(&mut lowerer.calls);
+        let taken = std::mem::take(&mut lowerer.calls);
         let func = lowerer.func;
+        for (n, prev) in saved {
+            types.bind(&n, prev);
+        }
+        if calls.len() < sigs.len() {
+            calls.resize(sigs.len(), BTreeSet::new());
+        }
+        calls[id] = taken;
         program.functions[id] = func;
         if f.is_kernel {
             let mut params = Vec::new();
@@ -270,8 +275,44 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Res
             program.kernels.push(Kernel { name: f.name.clone(), func: id as u32, params, reqd_work_group_size });
         }
     }
+    calls.resize(sigs.len(), BTreeSet::new());
     check_no_recursion(&calls, &sigs, &program)?;
     Ok(program)
+}
+
+/// A body to lower: function id, its AST, and the template bindings it is lowered under.
+type Work<'u> = (u32, &'u ast::Function, Vec<(String, Ty)>);
+
+/// Most template instances one program may create (they multiply quickly).
+const MAX_INSTANCES: usize = 512;
+
+/// A function's return type, parameter types and which parameters are references.
+fn signature(types: &mut Types, f: &ast::Function) -> Result<(Ty, Vec<Ty>, Vec<bool>), Diagnostic> {
+    let ret = types.resolve(&f.ret)?;
+    if matches!(ret, Ty::Array { .. }) {
+        return Err(type_error(f.name_span, "a function cannot return an array", "declared here"));
+    }
+    let mut params = Vec::new();
+    let mut refs = Vec::new();
+    for p in &f.params {
+        let mut ty = types.resolve(&p.ty)?;
+        if let Ty::Array { elem, .. } = ty {
+            ty = Ty::Ptr { pointee: elem, space: Space::Private, is_const: false };
+        }
+        if ty == Ty::Void && f.params.len() == 1 && p.name.is_empty() {
+            continue;
+        }
+        if p.is_ref {
+            if f.is_kernel {
+                return Err(type_error(p.name_span, "a kernel cannot take a reference parameter", "reference"));
+            }
+            // A reference is passed as the address of the caller's variable.
+            ty = Ty::Ptr { pointee: Box::new(ty), space: Space::Global, is_const: false };
+        }
+        params.push(ty);
+        refs.push(p.is_ref);
+    }
+    Ok((ret, params, refs))
 }
 
 /// Lays out a program-scope variable in constant or global memory with its initial bytes.
@@ -745,9 +786,15 @@ struct LoopTargets {
     is_switch: bool,
 }
 
-struct FnLowerer<'a> {
-    sigs: &'a [FnSig],
-    index: &'a HashMap<String, u32>,
+struct FnLowerer<'a, 'u> {
+    /// The id of the function being lowered.
+    id: u32,
+    sigs: &'a mut Vec<FnSig>,
+    index: &'a mut HashMap<String, u32>,
+    /// Function templates by name, instantiated at their calls.
+    templates: &'a HashMap<String, &'u ast::Function>,
+    /// Bodies still to lower; instances are added here.
+    work: &'a mut Vec<Work<'u>>,
     program: &'a mut ir::Program,
     types: &'a mut Types,
     /// Lowering CUDA: its built-in variables and functions.
@@ -876,7 +923,7 @@ fn collect_address_taken_stmt(s: &ast::Stmt, out: &mut BTreeSet<String>, refs: &
 const MAX_REGS: u32 = 1 << 20;
 const MAX_PRIVATE_BYTES: u64 = 1 << 20;
 
-impl FnLowerer<'_> {
+impl<'u> FnLowerer<'_, 'u> {
     fn reg(&mut self) -> Result<Reg, Diagnostic> {
         let r = self.func.num_regs;
         if r >= MAX_REGS {
@@ -942,7 +989,7 @@ impl FnLowerer<'_> {
         for s in body {
             collect_address_taken_stmt(s, &mut self.address_taken, self.refs);
         }
-        let sig = &self.sigs[self.index[&f.name] as usize];
+        let sig = &self.sigs[self.id as usize];
         let (sig_params, sig_refs) = (sig.params.clone(), sig.refs.clone());
         let hidden = self.ret.is_aggregate() as u32;
         if hidden == 1 {
@@ -2284,6 +2331,11 @@ impl FnLowerer<'_> {
         if let Some(&id) = self.index.get(name) {
             return self.user_call(id, name, args, span);
         }
+        if let Some(&t) = self.templates.get(name.as_str()) {
+            let id = self.instantiate(t, args, span)?;
+            let key = self.program.functions[id as usize].name.clone();
+            return self.user_call(id, &key, args, span);
+        }
         let expect_args = |n: usize, usage: &str| -> Result<(), Diagnostic> {
             if args.len() != n {
                 return Err(type_error(span, format!("`{name}` takes {n} argument{}, but {} were given", if n == 1 { "" } else { "s" }, args.len()), "wrong number of arguments")
@@ -3246,6 +3298,66 @@ impl FnLowerer<'_> {
             cur = d;
         }
         Ok(cur)
+    }
+
+    /// The instance of template `t` that a call with `args` needs: `T` is deduced from each
+    /// parameter written as `T`, `T*`, `T**`, ... against its argument's type.
+    fn instantiate(&mut self, t: &'u ast::Function, args: &[ast::Expr], span: Span) -> Result<u32, Diagnostic> {
+        if args.len() != t.params.len() {
+            return Err(type_error(span, format!("`{}` takes {} arguments, but {} were given", t.name, t.params.len(), args.len()), "here"));
+        }
+        let mut bound: Vec<Option<Ty>> = vec![None; t.template_params.len()];
+        for (p, a) in t.params.iter().zip(args) {
+            let [word] = p.ty.base.words.as_slice() else { continue };
+            let Some(k) = t.template_params.iter().position(|n| n == word) else { continue };
+            let mut ty = match self.type_of_unevaluated(a)? {
+                Ty::Array { elem, .. } => Ty::Ptr { pointee: elem, space: Space::Private, is_const: false },
+                other => other,
+            };
+            for _ in &p.ty.pointers {
+                ty = match ty {
+                    Ty::Ptr { pointee, .. } => *pointee,
+                    other => {
+                        return Err(type_error(a.span, format!("cannot deduce `{word}`: expected a pointer, found `{}`", other.describe()), "here"))
+                    }
+                };
+            }
+            match &bound[k] {
+                Some(prev) if *prev != ty => {
+                    return Err(type_error(a.span, format!("`{word}` is deduced both as `{}` and as `{}`", prev.describe(), ty.describe()), "conflicting deduction"))
+                }
+                _ => bound[k] = Some(ty),
+            }
+        }
+        let mut bindings = Vec::new();
+        for (name, ty) in t.template_params.iter().zip(bound) {
+            let Some(ty) = ty else {
+                return Err(type_error(span, format!("cannot deduce the template parameter `{name}` of `{}` from this call", t.name), "here")
+                    .with_help("use the parameter in a function parameter's type"));
+            };
+            bindings.push((name.clone(), ty));
+        }
+        let names: Vec<String> = bindings.iter().map(|(_, ty)| ty.describe()).collect();
+        let key = format!("{}<{}>", t.name, names.join(", "));
+        if let Some(&id) = self.index.get(&key) {
+            return Ok(id);
+        }
+        if self.work.len() >= MAX_INSTANCES {
+            return Err(unsupported(span, &format!("more than {MAX_INSTANCES} template instances")));
+        }
+        let saved: Vec<(String, Option<Ty>)> =
+            bindings.iter().map(|(n, ty)| (n.clone(), self.types.bind(n, Some(ty.clone())))).collect();
+        let sig = signature(self.types, t);
+        for (n, prev) in saved {
+            self.types.bind(&n, prev);
+        }
+        let (ret, params, refs) = sig?;
+        let id = self.sigs.len() as u32;
+        self.sigs.push(FnSig { ret, params, refs, span: t.name_span, defined: true });
+        self.program.functions.push(ir::Function { name: key.clone(), ..Default::default() });
+        self.index.insert(key, id);
+        self.work.push((id, t, bindings));
+        Ok(id)
     }
 
     fn user_call(&mut self, id: u32, name: &str, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {

@@ -233,6 +233,14 @@ impl Types {
         scalar_from_words(&spec.words, spec.span)
     }
 
+    /// Binds a template parameter to a type, returning the previous binding to restore.
+    pub fn bind(&mut self, name: &str, ty: Option<Ty>) -> Option<Ty> {
+        match ty {
+            Some(ty) => self.typedefs.insert(name.to_string(), ty),
+            None => self.typedefs.remove(name),
+        }
+    }
+
     /// Declares `name` as a typedef for `ty`.
     pub fn typedef(&mut self, name: &str, ty: Ty, span: Span) -> Result<(), Diagnostic> {
         // `typedef struct { ... } name;` gives the anonymous struct its name for messages.

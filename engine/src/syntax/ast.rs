@@ -215,6 +215,8 @@ pub struct Function {
     pub body: Option<Vec<Stmt>>,
     /// `__attribute__((reqd_work_group_size(X, Y, Z)))`: the work-group size the kernel needs.
     pub reqd_work_group_size: Option<Vec<Expr>>,
+    /// `template<typename T, ...>`: the type parameters of a function template.
+    pub template_params: Vec<String>,
     pub span: Span,
 }
 

@@ -447,6 +447,7 @@ impl<'t> Parser<'t> {
     fn item(&mut self) -> Result<Item, Diagnostic> {
         let start = self.peek().span;
         self.reqd_work_group_size = None;
+        let mut template_params = Vec::new();
         if self.ident_is("typedef") {
             return match self.declaration()?.kind {
                 StmtKind::Typedef(decls) => Ok(Item::Typedef(decls)),
@@ -461,8 +462,11 @@ impl<'t> Parser<'t> {
                     is_kernel = true;
                     self.bump();
                 }
-                Tok::Ident(w) if matches!(w.as_str(), "template") => {
-                    return Err(Diagnostic::error("unsupported", "templates are not supported").with_span(self.peek().span, "template"));
+                Tok::Ident(w) if w == "template" && self.cuda => {
+                    template_params = self.template_header()?;
+                }
+                Tok::Ident(w) if w == "template" => {
+                    return Err(Diagnostic::error("unsupported", "templates are C++, not OpenCL C").with_span(self.peek().span, "template"));
                 }
                 Tok::Ident(w) if self.cuda && matches!(w.as_str(), "texture" | "surface") => {
                     return Err(Diagnostic::error("unsupported", format!("CUDA {w} references are not supported"))
@@ -526,7 +530,8 @@ impl<'t> Parser<'t> {
         let ret = TypeExpr { base, pointers, arrays: Vec::new() };
         if self.eat_punct(";") {
             let reqd_work_group_size = self.reqd_work_group_size.take();
-            let f = Function { name, name_span, is_kernel, ret, params, body: None, reqd_work_group_size, span: start.to(self.prev_span()) };
+            let span = start.to(self.prev_span());
+            let f = Function { name, name_span, is_kernel, ret, params, body: None, reqd_work_group_size, template_params, span };
             return Ok(Item::Function(f));
         }
         if !self.is_punct("{") {
@@ -545,6 +550,7 @@ impl<'t> Parser<'t> {
             params,
             body: Some(body),
             reqd_work_group_size,
+            template_params,
             span: start.to(self.prev_span()),
         }))
     }
@@ -562,6 +568,30 @@ impl<'t> Parser<'t> {
                 .with_note("OpenCL C has no function pointers; call the function directly"));
         }
         Ok(())
+    }
+
+    /// `template <typename T, class U>`: the type parameters, which then parse as type names.
+    fn template_header(&mut self) -> Result<Vec<String>, Diagnostic> {
+        let start = self.bump().span;
+        self.expect_punct("<")?;
+        let mut names = Vec::new();
+        loop {
+            if !(self.ident_is("typename") || self.ident_is("class")) {
+                return Err(Diagnostic::error("unsupported", "only type parameters (`typename T`) are supported in templates")
+                    .with_span(self.peek().span, "template parameter"));
+            }
+            self.bump();
+            let (name, _) = self.ident("a template parameter name")?;
+            self.typedefs.insert(name.clone());
+            names.push(name);
+            if !self.eat_punct(",") {
+                break;
+            }
+        }
+        if !self.eat_punct(">") {
+            return Err(self.error_here("`>` to close the template parameters").with_label(start, "template"));
+        }
+        Ok(names)
     }
 
     fn declarator(&mut self, base: &TypeSpec) -> Result<VarDecl, Diagnostic> {
