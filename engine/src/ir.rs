@@ -161,6 +161,13 @@ pub enum MathOp {
     Sign,
     Degrees,
     Radians,
+    // Half-precision storage: the 16 bits of a `half` to a float, and a float to those bits
+    // rounded to nearest even, toward zero, toward +infinity or toward -infinity.
+    HalfToFloat,
+    FloatToHalfRte,
+    FloatToHalfRtz,
+    FloatToHalfRtp,
+    FloatToHalfRtn,
     // Relational (results are integers).
     IsNan,
     IsInf,

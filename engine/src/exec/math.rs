@@ -67,8 +67,49 @@ fn saturate(t: ElemType, v: i128) -> u64 {
     wrap(t, v.clamp(lo, hi))
 }
 
+/// The bits of the `half` nearest `x` in the rounding direction of `op`. The `half` crate
+/// rounds to nearest even; the directed modes step one unit from there when it went the wrong
+/// way.
+fn to_half(op: MathOp, x: f32) -> u16 {
+    let bits = half::f16::from_f32(x).to_bits();
+    let back = half::f16::from_bits(bits).to_f32();
+    if x.is_nan() || back == x {
+        return bits;
+    }
+    // One unit toward zero or away from it: the sign bit is separate, so both change the
+    // magnitude bits only.
+    let (negative, magnitude) = (bits & 0x8000 != 0, bits & 0x7fff);
+    let toward_zero = if magnitude == 0 { bits } else { bits - 1 };
+    let away = bits + 1;
+    match op {
+        MathOp::FloatToHalfRtz if back.abs() > x.abs() => toward_zero,
+        MathOp::FloatToHalfRtp if back < x => {
+            if negative {
+                toward_zero
+            } else {
+                away
+            }
+        }
+        MathOp::FloatToHalfRtn if back > x => {
+            if negative {
+                away
+            } else {
+                toward_zero
+            }
+        }
+        _ => bits,
+    }
+}
+
 /// Evaluates `op` on one lane of element type `t`.
 pub fn eval(op: MathOp, t: ElemType, a: u64, b: u64, c: u64) -> u64 {
+    match op {
+        MathOp::HalfToFloat => return (half::f16::from_bits(a as u16).to_f32()).to_bits() as u64,
+        MathOp::FloatToHalfRte | MathOp::FloatToHalfRtz | MathOp::FloatToHalfRtp | MathOp::FloatToHalfRtn => {
+            return to_half(op, f32::from_bits(a as u32)) as u64;
+        }
+        _ => {}
+    }
     if t.is_float() {
         return float(op, t, a, b, c);
     }
@@ -281,5 +322,32 @@ fn op_float(op: MathOp, single: bool, x: f64, y: f64, z: f64) -> f64 {
         MathOp::Degrees => x * (180.0 / pi),
         MathOp::Radians => x * (pi / 180.0),
         _ => x,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn half_bits(op: MathOp, x: f32) -> u16 {
+        to_half(op, x)
+    }
+
+    #[test]
+    fn float_to_half_rounds_in_each_direction() {
+        // 1 + 2^-11 lies halfway between two halves: 1.0 (0x3c00) and 1 + 2^-10 (0x3c01).
+        let x = 1.0 + 2f32.powi(-11);
+        assert_eq!(half_bits(MathOp::FloatToHalfRte, x), 0x3c00);
+        assert_eq!(half_bits(MathOp::FloatToHalfRtz, x), 0x3c00);
+        assert_eq!(half_bits(MathOp::FloatToHalfRtp, x), 0x3c01);
+        assert_eq!(half_bits(MathOp::FloatToHalfRtn, x), 0x3c00);
+        assert_eq!(half_bits(MathOp::FloatToHalfRtn, -x), 0xbc01);
+        assert_eq!(half_bits(MathOp::FloatToHalfRtp, -x), 0xbc00);
+        // Beyond the largest half (65504): infinity to nearest, the largest half toward zero.
+        assert_eq!(half_bits(MathOp::FloatToHalfRte, 1e6), 0x7c00);
+        assert_eq!(half_bits(MathOp::FloatToHalfRtz, 1e6), 0x7bff);
+        assert_eq!(half_bits(MathOp::FloatToHalfRtn, -1e6), 0xfc00);
+        assert_eq!(half_bits(MathOp::FloatToHalfRtp, -1e6), 0xfbff);
+        assert_eq!(eval(MathOp::HalfToFloat, ElemType::Float, 0x3c00, 0, 0), 1.0f32.to_bits() as u64);
     }
 }

@@ -242,6 +242,8 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Res
                         // Buffers of vectors are reported by element; of structs or pointers, as bytes.
                         let elem = match pointee.as_ref() {
                             Ty::Scalar(t) | Ty::Vector(t, _) => Some(*t),
+                            // A half buffer is shown as its 16-bit patterns.
+                            Ty::Half => Some(ElemType::UShort),
                             _ => None,
                         };
                         ParamKind::Pointer { space: *space, elem, is_const: *is_const }
@@ -521,6 +523,7 @@ fn storage_space(t: &TypeExpr) -> Option<AddrSpaceQual> {
 /// `length` may be shadowed by the program's own, which then take precedence.
 fn builtin_name(name: &str) -> bool {
     vector_memory_builtin(name).is_some()
+        || half_memory_builtin(name).is_some()
         || conversion_builtin(name).is_some()
         || work_item_query(name).is_some()
         || atomic_op(name).is_some()
@@ -634,6 +637,33 @@ fn math_builtin(name: &str) -> Option<(MathOp, MathKind, usize)> {
         "signbit" => (M::SignBit, Relational, 1),
         _ => return None,
     })
+}
+
+/// `vload_half[N]`, `vloada_half[N]`, `vstore_half[N][_rounding]`, `vstorea_half[N][_rounding]`:
+/// whether it stores, N, whether it is the aligned form, and the rounding of a store.
+fn half_memory_builtin(name: &str) -> Option<(bool, u8, bool, MathOp)> {
+    let (store, rest) = match name.strip_prefix("vload") {
+        Some(r) => (false, r),
+        None => (true, name.strip_prefix("vstore")?),
+    };
+    let (aligned, rest) = match rest.strip_prefix("a_half") {
+        Some(r) => (true, r),
+        None => (false, rest.strip_prefix("_half")?),
+    };
+    let (digits, rounding) = match rest.find('_') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    let op = match (store, rounding) {
+        (_, "") => MathOp::FloatToHalfRte,
+        (true, "_rte") => MathOp::FloatToHalfRte,
+        (true, "_rtz") => MathOp::FloatToHalfRtz,
+        (true, "_rtp") => MathOp::FloatToHalfRtp,
+        (true, "_rtn") => MathOp::FloatToHalfRtn,
+        _ => return None,
+    };
+    let n: u8 = if digits.is_empty() { 1 } else { digits.parse().ok()? };
+    matches!(n, 1 | 2 | 3 | 4 | 8 | 16).then_some((store, n, aligned, op))
 }
 
 /// `vloadN` / `vstoreN`: whether it stores, and N.
@@ -1677,6 +1707,8 @@ impl<'u> FnLowerer<'_, 'u> {
                 let ty = if lanes.len() == 1 { Ty::Scalar(e) } else { Ty::Vector(e, lanes.len() as u8) };
                 Ok(Val { reg: dst, ty })
             }
+            Place::Mem(_, Ty::Half, _) => Err(type_error(span, "`half` is a storage type: its values cannot be used directly", "half value")
+                .with_help("read it with vload_half(offset, pointer), which gives a float")),
             Place::Mem(addr, ty, _) => {
                 let mt = ty.mem_type().ok_or_else(|| type_error(span, format!("cannot read a `{}`", ty.describe()), "here"))?;
                 let dst = self.reg()?;
@@ -1730,6 +1762,8 @@ impl<'u> FnLowerer<'_, 'u> {
                 self.copy_aggregate(*addr, v.reg, ty, span)?;
                 Ok(Val { reg: *addr, ty: ty.clone() })
             }
+            Place::Mem(_, Ty::Half, _) => Err(type_error(span, "`half` is a storage type: values are stored with vstore_half", "half value")
+                .with_help("write vstore_half(value, offset, pointer)")),
             Place::Mem(addr, ty, _) => {
                 let v = self.convert(v, ty, span)?;
                 let mt = ty.mem_type().ok_or_else(|| type_error(span, format!("cannot assign to a `{}`", ty.describe()), "here"))?;
@@ -2438,6 +2472,10 @@ impl<'u> FnLowerer<'_, 'u> {
                 }
                 self.rvalue(&args[1])?;
                 return Ok(Val { reg: p.reg, ty: Ty::Void });
+            }
+            _ if half_memory_builtin(name).is_some() => {
+                let (store, n, aligned, rounding) = half_memory_builtin(name).unwrap_or((false, 1, false, MathOp::FloatToHalfRte));
+                return self.half_memory(name, store, n, aligned, rounding, args, span);
             }
             _ if vector_memory_builtin(name).is_some() => {
                 let (store, n) = vector_memory_builtin(name).unwrap_or((false, 4));
@@ -3179,6 +3217,54 @@ impl<'u> FnLowerer<'_, 'u> {
         };
         self.emit(instr, span);
         Ok(Val { reg: dst, ty: Ty::Event })
+    }
+
+    /// Loads and stores of `half` data, converting to and from `float`.
+    #[allow(clippy::too_many_arguments)]
+    fn half_memory(&mut self, name: &str, store: bool, n: u8, aligned: bool, rounding: MathOp, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let want = if store { 3 } else { 2 };
+        if args.len() != want {
+            let usage = if store { format!("{name}(data, offset, pointer)") } else { format!("{name}(offset, pointer)") };
+            return Err(type_error(span, format!("`{name}` takes {want} arguments, but {} were given", args.len()), "wrong number of arguments")
+                .with_help(format!("call it as {usage}")));
+        }
+        let p_arg = &args[want - 1];
+        let p = self.rvalue(p_arg)?;
+        match &p.ty {
+            Ty::Ptr { pointee, .. } if **pointee == Ty::Half => {}
+            other => {
+                return Err(type_error(p_arg.span, format!("`{name}` needs a pointer to half, not `{}`", other.describe()), "here"))
+            }
+        }
+        let offset = self.rvalue(&args[want - 2])?;
+        let offset = self.convert(offset, &Ty::Scalar(ElemType::Long), args[want - 2].span)?;
+        // Element index of lane 0: offset * N (the aligned 3-vector forms step by 4).
+        let stride = if aligned && n == 3 { 4 } else { n as u64 };
+        let scale = self.constant(stride, ElemType::Long, span)?;
+        let first = self.reg()?;
+        self.emit(Instr::Binary { op: BinaryOp::Mul, ty: NumTy::I64, dst: first, lhs: offset.reg, rhs: scale.reg }, span);
+        let base = self.reg()?;
+        self.emit(Instr::PtrAdd { dst: base, ptr: p.reg, index: first, scale: 2 }, span);
+        let vt = if n == 1 { Ty::Scalar(ElemType::Float) } else { Ty::Vector(ElemType::Float, n) };
+        if store {
+            let data = self.rvalue(&args[0])?;
+            let data = self.convert(data, &vt, args[0].span)?;
+            for k in 0..n as u32 {
+                let at = self.field_addr(base, k as u64 * 2, span)?;
+                let h = self.reg()?;
+                self.emit(Instr::Math { op: rounding, ty: ElemType::Float, dst: h, a: data.reg + k, b: data.reg + k, c: data.reg + k }, span);
+                self.emit(Instr::Store { ty: ElemType::UShort, addr: at, src: h }, span);
+            }
+            return Ok(Val { reg: base, ty: Ty::Void });
+        }
+        let dst = self.regs(n as u32)?;
+        for k in 0..n as u32 {
+            let at = self.field_addr(base, k as u64 * 2, span)?;
+            let bits = self.reg()?;
+            self.emit(Instr::Load { ty: ElemType::UShort, dst: bits, addr: at }, span);
+            self.emit(Instr::Math { op: MathOp::HalfToFloat, ty: ElemType::Float, dst: dst + k, a: bits, b: bits, c: bits }, span);
+        }
+        Ok(Val { reg: dst, ty: vt })
     }
 
     fn vector_memory(&mut self, name: &str, store: bool, n: u8, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {

@@ -26,6 +26,9 @@ pub enum Ty {
     Event,
     /// A vector of 2, 3, 4, 8 or 16 elements (`float4`, `uchar16`).
     Vector(ElemType, u8),
+    /// `half`: a 16-bit float that can only be stored, loaded with `vload_half` and stored
+    /// with `vstore_half`.
+    Half,
 }
 
 impl Ty {
@@ -34,6 +37,7 @@ impl Ty {
             Ty::Void => 1,
             Ty::Scalar(t) => t.size(),
             Ty::Ptr { .. } | Ty::Event => 8,
+            Ty::Half => 2,
             Ty::Array { elem, len } => elem.size().saturating_mul(*len),
             Ty::Record { size, .. } => *size,
             // A 3-element vector is laid out like a 4-element one.
@@ -55,6 +59,7 @@ impl Ty {
             Ty::Array { elem, len } => format!("{}[{len}]", elem.describe()),
             Ty::Record { name, .. } => format!("struct {name}"),
             Ty::Event => "event_t".into(),
+            Ty::Half => "half".into(),
             Ty::Vector(e, n) => format!("{}{n}", e.name()),
         }
     }
@@ -444,7 +449,7 @@ fn scalar_from_words(words: &[String], span: Span) -> Result<Ty, Diagnostic> {
         | (false, ["ulong"] | ["size_t"] | ["uintptr_t"] | ["atomic_ulong"] | ["atomic_uintptr_t"] | ["atomic_size_t"]) => ElemType::ULong,
         (false, ["float"] | ["atomic_float"]) => ElemType::Float,
         (false, ["double"] | ["atomic_double"]) => ElemType::Double,
-        (false, ["half"]) => return Err(unsupported(span, "the `half` type")),
+        (false, ["half"]) => return Ok(Ty::Half),
         (false, [w]) if w.starts_with("image") || *w == "sampler_t" => return Err(unsupported(span, "images and samplers")),
         (false, [w]) if crate::syntax::parser::is_type_word(w) => {
             let digits = w.trim_start_matches(|c: char| c.is_ascii_alphabetic());
