@@ -84,6 +84,12 @@ struct RunArgs {
     /// number of work-items, at least 1024).
     #[arg(long, value_name = "N")]
     default_buffer_elements: Option<u64>,
+    /// Work-items per warp (CUDA) or sub-group (OpenCL), from 1 to 64.
+    #[arg(long, default_value_t = 32)]
+    warp_size: u32,
+    /// Bytes of the heap device `malloc` allocates from.
+    #[arg(long, default_value_t = 8 << 20)]
+    heap_bytes: u64,
     /// Print the report as one JSON object.
     #[arg(long)]
     json: bool,
@@ -177,6 +183,12 @@ fn scenario_from(args: &RunArgs, source: String) -> Result<Scenario, Diagnostic>
         }
     };
     scenario.default_buffer_elements = args.default_buffer_elements;
+    if !(1..=64).contains(&args.warp_size) {
+        return Err(Diagnostic::error("invalid-option", format!("a warp of {} work-items is not supported", args.warp_size))
+            .with_help("choose --warp-size from 1 to 64"));
+    }
+    scenario.warp_size = args.warp_size;
+    scenario.heap_bytes = args.heap_bytes;
     Ok(scenario)
 }
 

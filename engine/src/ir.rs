@@ -230,6 +230,29 @@ pub mod fence {
     pub const SCOPE_SYSTEM: u64 = 0x400;
 }
 
+/// What a collective computes from the values its participants bring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CollectiveOp {
+    /// Only synchronises (`__syncwarp`).
+    Sync,
+    /// How many brought a non-zero value (`__syncthreads_count`).
+    Count,
+    /// Whether all brought non-zero values (`__syncthreads_and`, `__all`).
+    All,
+    /// Whether any brought a non-zero value (`__syncthreads_or`, `__any`).
+    Any,
+    /// A bit per lane whose value is non-zero (`__ballot`).
+    Ballot,
+    /// The value of lane `b` (`__shfl_sync`).
+    Shfl,
+    /// The value of lane `lane - b`, or one's own (`__shfl_up_sync`).
+    ShflUp,
+    /// The value of lane `lane + b`, or one's own (`__shfl_down_sync`).
+    ShflDown,
+    /// The value of lane `lane ^ b` (`__shfl_xor_sync`).
+    ShflXor,
+}
+
 /// Work-item and NDRange queries (`get_global_id` and friends).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Query {
@@ -278,6 +301,18 @@ pub enum Instr {
     Barrier { flags: Reg },
     /// *Event*: a memory fence with `cl_mem_fence_flags` in `flags`.
     Fence { flags: Reg },
+    /// *Event*: arrival at a collective of the work-group (`warp` false; it is also a
+    /// barrier) or of the warp. Every participant brings `a` and `b`; when all have arrived,
+    /// each receives `op`'s result in `dst`.
+    Collective { op: CollectiveOp, warp: bool, dst: Reg, a: Reg, b: Reg },
+    /// `dst` = a mask of the lanes of this work-item's warp that have not finished.
+    ActiveMask { dst: Reg },
+    /// `dst` = the instructions this work-item has executed so far (a simulated clock).
+    Clock { dst: Reg },
+    /// *Event*: `dst` = `size` bytes from the device heap, 16-byte aligned, or NULL.
+    Malloc { dst: Reg, size: Reg },
+    /// *Event*: returns a block of the device heap.
+    Free { ptr: Reg },
     /// *Event*: this work-item's call of `async_work_group_(strided_)copy`. The first call of
     /// a group starts the copy; its `count` elements of `elem_size` bytes then move as steps
     /// of the group's copy engine. `stride` (in elements) applies to the global side;
@@ -379,6 +414,8 @@ pub struct GlobalDecl {
 /// A whole lowered program.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
+    /// Whether any function calls `malloc` (the launch then reserves the device heap).
+    pub uses_heap: bool,
     pub functions: Vec<Function>,
     pub kernels: Vec<Kernel>,
     pub locals: Vec<LocalDecl>,

@@ -313,6 +313,14 @@ fn default_instructions_per_step() -> u64 {
     10_000_000
 }
 
+fn default_warp_size() -> u32 {
+    32
+}
+
+fn default_heap_bytes() -> u64 {
+    8 << 20
+}
+
 /// Everything that determines a run. Equal scenarios give equal traces.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Scenario {
@@ -336,6 +344,12 @@ pub struct Scenario {
     /// run stops with a `step-limit` finding (an endless private loop).
     #[serde(default = "default_instructions_per_step")]
     pub max_instructions_per_step: u64,
+    /// Work-items per warp (CUDA) or sub-group (OpenCL).
+    #[serde(default = "default_warp_size")]
+    pub warp_size: u32,
+    /// Bytes of the heap that device `malloc` allocates from.
+    #[serde(default = "default_heap_bytes")]
+    pub heap_bytes: u64,
     pub memory_model: MemoryModel,
     /// Elements of the buffer given to a pointer parameter that has no argument; `None` means
     /// 4 x the number of work-items, at least 1024.
@@ -357,6 +371,8 @@ impl Scenario {
             seed: 0,
             max_steps: 1_000_000,
             max_instructions_per_step: default_instructions_per_step(),
+            warp_size: default_warp_size(),
+            heap_bytes: default_heap_bytes(),
             memory_model: MemoryModel::Sc,
             default_buffer_elements: None,
         }

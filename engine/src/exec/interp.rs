@@ -5,7 +5,7 @@
 //! that instruction. [`perform_event`] carries out that one instruction. The loop matches on
 //! one `Copy` enum: no allocation, no dynamic dispatch.
 
-use super::{Alloc, Fault, Frame, Geometry, Machine, Status, WorkItem};
+use super::{Alloc, Arrival, Fault, Frame, Geometry, Machine, Scope, Status, WorkItem};
 use crate::diag::Span;
 use crate::ir::{ptr, AtomicOp, BinaryOp, CmpOp, Instr, NumTy, Program, Query, UnaryOp};
 use crate::report::FindingKind;
@@ -27,13 +27,22 @@ enum Exit {
 
 /// Runs `wi`'s private computation up to its next shared-memory event.
 pub fn run_private(m: &mut Machine, wi: u32) {
+    let limit = m.limits.instructions_per_step;
+    let mut fuel = limit;
+    run_stretch(m, wi, &mut fuel);
+    // The clock counts every instruction a work-item executes.
+    m.items[wi as usize].cycles += limit - fuel;
+}
+
+fn run_stretch(m: &mut Machine, wi: u32, fuel: &mut u64) {
     let program = m.program.clone();
-    let mut fuel = m.limits.instructions_per_step;
+    let limit = m.limits.instructions_per_step;
     let call_depth = m.limits.call_depth;
     loop {
+        let active = m.active_mask(wi);
         let item = &mut m.items[wi as usize];
         let first = m.groups[item.group as usize].first;
-        match exec_private(&program, &m.geometry, &m.program_globals, item, wi - first, &mut fuel, call_depth) {
+        match exec_private(&program, &m.geometry, &m.program_globals, item, wi - first, fuel, limit, active, call_depth) {
             Exit::AtEvent => return,
             Exit::Finished => {
                 let item = &m.items[wi as usize];
@@ -262,6 +271,7 @@ fn private_range(item: &WorkItem, p: u64, size: u64, span: Span) -> Result<usize
     Ok(offset as usize)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn exec_private(
     program: &Program,
     geometry: &Geometry,
@@ -269,6 +279,8 @@ fn exec_private(
     item: &mut WorkItem,
     local_linear: u32,
     fuel: &mut u64,
+    limit: u64,
+    active_mask: u64,
     call_depth: u32,
 ) -> Exit {
     loop {
@@ -396,13 +408,18 @@ fn exec_private(
             | Instr::Fence { .. }
             | Instr::Printf { .. }
             | Instr::AsyncCopy { .. }
-            | Instr::WaitEvents { .. } => {
+            | Instr::WaitEvents { .. }
+            | Instr::Collective { .. }
+            | Instr::Malloc { .. }
+            | Instr::Free { .. } => {
                 return Exit::AtEvent
             }
             Instr::WorkItem { query: q, dst, dim } => {
                 regs[dst as usize] = query(geometry, item.group, local_linear, q, regs[dim as usize]);
             }
             Instr::LocalAddr { dst, index } => regs[dst as usize] = ptr::make(Space::Local, index, 0),
+            Instr::Clock { dst } => regs[dst as usize] = item.cycles + (limit - *fuel),
+            Instr::ActiveMask { dst } => regs[dst as usize] = active_mask,
             Instr::Assert { cond, text } => {
                 if regs[cond as usize] == 0 {
                     let block = geometry.group_id(item.group);
@@ -600,12 +617,34 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
         Instr::Barrier { flags } => {
             let f = reg(m, flags);
             m.event(wi, EventKind::BarrierArrive, None, 0, f, span);
-            m.set_status(wi, Status::AtBarrier);
-            m.groups[group].waiting.push((wi, func_index, pc));
-            let g = &m.groups[group];
-            if g.waiting.len() as u32 == g.unfinished {
-                m.release_barrier(group, wi);
+            arrive(m, Scope::Group(group), Arrival { wi, func: func_index, pc, a: 0, b: 0 });
+        }
+        Instr::Collective { warp, a, b, .. } => {
+            let (a, b) = (reg(m, a), reg(m, b));
+            m.event(wi, EventKind::BarrierArrive, None, a, b, span);
+            let scope = if warp { Scope::Warp(m.items[wi as usize].warp as usize) } else { Scope::Group(group) };
+            arrive(m, scope, Arrival { wi, func: func_index, pc, a, b });
+        }
+        Instr::Malloc { dst, size } => {
+            let size = reg(m, size);
+            let p = m.heap_alloc(size);
+            m.items[wi as usize].regs[base + dst as usize] = p;
+            let loc = (p != 0).then(|| Location { space: Space::Global, alloc: ptr::alloc(p), offset: ptr::offset(p) });
+            m.event(wi, EventKind::Atomic, loc, size, p, span);
+        }
+        Instr::Free { ptr: r } => {
+            let p = reg(m, r);
+            if p != 0 && !m.heap_free(p) {
+                m.fault(Fault {
+                    kind: FindingKind::OutOfBounds,
+                    message: "free of a pointer that malloc did not return (or that was already freed)".into(),
+                    span,
+                    work_item: wi,
+                    step: m.step,
+                    related: Vec::new(),
+                });
             }
+            m.event(wi, EventKind::Atomic, None, p, 0, span);
         }
         Instr::Fence { flags } => {
             let f = reg(m, flags);
@@ -713,6 +752,16 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             m.event(wi, EventKind::Printf, None, 0, 0, span);
         }
         _ => {}
+    }
+}
+
+/// A work-item arrives at a rendezvous; the last one to arrive releases everyone.
+fn arrive(m: &mut Machine, scope: Scope, arrival: Arrival) {
+    m.set_status(arrival.wi, Status::AtBarrier);
+    let r = m.rendezvous(scope);
+    r.waiting.push(arrival);
+    if r.waiting.len() as u32 == r.unfinished {
+        m.release(scope, arrival.wi);
     }
 }
 

@@ -306,10 +306,20 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         pool.push(Alloc { name: g.name.clone(), bytes: g.bytes.clone(), init: None, access });
         program_globals.push(ptr::make(g.space, (pool.len() - 1) as u32, 0));
     }
+    // The device heap for `malloc`, only when the program allocates.
+    let heap = if program.uses_heap {
+        budget(scenario.heap_bytes, "the device heap")?;
+        global.push(Alloc { name: "heap".into(), bytes: vec![0; scenario.heap_bytes as usize], init: None, access: Access::ReadWrite });
+        Some(((global.len() - 1) as u32, std::collections::BTreeMap::new()))
+    } else {
+        None
+    };
+    let warp_size = scenario.warp_size.clamp(1, 64);
     let n_groups = geometry.group_count() as u32;
     let local_total: u64 = local_sizes.iter().map(|(_, s)| *s).sum();
     budget(local_total.saturating_mul(n_groups as u64), "local memory")?;
     let mut groups = Vec::with_capacity(n_groups as usize);
+    let mut warps: Vec<super::Warp> = Vec::new();
     let mut items = Vec::with_capacity(n_items as usize);
     let func = &program.functions[k.func as usize];
     for g in 0..n_groups {
@@ -324,8 +334,14 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 access: Access::ReadWrite,
             })
             .collect();
-        groups.push(Group { first, unfinished: size as u32, waiting: Vec::new(), first_finished: None, local, copies: Vec::new() });
-        for _ in 0..size {
+        let rendezvous = |members: u32| super::Rendezvous { unfinished: members, waiting: Vec::new(), first_finished: None };
+        groups.push(Group { first, rendezvous: rendezvous(size as u32), local, copies: Vec::new() });
+        for lane0 in (0..size as u32).step_by(warp_size as usize) {
+            let members = (size as u32 - lane0).min(warp_size);
+            warps.push(super::Warp { first: first + lane0, rendezvous: rendezvous(members) });
+        }
+        let first_warp = warps.len() as u32 - (size as u32).div_ceil(warp_size);
+        for member in 0..size as u32 {
             let mut regs = vec![0u64; func.num_regs as usize];
             regs[..param_values.len()].copy_from_slice(&param_values);
             items.push(WorkItem {
@@ -340,6 +356,8 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 copies_called: 0,
                 unwaited: Vec::new(),
                 waiting_for: Vec::new(),
+                warp: first_warp + member / warp_size,
+                cycles: 0,
             });
         }
     }
@@ -351,7 +369,9 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         constant,
         program_globals,
         groups,
+        warps,
         items,
+        heap,
         ready: (0..n as u32).collect(),
         // Copy engines start idle.
         ready_pos: (0..n as u32).chain((0..n_groups).map(|_| u32::MAX)).collect(),
@@ -363,6 +383,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         limits,
         step: 0,
         runaway: None,
+        warp_size,
     };
     for wi in 0..n as u32 {
         if machine.items[wi as usize].status == Status::Ready && machine.runaway.is_none() {

@@ -14,7 +14,7 @@ mod math;
 pub mod printf;
 
 use crate::diag::Span;
-use crate::ir::{Program, Reg};
+use crate::ir::{CollectiveOp, Instr, Program, Reg};
 use crate::report::{FindingKind, PrintfLine};
 use crate::scenario::Access;
 use crate::trace::{Event, EventKind, EventLog, Location};
@@ -80,6 +80,10 @@ pub struct WorkItem {
     pub unwaited: Vec<u64>,
     /// The events it waits for while `Waiting`.
     pub waiting_for: Vec<u64>,
+    /// Index of its warp in `Machine::warps`.
+    pub warp: u32,
+    /// Instructions executed before the current stretch (the `clock()` counter).
+    pub cycles: u64,
 }
 
 /// One asynchronous copy of a work-group, started by the first work-item that called it.
@@ -100,18 +104,49 @@ pub struct AsyncCopy {
     pub span: Span,
 }
 
-/// Barrier state of one work-group.
+/// A work-item waiting at a barrier or collective: where, and the values it brought.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrival {
+    pub wi: u32,
+    pub func: u32,
+    pub pc: u32,
+    pub a: u64,
+    pub b: u64,
+}
+
+/// The meeting point of a work-group's barriers and collectives, or of a warp's.
+#[derive(Clone, Debug, Default)]
+pub struct Rendezvous {
+    /// Members that have not finished.
+    pub unfinished: u32,
+    /// Members waiting, in arrival order.
+    pub waiting: Vec<Arrival>,
+    /// The first member that returned normally and where, so a barrier that others then
+    /// wait at can name it: every member must reach every barrier.
+    pub first_finished: Option<(u32, Span)>,
+}
+
+/// Which rendezvous: a work-group's or a warp's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Group(usize),
+    Warp(usize),
+}
+
+/// One warp (CUDA) or sub-group (OpenCL): consecutive work-items of a group.
+#[derive(Clone, Debug)]
+pub struct Warp {
+    /// Linear index of its first work-item (lane 0).
+    pub first: u32,
+    pub rendezvous: Rendezvous,
+}
+
+/// Barrier state, local memory and async copies of one work-group.
 #[derive(Clone, Debug)]
 pub struct Group {
     /// Linear index of its first work-item.
     pub first: u32,
-    /// Work-items that have not finished.
-    pub unfinished: u32,
-    /// Work-items waiting at a barrier, with the barrier each is at (function, pc).
-    pub waiting: Vec<(u32, u32, u32)>,
-    /// The first work-item that returned normally and where, so a barrier that others then
-    /// wait at can name it: every work-item of a group must reach every barrier.
-    pub first_finished: Option<(u32, Span)>,
+    pub rendezvous: Rendezvous,
     pub local: Vec<Alloc>,
     /// Its async copies in call order; the copy engine works through them in order.
     pub copies: Vec<AsyncCopy>,
@@ -157,7 +192,11 @@ pub struct Machine {
     /// The pointer to each program-scope variable, by its index in `Program::globals`.
     pub program_globals: Vec<u64>,
     pub groups: Vec<Group>,
+    pub warps: Vec<Warp>,
     pub items: Vec<WorkItem>,
+    /// The device heap for `malloc`: its global allocation and the blocks handed out
+    /// (offset to length), when the program uses one.
+    pub heap: Option<(u32, std::collections::BTreeMap<u64, u64>)>,
     /// Agents that may step, in no particular but deterministic order. Agents are the
     /// work-items (`0..items.len()`) followed by one async-copy engine per work-group
     /// (`items.len() + group`), ready while its group has copy elements to move.
@@ -175,6 +214,8 @@ pub struct Machine {
     pub step: u64,
     /// Set when a work-item exceeded `instructions_per_step`; the run must stop.
     pub runaway: Option<u32>,
+    /// Work-items per warp.
+    pub warp_size: u32,
 }
 
 impl Machine {
@@ -228,19 +269,29 @@ impl Machine {
         }
     }
 
-    /// Called when a work-item leaves its group's barrier accounting (finished or faulted).
+    /// Called when a work-item leaves its group's and warp's accounting (finished or faulted).
     fn leave_group(&mut self, wi: u32, finished_at: Option<Span>) {
         let g = self.items[wi as usize].group as usize;
         if let Some(span) = finished_at {
             self.check_copies_at_finish(wi, g, span);
         }
-        let group = &mut self.groups[g];
-        group.unfinished -= 1;
-        if let (None, Some(span)) = (group.first_finished, finished_at) {
-            group.first_finished = Some((wi, span));
+        let w = self.items[wi as usize].warp as usize;
+        for scope in [Scope::Group(g), Scope::Warp(w)] {
+            let r = self.rendezvous(scope);
+            r.unfinished -= 1;
+            if let (None, Some(span)) = (r.first_finished, finished_at) {
+                r.first_finished = Some((wi, span));
+            }
+            if !r.waiting.is_empty() && r.waiting.len() as u32 == r.unfinished {
+                self.release(scope, wi);
+            }
         }
-        if !group.waiting.is_empty() && group.waiting.len() as u32 == group.unfinished {
-            self.release_barrier(g, wi);
+    }
+
+    pub fn rendezvous(&mut self, scope: Scope) -> &mut Rendezvous {
+        match scope {
+            Scope::Group(g) => &mut self.groups[g].rendezvous,
+            Scope::Warp(w) => &mut self.warps[w].rendezvous,
         }
     }
 
@@ -273,43 +324,71 @@ impl Machine {
         }
     }
 
-    /// Lets every work-item waiting at group `g`'s barrier go on.
-    fn release_barrier(&mut self, g: usize, by: u32) {
-        let waiting = std::mem::take(&mut self.groups[g].waiting);
-        let (first_wi, func, pc) = waiting[0];
-        let span = self.program.functions[func as usize].spans[pc as usize];
-        if let Some((finished, finish_span)) = self.groups[g].first_finished {
+    /// Lets every member waiting at a rendezvous go on, giving each the result of the
+    /// collective it waited at.
+    fn release(&mut self, scope: Scope, by: u32) {
+        let waiting = std::mem::take(&mut self.rendezvous(scope).waiting);
+        let first = waiting[0];
+        let span = self.program.functions[first.func as usize].spans[first.pc as usize];
+        let what = if matches!(scope, Scope::Warp(_)) { "warp" } else { "group" };
+        let at = match self.program.functions[first.func as usize].code[first.pc as usize] {
+            Instr::Collective { .. } => "at this collective",
+            _ => "at this barrier",
+        };
+        if let Some((finished, finish_span)) = self.rendezvous(scope).first_finished {
             let count = waiting.len();
             self.fault(Fault {
                 kind: FindingKind::BarrierDivergence,
                 message: format!(
-                    "barrier divergence: {count} work-item{} of a group waited at this barrier, but work-item {finished} of the same group finished without reaching it",
+                    "barrier divergence: {count} work-item{} of a {what} waited {at}, but work-item {finished} of the same {what} finished without reaching it",
                     if count == 1 { "" } else { "s" }
                 ),
                 span,
-                work_item: first_wi,
+                work_item: first.wi,
                 step: self.step,
                 related: vec![(finish_span, Some(finished), format!("work-item {finished} finished here"))],
             });
         }
-        if let Some(&(other, ofunc, opc)) = waiting.iter().find(|w| (w.1, w.2) != (func, pc)) {
-            let other_span = self.program.functions[ofunc as usize].spans[opc as usize];
+        if let Some(other) = waiting.iter().find(|w| (w.func, w.pc) != (first.func, first.pc)) {
+            let other_span = self.program.functions[other.func as usize].spans[other.pc as usize];
             self.fault(Fault {
                 kind: FindingKind::BarrierDivergence,
-                message: "barrier divergence: work-items of one group reached different barriers".into(),
+                message: format!("barrier divergence: work-items of one {what} reached different barriers or collectives"),
                 span,
-                work_item: first_wi,
+                work_item: first.wi,
                 step: self.step,
-                related: vec![(other_span, Some(other), format!("work-item {other} waited at this barrier instead"))],
+                related: vec![(other_span, Some(other.wi), format!("work-item {} waited here instead", other.wi))],
             });
         }
         self.event(by, EventKind::BarrierRelease, None, waiting.len() as u64, 0, span);
-        for &(w, _, _) in &waiting {
-            self.set_status(w, Status::Ready);
+        if let Instr::Collective { op, dst, .. } = self.program.functions[first.func as usize].code[first.pc as usize] {
+            let lane_of = |m: &Machine, wi: u32| wi - m.warps[m.items[wi as usize].warp as usize].first;
+            let lanes: Vec<(u32, u64)> = waiting.iter().map(|w| (lane_of(self, w.wi), w.a)).collect();
+            let value_of_lane = |lane: u32| lanes.iter().find(|(l, _)| *l == lane).map(|(_, v)| *v);
+            for w in &waiting {
+                let lane = lane_of(self, w.wi);
+                let result = match op {
+                    CollectiveOp::Sync => 0,
+                    CollectiveOp::Count => waiting.iter().filter(|x| x.a != 0).count() as u64,
+                    CollectiveOp::All => waiting.iter().all(|x| x.a != 0) as u64,
+                    CollectiveOp::Any => waiting.iter().any(|x| x.a != 0) as u64,
+                    CollectiveOp::Ballot => lanes.iter().filter(|(_, v)| *v != 0).fold(0u64, |m, (l, _)| m | 1u64 << (l % 64)),
+                    CollectiveOp::Shfl => value_of_lane(w.b as u32 % self.warp_size).unwrap_or(w.a),
+                    CollectiveOp::ShflUp => lane.checked_sub(w.b as u32).and_then(value_of_lane).unwrap_or(w.a),
+                    CollectiveOp::ShflDown => lane.checked_add(w.b as u32).and_then(value_of_lane).unwrap_or(w.a),
+                    CollectiveOp::ShflXor => value_of_lane(lane ^ w.b as u32).unwrap_or(w.a),
+                };
+                let item = &mut self.items[w.wi as usize];
+                let base = item.base as usize;
+                item.regs[base + dst as usize] = result;
+            }
         }
-        for &(w, _, _) in &waiting {
-            if self.items[w as usize].status == Status::Ready {
-                interp::run_private(self, w);
+        for w in &waiting {
+            self.set_status(w.wi, Status::Ready);
+        }
+        for w in &waiting {
+            if self.items[w.wi as usize].status == Status::Ready {
+                interp::run_private(self, w.wi);
             }
         }
     }
@@ -348,4 +427,45 @@ pub fn decode_value(ty: crate::scenario::ElemType, bytes: &[u8]) -> u64 {
 /// Encodes a register value of `ty` as little-endian bytes.
 pub fn encode_value(ty: crate::scenario::ElemType, bits: u64, bytes: &mut [u8]) {
     interp::encode(ty, bits, bytes)
+}
+
+impl Machine {
+    /// The lanes of `wi`'s warp that have not finished, as a bit mask.
+    pub fn active_mask(&self, wi: u32) -> u64 {
+        let warp = &self.warps[self.items[wi as usize].warp as usize];
+        let end = (warp.first + self.warp_size).min(self.items.len() as u32);
+        let mut mask = 0u64;
+        for (lane, w) in (warp.first..end).enumerate() {
+            let item = &self.items[w as usize];
+            if item.warp == self.items[wi as usize].warp && !matches!(item.status, Status::Finished | Status::Faulted) {
+                mask |= 1u64 << (lane % 64);
+            }
+        }
+        mask
+    }
+
+    /// Hands out `size` bytes of the device heap, 16-byte aligned and first-fit, or NULL.
+    pub fn heap_alloc(&mut self, size: u64) -> u64 {
+        let Some((alloc, blocks)) = self.heap.as_mut() else { return 0 };
+        let capacity = self.global[*alloc as usize].bytes.len() as u64;
+        let size = size.max(1).div_ceil(16) * 16;
+        let mut at = 0u64;
+        for (&start, &len) in blocks.iter() {
+            if start.saturating_sub(at) >= size {
+                break;
+            }
+            at = (start + len).div_ceil(16) * 16;
+        }
+        if at.checked_add(size).is_none_or(|end| end > capacity) {
+            return 0;
+        }
+        blocks.insert(at, size);
+        crate::ir::ptr::make(crate::trace::Space::Global, *alloc, at)
+    }
+
+    /// Returns a block to the device heap; `false` if `p` is not the start of a live block.
+    pub fn heap_free(&mut self, p: u64) -> bool {
+        let Some((alloc, blocks)) = self.heap.as_mut() else { return false };
+        crate::ir::ptr::alloc(p) == *alloc && blocks.remove(&crate::ir::ptr::offset(p)).is_some()
+    }
 }

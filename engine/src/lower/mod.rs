@@ -11,7 +11,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::diag::{Diagnostic, Span};
 use crate::ir::{
-    self, AtomicOp, MathOp, BinaryOp, CmpOp, Instr, Kernel, KernelParam, LocalDecl, NumTy, ParamKind, PrintfArg, Query,
+    self, AtomicOp, CollectiveOp, MathOp, BinaryOp, CmpOp, Instr, Kernel, KernelParam, LocalDecl, NumTy, ParamKind, PrintfArg, Query,
     Reg, UnaryOp,
 };
 use crate::scenario::{Dialect, ElemType};
@@ -758,11 +758,10 @@ fn is_verifier_annotation(name: &str) -> bool {
 }
 
 /// Built-ins of the two dialects that the engine does not run yet: refused by name.
-const NOT_YET_BUILTINS: [&str; 24] = [
-    "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__syncwarp", "__all", "__any", "__ballot",
-    "__all_sync", "__any_sync", "__ballot_sync", "__activemask", "__shfl_sync", "__shfl_up_sync",
-    "__shfl_down_sync", "__shfl_xor_sync", "clock", "clock64", "malloc", "free", "work_group_reduce_add",
-    "work_group_broadcast", "work_group_all", "work_group_any", "work_group_scan_inclusive_add",
+const NOT_YET_BUILTINS: [&str; 12] = [
+    "work_group_reduce_add", "work_group_reduce_min", "work_group_reduce_max", "work_group_broadcast",
+    "work_group_all", "work_group_any", "work_group_scan_inclusive_add", "work_group_scan_exclusive_add",
+    "sub_group_all", "sub_group_any", "sub_group_broadcast", "sub_group_reduce_add",
 ];
 
 fn work_item_query(name: &str) -> Option<Query> {
@@ -3044,6 +3043,57 @@ impl<'u> FnLowerer<'_, 'u> {
             "__threadfence" => fence(self, LOCAL | GLOBAL | SCOPE_DEVICE, false),
             "__threadfence_system" => fence(self, LOCAL | GLOBAL | SCOPE_SYSTEM, false),
             "memcpy" | "__builtin_memcpy" | "memset" | "__builtin_memset" => self.byte_loop(name, args, span),
+            "__syncthreads_count" => self.collective(name, CollectiveOp::Count, false, args, span),
+            "__syncthreads_and" => self.collective(name, CollectiveOp::All, false, args, span),
+            "__syncthreads_or" => self.collective(name, CollectiveOp::Any, false, args, span),
+            "__syncwarp" => self.collective(name, CollectiveOp::Sync, true, args, span),
+            "__all" | "__all_sync" => self.collective(name, CollectiveOp::All, true, args, span),
+            "__any" | "__any_sync" => self.collective(name, CollectiveOp::Any, true, args, span),
+            "__ballot" | "__ballot_sync" => self.collective(name, CollectiveOp::Ballot, true, args, span),
+            "__shfl_sync" => self.collective(name, CollectiveOp::Shfl, true, args, span),
+            "__shfl_up_sync" => self.collective(name, CollectiveOp::ShflUp, true, args, span),
+            "__shfl_down_sync" => self.collective(name, CollectiveOp::ShflDown, true, args, span),
+            "__shfl_xor_sync" => self.collective(name, CollectiveOp::ShflXor, true, args, span),
+            "__activemask" | "clock" | "clock64" => {
+                if !args.is_empty() {
+                    return Some(Err(type_error(span, format!("`{name}` takes no arguments"), "here")));
+                }
+                let dst = match self.reg() {
+                    Ok(r) => r,
+                    Err(e) => return Some(Err(e)),
+                };
+                let (instr, ty) = match name {
+                    "__activemask" => (Instr::ActiveMask { dst }, ElemType::UInt),
+                    "clock" => (Instr::Clock { dst }, ElemType::Long),
+                    _ => (Instr::Clock { dst }, ElemType::Long),
+                };
+                self.emit(instr, span);
+                Ok(Val { reg: dst, ty: Ty::Scalar(ty) })
+            }
+            "malloc" => {
+                let [size] = args else { return Some(Err(type_error(span, "`malloc` takes one size", "here"))) };
+                let result = (|| {
+                    let n = self.rvalue(size)?;
+                    let n = self.convert(n, &Ty::Scalar(ElemType::ULong), size.span)?;
+                    let dst = self.reg()?;
+                    self.emit(Instr::Malloc { dst, size: n.reg }, span);
+                    self.program.uses_heap = true;
+                    Ok(Val { reg: dst, ty: Ty::Ptr { pointee: Box::new(Ty::Void), space: Space::Global, is_const: false } })
+                })();
+                result
+            }
+            "free" => {
+                let [p] = args else { return Some(Err(type_error(span, "`free` takes one pointer", "here"))) };
+                let result = (|| {
+                    let v = self.rvalue(p)?;
+                    if !matches!(v.ty, Ty::Ptr { .. }) {
+                        return Err(type_error(p.span, "`free` needs a pointer from malloc", "not a pointer"));
+                    }
+                    self.emit(Instr::Free { ptr: v.reg }, span);
+                    Ok(Val { reg: v.reg, ty: Ty::Void })
+                })();
+                result
+            }
             "assert" => self.assert(args, span),
             _ if cuda_atomic(name).is_some() => {
                 let (op, n) = cuda_atomic(name)?;
@@ -3071,6 +3121,53 @@ impl<'u> FnLowerer<'_, 'u> {
             }
             _ => return None,
         })
+    }
+
+    /// Block and warp collectives. The `_sync` forms take a member mask first, which is
+    /// accepted and not used: every lane of the warp that has not finished takes part.
+    fn collective(&mut self, name: &str, op: CollectiveOp, warp: bool, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let masked = name.ends_with("_sync") && name != "__syncwarp";
+        let args = if masked || name == "__syncwarp" { args.get(1..).unwrap_or_default() } else { args };
+        let (min, max) = match op {
+            CollectiveOp::Sync => (0, 0),
+            CollectiveOp::Count | CollectiveOp::All | CollectiveOp::Any | CollectiveOp::Ballot => (1, 1),
+            _ => (2, 3),
+        };
+        if args.len() < min || args.len() > max {
+            return Err(type_error(span, format!("`{name}` was given the wrong number of arguments"), "here"));
+        }
+        let (a, ty) = match args.first() {
+            Some(e) => {
+                let v = self.rvalue(e)?;
+                match op {
+                    CollectiveOp::Shfl | CollectiveOp::ShflUp | CollectiveOp::ShflDown | CollectiveOp::ShflXor => {
+                        if !matches!(v.ty, Ty::Scalar(_)) {
+                            return Err(type_error(e.span, format!("`{name}` exchanges scalars, not `{}`", v.ty.describe()), "here"));
+                        }
+                        let ty = v.ty.clone();
+                        (v.reg, ty)
+                    }
+                    _ => (self.truth(v, e.span)?, Ty::Scalar(ElemType::Int)),
+                }
+            }
+            None => (self.constant(0, ElemType::Int, span)?.reg, Ty::Void),
+        };
+        let b = match args.get(1) {
+            Some(e) => {
+                let v = self.rvalue(e)?;
+                self.convert(v, &Ty::Scalar(ElemType::Int), e.span)?.reg
+            }
+            None => a,
+        };
+        let dst = self.reg()?;
+        self.emit(Instr::Collective { op, warp, dst, a, b }, span);
+        let ty = match op {
+            CollectiveOp::Sync => Ty::Void,
+            CollectiveOp::Ballot => Ty::Scalar(ElemType::UInt),
+            CollectiveOp::Count | CollectiveOp::All | CollectiveOp::Any => Ty::Scalar(ElemType::Int),
+            _ => ty,
+        };
+        Ok(Val { reg: dst, ty })
     }
 
     fn cuda_atomic_call(&mut self, name: &str, op: AtomicOp, n: usize, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
