@@ -327,6 +327,10 @@ pub enum Instr {
     Assert { cond: Reg, text: u32 },
     /// `dst = op(a, b, c)` on one lane of element type `ty` (unused operands are ignored).
     Math { op: MathOp, ty: ElemType, dst: Reg, a: Reg, b: Reg, c: Reg },
+    /// Checks a memory order (`scope` false) or scope computed at run time: when bit
+    /// `value` of `allowed` is clear, an `invalid-memory-order` finding. `text` names the
+    /// operation (`strings[text]`).
+    CheckOrder { value: Reg, allowed: u8, scope: bool, text: u32 },
     /// `dst = query(dim)`.
     WorkItem { query: Query, dst: Reg, dim: Reg },
     /// `dst` = a pointer to this work-group's copy of local allocation `index`.

@@ -419,6 +419,19 @@ fn exec_private(
             }
             Instr::LocalAddr { dst, index } => regs[dst as usize] = ptr::make(Space::Local, index, 0),
             Instr::Clock { dst } => regs[dst as usize] = item.cycles + (limit - *fuel),
+            Instr::CheckOrder { value, allowed, scope, text } => {
+                let v = regs[value as usize];
+                if v >= 8 || allowed & (1 << v) == 0 {
+                    item.pc = next;
+                    let what = if scope { "memory scope" } else { "memory order" };
+                    let op = program.strings.get(text as usize).map(String::as_str).unwrap_or("this atomic");
+                    return Exit::Problem(
+                        FindingKind::InvalidMemoryOrder,
+                        format!("the computed {what} {v} is not valid for `{op}`; the operation runs as seq_cst"),
+                        func.spans[pc],
+                    );
+                }
+            }
             Instr::ActiveMask { dst } => regs[dst as usize] = active_mask,
             Instr::Assert { cond, text } => {
                 if regs[cond as usize] == 0 {

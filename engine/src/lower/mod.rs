@@ -757,6 +757,13 @@ fn is_verifier_annotation(name: &str) -> bool {
     PREFIXES.iter().any(|p| name.starts_with(p)) || matches!(name, "__writes_to" | "__reads_from" | "__no_read" | "__no_write" | "__same_group" | "__distinct_id" | "__other_int")
 }
 
+/// Bit sets of valid `memory_order` values (relaxed 0, acquire 2, release 3, acq_rel 4,
+/// seq_cst 5) and `memory_scope` values (0 to 4).
+const ALL_ORDERS: u8 = 0b11_1101;
+const ORDERS_NO_ACQUIRE: u8 = 0b10_1001;
+const ORDERS_NO_RELEASE: u8 = 0b10_0101;
+const ALL_SCOPES: u8 = 0b1_1111;
+
 /// Built-ins of the two dialects that the engine does not run yet: refused by name.
 const NOT_YET_BUILTINS: [&str; 12] = [
     "work_group_reduce_add", "work_group_reduce_min", "work_group_reduce_max", "work_group_broadcast",
@@ -2386,6 +2393,21 @@ impl<'u> FnLowerer<'_, 'u> {
                 return result;
             }
         }
+        if matches!(
+            name.as_str(),
+            "enqueue_kernel" | "get_default_queue" | "enqueue_marker" | "ndrange_1D" | "ndrange_2D" | "ndrange_3D"
+                | "get_kernel_work_group_size" | "capture_event_profiling_info"
+        ) {
+            return Err(Diagnostic::error("unsupported", format!("device-side enqueue (`{name}`) is not supported"))
+                .with_span(callee.span, "device-side enqueue")
+                .with_help("launch the child work from the host as a separate kernel"));
+        }
+        if name.starts_with("read_pipe") || name.starts_with("write_pipe") || name.starts_with("reserve_") {
+            return Err(Diagnostic::error("unsupported", format!("pipes (`{name}`) are not supported")).with_span(callee.span, "pipe built-in"));
+        }
+        if name.starts_with("read_image") || name.starts_with("write_image") || name.starts_with("get_image") {
+            return Err(Diagnostic::error("unsupported", format!("images (`{name}`) are not supported")).with_span(callee.span, "image built-in"));
+        }
         if is_verifier_annotation(name) {
             return Err(Diagnostic::error("unsupported", format!("`{name}` is a GPUVerify specification function, which a dynamic simulator cannot evaluate"))
                 .with_span(callee.span, "verifier annotation")
@@ -2831,12 +2853,21 @@ impl<'u> FnLowerer<'_, 'u> {
         Some(self.c11_atomic_call(name, base, what, fixed, explicit, args, span))
     }
 
-    /// Evaluates a constant memory order or scope argument.
-    fn order_arg(&mut self, e: &ast::Expr, what: &str) -> Result<u8, Diagnostic> {
+    /// A memory order or scope argument: a constant, checked now, or a computed value, checked
+    /// when it runs (`allowed` has a bit per valid value). A computed order makes the
+    /// operation seq_cst, the strongest it could be.
+    fn order_arg(&mut self, e: &ast::Expr, what: &str, allowed: u8, op: &str) -> Result<Option<u8>, Diagnostic> {
         match self.types.eval_int(e) {
-            Ok(v) if (0..=5).contains(&v) => Ok(v as u8),
+            Ok(v) if (0..=5).contains(&v) => Ok(Some(v as u8)),
             Ok(v) => Err(Diagnostic::error("invalid-memory-order", format!("{v} is not a valid {what}")).with_span(e.span, "here")),
-            Err(_) => Err(unsupported(e.span, &format!("a computed {what} (write a memory_order_* or memory_scope_* constant)"))),
+            Err(_) => {
+                let v = self.rvalue(e)?;
+                let v = self.convert(v, &Ty::Scalar(ElemType::UInt), e.span)?;
+                let text = self.program.strings.len() as u32;
+                self.program.strings.push(op.to_string());
+                self.emit(Instr::CheckOrder { value: v.reg, allowed, scope: what.contains("scope"), text }, e.span);
+                Ok(None)
+            }
         }
     }
 
@@ -2869,8 +2900,8 @@ impl<'u> FnLowerer<'_, 'u> {
         if what == "fence" {
             let flags = self.rvalue(&args[0])?;
             let flags = self.convert(flags, &Ty::Scalar(ElemType::UInt), args[0].span)?;
-            let order = self.order_arg(&args[1], "memory order")?;
-            let scope = self.order_arg(&args[2], "memory scope")?;
+            let order = self.order_arg(&args[1], "memory order", ALL_ORDERS, base)?.unwrap_or(SEQ_CST);
+            let scope = self.order_arg(&args[2], "memory scope", ALL_SCOPES, base)?.unwrap_or(ir::scope::DEVICE);
             let image_only = self.types.eval_int(&args[0]).is_ok_and(|f| f == 4);
             if scope == ir::scope::WORK_ITEM && !image_only {
                 return invalid(&args[2], "memory_scope_work_item is only valid with CLK_IMAGE_MEM_FENCE".into());
@@ -2904,12 +2935,18 @@ impl<'u> FnLowerer<'_, 'u> {
         let default_scope = ir::scope::DEVICE;
         let (mut order, mut failure, mut scope) = (SEQ_CST, SEQ_CST, default_scope);
         if explicit {
-            order = self.order_arg(&args[fixed], "memory order")?;
+            let allowed = match what {
+                "store" | "clear" => ORDERS_NO_ACQUIRE,
+                "load" => ORDERS_NO_RELEASE,
+                _ => ALL_ORDERS,
+            };
+            order = self.order_arg(&args[fixed], "memory order", allowed, base)?.unwrap_or(SEQ_CST);
             if what == "cmpxchg" {
-                failure = self.order_arg(&args[fixed + 1], "memory order")?;
+                // A computed failure order is checked against the fixed rules only.
+                failure = self.order_arg(&args[fixed + 1], "memory order", ORDERS_NO_RELEASE, base)?.unwrap_or(RELAXED);
             }
             if let Some(s) = args.get(fixed + orders) {
-                scope = self.order_arg(s, "memory scope")?;
+                scope = self.order_arg(s, "memory scope", ALL_SCOPES & !1, base)?.unwrap_or(default_scope);
                 if scope == ir::scope::WORK_ITEM {
                     return invalid(s, format!("`{name}` cannot use memory_scope_work_item, which is only for image fences"));
                 }

@@ -451,6 +451,8 @@ fn scalar_from_words(words: &[String], span: Span) -> Result<Ty, Diagnostic> {
         (false, ["double"] | ["atomic_double"]) => ElemType::Double,
         (false, ["half"]) => return Ok(Ty::Half),
         (false, [w]) if w.starts_with("image") || *w == "sampler_t" => return Err(unsupported(span, "images and samplers")),
+        (false, ["queue_t" | "ndrange_t" | "clk_event_t"]) => return Err(unsupported(span, "device-side enqueue")),
+        (false, ["reserve_id_t"]) => return Err(unsupported(span, "pipes")),
         (false, [w]) if crate::syntax::parser::is_type_word(w) => {
             let digits = w.trim_start_matches(|c: char| c.is_ascii_alphabetic());
             let stem = &w[..w.len() - digits.len()];

@@ -10,12 +10,13 @@ use crate::scenario::Dialect;
 
 /// Words that start a type: the OpenCL C scalar types and their C spellings, and the
 /// built-in opaque and atomic types.
-const TYPE_WORDS: [&str; 38] = [
+const TYPE_WORDS: [&str; 42] = [
     "void", "bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float",
     "double", "half", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "unsigned", "signed", "_Bool",
     "cl_mem_fence_flags", "event_t", "memory_order", "memory_scope", "atomic_int", "atomic_uint",
     "atomic_long", "atomic_ulong", "atomic_float", "atomic_double", "atomic_flag", "atomic_intptr_t",
     "atomic_uintptr_t", "atomic_size_t", "atomic_ptrdiff_t", "image2d_t", "image3d_t", "sampler_t",
+    "queue_t", "ndrange_t", "clk_event_t", "reserve_id_t",
 ];
 
 /// The scalar element words that vector type names are built from (`float4`, `uchar16`).
@@ -217,6 +218,7 @@ impl<'t> Parser<'t> {
             || space_qualifier(w, self.cuda).is_some()
             || matches!(w, "const" | "volatile" | "struct" | "union" | "enum" | "typedef")
             || (self.cuda && w == "constexpr")
+            || (!self.cuda && w == "pipe")
             || is_ignored_qualifier(w)
     }
 
@@ -277,6 +279,10 @@ impl<'t> Parser<'t> {
             } else if w == "volatile" {
                 spec.is_volatile = true;
             } else if is_ignored_qualifier(w) {
+            } else if w == "pipe" && !self.cuda {
+                return Err(Diagnostic::error("unsupported", "pipes are not supported")
+                    .with_span(self.peek().span, "pipe")
+                    .with_help("pass the data through a __global buffer"));
             } else if matches!(w.as_str(), "struct" | "union" | "enum") && spec.words.is_empty() && spec.tag.is_none() {
                 spec.tag = Some(Box::new(self.tag_spec()?));
                 continue;
@@ -776,6 +782,9 @@ impl<'t> Parser<'t> {
                 self.bump();
                 done(self, StmtKind::Default)
             }
+            "asm" | "__asm__" | "__asm" => Err(Diagnostic::error("unsupported", "inline assembly (PTX) is not supported")
+                .with_span(self.peek().span, "inline assembly")
+                .with_help("write the operation in CUDA C")),
             "goto" => Err(Diagnostic::error("unsupported", "`goto` is not supported")
                 .with_span(self.peek().span, "`goto`")
                 .with_help("restructure the jump with a loop, `break` or `continue`")),
