@@ -139,6 +139,22 @@ impl ElemType {
     pub fn is_signed(self) -> bool {
         matches!(self, ElemType::Char | ElemType::Short | ElemType::Int | ElemType::Long)
     }
+
+    /// The smallest and largest integer values of the type (for floats, those of `long`,
+    /// the widest integer a float converts to).
+    pub fn int_range(self) -> (i128, i128) {
+        match self {
+            ElemType::Bool => (0, 1),
+            ElemType::Char => (i8::MIN as i128, i8::MAX as i128),
+            ElemType::UChar => (0, u8::MAX as i128),
+            ElemType::Short => (i16::MIN as i128, i16::MAX as i128),
+            ElemType::UShort => (0, u16::MAX as i128),
+            ElemType::Int => (i32::MIN as i128, i32::MAX as i128),
+            ElemType::UInt => (0, u32::MAX as i128),
+            ElemType::Long | ElemType::Float | ElemType::Double => (i64::MIN as i128, i64::MAX as i128),
+            ElemType::ULong => (0, u64::MAX as i128),
+        }
+    }
 }
 
 /// A number written in an argument spec, kept as written so that integers stay exact.

@@ -15,21 +15,6 @@ fn f64_of(v: u64) -> f64 {
     f64::from_bits(v)
 }
 
-/// The value range of an integer element type.
-fn range(t: ElemType) -> (i128, i128) {
-    match t {
-        ElemType::Bool => (0, 1),
-        ElemType::Char => (i8::MIN as i128, i8::MAX as i128),
-        ElemType::UChar => (0, u8::MAX as i128),
-        ElemType::Short => (i16::MIN as i128, i16::MAX as i128),
-        ElemType::UShort => (0, u16::MAX as i128),
-        ElemType::Int => (i32::MIN as i128, i32::MAX as i128),
-        ElemType::UInt => (0, u32::MAX as i128),
-        ElemType::Long | ElemType::Float | ElemType::Double => (i64::MIN as i128, i64::MAX as i128),
-        ElemType::ULong => (0, u64::MAX as i128),
-    }
-}
-
 fn bits_of(t: ElemType) -> u32 {
     (t.size() * 8) as u32
 }
@@ -63,7 +48,7 @@ fn wrap(t: ElemType, v: i128) -> u64 {
 }
 
 fn saturate(t: ElemType, v: i128) -> u64 {
-    let (lo, hi) = range(t);
+    let (lo, hi) = t.int_range();
     wrap(t, v.clamp(lo, hi))
 }
 

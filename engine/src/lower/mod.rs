@@ -704,20 +704,6 @@ fn conversion_builtin(name: &str) -> Option<(&str, Conversion)> {
     Some((t, Conversion::Value { saturate, rounding }))
 }
 
-fn elem_range(t: ElemType) -> (i128, i128) {
-    match t {
-        ElemType::Bool => (0, 1),
-        ElemType::Char => (i8::MIN as i128, i8::MAX as i128),
-        ElemType::UChar => (0, u8::MAX as i128),
-        ElemType::Short => (i16::MIN as i128, i16::MAX as i128),
-        ElemType::UShort => (0, u16::MAX as i128),
-        ElemType::Int => (i32::MIN as i128, i32::MAX as i128),
-        ElemType::UInt => (0, u32::MAX as i128),
-        ElemType::Long | ElemType::Float | ElemType::Double => (i64::MIN as i128, i64::MAX as i128),
-        ElemType::ULong => (0, u64::MAX as i128),
-    }
-}
-
 /// CUDA's built-in index variables, as the work-item queries that answer them.
 fn cuda_index_variable(name: &str) -> Option<Query> {
     Some(match name {
@@ -3353,9 +3339,9 @@ impl<'u> FnLowerer<'_, 'u> {
         Ok(Val { reg: dst, ty: Ty::Event })
     }
 
-    /// Loads and stores of `half` data, converting to and from `float`.
-    #[allow(clippy::too_many_arguments)]
-    fn half_memory(&mut self, name: &str, store: bool, n: u8, aligned: bool, rounding: MathOp, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+    /// The argument count (`(offset, p)` or `(data, offset, p)`) and the pointer operand of the
+    /// vload/vstore families.
+    fn load_store_pointer<'e>(&mut self, name: &str, store: bool, args: &'e [ast::Expr], span: Span) -> Result<(usize, &'e ast::Expr, Val), Diagnostic> {
         let want = if store { 3 } else { 2 };
         if args.len() != want {
             let usage = if store { format!("{name}(data, offset, pointer)") } else { format!("{name}(offset, pointer)") };
@@ -3364,6 +3350,13 @@ impl<'u> FnLowerer<'_, 'u> {
         }
         let p_arg = &args[want - 1];
         let p = self.rvalue(p_arg)?;
+        Ok((want, p_arg, p))
+    }
+
+    /// Loads and stores of `half` data, converting to and from `float`.
+    #[allow(clippy::too_many_arguments)]
+    fn half_memory(&mut self, name: &str, store: bool, n: u8, aligned: bool, rounding: MathOp, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let (want, p_arg, p) = self.load_store_pointer(name, store, args, span)?;
         match &p.ty {
             Ty::Ptr { pointee, .. } if **pointee == Ty::Half => {}
             other => {
@@ -3402,14 +3395,7 @@ impl<'u> FnLowerer<'_, 'u> {
     }
 
     fn vector_memory(&mut self, name: &str, store: bool, n: u8, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
-        let want = if store { 3 } else { 2 };
-        if args.len() != want {
-            let usage = if store { format!("{name}(data, offset, pointer)") } else { format!("{name}(offset, pointer)") };
-            return Err(type_error(span, format!("`{name}` takes {want} arguments, but {} were given", args.len()), "wrong number of arguments")
-                .with_help(format!("call it as {usage}")));
-        }
-        let p_arg = &args[want - 1];
-        let p = self.rvalue(p_arg)?;
+        let (want, p_arg, p) = self.load_store_pointer(name, store, args, span)?;
         let Ty::Ptr { pointee, space, .. } = &p.ty else {
             return Err(type_error(p_arg.span, format!("`{name}` needs a pointer to scalars"), "not a pointer"));
         };
@@ -3485,8 +3471,8 @@ impl<'u> FnLowerer<'_, 'u> {
                             (cur, cur_e) = (l, ElemType::Long);
                         }
                     }
-                    let (lo, hi) = elem_range(to_e);
-                    let (flo, fhi) = elem_range(cur_e);
+                    let (lo, hi) = to_e.int_range();
+                    let (flo, fhi) = cur_e.int_range();
                     if saturate && !to_e.is_float() && !cur_e.is_float() && (flo < lo || fhi > hi) {
                         cur = self.saturate(cur, cur_e, lo, hi, span)?;
                     }
@@ -3503,7 +3489,7 @@ impl<'u> FnLowerer<'_, 'u> {
     fn saturate(&mut self, r: Reg, from: ElemType, lo: i128, hi: i128, span: Span) -> Result<Reg, Diagnostic> {
         let nt = num_ty(from);
         let bound = |this: &mut Self, v: i128| -> Result<Reg, Diagnostic> { Ok(this.constant(v as u64, from, span)?.reg) };
-        let (flo, fhi) = elem_range(from);
+        let (flo, fhi) = from.int_range();
         let mut cur = r;
         if hi < fhi {
             let h = bound(self, hi.min(fhi))?;

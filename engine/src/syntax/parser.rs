@@ -307,18 +307,28 @@ impl<'t> Parser<'t> {
     }
 
     fn skip_qualifiers(&mut self, spec: &mut TypeSpec) {
+        let level = self.qualifiers();
+        spec.space = level.space.or(spec.space);
+        spec.is_const |= level.is_const;
+        spec.is_volatile |= level.is_volatile;
+    }
+
+    /// The address-space, `const` and `volatile` qualifiers at the current position.
+    fn qualifiers(&mut self) -> PointerLevel {
+        let mut level = PointerLevel { space: None, is_const: false, is_volatile: false };
         while let Tok::Ident(w) = &self.peek().tok {
             if let Some(space) = space_qualifier(w, self.cuda) {
-                spec.space = Some(space);
+                level.space = Some(space);
             } else if w == "const" {
-                spec.is_const = true;
+                level.is_const = true;
             } else if w == "volatile" {
-                spec.is_volatile = true;
+                level.is_volatile = true;
             } else if !is_ignored_qualifier(w) {
                 break;
             }
             self.bump();
         }
+        level
     }
 
     /// `struct NAME`, `struct NAME { fields }`, `union { ... }`, `enum NAME { A, B = 2 }`.
@@ -417,19 +427,7 @@ impl<'t> Parser<'t> {
     fn pointer_levels(&mut self) -> Vec<PointerLevel> {
         let mut levels = Vec::new();
         while self.eat_punct("*") {
-            let mut level = PointerLevel { space: None, is_const: false, is_volatile: false };
-            while let Tok::Ident(w) = &self.peek().tok {
-                if let Some(space) = space_qualifier(w, self.cuda) {
-                    level.space = Some(space);
-                } else if w == "const" {
-                    level.is_const = true;
-                } else if w == "volatile" {
-                    level.is_volatile = true;
-                } else if !is_ignored_qualifier(w) {
-                    break;
-                }
-                self.bump();
-            }
+            let level = self.qualifiers();
             levels.push(level);
         }
         levels
