@@ -56,15 +56,11 @@ pub fn kernels(source: &str, dialect: Dialect, defines: &[String]) -> Result<Vec
                 .params
                 .iter()
                 .map(|p| {
-                    let (space, ty) = match &p.kind {
-                        ParamKind::Scalar(t) => (Space::Private, t.name().to_string()),
-                        ParamKind::Aggregate { size, .. } => (Space::Private, format!("{size}-byte struct")),
-                        ParamKind::Pointer { space, elem, is_const } => {
-                            let elem = elem.map_or("void", |e| e.name());
-                            let c = if *is_const { "const " } else { "" };
-                            (*space, format!("{c}{elem}*"))
-                        }
+                    let space = match &p.kind {
+                        ParamKind::Pointer { space, .. } => *space,
+                        ParamKind::Scalar(_) | ParamKind::Aggregate { .. } => Space::Private,
                     };
+                    let ty = p.type_name.clone();
                     let address_space = match space {
                         Space::Global => "global",
                         Space::Local => "local",

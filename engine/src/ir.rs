@@ -378,6 +378,8 @@ pub struct KernelParam {
     pub name: String,
     pub span: Span,
     pub kind: ParamKind,
+    /// The parameter's type as C spells it, for listings.
+    pub type_name: String,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -251,7 +251,11 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Res
                     Ty::Record { .. } | Ty::Vector(..) => ParamKind::Aggregate { size: ty.size(), align: ty.align() },
                     _ => return Err(unsupported(p.name_span, "this kind of kernel parameter")),
                 };
-                params.push(KernelParam { name: p.name.clone(), span: p.name_span, kind });
+                let type_name = match ty {
+                    Ty::Ptr { pointee, is_const, .. } => format!("{}{}*", if *is_const { "const " } else { "" }, pointee.describe()),
+                    other => other.describe(),
+                };
+                params.push(KernelParam { name: p.name.clone(), span: p.name_span, kind, type_name });
             }
             if sigs[id].ret != Ty::Void {
                 return Err(type_error(f.name_span, format!("kernel `{}` must return void", f.name), "kernel declared here"));
