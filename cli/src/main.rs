@@ -50,7 +50,8 @@ struct ParseArgs {
 
 #[derive(clap::Args)]
 struct RunArgs {
-    /// The kernel source: a `.cl` (OpenCL C) or `.cu` (CUDA) file.
+    /// The kernel source: a `.cl` (OpenCL C) or `.cu` (CUDA) file, or an Oclgrind `.sim`
+    /// simulation file (which names its kernel, launch and arguments).
     file: PathBuf,
     /// Which kernel to run, when the file defines several.
     #[arg(long)]
@@ -160,7 +161,7 @@ fn parse_dims(flag: &str, text: &str) -> Result<Vec<u64>, Diagnostic> {
 
 fn scenario_from(args: &RunArgs, source: String) -> Result<Scenario, Diagnostic> {
     let file_name = args.file.display().to_string();
-    let dialect = dialect_of(&args.file, None)?;
+    let dialect = if args.file.extension().is_some_and(|e| e == "sim") { Dialect::OpenCl } else { dialect_of(&args.file, None)? };
     let mut scenario = Scenario::new(source, file_name, dialect);
     scenario.kernel = args.kernel.clone();
     scenario.defines = args.defines.clone();
@@ -200,14 +201,44 @@ fn read_source(path: &Path) -> Result<String, Diagnostic> {
     })
 }
 
+/// A scenario from an Oclgrind `.sim` file: launch and arguments from the file, the run
+/// options (scheduler, seed, limits) from the command line.
+fn scenario_from_sim(args: &RunArgs) -> Result<Scenario, (Vec<Diagnostic>, String, String)> {
+    let sim_name = args.file.display().to_string();
+    let text = read_source(&args.file).map_err(|d| (vec![d], String::new(), String::new()))?;
+    let sim = interleave_engine::sim::parse(&text).map_err(|d| (vec![d], sim_name.clone(), text.clone()))?;
+    let source_path = args.file.parent().unwrap_or(Path::new("")).join(&sim.source_file);
+    let source = read_source(&source_path).map_err(|d| (vec![d], String::new(), String::new()))?;
+    let file_name = source_path.display().to_string();
+    let (mut scenario, _) = interleave_engine::sim::scenario(&sim, source.clone(), file_name.clone())
+        .map_err(|d| (d, file_name.clone(), source.clone()))?;
+    // The run options of the command line still apply; the launch is the file's.
+    let options = scenario_from(args, String::new()).map_err(|d| (vec![d], String::new(), String::new()))?;
+    scenario.scheduler = options.scheduler;
+    scenario.seed = options.seed;
+    scenario.max_steps = options.max_steps;
+    scenario.memory_model = options.memory_model;
+    scenario.warp_size = options.warp_size;
+    scenario.heap_bytes = options.heap_bytes;
+    scenario.defines.extend(options.defines);
+    Ok(scenario)
+}
+
 fn run(args: RunArgs) -> ExitCode {
-    let source = match read_source(&args.file) {
-        Ok(s) => s,
-        Err(d) => return render::fail(&[d], "", ""),
-    };
-    let scenario = match scenario_from(&args, source) {
-        Ok(s) => s,
-        Err(d) => return render::fail(&[d], "", ""),
+    let scenario = if args.file.extension().is_some_and(|e| e == "sim") {
+        match scenario_from_sim(&args) {
+            Ok(s) => s,
+            Err((d, name, text)) => return render::fail(&d, &name, &text),
+        }
+    } else {
+        let source = match read_source(&args.file) {
+            Ok(s) => s,
+            Err(d) => return render::fail(&[d], "", ""),
+        };
+        match scenario_from(&args, source) {
+            Ok(s) => s,
+            Err(d) => return render::fail(&[d], "", ""),
+        }
     };
     let mut session = match Session::new(scenario.clone()) {
         Ok(s) => s,

@@ -1,6 +1,7 @@
 //! Data-driven tests of the `interleave` subcommands.
 //!
-//! Each `tests/data/SUBCOMMAND/NAME.cl` starts with a `// ARGS: ...` line; the test runs
+//! Each `tests/data/SUBCOMMAND/NAME.cl` (or `.cu`) starts with a `// ARGS: ...` line, and a
+//! `NAME.sim` simulation file carries its own launch; the test runs
 //! `interleave SUBCOMMAND FILE ARGS` from the workspace root and compares exit status, stdout
 //! and stderr with `NAME.expected` beside it. `UPDATE_EXPECT=1 cargo test` rewrites the
 //! expectations.
@@ -16,8 +17,13 @@ fn workspace() -> PathBuf {
 fn observe(subcommand: &str, relative: &str) -> String {
     let root = workspace();
     let source = std::fs::read_to_string(root.join(relative)).expect("test input is readable");
-    let args_line = source.lines().next().unwrap_or_default();
-    let args = args_line.strip_prefix("// ARGS:").expect("the first line of a test input is `// ARGS: ...`");
+    // Kernels carry their arguments on a first `// ARGS:` line; a `.sim` file carries its own.
+    let args = if relative.ends_with(".sim") {
+        ""
+    } else {
+        let args_line = source.lines().next().unwrap_or_default();
+        args_line.strip_prefix("// ARGS:").expect("the first line of a test input is `// ARGS: ...`")
+    };
     let output = Command::new(env!("CARGO_BIN_EXE_interleave"))
         .current_dir(&root)
         .arg(subcommand)
@@ -55,7 +61,7 @@ fn check_dir(subcommand: &str, min: usize) {
     let mut inputs: Vec<_> = std::fs::read_dir(&dir)
         .expect("the test data folder exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "cl" || e == "cu"))
+        .filter(|p| p.extension().is_some_and(|e| e == "cl" || e == "cu" || e == "sim"))
         .collect();
     inputs.sort();
     assert!(inputs.len() >= min, "expected at least {min} inputs in {}", dir.display());

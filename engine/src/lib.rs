@@ -14,6 +14,7 @@ pub mod frontend;
 pub mod report;
 pub mod scenario;
 pub mod session;
+pub mod sim;
 pub mod trace;
 
 mod exec;

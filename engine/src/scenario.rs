@@ -370,6 +370,9 @@ pub struct Scenario {
     /// Elements of the buffer given to a pointer parameter that has no argument; `None` means
     /// 4 x the number of work-items, at least 1024.
     pub default_buffer_elements: Option<u64>,
+    /// The buffers the report lists, by parameter name; empty for all of them.
+    #[serde(default)]
+    pub report_buffers: Vec<String>,
 }
 
 impl Scenario {
@@ -391,6 +394,7 @@ impl Scenario {
             heap_bytes: default_heap_bytes(),
             memory_model: MemoryModel::Sc,
             default_buffer_elements: None,
+            report_buffers: Vec::new(),
         }
     }
 }

@@ -293,6 +293,9 @@ impl Session {
         let mut buffers = Vec::new();
         for (i, p) in kernel.params.iter().enumerate() {
             let ParamKind::Pointer { space: Space::Global, elem, .. } = p.kind else { continue };
+            if !self.scenario.report_buffers.is_empty() && !self.scenario.report_buffers.contains(&p.name) {
+                continue;
+            }
             let bits = self.machine.items.first().map_or(0, |item| item.regs[i]);
             let alloc_index = crate::ir::ptr::alloc(bits) as usize;
             if alloc_index == 0 {
