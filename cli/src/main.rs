@@ -50,8 +50,9 @@ struct ParseArgs {
 
 #[derive(clap::Args)]
 struct RunArgs {
-    /// The kernel source: a `.cl` (OpenCL C) or `.cu` (CUDA) file, or an Oclgrind `.sim`
-    /// simulation file (which names its kernel, launch and arguments).
+    /// The kernel source: a `.cl` (OpenCL C) or `.cu` (CUDA) file, an Oclgrind `.sim`
+    /// simulation file (which names its kernel, launch and arguments), or a `.toml` scenario
+    /// file (which holds every setting of the run).
     file: PathBuf,
     /// Which kernel to run, when the file defines several.
     #[arg(long)]
@@ -65,6 +66,12 @@ struct RunArgs {
     /// Work-group size: X[,Y[,Z]] (default: the largest divisor of X up to 256).
     #[arg(long, value_name = "X[,Y[,Z]]")]
     local: Option<String>,
+    /// CUDA grid size in blocks: X[,Y[,Z]] (the global size is grid x block).
+    #[arg(long, value_name = "X[,Y[,Z]]", requires = "block", conflicts_with = "global")]
+    grid: Option<String>,
+    /// CUDA block size in threads: X[,Y[,Z]].
+    #[arg(long, value_name = "X[,Y[,Z]]", requires = "grid", conflicts_with = "local")]
+    block: Option<String>,
     /// A kernel argument, NAME=SPEC: e.g. data=int[16]:range=0:1, out=int[4]:fill=0, n=int:7,
     /// buf=float[3]:values=1,2,3, tmp=local:256, src=int[64]:random:ro, p=null.
     #[arg(long = "arg", value_name = "NAME=SPEC")]
@@ -167,6 +174,16 @@ fn scenario_from(args: &RunArgs, source: String) -> Result<Scenario, Diagnostic>
     scenario.defines = args.defines.clone();
     scenario.launch.global = parse_dims("--global", &args.global)?;
     scenario.launch.local = args.local.as_deref().map(|l| parse_dims("--local", l)).transpose()?;
+    if let (Some(grid), Some(block)) = (&args.grid, &args.block) {
+        // CUDA's terms: blocks of threads; the NDRange is their product per dimension.
+        let (grid, block) = (parse_dims("--grid", grid)?, parse_dims("--block", block)?);
+        if grid.len() != block.len() {
+            return Err(Diagnostic::error("invalid-option", "--grid and --block need the same number of dimensions"));
+        }
+        let global = grid.iter().zip(&block).map(|(g, b)| g.checked_mul(*b)).collect::<Option<Vec<u64>>>();
+        scenario.launch.global = global.ok_or_else(|| Diagnostic::error("invalid-option", "--grid x --block is too large"))?;
+        scenario.launch.local = Some(block);
+    }
     scenario.args = args.args.iter().map(|a| ArgBinding::parse(a)).collect::<Result<_, _>>()?;
     scenario.scheduler = SchedulerKind::parse(&args.sched).ok_or_else(|| {
         let names: Vec<&str> = SchedulerKind::ALL.iter().map(|(n, _)| *n).collect();
@@ -224,8 +241,40 @@ fn scenario_from_sim(args: &RunArgs) -> Result<Scenario, (Vec<Diagnostic>, Strin
     Ok(scenario)
 }
 
+/// A scenario from a `.toml` scenario file: the serialised `Scenario`, where `source_file`
+/// (a path relative to the scenario file) may stand for an inline `source`. Every run setting
+/// comes from the file.
+fn scenario_from_toml(path: &Path) -> Result<Scenario, (Vec<Diagnostic>, String, String)> {
+    let name = path.display().to_string();
+    let text = read_source(path).map_err(|d| (vec![d], String::new(), String::new()))?;
+    let bad = |message: String, span: Option<std::ops::Range<usize>>| {
+        let mut d = Diagnostic::error("invalid-input", message);
+        if let Some(r) = span {
+            d = d.with_span(interleave_engine::diag::Span::new(r.start as u32, r.end as u32), "here");
+        }
+        (vec![d], name.clone(), text.clone())
+    };
+    let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| bad(format!("invalid scenario file: {}", e.message()), e.span()))?;
+    if let Some(file) = table.remove("source_file") {
+        let Some(file) = file.as_str() else { return Err(bad("`source_file` must be a path".into(), None)) };
+        let source_path = path.parent().unwrap_or(Path::new("")).join(file);
+        let source = read_source(&source_path).map_err(|d| (vec![d], String::new(), String::new()))?;
+        table.insert("source".into(), toml::Value::String(source));
+        table.entry("file_name").or_insert_with(|| toml::Value::String(source_path.display().to_string()));
+        if !table.contains_key("dialect") && file.ends_with(".cu") {
+            table.insert("dialect".into(), toml::Value::String("cuda".into()));
+        }
+    }
+    table.try_into::<Scenario>().map_err(|e| bad(format!("invalid scenario file: {}", e.message()), None))
+}
+
 fn run(args: RunArgs) -> ExitCode {
-    let scenario = if args.file.extension().is_some_and(|e| e == "sim") {
+    let scenario = if args.file.extension().is_some_and(|e| e == "toml") {
+        match scenario_from_toml(&args.file) {
+            Ok(s) => s,
+            Err((d, name, text)) => return render::fail(&d, &name, &text),
+        }
+    } else if args.file.extension().is_some_and(|e| e == "sim") {
         match scenario_from_sim(&args) {
             Ok(s) => s,
             Err((d, name, text)) => return render::fail(&d, &name, &text),

@@ -1,7 +1,7 @@
 //! Data-driven tests of the `interleave` subcommands.
 //!
-//! Each `tests/data/SUBCOMMAND/NAME.cl` (or `.cu`) starts with a `// ARGS: ...` line, and a
-//! `NAME.sim` simulation file carries its own launch; the test runs
+//! Each `tests/data/SUBCOMMAND/NAME.cl` (or `.cu`) starts with a `// ARGS: ...` line; a
+//! `NAME.sim` simulation file or `NAME.toml` scenario file carries its own launch. The test runs
 //! `interleave SUBCOMMAND FILE ARGS` from the workspace root and compares exit status, stdout
 //! and stderr with `NAME.expected` beside it. `UPDATE_EXPECT=1 cargo test` rewrites the
 //! expectations.
@@ -18,7 +18,7 @@ fn observe(subcommand: &str, relative: &str) -> String {
     let root = workspace();
     let source = std::fs::read_to_string(root.join(relative)).expect("test input is readable");
     // Kernels carry their arguments on a first `// ARGS:` line; a `.sim` file carries its own.
-    let args = if relative.ends_with(".sim") {
+    let args = if relative.ends_with(".sim") || relative.ends_with(".toml") {
         ""
     } else {
         let args_line = source.lines().next().unwrap_or_default();
@@ -61,7 +61,7 @@ fn check_dir(subcommand: &str, min: usize) {
     let mut inputs: Vec<_> = std::fs::read_dir(&dir)
         .expect("the test data folder exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "cl" || e == "cu" || e == "sim"))
+        .filter(|p| p.extension().is_some_and(|e| e == "cl" || e == "cu" || e == "sim" || e == "toml"))
         .collect();
     inputs.sort();
     assert!(inputs.len() >= min, "expected at least {min} inputs in {}", dir.display());

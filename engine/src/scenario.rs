@@ -243,11 +243,57 @@ pub enum ArgSpec {
     Null,
 }
 
-/// A parameter name with its value.
+/// A parameter name with its value. It is stored as its `NAME=SPEC` text (the command line's
+/// syntax), which scenario files and links keep readable.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct ArgBinding {
     pub name: String,
     pub spec: ArgSpec,
+}
+
+impl TryFrom<String> for ArgBinding {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<ArgBinding, String> {
+        ArgBinding::parse(&text).map_err(|d| d.message)
+    }
+}
+
+impl From<ArgBinding> for String {
+    fn from(binding: ArgBinding) -> String {
+        binding.to_string()
+    }
+}
+
+impl std::fmt::Display for ArgBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}=", self.name)?;
+        match &self.spec {
+            ArgSpec::Null => write!(f, "null"),
+            ArgSpec::Local { bytes } => write!(f, "local:{bytes}"),
+            ArgSpec::Scalar { ty, value } => write!(f, "{}:{value}", ty.name()),
+            ArgSpec::Buffer { elem, len, init, access } => {
+                write!(f, "{}[{len}]", elem.name())?;
+                match init {
+                    BufferInit::Zeros => {}
+                    BufferInit::Fill { value } => write!(f, ":fill={value}")?,
+                    BufferInit::Range { start, step } => write!(f, ":range={start}:{step}")?,
+                    BufferInit::Values { values } => {
+                        let list: Vec<String> = values.iter().map(Number::to_string).collect();
+                        write!(f, ":values={}", list.join(","))?
+                    }
+                    BufferInit::Random => write!(f, ":random")?,
+                    BufferInit::Uninit => write!(f, ":uninit")?,
+                }
+                match access {
+                    Access::ReadWrite => Ok(()),
+                    Access::ReadOnly => write!(f, ":ro"),
+                    Access::WriteOnly => write!(f, ":wo"),
+                }
+            }
+        }
+    }
 }
 
 impl ArgBinding {
@@ -337,8 +383,10 @@ fn default_heap_bytes() -> u64 {
     8 << 20
 }
 
-/// Everything that determines a run. Equal scenarios give equal traces.
+/// Everything that determines a run. Equal scenarios give equal traces. Missing fields take
+/// the defaults of [`Scenario::new`], so a scenario file names only what it changes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Scenario {
     /// The kernel source text.
     pub source: String,
@@ -373,6 +421,12 @@ pub struct Scenario {
     /// The buffers the report lists, by parameter name; empty for all of them.
     #[serde(default)]
     pub report_buffers: Vec<String>,
+}
+
+impl Default for Scenario {
+    fn default() -> Scenario {
+        Scenario::new("", "kernel.cl", Dialect::OpenCl)
+    }
 }
 
 impl Scenario {
@@ -422,6 +476,11 @@ mod tests {
             Ok(ArgSpec::Buffer { init: BufferInit::Values { .. }, access: Access::ReadOnly, .. })
         ));
         assert!(parse("x=quux[3]").unwrap_err().contains("unknown element type `quux`"));
+        // The text form round-trips through the parser.
+        for text in ["d=int[16]:range=0:1:ro", "o=float[4]:values=1.5,-2,3:wo", "n=ulong:7", "t=local:256", "p=null", "r=char[8]:random", "u=int[2]:uninit", "f=double[3]:fill=0.25"] {
+            let binding = ArgBinding::parse(text).unwrap();
+            assert_eq!(ArgBinding::parse(&binding.to_string()), Ok(binding), "{text}");
+        }
         assert!(parse("=int:1").is_err());
         assert!(parse("n=int").is_err());
     }
