@@ -65,7 +65,31 @@ pub struct Session {
     status: RunStatus,
     steps: u64,
     findings: Vec<Finding>,
+    /// The agent each step performed, and whether it was chosen by hand (a manual step does
+    /// not consult the scheduler, so replay must not either).
+    decisions: Vec<(u32, bool)>,
+    /// Machine states at some steps, from which `seek` replays.
+    snapshots: Vec<Snapshot>,
 }
+
+/// Everything a run changes, as it was at one step (the event log is kept once, outside the
+/// snapshots, and cut back to `events` on restore).
+#[derive(Clone)]
+struct Snapshot {
+    step: u64,
+    machine: Machine,
+    scheduler: Scheduler,
+    rng: Rng,
+    status: RunStatus,
+    findings: usize,
+    events: usize,
+    hash: u64,
+}
+
+/// How far apart snapshots are: every this many steps, and at least enough steps that the
+/// snapshots of a large launch stay within about this many bytes in all.
+const SNAPSHOT_EVERY: u64 = 2048;
+const SNAPSHOT_BUDGET_BYTES: u64 = 256 << 20;
 
 impl Session {
     /// Compiles and launches `scenario`, or explains why it cannot run.
@@ -87,9 +111,21 @@ impl Session {
         let expected_steps = (machine.items.len() as u64 * 8).min(scenario.max_steps);
         let scheduler = Scheduler::new(scenario.scheduler, &machine, &mut rng, expected_steps);
         let lines = LineIndex::new(&scenario.source);
-        let mut session =
-            Session { scenario, lines, machine, scheduler, rng, kernel, status: RunStatus::Running, steps: 0, findings: Vec::new() };
+        let mut session = Session {
+            scenario,
+            lines,
+            machine,
+            scheduler,
+            rng,
+            kernel,
+            status: RunStatus::Running,
+            steps: 0,
+            findings: Vec::new(),
+            decisions: Vec::new(),
+            snapshots: Vec::new(),
+        };
         session.after_step();
+        session.snapshot();
         Ok(session)
     }
 
@@ -110,16 +146,98 @@ impl Session {
         if self.status != RunStatus::Running {
             return false;
         }
+        // After a seek backwards, the recorded future is replayed rather than chosen again.
+        if let Some(&(agent, manual)) = self.decisions.get(self.steps as usize) {
+            if !manual {
+                self.scheduler.pick(&self.machine, &mut self.rng, self.steps + 1);
+            }
+            self.perform(agent);
+            return true;
+        }
         let next = self.steps + 1;
-        let Some(wi) = self.scheduler.pick(&self.machine, &mut self.rng, next) else {
+        let Some(agent) = self.scheduler.pick(&self.machine, &mut self.rng, next) else {
             self.after_step();
             return false;
         };
+        self.decisions.push((agent, false));
+        self.perform(agent);
+        true
+    }
+
+    /// Steps work-item `index` by hand (the app's click on a lane); `false` when it cannot
+    /// step now (not ready, or the run has ended). The recorded future after this step is
+    /// dropped: the run now goes its own way.
+    pub fn step_work_item(&mut self, index: usize) -> bool {
+        let agent = index as u32;
+        if self.status != RunStatus::Running || self.machine.ready_pos.get(index).is_none_or(|&p| p == u32::MAX) {
+            return false;
+        }
+        self.decisions.truncate(self.steps as usize);
+        self.snapshots.retain(|s| s.step <= self.steps);
+        self.decisions.push((agent, true));
+        self.perform(agent);
+        true
+    }
+
+    fn perform(&mut self, agent: u32) {
+        let next = self.steps + 1;
         self.steps = next;
         self.machine.step = next;
-        self.machine.perform(wi);
+        self.machine.perform(agent);
         self.after_step();
-        true
+        if self.steps % self.snapshot_interval() == 0 && self.snapshots.last().is_none_or(|s| s.step < self.steps) {
+            self.snapshot();
+        }
+    }
+
+    fn snapshot_interval(&self) -> u64 {
+        // A rough size of one machine: its work-items' registers and memory.
+        let items = self.machine.items.len() as u64;
+        let memory: u64 = self.machine.global.iter().map(|a| a.bytes.len() as u64).sum::<u64>()
+            + self.machine.groups.iter().flat_map(|g| &g.local).map(|a| a.bytes.len() as u64).sum::<u64>();
+        let size = items * 256 + memory;
+        // Snapshots of a run of N steps take about N / interval x size bytes; keep that under
+        // the budget for a million-step run.
+        let needed = (size.saturating_mul(1_000_000) / SNAPSHOT_BUDGET_BYTES).max(1);
+        needed.max(SNAPSHOT_EVERY)
+    }
+
+    fn snapshot(&mut self) {
+        let log = std::mem::take(&mut self.machine.log);
+        let snapshot = Snapshot {
+            step: self.steps,
+            machine: self.machine.clone(),
+            scheduler: self.scheduler.clone(),
+            rng: self.rng.clone(),
+            status: self.status,
+            findings: self.findings.len(),
+            events: log.len(),
+            hash: log.hash(),
+        };
+        self.machine.log = log;
+        self.snapshots.push(snapshot);
+    }
+
+    /// Moves to step `target`, backwards or forwards, giving exactly the state first reached
+    /// there: the latest snapshot at or before it is restored and the recorded decisions are
+    /// replayed. Returns the step reached (earlier than `target` if the run ends first).
+    pub fn seek(&mut self, target: u64) -> u64 {
+        if target < self.steps {
+            let Some(snap) = self.snapshots.iter().rev().find(|s| s.step <= target).cloned() else {
+                return self.steps;
+            };
+            let mut log = std::mem::take(&mut self.machine.log);
+            log.truncate(snap.events, snap.hash);
+            self.machine = snap.machine;
+            self.machine.log = log;
+            self.scheduler = snap.scheduler;
+            self.rng = snap.rng;
+            self.status = snap.status;
+            self.findings.truncate(snap.findings);
+            self.steps = snap.step;
+        }
+        while self.steps < target && self.step() {}
+        self.steps
     }
 
     /// Steps until the run ends or `budget` steps were taken; returns the steps taken.

@@ -124,6 +124,18 @@ impl EventLog {
         self.hash
     }
 
+    /// Forgets every event after the first `len`, whose running hash was `hash`.
+    pub fn truncate(&mut self, len: usize, hash: u64) {
+        self.step.truncate(len);
+        self.work_item.truncate(len);
+        self.kind.truncate(len);
+        self.location.truncate(len);
+        self.read.truncate(len);
+        self.written.truncate(len);
+        self.span.truncate(len);
+        self.hash = hash;
+    }
+
     pub fn push(&mut self, event: Event) {
         // Every field goes into the hash in a fixed little-endian layout, so the digest is the
         // same on every platform.
