@@ -69,7 +69,7 @@ impl Scheduler {
             }
             Scheduler::RunToBlock { current } => {
                 let pick = match *current {
-                    Some(agent) if machine.ready_pos[agent as usize] != u32::MAX => agent,
+                    Some(agent) if machine.ready_pos[agent as usize] != u32::MAX && !machine.released => agent,
                     _ => *ready.iter().min().unwrap_or(&ready[0]),
                 };
                 *current = Some(pick);

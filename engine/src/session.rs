@@ -420,7 +420,12 @@ impl Session {
                 continue;
             }
             let alloc = &self.machine.global[alloc_index];
-            let elem = elem.unwrap_or(ElemType::UChar);
+            // A buffer of structs (or void) is reported in the element type its argument gave.
+            let given = self.scenario.args.iter().find(|a| a.name == p.name).and_then(|a| match a.spec {
+                crate::scenario::ArgSpec::Buffer { elem, .. } => Some(elem),
+                _ => None,
+            });
+            let elem = elem.or(given).unwrap_or(ElemType::UChar);
             let size = elem.size() as usize;
             let values = (0..alloc.bytes.len() / size)
                 .map(|k| {
@@ -446,7 +451,11 @@ impl Session {
 
 fn number_of(ty: ElemType, bits: u64) -> Number {
     match ty {
-        ElemType::Float => Number::Float(f32::from_bits(bits as u32) as f64),
+        // The shortest decimal that reads back as the same float (42.24, not 42.2400016...).
+        ElemType::Float => {
+            let f = f32::from_bits(bits as u32);
+            Number::Float(f.to_string().parse::<f64>().unwrap_or(f as f64))
+        }
         ElemType::Double => Number::Float(f64::from_bits(bits)),
         ElemType::ULong | ElemType::UInt | ElemType::UShort | ElemType::UChar | ElemType::Bool => Number::UInt(bits),
         _ => Number::Int(bits as i64),

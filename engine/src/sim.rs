@@ -218,7 +218,11 @@ pub fn scenario(sim: &SimFile, source: String, file_name: String) -> Result<(Sce
                 let _ = ty;
                 ArgSpec::Scalar { ty: *t, value }
             }
-            ParamKind::Pointer { elem, .. } => buffer_spec(a, a.ty.or(*elem).unwrap_or(ElemType::UChar)).map_err(|d| vec![d])?,
+            // Oclgrind reads an untyped buffer of structs as 4-byte integers when it can.
+            ParamKind::Pointer { elem, .. } => {
+                let fallback = if a.size % 4 == 0 { ElemType::Int } else { ElemType::UChar };
+                buffer_spec(a, a.ty.or(*elem).unwrap_or(fallback)).map_err(|d| vec![d])?
+            }
             ParamKind::Aggregate { .. } => buffer_spec(a, a.ty.unwrap_or(ElemType::UChar)).map_err(|d| vec![d])?,
         };
         if a.dump {

@@ -384,6 +384,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         step: 0,
         runaway: None,
         warp_size,
+        released: false,
     };
     for wi in 0..n as u32 {
         if machine.items[wi as usize].status == Status::Ready && machine.runaway.is_none() {

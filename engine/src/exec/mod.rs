@@ -216,6 +216,9 @@ pub struct Machine {
     pub runaway: Option<u32>,
     /// Work-items per warp.
     pub warp_size: u32,
+    /// Whether the last step released a barrier or collective (run-to-block then starts
+    /// again from the lowest work-item, as Oclgrind does).
+    pub released: bool,
 }
 
 impl Machine {
@@ -259,6 +262,7 @@ impl Machine {
     /// Carries out agent `wi`'s next step: a work-item's pending event (after which it runs
     /// to its next one), or one element of a group's async copy.
     pub fn perform(&mut self, wi: u32) {
+        self.released = false;
         if wi as usize >= self.items.len() {
             interp::copy_element(self, wi as usize - self.items.len());
             return;
@@ -361,6 +365,7 @@ impl Machine {
             });
         }
         self.event(by, EventKind::BarrierRelease, None, waiting.len() as u64, 0, span);
+        self.released = true;
         if let Instr::Collective { op, dst, .. } = self.program.functions[first.func as usize].code[first.pc as usize] {
             let lane_of = |m: &Machine, wi: u32| wi - m.warps[m.items[wi as usize].warp as usize].first;
             let lanes: Vec<(u32, u64)> = waiting.iter().map(|w| (lane_of(self, w.wi), w.a)).collect();

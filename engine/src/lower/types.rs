@@ -318,7 +318,7 @@ impl Types {
             if members.iter().any(|m: &Member| m.name == f.name) {
                 return Err(type_error(f.span, format!("duplicate field `{}`", f.name), "declared again here"));
             }
-            let a = ty.align();
+            let a = if tag.packed { 1 } else { ty.align() };
             align = align.max(a);
             let offset = if is_union { 0 } else { size.div_ceil(a) * a };
             size = if is_union { size.max(ty.size()) } else { offset + ty.size() };

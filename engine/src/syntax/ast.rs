@@ -51,6 +51,8 @@ pub struct TagSpec {
     pub enumerators: Option<Vec<Enumerator>>,
     /// C++ base structs (`struct t : s { ... }`), in order.
     pub bases: Vec<(String, Span)>,
+    /// `__attribute__((packed))`: members without padding.
+    pub packed: bool,
     pub span: Span,
 }
 

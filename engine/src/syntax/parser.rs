@@ -74,7 +74,7 @@ fn with_macro_origin(d: Diagnostic, t: &Token) -> Diagnostic {
 pub fn parse(tokens: &[Token], dialect: Dialect) -> Result<TranslationUnit, Diagnostic> {
     let cuda = dialect == Dialect::Cuda;
     let mut parser =
-        Parser { tokens, pos: 0, depth: 0, typedefs: std::collections::HashSet::new(), cuda, reqd_work_group_size: None };
+        Parser { tokens, pos: 0, depth: 0, typedefs: std::collections::HashSet::new(), cuda, reqd_work_group_size: None, packed: false };
     let mut unit = TranslationUnit::default();
     while !parser.at_eof() {
         if parser.eat_punct(";") {
@@ -94,6 +94,8 @@ struct Parser<'t> {
     cuda: bool,
     /// The last `reqd_work_group_size` attribute seen, for the function being parsed.
     reqd_work_group_size: Option<Vec<Expr>>,
+    /// Whether a `packed` attribute was seen since the last struct took it.
+    packed: bool,
     /// Nesting depth of expressions and statements, bounded so hostile input cannot overflow
     /// the host's stack.
     depth: u32,
@@ -255,9 +257,11 @@ impl<'t> Parser<'t> {
                     return Err(Diagnostic::error("syntax-error", "unterminated `__attribute__`")
                         .with_span(open, "this parenthesis is never closed"));
                 }
-                match self.bump().tok {
+                match &self.bump().tok {
                     Tok::Punct("(") => level += 1,
                     Tok::Punct(")") => level -= 1,
+                    // Packing changes a struct's layout, so it is remembered for the struct.
+                    Tok::Ident(w) if w == "packed" || w == "__packed__" => self.packed = true,
                     _ => {}
                 }
             }
@@ -334,6 +338,7 @@ impl<'t> Parser<'t> {
     /// `struct NAME`, `struct NAME { fields }`, `union { ... }`, `enum NAME { A, B = 2 }`.
     fn tag_spec(&mut self) -> Result<TagSpec, Diagnostic> {
         let start = self.bump().span;
+        self.packed = false;
         let kind = match &self.tokens[self.pos - 1].tok {
             Tok::Ident(w) if w == "struct" => TagKind::Struct,
             Tok::Ident(w) if w == "union" => TagKind::Union,
@@ -369,7 +374,7 @@ impl<'t> Parser<'t> {
                 }
             }
         }
-        let mut tag = TagSpec { kind, name, fields: None, enumerators: None, bases, span: start };
+        let mut tag = TagSpec { kind, name, fields: None, enumerators: None, bases, packed: false, span: start };
         if self.eat_punct("{") {
             self.enter()?;
             if kind == TagKind::Enum {
@@ -411,6 +416,7 @@ impl<'t> Parser<'t> {
             self.expect_punct("}")?;
             self.leave();
             self.skip_attributes()?;
+            tag.packed = std::mem::take(&mut self.packed);
         } else if tag.name.is_none() {
             return Err(self.error_here("a name or `{` after `struct`, `union` or `enum`"));
         }
