@@ -234,22 +234,39 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
         return Ok(());
     }
     let scoreboard = parse_scoreboard(&dir);
+    let runs = run_scoreboard(&dir);
     if json {
         let mut value = scoreboard.to_json();
         value["dir"] = json!(shown);
+        value["runs"] = runs
+            .iter()
+            .map(|r| json!({ "test": r.name, "run_to_block": r.ordered, "random_seeds_matching": r.seeds, "failure": r.failure }))
+            .collect();
         let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
         println!("{text}");
     } else {
         println!("corpus: {shown}");
         print!("{}", scoreboard.render(false));
+        print!("{}", crate::corpus_runs::render(&runs, false));
     }
     Ok(())
+}
+
+/// Runs Oclgrind's error-free tests and compares their output (see [`crate::corpus_runs`]).
+pub fn run_scoreboard(dir: &Path) -> Vec<crate::corpus_runs::RunResult> {
+    let files = files_under(&dir.join("oclgrind"), &|name| name.ends_with(".sim"));
+    with_quiet_panics(|| crate::corpus_runs::oclgrind_runs(dir, files))
 }
 
 /// The `cargo xtask test` stage: the short scoreboard, failing only when the engine panicked.
 pub fn test_stage(dir: &Path) -> Result<(), String> {
     let scoreboard = parse_scoreboard(dir);
     print!("{}", scoreboard.render(true));
+    let runs = run_scoreboard(dir);
+    print!("{}", crate::corpus_runs::render(&runs, true));
+    if runs.iter().any(|r| r.failure.as_deref() == Some("engine panic")) {
+        return Err("the engine panicked while running an Oclgrind test; run `cargo xtask corpus`".into());
+    }
     match scoreboard.panicked() {
         0 => Ok(()),
         n => Err(format!(

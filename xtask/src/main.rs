@@ -14,6 +14,7 @@
 //! new module plus one arm in [`Task::parse`] and [`main`].
 
 mod corpus;
+mod corpus_runs;
 mod fuzz;
 mod serve;
 mod setup;
