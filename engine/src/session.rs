@@ -70,6 +70,8 @@ pub struct Session {
     decisions: Vec<(u32, bool)>,
     /// Machine states at some steps, from which `seek` replays.
     snapshots: Vec<Snapshot>,
+    /// Steps between snapshots, fixed at launch from the machine's size.
+    snapshot_every: u64,
 }
 
 /// Everything a run changes, as it was at one step (the event log is kept once, outside the
@@ -89,7 +91,7 @@ struct Snapshot {
 /// How far apart snapshots are: every this many steps, and at least enough steps that the
 /// snapshots of a large launch stay within about this many bytes in all.
 const SNAPSHOT_EVERY: u64 = 2048;
-const SNAPSHOT_BUDGET_BYTES: u64 = 256 << 20;
+const SNAPSHOT_BUDGET_BYTES: u64 = 64 << 20;
 
 impl Session {
     /// Compiles and launches `scenario`, or explains why it cannot run.
@@ -123,7 +125,9 @@ impl Session {
             findings: Vec::new(),
             decisions: Vec::new(),
             snapshots: Vec::new(),
+            snapshot_every: SNAPSHOT_EVERY,
         };
+        session.snapshot_every = session.snapshot_interval();
         session.after_step();
         session.snapshot();
         Ok(session)
@@ -185,7 +189,7 @@ impl Session {
         self.machine.step = next;
         self.machine.perform(agent);
         self.after_step();
-        if self.steps % self.snapshot_interval() == 0 && self.snapshots.last().is_none_or(|s| s.step < self.steps) {
+        if self.steps % self.snapshot_every == 0 && self.snapshots.last().is_none_or(|s| s.step < self.steps) {
             self.snapshot();
         }
     }

@@ -39,8 +39,8 @@ fn run_stretch(m: &mut Machine, wi: u32, fuel: &mut u64) {
     let limit = m.limits.instructions_per_step;
     let call_depth = m.limits.call_depth;
     loop {
-        let active = m.active_mask(wi);
         let item = &mut m.items[wi as usize];
+        let active = m.warps[item.warp as usize].active;
         let first = m.groups[item.group as usize].first;
         match exec_private(&program, &m.geometry, &m.program_globals, item, wi - first, fuel, limit, active, call_depth) {
             Exit::AtEvent => return,

@@ -338,7 +338,8 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         groups.push(Group { first, rendezvous: rendezvous(size as u32), local, copies: Vec::new() });
         for lane0 in (0..size as u32).step_by(warp_size as usize) {
             let members = (size as u32 - lane0).min(warp_size);
-            warps.push(super::Warp { first: first + lane0, rendezvous: rendezvous(members) });
+            let active = if members >= 64 { u64::MAX } else { (1u64 << members) - 1 };
+            warps.push(super::Warp { first: first + lane0, rendezvous: rendezvous(members), active });
         }
         let first_warp = warps.len() as u32 - (size as u32).div_ceil(warp_size);
         for member in 0..size as u32 {

@@ -139,6 +139,8 @@ pub struct Warp {
     /// Linear index of its first work-item (lane 0).
     pub first: u32,
     pub rendezvous: Rendezvous,
+    /// A bit per lane that has not finished (`__activemask`).
+    pub active: u64,
 }
 
 /// Barrier state, local memory and async copies of one work-group.
@@ -280,6 +282,8 @@ impl Machine {
             self.check_copies_at_finish(wi, g, span);
         }
         let w = self.items[wi as usize].warp as usize;
+        let lane = wi - self.warps[w].first;
+        self.warps[w].active &= !(1u64 << (lane % 64));
         for scope in [Scope::Group(g), Scope::Warp(w)] {
             let r = self.rendezvous(scope);
             r.unfinished -= 1;
@@ -435,20 +439,6 @@ pub fn encode_value(ty: crate::scenario::ElemType, bits: u64, bytes: &mut [u8]) 
 }
 
 impl Machine {
-    /// The lanes of `wi`'s warp that have not finished, as a bit mask.
-    pub fn active_mask(&self, wi: u32) -> u64 {
-        let warp = &self.warps[self.items[wi as usize].warp as usize];
-        let end = (warp.first + self.warp_size).min(self.items.len() as u32);
-        let mut mask = 0u64;
-        for (lane, w) in (warp.first..end).enumerate() {
-            let item = &self.items[w as usize];
-            if item.warp == self.items[wi as usize].warp && !matches!(item.status, Status::Finished | Status::Faulted) {
-                mask |= 1u64 << (lane % 64);
-            }
-        }
-        mask
-    }
-
     /// Hands out `size` bytes of the device heap, 16-byte aligned and first-fit, or NULL.
     pub fn heap_alloc(&mut self, size: u64) -> u64 {
         let Some((alloc, blocks)) = self.heap.as_mut() else { return 0 };
