@@ -121,6 +121,11 @@ pub enum Action {
     Advanced {
         ended: Option<Summary>,
     },
+    /// The live session went back in time; `ended` is the summary if the step it is at now is
+    /// the end of the run (it never is after a step back, but seeks may go either way).
+    Rewound {
+        ended: Option<Summary>,
+    },
     RunStarted,
     RunStopped,
 }
@@ -273,6 +278,14 @@ pub fn reduce(state: &State, action: Action) -> State {
                 next.running = false;
             }
         }
+        Action::Rewound { ended } => {
+            if !state.live {
+                return next;
+            }
+            next.generation += 1;
+            next.summary = ended;
+            next.running = false;
+        }
         Action::RunStarted => next.running = state.live && state.summary.is_none(),
         Action::RunStopped => next.running = false,
     }
@@ -282,6 +295,15 @@ pub fn reduce(state: &State, action: Action) -> State {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stepping_back_from_the_end_reopens_the_run() {
+        let ended = reduce(&opened(), Action::Advanced { ended: Some(summary(RunStatus::Completed)) });
+        assert!(ended.ended());
+        let back = reduce(&ended, Action::Rewound { ended: None });
+        assert!(!back.ended() && back.live && !back.running);
+        assert!(back.generation > ended.generation);
+    }
 
     fn opened() -> State {
         reduce(&State::default(), Action::SessionOpened)

@@ -139,6 +139,37 @@ async fn lanes_know_the_work_items_before_any_run() {
 }
 
 #[wasm_bindgen_test]
+async fn step_back_returns_to_exactly_the_earlier_step() {
+    let root = mount_app().await;
+    assert!(disabled(&root, "#step-back"), "nothing to go back from yet");
+    click(&root, "#step").await;
+    click(&root, "#step").await;
+    assert_eq!(count(&root, ".mark"), 2);
+    let after_one = {
+        click(&root, "#step-back").await;
+        find(&root, "#lanes").inner_html()
+    };
+    assert_eq!(count(&root, ".mark"), 1);
+    // Forward again and back again: the same picture, because time travel is exact.
+    click(&root, "#step").await;
+    click(&root, "#step-back").await;
+    assert_eq!(find(&root, "#lanes").inner_html(), after_one);
+    click(&root, "#step-back").await;
+    assert_eq!(count(&root, ".mark"), 0);
+    assert!(disabled(&root, "#step-back"));
+}
+
+#[wasm_bindgen_test]
+async fn a_lane_button_steps_that_work_item() {
+    let root = mount_app().await;
+    click(&root, "#step").await;
+    let before = count(&root, ".lane[data-work-item=\"6\"] .mark");
+    click(&root, ".lane[data-work-item=\"6\"] .lane-step").await;
+    assert_eq!(count(&root, ".lane[data-work-item=\"6\"] .mark"), before + 1);
+    assert_eq!(count(&root, ".mark"), 2);
+}
+
+#[wasm_bindgen_test]
 async fn one_step_creates_every_lane_and_one_mark() {
     let root = mount_app().await;
     click(&root, "#step").await;

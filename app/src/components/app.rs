@@ -217,6 +217,30 @@ pub fn App() -> Html {
             dispatch.dispatch(Action::Advanced { ended });
         })
     };
+    let on_step_back = {
+        let (session, dispatch) = (session.clone(), dispatch.clone());
+        Callback::from(move |()| {
+            let (moved, ended) = advance(&session, |s| {
+                let at = s.steps();
+                at > 0 && s.seek(at - 1) < at
+            });
+            if moved {
+                dispatch.dispatch(Action::Rewound { ended });
+            }
+        })
+    };
+    let on_step_lane = {
+        let (session, dispatch, state) = (session.clone(), dispatch.clone(), state.clone());
+        Callback::from(move |index: usize| {
+            if state.running || !has_session {
+                return;
+            }
+            let (moved, ended) = advance(&session, |s| s.step_work_item(index));
+            if moved {
+                dispatch.dispatch(Action::Advanced { ended });
+            }
+        })
+    };
     let on_run = {
         let (session, dispatch, form, state) = (
             session.clone(),
@@ -355,6 +379,8 @@ pub fn App() -> Html {
                             {on_run}
                             {on_pause}
                             {on_step}
+                            can_step_back={has_session && steps > 0}
+                            {on_step_back}
                             {on_reset}
                         />
                         <Status
@@ -365,7 +391,7 @@ pub fn App() -> Html {
                             failed={!state.live && !state.diagnostics_stale && !state.diagnostics.is_empty()}
                         />
                     </div>
-                    <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} />
+                    <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} />
                 </div>
             </main>
             <footer class="results">

@@ -17,6 +17,9 @@ pub struct Props {
     pub on_run: Callback<()>,
     pub on_pause: Callback<()>,
     pub on_step: Callback<()>,
+    /// Whether there is a step to go back from.
+    pub can_step_back: bool,
+    pub on_step_back: Callback<()>,
     pub on_reset: Callback<()>,
 }
 
@@ -35,6 +38,9 @@ pub fn Controls(props: &Props) -> Html {
                     { icon(Icon::Run) }{ "Run" }
                 </button>
             }
+            <button id="step-back" type="button" disabled={props.running || !props.can_step_back} title="Back one step, to exactly the state first reached there" onclick={props.on_step_back.reform(|_: MouseEvent| ())}>
+                { "◀ Back" }
+            </button>
             <button id="step" type="button" disabled={!idle} title={invalid_hint.unwrap_or("One scheduler step (s)")} aria-keyshortcuts="s" onclick={props.on_step.reform(|_: MouseEvent| ())}>
                 { icon(Icon::Step) }{ "Step" }
             </button>

@@ -18,6 +18,8 @@ pub struct Props {
     pub work_items: u64,
     /// The live session's timeline, if there is a session.
     pub timeline: Option<Rc<Timeline>>,
+    /// Steps one work-item by hand (manual scheduling), by its index.
+    pub on_step_lane: Callback<usize>,
 }
 
 /// The event kinds in the order the legend lists them.
@@ -34,10 +36,20 @@ const KINDS: [&str; 10] = [
     "finish",
 ];
 
-fn lane_row(lane: &Lane) -> Html {
+fn lane_row(lane: &Lane, on_step_lane: &Callback<usize>) -> Html {
+    let index = lane.index;
+    let ready = lane.status == "ready";
     html! {
         <div class="lane" key={lane.index} data-work-item={lane.index.to_string()} data-status={lane.status}>
             <div class="lane-label">
+                <button
+                    type="button"
+                    class="lane-step"
+                    disabled={!ready}
+                    aria-label={format!("Step {} by hand", lane.label)}
+                    title="Step this work-item next (manual scheduling)"
+                    onclick={on_step_lane.reform(move |_: MouseEvent| index)}
+                >{ "▸" }</button>
                 <span class="wi">{ &lane.label }</span>
                 <span class={classes!("wi-status", lane.status)}>
                     { lane.status }
@@ -94,7 +106,7 @@ pub fn Lanes(props: &Props) -> Html {
                     { for timeline.groups.iter().map(|rows| html! {
                         <div class="group" key={rows.group} data-group={rows.group.to_string()}>
                             <div class="group-label">{ format!("group {}", rows.group) }</div>
-                            { for rows.lanes.iter().map(lane_row) }
+                            { for rows.lanes.iter().map(|lane| lane_row(lane, &props.on_step_lane)) }
                         </div>
                     }) }
                 </div>
