@@ -31,6 +31,18 @@ enum Command {
     Run(RunArgs),
     /// Parse and type-check a kernel file; print each kernel and its parameters.
     Parse(ParseArgs),
+    /// Run a kernel under many seeds; print its distinct outcomes and findings, each with a
+    /// seed that reproduces it.
+    Explore(ExploreArgs),
+}
+
+#[derive(clap::Args)]
+struct ExploreArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// How many schedules to run (seeds S, S+1, ... from --seed).
+    #[arg(long, default_value_t = 100)]
+    runs: u64,
 }
 
 #[derive(clap::Args)]
@@ -108,6 +120,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Run(args) => run(args),
         Command::Parse(args) => parse(args),
+        Command::Explore(args) => explore(args),
     }
 }
 
@@ -268,26 +281,50 @@ fn scenario_from_toml(path: &Path) -> Result<Scenario, (Vec<Diagnostic>, String,
     table.try_into::<Scenario>().map_err(|e| bad(format!("invalid scenario file: {}", e.message()), None))
 }
 
-fn run(args: RunArgs) -> ExitCode {
-    let scenario = if args.file.extension().is_some_and(|e| e == "toml") {
-        match scenario_from_toml(&args.file) {
-            Ok(s) => s,
-            Err((d, name, text)) => return render::fail(&d, &name, &text),
-        }
+/// The scenario of a `run` or `explore` invocation, from whichever kind of file it names; on
+/// failure the diagnostics have been printed and the exit status is returned.
+fn load_scenario(args: &RunArgs) -> Result<Scenario, ExitCode> {
+    if args.file.extension().is_some_and(|e| e == "toml") {
+        scenario_from_toml(&args.file).map_err(|(d, name, text)| render::fail(&d, &name, &text))
     } else if args.file.extension().is_some_and(|e| e == "sim") {
-        match scenario_from_sim(&args) {
-            Ok(s) => s,
-            Err((d, name, text)) => return render::fail(&d, &name, &text),
+        scenario_from_sim(args).map_err(|(d, name, text)| render::fail(&d, &name, &text))
+    } else {
+        let source = read_source(&args.file).map_err(|d| render::fail(&[d], "", ""))?;
+        scenario_from(args, source).map_err(|d| render::fail(&[d], "", ""))
+    }
+}
+
+fn explore(args: ExploreArgs) -> ExitCode {
+    let scenario = match load_scenario(&args.run) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let exploration = match interleave_engine::explore::explore(&scenario, scenario.seed, args.runs) {
+        Ok(e) => e,
+        Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
+    };
+    if args.run.json {
+        match serde_json::to_string_pretty(&exploration) {
+            Ok(text) => println!("{text}"),
+            Err(e) => {
+                eprintln!("error: cannot encode the exploration: {e}");
+                return ExitCode::from(2);
+            }
         }
     } else {
-        let source = match read_source(&args.file) {
-            Ok(s) => s,
-            Err(d) => return render::fail(&[d], "", ""),
-        };
-        match scenario_from(&args, source) {
-            Ok(s) => s,
-            Err(d) => return render::fail(&[d], "", ""),
-        }
+        render::exploration(&exploration, &scenario);
+    }
+    if exploration.has_errors() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn run(args: RunArgs) -> ExitCode {
+    let scenario = match load_scenario(&args) {
+        Ok(s) => s,
+        Err(code) => return code,
     };
     let mut session = match Session::new(scenario.clone()) {
         Ok(s) => s,

@@ -57,25 +57,50 @@ pub fn fail(diagnostics: &[Diagnostic], file_name: &str, source: &str) -> ExitCo
     ExitCode::from(2)
 }
 
+/// Prints a finding rustc-style, with `extra` after its work-item and step.
+fn finding(f: &interleave_engine::report::Finding, scenario: &Scenario, extra: &str) {
+    let mut d = Diagnostic::error(f.kind.as_str(), &f.message);
+    d.severity = f.severity;
+    if let Some(span) = f.span {
+        let who = match (f.work_item, f.step) {
+            (Some(w), Some(s)) => format!("work-item ({}, {}, {}) at step {s}{extra}", w[0], w[1], w[2]),
+            (Some(w), None) => format!("work-item ({}, {}, {}){extra}", w[0], w[1], w[2]),
+            _ => extra.trim_start_matches([',', ' ']).to_string(),
+        };
+        d = d.with_span(span, who);
+    }
+    for r in &f.related {
+        if let Some(span) = r.span {
+            d = d.with_label(span, &r.message);
+        }
+    }
+    eprint!("{}", diagnostic_text(&d, &scenario.file_name, &scenario.source));
+}
+
+/// Prints an exploration for people: each finding with its seed, then the outcomes.
+pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scenario) {
+    for f in &e.findings {
+        finding(&f.finding, scenario, &format!(", seed {} (in {} of {} runs)", f.seed, f.runs, e.runs));
+    }
+    println!("explored {} schedules: {} distinct outcome{}", e.runs, e.outcomes.len(), if e.outcomes.len() == 1 { "" } else { "s" });
+    for o in &e.outcomes {
+        let values: Vec<String> = o
+            .values
+            .iter()
+            .map(|(name, vs)| {
+                let shown: Vec<String> = vs.iter().take(16).map(|v| v.map_or("uninit".to_string(), |n| n.to_string())).collect();
+                let more = if vs.len() > 16 { ", ..." } else { "" };
+                format!("{name}=[{}{more}]", shown.join(", "))
+            })
+            .collect();
+        println!("  {:>5} x  seed {:<6} {}", o.count, o.seed, values.join(" "));
+    }
+}
+
 /// Prints a report for people: findings as diagnostics, then buffers and printf output.
 pub fn report(report: &Report, scenario: &Scenario) {
     for f in &report.findings {
-        let mut d = Diagnostic::error(f.kind.as_str(), &f.message);
-        d.severity = f.severity;
-        if let Some(span) = f.span {
-            let who = match (f.work_item, f.step) {
-                (Some(w), Some(s)) => format!("work-item ({}, {}, {}) at step {s}", w[0], w[1], w[2]),
-                (Some(w), None) => format!("work-item ({}, {}, {})", w[0], w[1], w[2]),
-                _ => String::new(),
-            };
-            d = d.with_span(span, who);
-        }
-        for r in &f.related {
-            if let Some(span) = r.span {
-                d = d.with_label(span, &r.message);
-            }
-        }
-        eprint!("{}", diagnostic_text(&d, &scenario.file_name, &scenario.source));
+        finding(f, scenario, "");
     }
     println!("status: {} after {} steps (trace {})", report.status.as_str(), report.steps, report.trace_hash);
     for b in &report.buffers {

@@ -82,6 +82,11 @@ fn run_outputs_match_their_expectations() {
 }
 
 #[test]
+fn explore_outputs_match_their_expectations() {
+    check_dir("explore", 2);
+}
+
+#[test]
 fn parse_outputs_match_their_expectations() {
     check_dir("parse", 8);
 }

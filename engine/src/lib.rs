@@ -10,6 +10,7 @@
 //! `wasm32-unknown-unknown` alike, and all nondeterminism comes from the scenario's seed.
 
 pub mod diag;
+pub mod explore;
 pub mod frontend;
 pub mod report;
 pub mod scenario;
