@@ -303,18 +303,25 @@ fn explore(args: ExploreArgs) -> ExitCode {
         Ok(e) => e,
         Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
     };
-    if args.run.json {
-        match serde_json::to_string_pretty(&exploration) {
+    let human = || render::exploration(&exploration, &scenario);
+    finish(&exploration, args.run.json, human, exploration.has_errors())
+}
+
+/// Prints `value` as JSON or for people, and gives the exit status: 1 when there were error
+/// findings, 0 otherwise.
+fn finish<T: serde::Serialize>(value: &T, json: bool, human: impl FnOnce(), has_errors: bool) -> ExitCode {
+    if json {
+        match serde_json::to_string_pretty(value) {
             Ok(text) => println!("{text}"),
             Err(e) => {
-                eprintln!("error: cannot encode the exploration: {e}");
+                eprintln!("error: cannot encode the result as JSON: {e}");
                 return ExitCode::from(2);
             }
         }
     } else {
-        render::exploration(&exploration, &scenario);
+        human();
     }
-    if exploration.has_errors() {
+    if has_errors {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -332,20 +339,5 @@ fn run(args: RunArgs) -> ExitCode {
     };
     session.run(u64::MAX);
     let report = session.report();
-    if args.json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(text) => println!("{text}"),
-            Err(e) => {
-                eprintln!("error: cannot encode the report: {e}");
-                return ExitCode::from(2);
-            }
-        }
-    } else {
-        render::report(&report, &scenario);
-    }
-    if report.has_errors() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    finish(&report, args.json, || render::report(&report, &scenario), report.has_errors())
 }

@@ -251,7 +251,7 @@ fn ensure_nightly() -> Result<(), String> {
         return Ok(());
     }
     println!("installing: nightly toolchain (rustup toolchain install nightly --profile minimal)");
-    install(Command::new("rustup").args([
+    crate::setup::run(Command::new("rustup").args([
         "toolchain",
         "install",
         "nightly",
@@ -266,7 +266,7 @@ fn ensure_cargo_fuzz() -> Result<(), String> {
         return Ok(());
     }
     println!("installing: cargo-fuzz (cargo install cargo-fuzz; a few minutes)");
-    install(Command::new(crate::setup::cargo()).args(["install", "cargo-fuzz"]))?;
+    crate::setup::run(Command::new(crate::setup::cargo()).args(["install", "cargo-fuzz"]))?;
     succeeds("cargo", &["fuzz", "--version"])
         .map(|_| ())
         .ok_or_else(|| "cargo-fuzz was installed, but `cargo fuzz --version` still fails".into())
@@ -283,19 +283,6 @@ fn succeeds(program: &str, args: &[&str]) -> Option<String> {
         .status
         .success()
         .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
-}
-
-fn install(command: &mut Command) -> Result<(), String> {
-    let shown = crate::describe(command);
-    let status = command
-        .stdin(Stdio::null())
-        .status()
-        .map_err(|e| format!("cannot run `{shown}`: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("`{shown}` failed with {status}"))
-    }
 }
 
 #[cfg(test)]

@@ -450,7 +450,7 @@ fn output_of(program: &str, args: &[&str]) -> Option<String> {
 }
 
 /// Runs an install command with its output shown, and without a terminal to ask questions on.
-fn run(command: &mut Command) -> Result<(), String> {
+pub fn run(command: &mut Command) -> Result<(), String> {
     let shown = format!("{command:?}");
     let status = command
         .stdin(Stdio::null())
