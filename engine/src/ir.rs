@@ -99,10 +99,8 @@ pub enum MathOp {
     Max,
     Clamp,
     Mad,
-    /// `c != 0 ? b : a` (scalar `select`).
+    /// `c != 0 ? b : a` (`select`; for vectors the lowering first tests each lane's sign bit).
     Select,
-    /// `msb(c) ? b : a` (vector `select`).
-    SelectMsb,
     Bitselect,
     // Float.
     Sqrt,

@@ -207,7 +207,6 @@ pub fn scenario(sim: &SimFile, source: String, file_name: String) -> Result<(Sce
             ParamKind::Pointer { space: Space::Local, .. } => ArgSpec::Local { bytes: a.size },
             ParamKind::Pointer { .. } if a.null => ArgSpec::Null,
             ParamKind::Scalar(t) => {
-                let ty = a.ty.unwrap_or(*t);
                 let value = match a.values.first() {
                     Some(v) => number(v, a.hex, a.span).map_err(|d| vec![d])?,
                     None => match &a.fill {
@@ -215,7 +214,6 @@ pub fn scenario(sim: &SimFile, source: String, file_name: String) -> Result<(Sce
                         None => Number::Int(0),
                     },
                 };
-                let _ = ty;
                 ArgSpec::Scalar { ty: *t, value }
             }
             // Oclgrind reads an untyped buffer of structs as 4-byte integers when it can.

@@ -141,13 +141,6 @@ pub fn eval(op: MathOp, t: ElemType, a: u64, b: u64, c: u64) -> u64 {
                 a
             }
         }
-        MathOp::SelectMsb => {
-            if z < 0 || (!t.is_signed() && (c >> (bits - 1)) & 1 == 1) {
-                b
-            } else {
-                a
-            }
-        }
         MathOp::Bitselect => wrap(t, (x & !z) | (y & z)),
         // Float-only operations never reach here with an integer type (the lowering checks).
         _ => a,
@@ -170,7 +163,6 @@ fn float(op: MathOp, t: ElemType, a: u64, b: u64, c: u64) -> u64 {
         MathOp::IsNormal => return truth(x.is_normal()),
         MathOp::SignBit => return truth(x.is_sign_negative()),
         MathOp::Select => return if c != 0 { b } else { a },
-        MathOp::SelectMsb => return if (c as i64) < 0 || (single && (c >> 31) & 1 == 1) { b } else { a },
         MathOp::Bitselect => return (a & !c) | (b & c),
         MathOp::Pown => {
             let n = b as i32 as i64;

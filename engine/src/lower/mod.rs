@@ -1133,7 +1133,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 let top = self.here();
                 let c = self.condition(cond)?;
                 let jf = self.emit(Instr::BranchIfNot { cond: c, target: 0 }, cond.span);
-                self.loop_body(body, top)?;
+                self.loop_body(body)?;
                 self.emit(Instr::Jump { target: top }, cond.span);
                 let end = self.here();
                 self.patch(jf, end);
@@ -1301,7 +1301,7 @@ impl<'u> FnLowerer<'_, 'u> {
         r
     }
 
-    fn loop_body(&mut self, body: &ast::Stmt, _top: u32) -> Result<(), Diagnostic> {
+    fn loop_body(&mut self, body: &ast::Stmt) -> Result<(), Diagnostic> {
         self.loops.push(LoopTargets { breaks: Vec::new(), continues: Vec::new(), is_switch: false });
         self.scoped(body)
     }
@@ -1650,10 +1650,7 @@ impl<'u> FnLowerer<'_, 'u> {
             // An event is a handle; 0 means "no event", as in `async_work_group_copy(.., 0)`.
             (Ty::Scalar(t), Ty::Event) if !t.is_float() => Ok(Val { reg: v.reg, ty: Ty::Event }),
             (Ty::Event, Ty::Event) => Ok(v),
-            (Ty::Array { elem, .. }, Ty::Ptr { .. }) => {
-                let _ = elem;
-                Ok(Val { reg: v.reg, ty: to.clone() })
-            }
+            (Ty::Array { .. }, Ty::Ptr { .. }) => Ok(Val { reg: v.reg, ty: to.clone() }),
             (Ty::Scalar(t), Ty::Ptr { .. }) if !t.is_float() => Ok(Val { reg: v.reg, ty: to.clone() }),
             (Ty::Ptr { .. }, Ty::Scalar(ElemType::Bool)) => {
                 let r = self.truth(v, span)?;
@@ -1882,11 +1879,7 @@ impl<'u> FnLowerer<'_, 'u> {
     }
 
     fn unknown_name(&self, name: &str, span: Span) -> Diagnostic {
-        let d = type_error(span, format!("cannot find `{name}` in this scope"), "not declared");
-        if name == "CLK_LOCAL_MEM_FENCE" || name.starts_with("__") {
-            return d;
-        }
-        d
+        type_error(span, format!("cannot find `{name}` in this scope"), "not declared")
     }
 
     fn expr(&mut self, e: &ast::Expr) -> Result<Val, Diagnostic> {
@@ -2179,7 +2172,6 @@ impl<'u> FnLowerer<'_, 'u> {
             let v = self.rvalue(part)?;
             let pieces = match &v.ty {
                 Ty::Vector(pe, pn) => {
-                    let _ = pe;
                     let mut regs = Vec::new();
                     for k in 0..*pn as u32 {
                         let s = Val { reg: v.reg + k, ty: Ty::Scalar(*pe) };
@@ -2496,22 +2488,6 @@ impl<'u> FnLowerer<'_, 'u> {
                 let (target, how) = conversion_builtin(name).unwrap_or(("int", Conversion::Reinterpret));
                 return self.conversion(name, target, how, args, span);
             }
-            "min_scalar_only" | "max_scalar_only" => {
-                expect_args(2, &format!("{name}(a, b)"))?;
-                let a = self.rvalue(&args[0])?;
-                let b = self.rvalue(&args[1])?;
-                let (Ty::Scalar(ta), Ty::Scalar(tb)) = (&a.ty, &b.ty) else {
-                    return Err(type_error(span, format!("`{name}` needs numbers"), "here"));
-                };
-                let common = common_num(num_ty(*ta), num_ty(*tb));
-                let ct = Ty::Scalar(elem_of_num(common));
-                let a = self.convert(a, &ct, span)?;
-                let b = self.convert(b, &ct, span)?;
-                let dst = self.reg()?;
-                let op = if name == "min" { BinaryOp::Min } else { BinaryOp::Max };
-                self.emit(Instr::Binary { op, ty: common, dst, lhs: a.reg, rhs: b.reg }, span);
-                return Ok(Val { reg: dst, ty: ct });
-            }
             "abs" => {
                 expect_args(1, "abs(x)")?;
                 let a = self.rvalue(&args[0])?;
@@ -2671,7 +2647,6 @@ impl<'u> FnLowerer<'_, 'u> {
             other => return Err(type_error(c.span, format!("`select` needs an integer condition, not `{}`", other.describe()), "here")),
         };
         let rc = self.to_gentype(vc, ce, n, span)?;
-        let op = if n == 1 { MathOp::Select } else { MathOp::SelectMsb };
         let dst = self.regs(n as u32)?;
         for k in 0..n as u32 {
             // The condition's own type decides its sign bit.
@@ -2690,7 +2665,6 @@ impl<'u> FnLowerer<'_, 'u> {
             };
             self.emit(Instr::Math { op: MathOp::Select, ty: e, dst: dst + k, a: ra + k, b: rb + k, c: cond }, span);
         }
-        let _ = op;
         let ty = if n == 1 { Ty::Scalar(e) } else { Ty::Vector(e, n) };
         Ok(Val { reg: dst, ty })
     }
@@ -2968,7 +2942,6 @@ impl<'u> FnLowerer<'_, 'u> {
                 _ => {}
             }
         }
-        let _ = failure;
         let scope = if space == Space::Local && scope > ir::scope::WORK_GROUP { ir::scope::WORK_GROUP } else { scope };
         let operand = |this: &mut Self, k: usize| -> Result<Reg, Diagnostic> {
             let v = this.rvalue(&args[k])?;
