@@ -125,7 +125,7 @@ pub fn validate(state: &State) -> Form {
         form.global_error.is_none() && form.arg_errors.is_empty(),
     ) {
         let mut scenario = Scenario::new(state.source.as_str(), FILE_NAME, Dialect::OpenCl);
-        scenario.launch = Launch { global, local };
+        scenario.launch = Launch { global, local, offset: Vec::new() };
         scenario.args = args;
         scenario.scheduler = state.scheduler;
         scenario.seed = seed;

@@ -71,6 +71,7 @@ pub fn kind_name(kind: EventKind) -> &'static str {
         EventKind::Finish => "finish",
         EventKind::AsyncCopy => "async-copy",
         EventKind::Wait => "wait",
+        EventKind::Statement => "statement",
     }
 }
 
@@ -219,6 +220,8 @@ mod tests {
             read: 0,
             written: 1,
             span: Span::new(start, start + 8),
+            order: None,
+            scope: None,
         };
         let title = mark_title(&event, source, &LineIndex::new(source));
         assert_eq!(

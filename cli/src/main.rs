@@ -8,6 +8,17 @@
 //! Exit status: 0 when the run finished with no error finding, 1 when it reported error
 //! findings, 2 when the input could not be run.
 
+/// Prints a line on stdout. When stdout is a pipe that was closed early (`interleave run ... |
+/// head`), the program ends quietly, as command-line tools do, instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 mod render;
 
 use std::path::{Path, PathBuf};
@@ -15,7 +26,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use interleave_engine::diag::Diagnostic;
-use interleave_engine::scenario::{ArgBinding, Dialect, MemoryModel, Scenario, SchedulerKind};
+use interleave_engine::scenario::{ArgBinding, Dialect, Granularity, MemoryModel, Progress, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
 
 #[derive(Parser)]
@@ -88,9 +99,27 @@ struct RunArgs {
     /// buf=float[3]:values=1,2,3, tmp=local:256, src=int[64]:random:ro, p=null.
     #[arg(long = "arg", value_name = "NAME=SPEC")]
     args: Vec<String>,
-    /// Scheduler: round-robin, random, pct, run-to-block or lockstep.
+    /// Scheduler: round-robin, random, pct, run-to-block, lockstep or manual.
     #[arg(long, default_value = "random")]
     sched: String,
+    /// For --sched manual: the work-item (linear index) of each step, e.g. 0,1,1,0.
+    #[arg(long, value_name = "I,J,...")]
+    schedule: Option<String>,
+    /// The depth of the PCT scheduler (it makes DEPTH - 1 priority changes).
+    #[arg(long, value_name = "D", default_value_t = 3)]
+    pct_depth: u32,
+    /// How many work-groups may be resident at once (default: all).
+    #[arg(long, value_name = "N")]
+    resident_groups: Option<u32>,
+    /// Progress model for work-groups that are not resident: occupancy-bound or fair.
+    #[arg(long, default_value = "occupancy-bound")]
+    progress: String,
+    /// What one step is: event (a shared-memory event) or statement (every statement).
+    #[arg(long, default_value = "event")]
+    granularity: String,
+    /// Global offset: X[,Y[,Z]] (get_global_offset).
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    offset: Option<String>,
     /// Seed of every random choice.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -153,7 +182,7 @@ fn parse(args: ParseArgs) -> ExitCode {
     };
     if args.json {
         match serde_json::to_string_pretty(&serde_json::json!({ "kernels": kernels })) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => out!("{text}"),
             Err(e) => {
                 eprintln!("error: cannot encode the kernels: {e}");
                 return ExitCode::from(2);
@@ -163,7 +192,7 @@ fn parse(args: ParseArgs) -> ExitCode {
         for k in &kernels {
             let params: Vec<String> =
                 k.params.iter().map(|p| format!("{} {} {}", p.address_space, p.ty, p.name)).collect();
-            println!("kernel {}({})", k.name, params.join(", "));
+            out!("kernel {}({})", k.name, params.join(", "));
         }
     }
     ExitCode::SUCCESS
@@ -220,6 +249,33 @@ fn scenario_from(args: &RunArgs, source: String) -> Result<Scenario, Diagnostic>
     }
     scenario.warp_size = args.warp_size;
     scenario.heap_bytes = args.heap_bytes;
+    scenario.pct_depth = args.pct_depth;
+    if args.pct_depth == 0 {
+        return Err(Diagnostic::error("invalid-option", "--pct-depth must be at least 1"));
+    }
+    scenario.max_resident_groups = args.resident_groups;
+    if args.resident_groups == Some(0) {
+        return Err(Diagnostic::error("invalid-option", "--resident-groups must be at least 1")
+            .with_help("leave it out to make every work-group resident"));
+    }
+    scenario.progress = Progress::parse(&args.progress).ok_or_else(|| {
+        Diagnostic::error("invalid-option", format!("unknown progress model `{}`", args.progress))
+            .with_help("choose occupancy-bound or fair")
+    })?;
+    scenario.granularity = Granularity::parse(&args.granularity).ok_or_else(|| {
+        Diagnostic::error("invalid-option", format!("unknown granularity `{}`", args.granularity))
+            .with_help("choose event or statement")
+    })?;
+    if let Some(offset) = &args.offset {
+        scenario.launch.offset = parse_dims("--offset", offset)?;
+    }
+    if let Some(schedule) = &args.schedule {
+        scenario.schedule = schedule
+            .split(',')
+            .map(|t| t.trim().parse::<u32>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| Diagnostic::error("invalid-option", format!("--schedule `{schedule}` is not a list of work-item indices")))?;
+    }
     Ok(scenario)
 }
 
@@ -250,6 +306,11 @@ fn scenario_from_sim(args: &RunArgs) -> Result<Scenario, (Vec<Diagnostic>, Strin
     scenario.memory_model = options.memory_model;
     scenario.warp_size = options.warp_size;
     scenario.heap_bytes = options.heap_bytes;
+    scenario.pct_depth = options.pct_depth;
+    scenario.max_resident_groups = options.max_resident_groups;
+    scenario.progress = options.progress;
+    scenario.granularity = options.granularity;
+    scenario.schedule = options.schedule;
     scenario.defines.extend(options.defines);
     Ok(scenario)
 }
@@ -260,25 +321,20 @@ fn scenario_from_sim(args: &RunArgs) -> Result<Scenario, (Vec<Diagnostic>, Strin
 fn scenario_from_toml(path: &Path) -> Result<Scenario, (Vec<Diagnostic>, String, String)> {
     let name = path.display().to_string();
     let text = read_source(path).map_err(|d| (vec![d], String::new(), String::new()))?;
-    let bad = |message: String, span: Option<std::ops::Range<usize>>| {
-        let mut d = Diagnostic::error("invalid-input", message);
-        if let Some(r) = span {
-            d = d.with_span(interleave_engine::diag::Span::new(r.start as u32, r.end as u32), "here");
-        }
-        (vec![d], name.clone(), text.clone())
-    };
-    let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| bad(format!("invalid scenario file: {}", e.message()), e.span()))?;
-    if let Some(file) = table.remove("source_file") {
-        let Some(file) = file.as_str() else { return Err(bad("`source_file` must be a path".into(), None)) };
+    // A problem in the kernel file is reported without the scenario file's text.
+    let mut source_problem = false;
+    let read = |file: &str| {
         let source_path = path.parent().unwrap_or(Path::new("")).join(file);
-        let source = read_source(&source_path).map_err(|d| (vec![d], String::new(), String::new()))?;
-        table.insert("source".into(), toml::Value::String(source));
-        table.entry("file_name").or_insert_with(|| toml::Value::String(source_path.display().to_string()));
-        if !table.contains_key("dialect") && file.ends_with(".cu") {
-            table.insert("dialect".into(), toml::Value::String("cuda".into()));
+        let source = read_source(&source_path).inspect_err(|_| source_problem = true)?;
+        Ok((source, source_path.display().to_string()))
+    };
+    interleave_engine::scenario::from_toml(&text, read).map_err(|d| {
+        if source_problem {
+            (vec![d], String::new(), String::new())
+        } else {
+            (vec![d], name.clone(), text.clone())
         }
-    }
-    table.try_into::<Scenario>().map_err(|e| bad(format!("invalid scenario file: {}", e.message()), None))
+    })
 }
 
 /// The scenario of a `run` or `explore` invocation, from whichever kind of file it names; on
@@ -312,7 +368,7 @@ fn explore(args: ExploreArgs) -> ExitCode {
 fn finish<T: serde::Serialize>(value: &T, json: bool, human: impl FnOnce(), has_errors: bool) -> ExitCode {
     if json {
         match serde_json::to_string_pretty(value) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => out!("{text}"),
             Err(e) => {
                 eprintln!("error: cannot encode the result as JSON: {e}");
                 return ExitCode::from(2);

@@ -82,7 +82,7 @@ pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scena
     for f in &e.findings {
         finding(&f.finding, scenario, &format!(", seed {} (in {} of {} runs)", f.seed, f.runs, e.runs));
     }
-    println!("explored {} schedules: {} distinct outcome{}", e.runs, e.outcomes.len(), if e.outcomes.len() == 1 { "" } else { "s" });
+    out!("explored {} schedules: {} distinct outcome{}", e.runs, e.outcomes.len(), if e.outcomes.len() == 1 { "" } else { "s" });
     for o in &e.outcomes {
         let values: Vec<String> = o
             .values
@@ -93,7 +93,7 @@ pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scena
                 format!("{name}=[{}{more}]", shown.join(", "))
             })
             .collect();
-        println!("  {:>5} x  seed {:<6} {}", o.count, o.seed, values.join(" "));
+        out!("  {:>5} x  seed {:<6} {}", o.count, o.seed, values.join(" "));
     }
 }
 
@@ -102,14 +102,14 @@ pub fn report(report: &Report, scenario: &Scenario) {
     for f in &report.findings {
         finding(f, scenario, "");
     }
-    println!("status: {} after {} steps (trace {})", report.status.as_str(), report.steps, report.trace_hash);
+    out!("status: {} after {} steps (trace {})", report.status.as_str(), report.steps, report.trace_hash);
     for b in &report.buffers {
         let values: Vec<String> = b.values.iter().map(|v| v.map_or("uninit".to_string(), |n| n.to_string())).collect();
         const SHOWN: usize = 64;
         let more = if values.len() > SHOWN { format!(", ... ({} more)", values.len() - SHOWN) } else { String::new() };
-        println!("{} ({}[{}]): [{}{more}]", b.name, b.ty, values.len(), values[..values.len().min(SHOWN)].join(", "));
+        out!("{} ({}[{}]): [{}{more}]", b.name, b.ty, values.len(), values[..values.len().min(SHOWN)].join(", "));
     }
     for p in &report.printf {
-        println!("[{},{},{}] {}", p.work_item[0], p.work_item[1], p.work_item[2], p.text);
+        out!("[{},{},{}] {}", p.work_item[0], p.work_item[1], p.work_item[2], p.text);
     }
 }

@@ -28,6 +28,11 @@ pub struct KernelSignature {
 
 /// Lexes, preprocesses, parses and lowers `source`. `defines` are `NAME` or `NAME=VALUE`.
 pub(crate) fn compile(source: &str, dialect: Dialect, defines: &[String]) -> Result<Program, Diagnostic> {
+    compile_with(source, dialect, defines, lower::Options::default())
+}
+
+/// [`compile`] with lowering options (the statement granularity).
+pub(crate) fn compile_with(source: &str, dialect: Dialect, defines: &[String], options: lower::Options) -> Result<Program, Diagnostic> {
     let tokens = syntax::lexer::lex(source)?;
     let config = syntax::preprocess::Config {
         dialect: Some(dialect),
@@ -41,7 +46,7 @@ pub(crate) fn compile(source: &str, dialect: Dialect, defines: &[String]) -> Res
     };
     let tokens = syntax::preprocess::preprocess(tokens, source, &config)?;
     let unit = syntax::parser::parse(&tokens, dialect)?;
-    lower::lower(&unit, dialect, source)
+    lower::lower(&unit, dialect, source, options)
 }
 
 /// The kernels `source` defines, or why it does not compile.

@@ -191,6 +191,10 @@ pub enum AtomicOp {
     Xor,
     /// Compare-and-exchange: `operand2` is the expected value, `operand` the new one.
     CmpXchg,
+    /// Weak compare-and-exchange: as `CmpXchg`, but when the values are equal it may still
+    /// fail, as LL/SC hardware does; the seed decides, and the work-item's `spurious` flag
+    /// tells [`Instr::CasSucceeded`] what happened.
+    CmpXchgWeak,
     /// An atomic load: the value is unchanged.
     Load,
     /// An atomic store of `operand`.
@@ -249,6 +253,30 @@ pub enum CollectiveOp {
     ShflDown,
     /// The value of lane `lane ^ b` (`__shfl_xor_sync`).
     ShflXor,
+    /// The value `a` of the member whose id is `b`: the local linear id in a work-group, the
+    /// lane in a sub-group. Every member must name the same one (`work_group_broadcast`,
+    /// `sub_group_broadcast`).
+    Broadcast(NumTy),
+    /// Every member's `a` combined with the operator in id order, so a floating-point sum
+    /// does not depend on arrival order (`work_group_reduce_*`, `sub_group_reduce_*`).
+    Reduce(ScanOp, NumTy),
+    /// The members' `a` combined in id order up to and including one's own
+    /// (`work_group_scan_inclusive_*`, `sub_group_scan_inclusive_*`).
+    ScanInclusive(ScanOp, NumTy),
+    /// The members' `a` combined in id order up to but excluding one's own, starting from the
+    /// operator's identity (`work_group_scan_exclusive_*`, `sub_group_scan_exclusive_*`).
+    ScanExclusive(ScanOp, NumTy),
+}
+
+/// The operator of an OpenCL reduction or scan collective.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScanOp {
+    /// Wrapping addition for integers, IEEE addition for floats; identity 0.
+    Add,
+    /// Identity: the type's largest value, `+INFINITY` for floats.
+    Min,
+    /// Identity: the type's smallest value, `-INFINITY` for floats.
+    Max,
 }
 
 /// Work-item and NDRange queries (`get_global_id` and friends).
@@ -265,6 +293,14 @@ pub enum Query {
     WorkDim,
     GlobalLinearId,
     LocalLinearId,
+    /// Sub-groups are the scenario's warps: `warp_size` consecutive work-items of a group by
+    /// local linear id, the last one smaller when the group size is not a multiple.
+    SubGroupSize,
+    MaxSubGroupSize,
+    NumSubGroups,
+    EnqueuedNumSubGroups,
+    SubGroupId,
+    SubGroupLocalId,
 }
 
 /// One IR instruction. Those marked *event* are scheduling points when they touch shared
@@ -303,6 +339,9 @@ pub enum Instr {
     /// barrier) or of the warp. Every participant brings `a` and `b`; when all have arrived,
     /// each receives `op`'s result in `dst`.
     Collective { op: CollectiveOp, warp: bool, dst: Reg, a: Reg, b: Reg },
+    /// `dst` = whether the compare-exchange that returned `old` succeeded: `old` equals
+    /// `expected` (compared as `ty`) and the exchange did not fail spuriously.
+    CasSucceeded { ty: NumTy, dst: Reg, old: Reg, expected: Reg },
     /// `dst` = a mask of the lanes of this work-item's warp that have not finished.
     ActiveMask { dst: Reg },
     /// `dst` = the instructions this work-item has executed so far (a simulated clock).
@@ -343,6 +382,9 @@ pub enum Instr {
     /// *Event*: `printf` with format string `format` and the argument registers
     /// `arg_pool[args..args + argc]`, whose types are `printf_types[args..args + argc]`.
     Printf { format: u32, args: u32, argc: u32 },
+    /// *Event*: the start of a statement, emitted only for the statement granularity, where
+    /// every statement is a step of its own.
+    Statement,
 }
 
 /// A lowered function.
@@ -359,6 +401,43 @@ pub struct Function {
     pub arg_pool: Vec<Reg>,
     /// How printf formats each argument of `arg_pool` (same length).
     pub printf_types: Vec<PrintfArg>,
+    /// The source variables and where they live, for the inspector; nothing executes them.
+    pub vars: Vec<DebugVar>,
+}
+
+/// A source variable of a function: where its value is while it is in scope.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DebugVar {
+    pub name: String,
+    /// Its C type, as messages spell it.
+    pub type_name: String,
+    pub place: DebugPlace,
+    /// How to read the value: the element type and how many elements.
+    pub elem: DebugElem,
+    pub count: u32,
+    /// The instructions `start..end` during which it is in scope.
+    pub start: u32,
+    pub end: u32,
+}
+
+/// Where a variable's value is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DebugPlace {
+    /// In consecutive registers from this one (a vector takes one per element).
+    Regs(Reg),
+    /// In memory at the address this register holds (arrays, structs, variables whose
+    /// address is taken).
+    Mem(Reg),
+}
+
+/// How the elements of a variable read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DebugElem {
+    Scalar(ElemType),
+    /// A pointer (shown as its space, allocation and offset).
+    Pointer,
+    /// Bytes whose layout the inspector does not break down (a struct).
+    Bytes,
 }
 
 /// How a printf argument is read from its register.
@@ -405,6 +484,9 @@ pub struct Kernel {
 pub struct LocalDecl {
     pub name: String,
     pub size: u64,
+    /// The scalar type of its elements, when it is a scalar or an array of scalars (for the
+    /// memory view).
+    pub elem: Option<ElemType>,
 }
 
 /// A program-scope variable in global or constant memory, with its initial bytes.

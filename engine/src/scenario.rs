@@ -31,15 +31,19 @@ pub enum SchedulerKind {
     RunToBlock,
     /// SIMT: the active lanes of a warp advance together.
     Lockstep,
+    /// The caller names the work-item of every step (the scenario's `schedule`, then
+    /// `Session::step_work_item`).
+    Manual,
 }
 
 impl SchedulerKind {
-    pub const ALL: [(&'static str, SchedulerKind); 5] = [
+    pub const ALL: [(&'static str, SchedulerKind); 6] = [
         ("round-robin", SchedulerKind::RoundRobin),
         ("random", SchedulerKind::Random),
         ("pct", SchedulerKind::Pct),
         ("run-to-block", SchedulerKind::RunToBlock),
         ("lockstep", SchedulerKind::Lockstep),
+        ("manual", SchedulerKind::Manual),
     ];
 
     pub fn parse(text: &str) -> Option<SchedulerKind> {
@@ -69,6 +73,61 @@ pub struct Launch {
     /// Work-group size per dimension; `None` lets the engine choose (the whole range, up to
     /// 256 work-items per group).
     pub local: Option<Vec<u64>>,
+    /// The global offset per dimension (`get_global_offset`); empty means zero. Global ids
+    /// start at the offset.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub offset: Vec<u64>,
+}
+
+/// Which work-items a scheduler may pick when not every work-group is resident.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Progress {
+    /// The occupancy-bound model of real GPUs: a work-group that is not resident does not
+    /// start until a resident one finishes, so a resident group that waits for a later group
+    /// waits forever.
+    #[default]
+    OccupancyBound,
+    /// Every work-item eventually runs: when the resident work-items can make no progress
+    /// (all blocked or spinning), the next waiting work-group is started anyway, as if the
+    /// device swapped a resident group out.
+    Fair,
+}
+
+impl Progress {
+    pub const ALL: [(&'static str, Progress); 2] =
+        [("occupancy-bound", Progress::OccupancyBound), ("fair", Progress::Fair)];
+
+    pub fn parse(text: &str) -> Option<Progress> {
+        Progress::ALL.iter().find(|(name, _)| *name == text).map(|&(_, p)| p)
+    }
+
+    pub fn name(self) -> &'static str {
+        Progress::ALL.iter().find(|(_, p)| *p == self).map_or("occupancy-bound", |(name, _)| name)
+    }
+}
+
+/// What one scheduler step is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Granularity {
+    /// One shared-memory event, with the private computation before it folded in.
+    #[default]
+    Event,
+    /// One source statement (or one event, when a statement has several), for teaching.
+    Statement,
+}
+
+impl Granularity {
+    pub const ALL: [(&'static str, Granularity); 2] = [("event", Granularity::Event), ("statement", Granularity::Statement)];
+
+    pub fn parse(text: &str) -> Option<Granularity> {
+        Granularity::ALL.iter().find(|(name, _)| *name == text).map(|&(_, g)| g)
+    }
+
+    pub fn name(self) -> &'static str {
+        Granularity::ALL.iter().find(|(_, g)| *g == self).map_or("event", |(name, _)| name)
+    }
 }
 
 /// The scalar element types that buffers and scalar arguments can have.
@@ -375,6 +434,10 @@ fn default_instructions_per_step() -> u64 {
     10_000_000
 }
 
+fn default_pct_depth() -> u32 {
+    3
+}
+
 fn default_warp_size() -> u32 {
     32
 }
@@ -386,10 +449,18 @@ fn default_heap_bytes() -> u64 {
 /// Everything that determines a run. Equal scenarios give equal traces. Missing fields take
 /// the defaults of [`Scenario::new`], so a scenario file names only what it changes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Scenario {
+    /// A short name for people (the examples gallery shows it); no effect on the run.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub title: String,
     /// The kernel source text.
     pub source: String,
+    /// In a scenario file, the kernel's file instead of an inline `source`, relative to the
+    /// scenario file; [`from_toml`] reports it and the caller reads it. Never serialised:
+    /// a scenario that is passed on carries its source.
+    #[serde(skip_serializing)]
+    pub source_file: Option<String>,
     /// The name diagnostics use for the source (a file name, or `kernel.cl` in the app).
     pub file_name: String,
     pub dialect: Dialect,
@@ -421,6 +492,21 @@ pub struct Scenario {
     /// The buffers the report lists, by parameter name; empty for all of them.
     #[serde(default)]
     pub report_buffers: Vec<String>,
+    /// How many work-groups may be resident (started and not finished) at once; `None` for
+    /// all of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_resident_groups: Option<u32>,
+    /// What happens to work-groups that are not resident.
+    pub progress: Progress,
+    /// The depth of the PCT scheduler: the bug depth it targets (it makes `depth - 1`
+    /// priority changes).
+    #[serde(default = "default_pct_depth")]
+    pub pct_depth: u32,
+    /// What one step is.
+    pub granularity: Granularity,
+    /// For the manual scheduler: the work-item (linear index) of each step, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub schedule: Vec<u32>,
 }
 
 impl Default for Scenario {
@@ -433,12 +519,14 @@ impl Scenario {
     /// A scenario with the defaults the CLI and the app start from.
     pub fn new(source: impl Into<String>, file_name: impl Into<String>, dialect: Dialect) -> Scenario {
         Scenario {
+            title: String::new(),
+            source_file: None,
             source: source.into(),
             file_name: file_name.into(),
             dialect,
             kernel: None,
             defines: Vec::new(),
-            launch: Launch { global: vec![1], local: None },
+            launch: Launch { global: vec![1], local: None, offset: Vec::new() },
             args: Vec::new(),
             scheduler: SchedulerKind::Random,
             seed: 0,
@@ -449,8 +537,45 @@ impl Scenario {
             memory_model: MemoryModel::Sc,
             default_buffer_elements: None,
             report_buffers: Vec::new(),
+            max_resident_groups: None,
+            progress: Progress::OccupancyBound,
+            pct_depth: default_pct_depth(),
+            granularity: Granularity::Event,
+            schedule: Vec::new(),
         }
     }
+}
+
+/// Reads a scenario file (TOML, the serialised [`Scenario`]; every field optional). When it
+/// names a `source_file`, `read_source` is asked for that file's text (a path relative to the
+/// scenario file); it answers with the text and the name diagnostics should use for it.
+/// Without a `dialect`, a `.cu` source file means CUDA.
+pub fn from_toml(
+    text: &str,
+    read_source: impl FnOnce(&str) -> Result<(String, String), Diagnostic>,
+) -> Result<Scenario, Diagnostic> {
+    let mut scenario: Scenario = toml::from_str(text).map_err(|e| {
+        let d = Diagnostic::error("invalid-input", format!("invalid scenario file: {}", e.message().trim_end()));
+        match e.span() {
+            Some(r) => d.with_span(crate::diag::Span::new(r.start as u32, r.end as u32), "here"),
+            None => d,
+        }
+    })?;
+    if let Some(file) = scenario.source_file.take() {
+        if !scenario.source.is_empty() {
+            return Err(Diagnostic::error("invalid-input", "a scenario file gives either `source` or `source_file`, not both"));
+        }
+        let (source, name) = read_source(&file)?;
+        scenario.source = source;
+        if scenario.file_name == Scenario::default().file_name {
+            scenario.file_name = name;
+        }
+        let dialect_given = toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("dialect"));
+        if !dialect_given && file.ends_with(".cu") {
+            scenario.dialect = Dialect::Cuda;
+        }
+    }
+    Ok(scenario)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 
 use crate::exec::Machine;
 use crate::rng::Rng;
-use crate::scenario::SchedulerKind;
+use crate::scenario::{Scenario, SchedulerKind};
 
 /// Scheduler state.
 #[derive(Clone, Debug)]
@@ -20,19 +20,30 @@ pub enum Scheduler {
     /// PCT (Burckhardt, Kothari, Musuvathi, Nagarakatte: "A Randomized Scheduler with
     /// Probabilistic Guarantees of Finding Bugs", ASPLOS 2010): distinct random priorities,
     /// always the highest-priority ready work-item, and at `depth - 1` random steps the
-    /// running work-item drops below everyone.
+    /// running work-item drops below everyone. A work-item found spinning drops below
+    /// everyone too, so a busy-wait cannot starve the work-item it waits for.
     Pct { priority: Vec<u64>, change_points: Vec<u64>, next_low: u64 },
+    /// SIMT: a warp is chosen at random, and its ready lanes that are furthest behind in the
+    /// program (the smallest call-stack position) step one after another, as the lanes of
+    /// one instruction. Lanes that diverged wait until the lanes behind them catch up, which
+    /// is how a warp reconverges (the "minimum PC" policy), and why a lane spinning on a lock
+    /// held by another lane of its warp can spin forever.
+    Lockstep {
+        /// The lanes of the current instruction still to step, last first.
+        queue: Vec<u32>,
+    },
+    /// The caller's list of work-items, one per step; the run pauses where it ends.
+    Manual { schedule: std::rc::Rc<[u32]>, next: usize },
 }
 
-/// The default PCT depth (bugs of depth up to 3 are found with good probability).
-pub const DEFAULT_PCT_DEPTH: u32 = 3;
-
 impl Scheduler {
-    pub fn new(kind: SchedulerKind, machine: &Machine, rng: &mut Rng, expected_steps: u64) -> Scheduler {
-        match kind {
+    pub fn new(scenario: &Scenario, machine: &Machine, rng: &mut Rng, expected_steps: u64) -> Scheduler {
+        match scenario.scheduler {
             SchedulerKind::RoundRobin => Scheduler::RoundRobin { last: u32::MAX },
-            SchedulerKind::Random | SchedulerKind::Lockstep => Scheduler::Random,
+            SchedulerKind::Random => Scheduler::Random,
             SchedulerKind::RunToBlock => Scheduler::RunToBlock { current: None },
+            SchedulerKind::Lockstep => Scheduler::Lockstep { queue: Vec::new() },
+            SchedulerKind::Manual => Scheduler::Manual { schedule: scenario.schedule.clone().into(), next: 0 },
             SchedulerKind::Pct => {
                 let n = machine.ready_pos.len();
                 // A random permutation of high priorities (Fisher-Yates), one per agent.
@@ -41,8 +52,8 @@ impl Scheduler {
                     let j = rng.below(i as u64 + 1) as usize;
                     priority.swap(i, j);
                 }
-                let mut change_points: Vec<u64> =
-                    (1..DEFAULT_PCT_DEPTH).map(|_| 1 + rng.below(expected_steps.max(1))).collect();
+                let depth = scenario.pct_depth.clamp(1, 64);
+                let mut change_points: Vec<u64> = (1..depth).map(|_| 1 + rng.below(expected_steps.max(1))).collect();
                 change_points.sort_unstable();
                 Scheduler::Pct { priority, change_points, next_low: n as u64 }
             }
@@ -76,7 +87,17 @@ impl Scheduler {
                 pick
             }
             Scheduler::Pct { priority, change_points, next_low } => {
-                let pick = *ready.iter().max_by_key(|&&wi| priority[wi as usize]).unwrap_or(&ready[0]);
+                let n = machine.items.len() as u32;
+                let mut pick = *ready.iter().max_by_key(|&&wi| priority[wi as usize]).unwrap_or(&ready[0]);
+                // The spin hint: at most once per ready agent, so a step always happens.
+                for _ in 0..ready.len() {
+                    if pick >= n || !machine.is_spinning(pick) {
+                        break;
+                    }
+                    *next_low = next_low.saturating_sub(1);
+                    priority[pick as usize] = *next_low;
+                    pick = *ready.iter().max_by_key(|&&wi| priority[wi as usize]).unwrap_or(&ready[0]);
+                }
                 if change_points.first() == Some(&step) {
                     change_points.remove(0);
                     *next_low = next_low.saturating_sub(1);
@@ -84,6 +105,70 @@ impl Scheduler {
                 }
                 pick
             }
+            Scheduler::Lockstep { queue } => {
+                while let Some(lane) = queue.pop() {
+                    if machine.ready_pos[lane as usize] != u32::MAX {
+                        return Some(lane);
+                    }
+                }
+                let agent = ready[rng.below(ready.len() as u64) as usize];
+                if agent as usize >= machine.items.len() {
+                    // A copy engine is not a lane of any warp.
+                    return Some(agent);
+                }
+                let warp = machine.items[agent as usize].warp;
+                let mut lanes: Vec<u32> = ready
+                    .iter()
+                    .copied()
+                    .filter(|&a| (a as usize) < machine.items.len() && machine.items[a as usize].warp == warp)
+                    .collect();
+                let behind = lanes.iter().copied().min_by(|&a, &b| position_order(machine, a, b)).unwrap_or(agent);
+                lanes.retain(|&a| position_order(machine, a, behind) == std::cmp::Ordering::Equal);
+                // Lanes step in lane order: the queue is popped from the back.
+                lanes.sort_unstable_by(|a, b| b.cmp(a));
+                let first = lanes.pop().unwrap_or(agent);
+                *queue = lanes;
+                first
+            }
+            Scheduler::Manual { schedule, next } => {
+                let &agent = schedule.get(*next)?;
+                if machine.ready_pos.get(agent as usize).is_none_or(|&p| p == u32::MAX) {
+                    return None;
+                }
+                *next += 1;
+                agent
+            }
         })
     }
+}
+
+impl Scheduler {
+    /// Whether this scheduler could ever pick ready work-item `wi` in the machine's present
+    /// state. Only lockstep holds lanes back: a lane ahead of others of its warp waits for
+    /// them, so lanes spinning behind it starve it for as long as they spin.
+    pub fn could_pick(&self, machine: &Machine, wi: u32) -> bool {
+        match self {
+            Scheduler::Lockstep { .. } => {
+                let warp = machine.items[wi as usize].warp;
+                !machine.ready.iter().any(|&a| {
+                    (a as usize) < machine.items.len()
+                        && machine.items[a as usize].warp == warp
+                        && position_order(machine, a, wi) == std::cmp::Ordering::Less
+                })
+            }
+            _ => true,
+        }
+    }
+}
+
+/// Orders two work-items by how far they are in the program: their call stacks compared
+/// frame by frame (the return positions), then their current positions. In structured code
+/// the smaller position is the one behind: the start of a loop body, the `then` branch
+/// before the `else`, a loop before its exit.
+fn position_order(machine: &Machine, a: u32, b: u32) -> std::cmp::Ordering {
+    let (x, y) = (&machine.items[a as usize], &machine.items[b as usize]);
+    // A frame's `pc` is the instruction after the call; the call itself marks its position.
+    let frames_x = x.frames.iter().map(|f| (f.func, f.pc.saturating_sub(1))).chain(std::iter::once((x.func, x.pc)));
+    let frames_y = y.frames.iter().map(|f| (f.func, f.pc.saturating_sub(1))).chain(std::iter::once((y.func, y.pc)));
+    frames_x.cmp(frames_y)
 }

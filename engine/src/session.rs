@@ -11,7 +11,7 @@ use crate::exec::{self, Fault, Limits, Machine, Status};
 use crate::ir::ParamKind;
 use crate::report::{BufferReport, Finding, FindingKind, Related, Report, RunStatus};
 use crate::rng::Rng;
-use crate::scenario::{ElemType, Number, Scenario};
+use crate::scenario::{ElemType, Number, Progress, Scenario};
 use crate::sched::Scheduler;
 use crate::trace::{EventLog, Space};
 use crate::frontend;
@@ -25,6 +25,10 @@ pub enum WorkItemStatus {
     Faulted,
     /// In `wait_group_events`, waiting for async copies.
     Waiting,
+    /// Ready, but known to spin: re-reading shared values that have not changed.
+    Spinning,
+    /// Its work-group is not resident yet.
+    NotStarted,
 }
 
 impl WorkItemStatus {
@@ -35,6 +39,8 @@ impl WorkItemStatus {
             WorkItemStatus::Finished => "finished",
             WorkItemStatus::Faulted => "faulted",
             WorkItemStatus::Waiting => "waiting",
+            WorkItemStatus::Spinning => "spinning",
+            WorkItemStatus::NotStarted => "not-started",
         }
     }
 }
@@ -88,6 +94,10 @@ struct Snapshot {
     hash: u64,
 }
 
+/// The most events a run records. The history is what stepping back replays and what the
+/// timeline draws; about 64 bytes an event keeps a run under a few hundred megabytes.
+pub const MAX_HISTORY_EVENTS: usize = 4_000_000;
+
 /// How far apart snapshots are: every this many steps, and at least enough steps that the
 /// snapshots of a large launch stay within about this many bytes in all.
 const SNAPSHOT_EVERY: u64 = 2048;
@@ -96,22 +106,23 @@ const SNAPSHOT_BUDGET_BYTES: u64 = 64 << 20;
 impl Session {
     /// Compiles and launches `scenario`, or explains why it cannot run.
     pub fn new(scenario: Scenario) -> Result<Session, Vec<Diagnostic>> {
-        let program = frontend::compile(&scenario.source, scenario.dialect, &scenario.defines).map_err(|d| vec![d])?;
+        let options = crate::lower::Options { statements: scenario.granularity == crate::scenario::Granularity::Statement };
+        let program = frontend::compile_with(&scenario.source, scenario.dialect, &scenario.defines, options).map_err(|d| vec![d])?;
         let kernel = pick_kernel(&program, &scenario).map_err(|d| vec![d])?;
         if scenario.memory_model != crate::scenario::MemoryModel::Sc {
             return Err(vec![Diagnostic::error("unsupported", "the relaxed memory model is not available yet")
                 .with_help("run with --memory-model sc")]);
         }
-        if scenario.scheduler == crate::scenario::SchedulerKind::Lockstep {
-            return Err(vec![Diagnostic::error("unsupported", "the lockstep scheduler is not available yet")
-                .with_help("use --sched random, round-robin, pct or run-to-block")]);
+        if scenario.max_resident_groups == Some(0) {
+            return Err(vec![Diagnostic::error("invalid-launch", "max_resident_groups must be at least 1")
+                .with_help("leave it out to make every work-group resident")]);
         }
         let mut rng = Rng::new(scenario.seed);
         let program = Rc::new(program);
         let limits = Limits { instructions_per_step: scenario.max_instructions_per_step.max(1), ..Limits::default() };
         let machine = exec::launch(program, kernel, &scenario, &mut rng, limits).map_err(|d| vec![d])?;
         let expected_steps = (machine.items.len() as u64 * 8).min(scenario.max_steps);
-        let scheduler = Scheduler::new(scenario.scheduler, &machine, &mut rng, expected_steps);
+        let scheduler = Scheduler::new(&scenario, &machine, &mut rng, expected_steps);
         let lines = LineIndex::new(&scenario.source);
         let mut session = Session {
             scenario,
@@ -264,54 +275,154 @@ impl Session {
             self.status = RunStatus::StepLimit;
             return;
         }
+        // Under the fair progress model a waiting group starts whenever the resident ones
+        // cannot move on by themselves.
+        while self.scenario.progress == Progress::Fair && self.machine.pending_groups() > 0 && self.all_stuck() {
+            self.machine.start_next_group();
+            let faults = std::mem::take(&mut self.machine.faults);
+            for f in faults {
+                let finding = self.finding_from_fault(f);
+                self.findings.push(finding);
+            }
+        }
         if self.machine.ready.is_empty() {
             let stuck: Vec<u32> = (0..self.machine.items.len() as u32)
-                .filter(|&wi| matches!(self.machine.items[wi as usize].status, Status::AtBarrier | Status::Ready | Status::Waiting))
+                .filter(|&wi| {
+                    matches!(
+                        self.machine.items[wi as usize].status,
+                        Status::AtBarrier | Status::Ready | Status::Waiting | Status::NotStarted
+                    )
+                })
                 .collect();
             if stuck.is_empty() {
                 self.status = RunStatus::Completed;
             } else {
                 self.status = RunStatus::Deadlock;
-                let first = stuck[0];
-                let span = self.current_span(first).unwrap_or_default();
-                let (line, column) = self.line_col(span);
-                self.findings.push(Finding {
-                    kind: FindingKind::Deadlock,
-                    severity: Severity::Error,
-                    message: format!("deadlock: {} work-item(s) wait and none can move", stuck.len()),
-                    line,
-                    column,
-                    work_item: Some(self.global_id(first)),
-                    step: Some(self.steps),
-                    related: Vec::new(),
-                    race: None,
-                    memory: None,
-                    span: Some(span),
-                });
+                self.push_hang_finding(FindingKind::Deadlock, &stuck);
             }
             return;
         }
-        if self.steps >= self.scenario.max_steps {
-            self.status = RunStatus::StepLimit;
-            let n = self.machine.items.len() as u32;
-            let wi = self.machine.ready.iter().copied().find(|&a| a < n).unwrap_or(0);
-            let span = self.current_span(wi).unwrap_or_default();
-            let (line, column) = self.line_col(span);
-            let max = self.scenario.max_steps;
-            self.findings.push(Finding {
-                kind: FindingKind::StepLimit,
-                severity: Severity::Error,
-                message: format!("the run stopped at the step limit of {max} steps with work-items still running"),
-                line,
-                column,
-                work_item: Some(self.global_id(wi)),
-                step: Some(self.steps),
-                related: Vec::new(),
-                race: None,
-                memory: None,
-                span: Some(span),
-            });
+        if self.all_stuck() {
+            self.status = RunStatus::Livelock;
+            let stuck: Vec<u32> = (0..self.machine.items.len() as u32)
+                .filter(|&wi| !matches!(self.machine.items[wi as usize].status, Status::Finished | Status::Faulted))
+                .collect();
+            self.push_hang_finding(FindingKind::Livelock, &stuck);
+            return;
         }
+        if self.machine.log.len() >= MAX_HISTORY_EVENTS {
+            self.stop_at_limit(format!(
+                "the run stopped after recording {MAX_HISTORY_EVENTS} events, the most its history keeps for stepping back"
+            ));
+        } else if self.steps >= self.scenario.max_steps {
+            let max = self.scenario.max_steps;
+            self.stop_at_limit(format!("the run stopped at the step limit of {max} steps with work-items still running"));
+        }
+    }
+
+    /// Ends the run at a limit with a `step-limit` finding at a work-item that could still run.
+    fn stop_at_limit(&mut self, message: String) {
+        self.status = RunStatus::StepLimit;
+        let n = self.machine.items.len() as u32;
+        let wi = self.machine.ready.iter().copied().find(|&a| a < n).unwrap_or(0);
+        let span = self.current_span(wi).unwrap_or_default();
+        let (line, column) = self.line_col(span);
+        self.findings.push(Finding {
+            kind: FindingKind::StepLimit,
+            severity: Severity::Error,
+            message,
+            line,
+            column,
+            work_item: Some(self.global_id(wi)),
+            step: Some(self.steps),
+            related: Vec::new(),
+            race: None,
+            memory: None,
+            span: Some(span),
+        });
+    }
+
+    /// Whether no agent can make progress by itself: nothing is ready, or every ready agent is
+    /// a work-item that spins (a copy engine always makes progress).
+    fn all_stuck(&self) -> bool {
+        let n = self.machine.items.len() as u32;
+        self.machine.ready.iter().all(|&a| a < n && (self.machine.is_spinning(a) || !self.scheduler.could_pick(&self.machine, a)))
+    }
+
+    /// Explains a deadlock or livelock: who waits where, and which groups never started.
+    fn push_hang_finding(&mut self, kind: FindingKind, stuck: &[u32]) {
+        let machine = &self.machine;
+        let resident: Vec<u32> = stuck.iter().copied().filter(|&wi| machine.items[wi as usize].status != Status::NotStarted).collect();
+        let not_started = stuck.len() - resident.len();
+        // Work-items waiting at the same place are told together.
+        let mut places: Vec<(Span, (&'static str, &'static str), Vec<u32>)> = Vec::new();
+        for &wi in &resident {
+            let span = self.current_span(wi).unwrap_or_default();
+            // The verb for one work-item and for several.
+            let what = match machine.items[wi as usize].status {
+                Status::AtBarrier => ("waits at this barrier", "wait at this barrier"),
+                Status::Waiting => ("waits for async copies here", "wait for async copies here"),
+                _ if machine.is_spinning(wi) => {
+                    ("spins here, re-reading values nobody changes", "spin here, re-reading values nobody changes")
+                }
+                Status::Ready if !self.scheduler.could_pick(machine, wi) => (
+                    "is held here until the lanes of its warp behind it catch up (lockstep)",
+                    "are held here until the lanes of their warp behind them catch up (lockstep)",
+                ),
+                _ => ("cannot go on from here", "cannot go on from here"),
+            };
+            match places.iter_mut().find(|(s, w, _)| *s == span && *w == what) {
+                Some((_, _, items)) => items.push(wi),
+                None => places.push((span, what, vec![wi])),
+            }
+        }
+        // The finding points at a spinner for a livelock, at the first waiter otherwise.
+        let spinner = resident.iter().copied().find(|&wi| machine.is_spinning(wi));
+        let first = spinner.or(resident.first().copied()).or(stuck.first().copied()).unwrap_or(0);
+        let span = self.current_span(first).unwrap_or_default();
+        let (line, column) = self.line_col(span);
+        let mut message = match kind {
+            FindingKind::Livelock => {
+                let spinning = resident.iter().filter(|&&wi| machine.is_spinning(wi)).count();
+                if spinning == 1 {
+                    "livelock: a work-item spins and no work-item that could change what it reads can run".to_string()
+                } else {
+                    format!("livelock: {spinning} work-items spin and no work-item that could change what they read can run")
+                }
+            }
+            _ => format!("deadlock: {} work-item(s) wait and none can move", stuck.len()),
+        };
+        if not_started > 0 {
+            let groups = machine.pending_groups();
+            message.push_str(&format!(
+                "; {groups} work-group{} never started: at most {} may be resident at once and a group starts only when a resident one finishes",
+                if groups == 1 { "" } else { "s" },
+                machine.resident_limit
+            ));
+        }
+        let related = places
+            .iter()
+            .take(8)
+            .map(|(span, what, items)| {
+                let (line, column) = self.line_col(*span);
+                let who = describe_items(items.iter().map(|&wi| self.global_id(wi)[0]).collect());
+                let verb = if items.len() == 1 { what.0 } else { what.1 };
+                Related { line, column, work_item: Some(self.global_id(items[0])), step: Some(self.steps), message: format!("{who} {verb}"), span: Some(*span) }
+            })
+            .collect();
+        self.findings.push(Finding {
+            kind,
+            severity: Severity::Error,
+            message,
+            line,
+            column,
+            work_item: Some(self.global_id(first)),
+            step: Some(self.steps),
+            related,
+            race: None,
+            memory: None,
+            span: Some(span),
+        });
     }
 
     fn finding_from_fault(&self, mut f: Fault) -> Finding {
@@ -354,9 +465,15 @@ impl Session {
         self.machine.geometry.global_id(g, wi - first)
     }
 
+    /// Where work-item `wi` is: its next event, or the barrier or wait it is blocked in.
     fn current_span(&self, wi: u32) -> Option<Span> {
         let item = &self.machine.items[wi as usize];
-        self.machine.program.functions[item.func as usize].spans.get(item.pc as usize).copied()
+        // A blocked work-item has already moved past the instruction that blocked it.
+        let pc = match item.status {
+            Status::AtBarrier | Status::Waiting => item.pc.saturating_sub(1),
+            _ => item.pc,
+        };
+        self.machine.program.functions[item.func as usize].spans.get(pc as usize).copied()
     }
 
     pub fn work_item_count(&self) -> usize {
@@ -375,7 +492,9 @@ impl Session {
         let local = wi - self.machine.groups[g as usize].first;
         let geometry = &self.machine.geometry;
         let status = match item.status {
+            Status::Ready if self.machine.is_spinning(wi) => WorkItemStatus::Spinning,
             Status::Ready => WorkItemStatus::Ready,
+            Status::NotStarted => WorkItemStatus::NotStarted,
             Status::AtBarrier => WorkItemStatus::AtBarrier,
             Status::Finished => WorkItemStatus::Finished,
             Status::Faulted => WorkItemStatus::Faulted,
@@ -394,6 +513,30 @@ impl Session {
             status,
             line,
         }
+    }
+
+    /// Work-item `index`'s call stack, innermost frame first, with the variables in scope.
+    pub fn call_stack(&self, index: usize) -> Vec<crate::inspect::FrameView> {
+        if index >= self.machine.items.len() {
+            return Vec::new();
+        }
+        crate::inspect::call_stack(&self.machine, index as u32)
+    }
+
+    /// Every memory of the run, with its name: global buffers, constant memory, each group's
+    /// local memory.
+    pub fn memories(&self) -> Vec<(crate::inspect::MemoryRef, String)> {
+        crate::inspect::memories(&self.machine)
+    }
+
+    /// The contents of one memory, with the last writer of each element.
+    pub fn memory(&self, which: crate::inspect::MemoryRef) -> Option<crate::inspect::MemoryView> {
+        crate::inspect::memory(&self.machine, which)
+    }
+
+    /// Each work-group's barrier: who has arrived.
+    pub fn barriers(&self) -> Vec<crate::inspect::BarrierView> {
+        crate::inspect::barriers(&self.machine)
     }
 
     pub fn events(&self) -> &EventLog {
@@ -451,6 +594,25 @@ impl Session {
             printf: self.machine.printf.clone(),
         }
     }
+}
+
+/// "work-item 3" or "work-items 0-3, 8" (by the first global id).
+fn describe_items(mut ids: Vec<u64>) -> String {
+    ids.sort_unstable();
+    let mut parts: Vec<String> = Vec::new();
+    let mut k = 0;
+    while k < ids.len() {
+        let start = ids[k];
+        let mut end = start;
+        while k + 1 < ids.len() && ids[k + 1] == end + 1 {
+            k += 1;
+            end = ids[k];
+        }
+        parts.push(if end > start { format!("{start}-{end}") } else { start.to_string() });
+        k += 1;
+    }
+    let shown = if parts.len() > 6 { format!("{}, ...", parts[..6].join(", ")) } else { parts.join(", ") };
+    if ids.len() == 1 { format!("work-item {shown}") } else { format!("work-items {shown}") }
 }
 
 fn number_of(ty: ElemType, bits: u64) -> Number {

@@ -200,7 +200,7 @@ pub fn scenario(sim: &SimFile, source: String, file_name: String) -> Result<(Sce
     let mut scenario = Scenario::new(source, file_name, Dialect::OpenCl);
     scenario.kernel = Some(sim.kernel.clone());
     scenario.defines = sim.defines.clone();
-    scenario.launch = Launch { global: sim.global.to_vec(), local: Some(sim.local.to_vec()) };
+    scenario.launch = Launch { global: sim.global.to_vec(), local: Some(sim.local.to_vec()), offset: Vec::new() };
     let mut dumped = Vec::new();
     for (p, a) in kernel.params.iter().zip(&sim.args) {
         let spec = match &p.kind {

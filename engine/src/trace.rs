@@ -29,6 +29,8 @@ pub enum EventKind {
     AsyncCopy,
     /// The work-item waited for async-copy events.
     Wait,
+    /// The work-item starts a statement (the statement granularity only).
+    Statement,
 }
 
 /// An address space.
@@ -64,6 +66,10 @@ pub struct Event {
     /// The value written (stores, atomics), as raw bits.
     pub written: u64,
     pub span: Span,
+    /// The memory order of an atomic (`crate::ir::order` values); `None` for other events.
+    pub order: Option<u8>,
+    /// The memory scope of an atomic or a fence (`crate::ir::scope` values).
+    pub scope: Option<u8>,
 }
 
 /// The columns of the event log.
@@ -76,8 +82,14 @@ pub struct EventLog {
     read: Vec<u64>,
     written: Vec<u64>,
     span: Vec<Span>,
+    /// Order and scope, `NONE` where the event has none.
+    order: Vec<u8>,
+    scope: Vec<u8>,
     hash: u64,
 }
+
+/// The `order` and `scope` column value of events that have none.
+const NONE: u8 = u8::MAX;
 
 impl EventLog {
     pub fn len(&self) -> usize {
@@ -97,6 +109,8 @@ impl EventLog {
             read: self.read[index],
             written: self.written[index],
             span: self.span[index],
+            order: Some(self.order[index]).filter(|&o| o != NONE),
+            scope: Some(self.scope[index]).filter(|&o| o != NONE),
         })
     }
 
@@ -133,6 +147,8 @@ impl EventLog {
         self.read.truncate(len);
         self.written.truncate(len);
         self.span.truncate(len);
+        self.order.truncate(len);
+        self.scope.truncate(len);
         self.hash = hash;
     }
 
@@ -152,6 +168,8 @@ impl EventLog {
         bytes[34..42].copy_from_slice(&event.written.to_le_bytes());
         bytes[42..46].copy_from_slice(&event.span.start.to_le_bytes());
         bytes[46..50].copy_from_slice(&event.span.end.to_le_bytes());
+        bytes[50] = event.order.map_or(0, |o| o + 1);
+        bytes[51] = event.scope.map_or(0, |s| s + 1);
         self.hash = xxhash_rust::xxh3::xxh3_64_with_seed(&bytes, self.hash);
         self.step.push(event.step);
         self.work_item.push(event.work_item);
@@ -160,5 +178,7 @@ impl EventLog {
         self.read.push(event.read);
         self.written.push(event.written);
         self.span.push(event.span);
+        self.order.push(event.order.unwrap_or(NONE));
+        self.scope.push(event.scope.unwrap_or(NONE));
     }
 }

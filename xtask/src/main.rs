@@ -8,11 +8,14 @@
 //!   engine parses, and why it refuses the rest (see [`corpus`]).
 //! - `cargo xtask fuzz <target> [--time SECONDS]` runs a cargo-fuzz target from `fuzz/` (see
 //!   [`fuzz`]).
+//! - `cargo xtask bench [ARGS...]` runs the engine's criterion benchmarks and prints a summary
+//!   (see [`bench`]).
 //!
 //! Each first makes sure the tools it uses are installed (see [`setup`]), so a fresh machine
 //! needs only these commands. Each task is a module with one entry point; a new task is a
 //! new module plus one arm in [`Task::parse`] and [`main`].
 
+mod bench;
 mod corpus;
 mod corpus_runs;
 mod fuzz;
@@ -36,6 +39,8 @@ tasks:
   fuzz <TARGET> [--time SECONDS]
                      fuzz the engine for SECONDS (default 60) with a cargo-fuzz target:
                      frontend or execute (installs nightly and cargo-fuzz if missing)
+  bench [ARGS...]    run the engine's benchmarks (criterion) and print a summary; ARGS
+                     go to criterion, e.g. a name filter such as `seek` or `--test`
   help               print this message
 
 `serve` and `test` install the tools they need first (Rust's wasm target, Trunk,
@@ -48,6 +53,7 @@ enum Task {
     Test,
     Corpus { dir: Option<PathBuf>, json: bool },
     Fuzz { target: String, seconds: u64 },
+    Bench { args: Vec<String> },
     Help,
 }
 
@@ -59,6 +65,8 @@ impl Task {
         let task = match args.next().as_deref() {
             None | Some("help" | "-h" | "--help") => Task::Help,
             Some("test") => Task::Test,
+            // Everything after `bench` belongs to criterion (a filter, `--test`, ...).
+            Some("bench") => return Ok(Task::Bench { args: args.collect() }),
             Some("serve") => {
                 let mut port = 8080;
                 while let Some(arg) = args.next() {
@@ -141,6 +149,7 @@ fn main() -> ExitCode {
         Task::Test => test::run(),
         Task::Corpus { dir, json } => corpus::run(dir, json),
         Task::Fuzz { target, seconds } => fuzz::run(&target, seconds),
+        Task::Bench { args } => bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -229,11 +238,18 @@ mod tests {
                 seconds: 7
             })
         );
+        assert_eq!(parse(&["bench"]), Ok(Task::Bench { args: vec![] }));
+        assert_eq!(
+            parse(&["bench", "seek_1m", "--test"]),
+            Ok(Task::Bench {
+                args: vec!["seek_1m".into(), "--test".into()]
+            })
+        );
     }
 
     #[test]
     fn rejects_bad_arguments() {
-        assert!(parse(&["bench"]).unwrap_err().contains("unknown task"));
+        assert!(parse(&["benchmark"]).unwrap_err().contains("unknown task"));
         assert!(parse(&["test", "extra"])
             .unwrap_err()
             .contains("unexpected"));

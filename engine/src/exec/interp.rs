@@ -7,7 +7,7 @@
 
 use super::{Alloc, Arrival, Fault, Frame, Geometry, Machine, Scope, Status, WorkItem};
 use crate::diag::Span;
-use crate::ir::{ptr, AtomicOp, BinaryOp, CmpOp, Instr, NumTy, Program, Query, UnaryOp};
+use crate::ir::{fence, ptr, AtomicOp, BinaryOp, CmpOp, Instr, NumTy, Program, Query, UnaryOp};
 use crate::report::FindingKind;
 use crate::scenario::{Access, ElemType};
 use crate::trace::{EventKind, Location, Space};
@@ -42,7 +42,7 @@ fn run_stretch(m: &mut Machine, wi: u32, fuel: &mut u64) {
         let item = &mut m.items[wi as usize];
         let active = m.warps[item.warp as usize].active;
         let first = m.groups[item.group as usize].first;
-        match exec_private(&program, &m.geometry, &m.program_globals, item, wi - first, fuel, limit, active, call_depth) {
+        match exec_private(&program, &m.geometry, &m.program_globals, item, wi - first, fuel, limit, active, m.warp_size, call_depth) {
             Exit::AtEvent => return,
             Exit::Finished => {
                 let item = &m.items[wi as usize];
@@ -101,7 +101,7 @@ fn f64_of(v: u64) -> f64 {
 
 /// Evaluates a binary operation; `None` for an integer division by zero.
 #[inline]
-fn binary(op: BinaryOp, ty: NumTy, a: u64, b: u64) -> Option<u64> {
+pub(super) fn binary(op: BinaryOp, ty: NumTy, a: u64, b: u64) -> Option<u64> {
     Some(match ty {
         NumTy::F32 => {
             let (x, y) = (f32_of(a), f32_of(b));
@@ -281,6 +281,7 @@ fn exec_private(
     fuel: &mut u64,
     limit: u64,
     active_mask: u64,
+    warp_size: u32,
     call_depth: u32,
 ) -> Exit {
     loop {
@@ -411,14 +412,19 @@ fn exec_private(
             | Instr::WaitEvents { .. }
             | Instr::Collective { .. }
             | Instr::Malloc { .. }
-            | Instr::Free { .. } => {
+            | Instr::Free { .. }
+            | Instr::Statement => {
                 return Exit::AtEvent
             }
             Instr::WorkItem { query: q, dst, dim } => {
-                regs[dst as usize] = query(geometry, item.group, local_linear, q, regs[dim as usize]);
+                regs[dst as usize] = query(geometry, item.group, local_linear, warp_size, q, regs[dim as usize]);
             }
             Instr::LocalAddr { dst, index } => regs[dst as usize] = ptr::make(Space::Local, index, 0),
             Instr::Clock { dst } => regs[dst as usize] = item.cycles + (limit - *fuel),
+            Instr::CasSucceeded { ty, dst, old, expected } => {
+                let equal = canon_int(ty, regs[old as usize]) == canon_int(ty, regs[expected as usize]);
+                regs[dst as usize] = (equal && !item.spurious) as u64;
+            }
             Instr::CheckOrder { value, allowed, scope, text } => {
                 let v = regs[value as usize];
                 if v >= 8 || allowed & (1 << v) == 0 {
@@ -581,6 +587,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             m.items[wi as usize].regs[base + dst as usize] = v;
             let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
             m.event(wi, EventKind::Load, Some(loc), v, 0, span);
+            quiet(m, wi, func_index, pc);
         }
         Instr::Store { ty, addr, src } => {
             let p = reg(m, addr);
@@ -591,41 +598,60 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 if a.access == Access::ReadOnly || ptr::space(p) == Space::Constant {
                     return Err((FindingKind::ReadOnlyWrite, format!("write to the read-only buffer `{}`", a.name)));
                 }
+                let before = decode(ty, &a.bytes[at..]);
+                let was_uninit = is_uninit(a, at, size as usize);
                 encode(ty, v, &mut a.bytes[at..]);
                 mark_init(a, at, size as usize);
-                Ok(())
+                Ok(was_uninit || decode(ty, &a.bytes[at..]) != before)
             });
-            if let Err((kind, message)) = result {
-                m.fault(Fault { kind, message, span, work_item: wi, step: m.step, related: Vec::new() });
+            match result {
+                Ok(true) => m.write_epoch += 1,
+                Ok(false) => {}
+                Err((kind, message)) => m.fault(Fault { kind, message, span, work_item: wi, step: m.step, related: Vec::new() }),
             }
             let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
             m.event(wi, EventKind::Store, Some(loc), 0, v, span);
         }
-        Instr::Atomic { op, ty, dst, addr, operand, operand2, .. } => {
+        Instr::Atomic { op, ty, dst, addr, operand, operand2, order, scope } => {
             let p = reg(m, addr);
             let (x, y) = (reg(m, operand), reg(m, operand2));
             let size = ty.size();
-            let Machine { global, constant, groups, .. } = m;
+            let Machine { global, constant, groups, rng, .. } = m;
+            let mut spurious = false;
             let result = resolve(global, constant, &mut groups[group].local, p, size).and_then(|(a, at)| {
                 if a.access != Access::ReadWrite || ptr::space(p) == Space::Constant {
                     return Err((FindingKind::ReadOnlyWrite, format!("atomic update of the read-only or write-only buffer `{}`", a.name)));
                 }
                 let old = decode(ty, &a.bytes[at..]);
-                let new = atomic(op, ty, old, x, y);
+                let mut new = atomic(op, ty, old, x, y);
+                // A weak exchange that would succeed fails one time in four.
+                if op == AtomicOp::CmpXchgWeak && new != old && rng.below(WEAK_CAS_FAILS_ONE_IN) == 0 {
+                    spurious = true;
+                    new = old;
+                }
+                let was_uninit = is_uninit(a, at, size as usize);
                 encode(ty, new, &mut a.bytes[at..]);
                 mark_init(a, at, size as usize);
-                Ok((old, new))
+                Ok((old, new, was_uninit || decode(ty, &a.bytes[at..]) != old))
             });
-            let (old, new) = match result {
+            let (old, new, changed) = match result {
                 Ok(v) => v,
                 Err((kind, message)) => {
                     m.fault(Fault { kind, message, span, work_item: wi, step: m.step, related: Vec::new() });
-                    (0, 0)
+                    (0, 0, false)
                 }
             };
             m.items[wi as usize].regs[base + dst as usize] = old;
+            m.items[wi as usize].spurious = spurious;
             let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
-            m.event(wi, EventKind::Atomic, Some(loc), old, new, span);
+            m.ordered_event(wi, EventKind::Atomic, Some(loc), old, new, span, Some(order), Some(scope));
+            // An update that leaves the value as it was (a failed compare-exchange, adding
+            // zero, setting a set flag) is a read as far as progress goes.
+            if changed {
+                m.write_epoch += 1;
+            } else {
+                quiet(m, wi, func_index, pc);
+            }
         }
         Instr::Barrier { flags } => {
             let f = reg(m, flags);
@@ -641,12 +667,14 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
         Instr::Malloc { dst, size } => {
             let size = reg(m, size);
             let p = m.heap_alloc(size);
+            m.write_epoch += 1;
             m.items[wi as usize].regs[base + dst as usize] = p;
             let loc = (p != 0).then(|| Location { space: Space::Global, alloc: ptr::alloc(p), offset: ptr::offset(p) });
             m.event(wi, EventKind::Atomic, loc, size, p, span);
         }
         Instr::Free { ptr: r } => {
             let p = reg(m, r);
+            m.write_epoch += 1;
             if p != 0 && !m.heap_free(p) {
                 m.fault(Fault {
                     kind: FindingKind::OutOfBounds,
@@ -661,7 +689,17 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
         }
         Instr::Fence { flags } => {
             let f = reg(m, flags);
-            m.event(wi, EventKind::Fence, None, 0, f, span);
+            let scope = if f & fence::SCOPE_GROUP != 0 {
+                Some(crate::ir::scope::WORK_GROUP)
+            } else if f & fence::SCOPE_DEVICE != 0 {
+                Some(crate::ir::scope::DEVICE)
+            } else if f & fence::SCOPE_SYSTEM != 0 {
+                Some(3)
+            } else {
+                None
+            };
+            m.ordered_event(wi, EventKind::Fence, None, 0, f, span, None, scope);
+            quiet(m, wi, func_index, pc);
         }
         Instr::AsyncCopy { dst, to, from, count, stride, event, elem_size, to_local } => {
             let (to, from, count, stride, event_in) = (reg(m, to), reg(m, from), reg(m, count), reg(m, stride), reg(m, event));
@@ -762,14 +800,72 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 .collect();
             let text = super::printf::format(&program.strings[format as usize], &values, &program.strings);
             m.record_printf(wi, text, span);
+            // Output is progress: a loop that prints is not a silent spin.
+            m.write_epoch += 1;
             m.event(wi, EventKind::Printf, None, 0, 0, span);
         }
+        Instr::Statement => m.event(wi, EventKind::Statement, None, 0, 0, span),
         _ => {}
     }
 }
 
+/// How often a weak compare-exchange that could succeed fails spuriously: one time in this
+/// many. Often enough that a loop which forgets to retry goes wrong under a few seeds.
+const WEAK_CAS_FAILS_ONE_IN: u64 = 4;
+
+/// Quiet events (loads, updates that changed nothing, fences) since the spin anchor after
+/// which the anchor moves to the current event.
+const SPIN_ANCHOR_WINDOW: u32 = 64;
+
+/// Records a quiet event of `wi` at `func`/`pc` and decides whether it spins: its state at
+/// this event equals its state the last time it was here, and no shared memory changed in
+/// between. The state is hashed only when the anchor recurs, so straight-line code pays a
+/// comparison, not a hash.
+fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
+    let epoch = m.write_epoch;
+    let item = &mut m.items[wi as usize];
+    let w = item.spin;
+    if w.epoch != epoch || w.since >= SPIN_ANCHOR_WINDOW {
+        item.spin = super::SpinWatch { epoch, func, pc, since: 0, state: 0, spinning: false };
+        return;
+    }
+    if (w.func, w.pc) != (func, pc) {
+        item.spin.since += 1;
+        return;
+    }
+    let state = state_hash(item);
+    item.spin.since = 0;
+    if w.state == state {
+        item.spin.spinning = true;
+    } else {
+        item.spin.state = state;
+    }
+}
+
+/// A hash of everything a work-item's future depends on besides shared memory. The clock
+/// counter is left out on purpose: a loop that reads `clock()` keeps it in a register, and a
+/// loop that doesn't cannot tell the difference.
+fn state_hash(item: &WorkItem) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(&item.func.to_le_bytes());
+    h.update(&item.pc.to_le_bytes());
+    for r in &item.regs {
+        h.update(&r.to_le_bytes());
+    }
+    for f in &item.frames {
+        h.update(&f.func.to_le_bytes());
+        h.update(&f.pc.to_le_bytes());
+    }
+    h.update(&item.private);
+    // Never 0, which marks "not hashed yet".
+    h.digest() | 1
+}
+
 /// A work-item arrives at a rendezvous; the last one to arrive releases everyone.
 fn arrive(m: &mut Machine, scope: Scope, arrival: Arrival) {
+    // A loop through a barrier or collective is not a spin: the others it meets may have
+    // changed their private state, and what it releases may go on to write.
+    m.items[arrival.wi as usize].spin = super::SpinWatch::default();
     m.set_status(arrival.wi, Status::AtBarrier);
     let r = m.rendezvous(scope);
     r.waiting.push(arrival);
@@ -833,6 +929,7 @@ pub fn copy_element(m: &mut Machine, g: usize) {
     let value = u64::from_le_bytes(buf[..8].try_into().unwrap_or([0; 8]));
     let loc = Location { space: ptr::space(dst), alloc: ptr::alloc(dst), offset: ptr::offset(dst) };
     m.event(c.issuer, EventKind::AsyncCopy, Some(loc), value, value, c.span);
+    m.write_epoch += 1;
     if m.groups[g].copies[index].done == c.count {
         m.wake_waiters(g);
     }
@@ -893,7 +990,7 @@ fn atomic(op: AtomicOp, ty: ElemType, old: u64, x: u64, expected: u64) -> u64 {
         AtomicOp::And => bin(BinaryOp::And),
         AtomicOp::Or => bin(BinaryOp::Or),
         AtomicOp::Xor => bin(BinaryOp::Xor),
-        AtomicOp::CmpXchg => {
+        AtomicOp::CmpXchg | AtomicOp::CmpXchgWeak => {
             if canon_int(nt, old) == canon_int(nt, expected) {
                 x
             } else {
@@ -919,7 +1016,7 @@ fn atomic(op: AtomicOp, ty: ElemType, old: u64, x: u64, expected: u64) -> u64 {
 }
 
 /// Answers a work-item query from the launch geometry.
-fn query(g: &Geometry, group: u32, local_linear: u32, query: Query, dim: u64) -> u64 {
+fn query(g: &Geometry, group: u32, local_linear: u32, warp_size: u32, query: Query, dim: u64) -> u64 {
     let d = dim as usize;
     let group_id = g.group_id(group);
     let local_size = g.group_size(group);
@@ -931,6 +1028,9 @@ fn query(g: &Geometry, group: u32, local_linear: u32, query: Query, dim: u64) ->
             gid(0) + g.global[0] * (gid(1) + g.global[1] * gid(2))
         }
         Query::LocalLinearId => local_id[0] + local_size[0] * (local_id[1] + local_size[1] * local_id[2]),
+        Query::SubGroupSize | Query::MaxSubGroupSize | Query::NumSubGroups | Query::EnqueuedNumSubGroups | Query::SubGroupId | Query::SubGroupLocalId => {
+            super::sub_group_query(query, local_size.iter().product(), g.local.iter().product(), local_linear as u64, warp_size as u64)
+        }
         _ if d >= g.dims as usize => match query {
             Query::GlobalSize | Query::LocalSize | Query::EnqueuedLocalSize | Query::NumGroups => 1,
             _ => 0,

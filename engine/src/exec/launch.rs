@@ -13,6 +13,9 @@ use crate::rng::Rng;
 use crate::scenario::{Access, ArgSpec, BufferInit, ElemType, Number, Scenario};
 use crate::trace::{EventLog, Space};
 
+/// Distinguishes the machine's random stream from the scheduler's for the same seed.
+const MACHINE_STREAM: u64 = 0x6d61_6368_696e_6521;
+
 /// Most work-items one launch may have.
 pub const MAX_WORK_ITEMS: u64 = 1 << 22;
 /// Most bytes of global, constant and local memory one launch may allocate.
@@ -119,7 +122,24 @@ fn geometry(scenario: &Scenario) -> Result<Geometry, Diagnostic> {
     for d in 0..3 {
         num_groups[d] = g[d].div_ceil(l[d]);
     }
-    Ok(Geometry { dims: dims as u32, global: g, local: l, offset: [0; 3], num_groups })
+    let mut offset = [0u64; 3];
+    let given = &scenario.launch.offset;
+    if !given.is_empty() {
+        if given.len() != dims {
+            return Err(launch_error(format!(
+                "the global offset has {} dimension(s) but the global size has {dims}",
+                given.len()
+            )));
+        }
+        for d in 0..dims {
+            // A global id is offset + index; it must stay a valid size_t.
+            if given[d].checked_add(g[d]).is_none() {
+                return Err(launch_error(format!("the global offset {} overflows the range of global ids", given[d])));
+            }
+        }
+        offset[..dims].copy_from_slice(given);
+    }
+    Ok(Geometry { dims: dims as u32, global: g, local: l, offset, num_groups })
 }
 
 fn random_value(rng: &mut Rng, ty: ElemType) -> Number {
@@ -181,13 +201,13 @@ fn fill_buffer(name: &str, elem: ElemType, len: u64, init: &BufferInit, access: 
         BufferInit::Random => (0..len).for_each(|i| put(i, random_value(rng, elem))),
         BufferInit::Uninit => init_bits = Some(vec![false; (len * size) as usize]),
     }
-    Ok(Alloc { name: name.to_string(), bytes, init: init_bits, access })
+    Ok(Alloc { name: name.to_string(), bytes, init: init_bits, access, elem: Some(elem) })
 }
 
 /// Builds the initial machine for `kernel` of `program`.
 pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mut Rng, limits: Limits) -> Result<Machine, Diagnostic> {
     let k = &program.kernels[kernel];
-    let mut geometry = match k.reqd_work_group_size {
+    let geometry = match k.reqd_work_group_size {
         // With no local size given, the kernel's required one is used.
         Some((size, _)) if scenario.launch.local.is_none() => {
             let mut s = scenario.clone();
@@ -207,7 +227,6 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
             .with_help(format!("launch with --local {},{},{} or leave --local out", size[0], size[1], size[2])));
         }
     }
-    geometry.offset = [0; 3];
     let n_items = geometry.work_items();
     let default_elems = scenario.default_buffer_elements.unwrap_or((4 * n_items).max(1024));
     let param_names: BTreeSet<&str> = k.params.iter().map(|p| p.name.as_str()).collect();
@@ -226,9 +245,9 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         }
         Ok(())
     };
-    let mut global = vec![Alloc { name: "NULL".into(), bytes: Vec::new(), init: None, access: Access::ReadWrite }];
-    let mut constant = vec![Alloc { name: "NULL".into(), bytes: Vec::new(), init: None, access: Access::ReadOnly }];
-    let mut local_sizes: Vec<(String, u64)> = program.locals.iter().map(|l| (l.name.clone(), l.size)).collect();
+    let mut global = vec![Alloc { name: "NULL".into(), bytes: Vec::new(), init: None, access: Access::ReadWrite, elem: None }];
+    let mut constant = vec![Alloc { name: "NULL".into(), bytes: Vec::new(), init: None, access: Access::ReadOnly, elem: None }];
+    let mut local_sizes: Vec<(String, u64, Option<ElemType>)> = program.locals.iter().map(|l| (l.name.clone(), l.size, l.elem)).collect();
     let mut param_values = Vec::new();
     // Structs and vectors passed by value: the bytes every work-item starts its private
     // memory with, one copy each.
@@ -275,7 +294,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                     }
                 };
                 budget(bytes.saturating_mul(geometry.group_count()), &format!("local memory `{}`", p.name))?;
-                local_sizes.push((p.name.clone(), bytes));
+                local_sizes.push((p.name.clone(), bytes, *elem));
                 ptr::make(Space::Local, (local_sizes.len() - 1) as u32, 0)
             }
             (ParamKind::Pointer { space, elem, is_const }, spec) => {
@@ -303,20 +322,20 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         budget(g.bytes.len() as u64, &format!("program-scope variable `{}`", g.name))?;
         let access = if g.space == Space::Constant { Access::ReadOnly } else { Access::ReadWrite };
         let pool = if g.space == Space::Constant { &mut constant } else { &mut global };
-        pool.push(Alloc { name: g.name.clone(), bytes: g.bytes.clone(), init: None, access });
+        pool.push(Alloc { name: g.name.clone(), bytes: g.bytes.clone(), init: None, access, elem: None });
         program_globals.push(ptr::make(g.space, (pool.len() - 1) as u32, 0));
     }
     // The device heap for `malloc`, only when the program allocates.
     let heap = if program.uses_heap {
         budget(scenario.heap_bytes, "the device heap")?;
-        global.push(Alloc { name: "heap".into(), bytes: vec![0; scenario.heap_bytes as usize], init: None, access: Access::ReadWrite });
+        global.push(Alloc { name: "heap".into(), bytes: vec![0; scenario.heap_bytes as usize], init: None, access: Access::ReadWrite, elem: None });
         Some(((global.len() - 1) as u32, std::collections::BTreeMap::new()))
     } else {
         None
     };
     let warp_size = scenario.warp_size.clamp(1, 64);
     let n_groups = geometry.group_count() as u32;
-    let local_total: u64 = local_sizes.iter().map(|(_, s)| *s).sum();
+    let local_total: u64 = local_sizes.iter().map(|(_, s, _)| *s).sum();
     budget(local_total.saturating_mul(n_groups as u64), "local memory")?;
     let mut groups = Vec::with_capacity(n_groups as usize);
     let mut warps: Vec<super::Warp> = Vec::new();
@@ -327,11 +346,12 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         let first = items.len() as u32;
         let local = local_sizes
             .iter()
-            .map(|(name, bytes)| Alloc {
+            .map(|(name, bytes, elem)| Alloc {
                 name: name.clone(),
                 bytes: vec![0; *bytes as usize],
                 init: Some(vec![false; *bytes as usize]),
                 access: Access::ReadWrite,
+                elem: *elem,
             })
             .collect();
         let rendezvous = |members: u32| super::Rendezvous { unfinished: members, waiting: Vec::new(), first_finished: None };
@@ -359,10 +379,18 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 waiting_for: Vec::new(),
                 warp: first_warp + member / warp_size,
                 cycles: 0,
+                spin: super::SpinWatch::default(),
+                spurious: false,
             });
         }
     }
     let n = items.len();
+    // Only the first `resident_limit` groups start; the rest wait for a free slot.
+    let resident_limit = scenario.max_resident_groups.map_or(n_groups, |r| r.clamp(1, n_groups.max(1)));
+    let started = groups.get(resident_limit as usize).map_or(n as u32, |g| g.first);
+    for item in &mut items[started as usize..] {
+        item.status = Status::NotStarted;
+    }
     let mut machine = Machine {
         program: program.clone(),
         geometry,
@@ -373,9 +401,9 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         warps,
         items,
         heap,
-        ready: (0..n as u32).collect(),
+        ready: (0..started).collect(),
         // Copy engines start idle.
-        ready_pos: (0..n as u32).chain((0..n_groups).map(|_| u32::MAX)).collect(),
+        ready_pos: (0..n as u32).map(|wi| if wi < started { wi } else { u32::MAX }).chain((0..n_groups).map(|_| u32::MAX)).collect(),
         log: EventLog::default(),
         faults: Vec::new(),
         reported: BTreeSet::new(),
@@ -386,6 +414,12 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         runaway: None,
         warp_size,
         released: false,
+        write_epoch: 1,
+        resident_limit,
+        resident: resident_limit.min(n_groups),
+        next_group: resident_limit.min(n_groups),
+        // A stream of its own, derived from the seed, so the scheduler's draws stay as they were.
+        rng: Rng::new(scenario.seed ^ MACHINE_STREAM),
     };
     for wi in 0..n as u32 {
         if machine.items[wi as usize].status == Status::Ready && machine.runaway.is_none() {

@@ -14,7 +14,7 @@ mod math;
 pub mod printf;
 
 use crate::diag::Span;
-use crate::ir::{CollectiveOp, Instr, Program, Reg};
+use crate::ir::{CollectiveOp, Instr, NumTy, Program, Reg, ScanOp};
 use crate::report::{FindingKind, PrintfLine};
 use crate::scenario::Access;
 use crate::trace::{Event, EventKind, EventLog, Location};
@@ -31,6 +31,8 @@ pub struct Alloc {
     /// byte is initialised.
     pub init: Option<Vec<bool>>,
     pub access: Access,
+    /// The element type its contents are shown in, when known.
+    pub elem: Option<crate::scenario::ElemType>,
 }
 
 /// Where a work-item is.
@@ -45,6 +47,28 @@ pub enum Status {
     Faulted,
     /// In `wait_group_events`, until the copies of its events are complete.
     Waiting,
+    /// Its work-group is not resident yet: it starts when a resident group finishes.
+    NotStarted,
+}
+
+/// What a work-item did since the last write to shared memory, to tell a spin loop from
+/// progress. A work-item spins when its whole private state (program counter, registers,
+/// call stack, private memory) repeats at the same event while no shared memory changed:
+/// from there it can only repeat the same cycle until another agent writes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SpinWatch {
+    /// The machine's write epoch this watch belongs to; a write anywhere starts a new one.
+    pub epoch: u64,
+    /// The function and program counter of the event where states are compared.
+    pub func: u32,
+    pub pc: u32,
+    /// Quiet events since the anchor last occurred; past a bound the anchor moves, so an
+    /// anchor outside the loop does not hide the loop.
+    pub since: u32,
+    /// Hash of the state at the anchor's last occurrence (0 before the first hash).
+    pub state: u64,
+    /// The state repeated within this epoch.
+    pub spinning: bool,
 }
 
 /// A caller's frame, saved while a helper function runs.
@@ -84,6 +108,10 @@ pub struct WorkItem {
     pub warp: u32,
     /// Instructions executed before the current stretch (the `clock()` counter).
     pub cycles: u64,
+    /// Spin-loop detection.
+    pub spin: SpinWatch,
+    /// Whether its last weak compare-exchange failed spuriously.
+    pub spurious: bool,
 }
 
 /// One asynchronous copy of a work-group, started by the first work-item that called it.
@@ -221,6 +249,18 @@ pub struct Machine {
     /// Whether the last step released a barrier or collective (run-to-block then starts
     /// again from the lowest work-item, as Oclgrind does).
     pub released: bool,
+    /// Counts the steps that changed shared memory (or the heap, or printed); a spin is only
+    /// a spin while this stays the same.
+    pub write_epoch: u64,
+    /// Residency: how many groups may be started and unfinished at once.
+    pub resident_limit: u32,
+    /// Groups started and not finished.
+    pub resident: u32,
+    /// The next group to start (groups start in index order).
+    pub next_group: u32,
+    /// The machine's own random choices (spurious failures of weak compare-exchanges), seeded
+    /// from the run's generator at launch, so the seed still decides everything.
+    pub rng: crate::rng::Rng,
 }
 
 impl Machine {
@@ -258,7 +298,13 @@ impl Machine {
     }
 
     fn event(&mut self, wi: u32, kind: EventKind, location: Option<Location>, read: u64, written: u64, span: Span) {
-        self.log.push(Event { step: self.step, work_item: wi, kind, location, read, written, span });
+        self.log.push(Event { step: self.step, work_item: wi, kind, location, read, written, span, order: None, scope: None });
+    }
+
+    /// An event with a memory order and scope (atomics and fences).
+    #[allow(clippy::too_many_arguments)]
+    fn ordered_event(&mut self, wi: u32, kind: EventKind, location: Option<Location>, read: u64, written: u64, span: Span, order: Option<u8>, scope: Option<u8>) {
+        self.log.push(Event { step: self.step, work_item: wi, kind, location, read, written, span, order, scope });
     }
 
     /// Carries out agent `wi`'s next step: a work-item's pending event (after which it runs
@@ -273,6 +319,39 @@ impl Machine {
         if self.items[wi as usize].status == Status::Ready {
             interp::run_private(self, wi);
         }
+    }
+
+    /// Whether work-item `wi` is known to spin: its state repeated since the last write.
+    pub fn is_spinning(&self, wi: u32) -> bool {
+        let w = &self.items[wi as usize].spin;
+        w.spinning && w.epoch == self.write_epoch
+    }
+
+    /// Groups that have not started yet.
+    pub fn pending_groups(&self) -> u32 {
+        self.groups.len() as u32 - self.next_group
+    }
+
+    /// Makes the next waiting work-group resident: its work-items become ready and run to
+    /// their first event. Returns `false` when every group has started.
+    pub fn start_next_group(&mut self) -> bool {
+        let g = self.next_group as usize;
+        if g >= self.groups.len() {
+            return false;
+        }
+        self.next_group += 1;
+        self.resident += 1;
+        let first = self.groups[g].first;
+        let end = self.groups.get(g + 1).map_or(self.items.len() as u32, |next| next.first);
+        for wi in first..end {
+            self.set_status(wi, Status::Ready);
+        }
+        for wi in first..end {
+            if self.items[wi as usize].status == Status::Ready && self.runaway.is_none() {
+                interp::run_private(self, wi);
+            }
+        }
+        true
     }
 
     /// Called when a work-item leaves its group's and warp's accounting (finished or faulted).
@@ -293,6 +372,11 @@ impl Machine {
             if !r.waiting.is_empty() && r.waiting.len() as u32 == r.unfinished {
                 self.release(scope, wi);
             }
+        }
+        // The last work-item of a group frees its slot for the next waiting group.
+        if self.groups[g].rendezvous.unfinished == 0 {
+            self.resident = self.resident.saturating_sub(1);
+            while self.resident < self.resident_limit && self.start_next_group() {}
         }
     }
 
@@ -371,26 +455,7 @@ impl Machine {
         self.event(by, EventKind::BarrierRelease, None, waiting.len() as u64, 0, span);
         self.released = true;
         if let Instr::Collective { op, dst, .. } = self.program.functions[first.func as usize].code[first.pc as usize] {
-            let lane_of = |m: &Machine, wi: u32| wi - m.warps[m.items[wi as usize].warp as usize].first;
-            let lanes: Vec<(u32, u64)> = waiting.iter().map(|w| (lane_of(self, w.wi), w.a)).collect();
-            let value_of_lane = |lane: u32| lanes.iter().find(|(l, _)| *l == lane).map(|(_, v)| *v);
-            for w in &waiting {
-                let lane = lane_of(self, w.wi);
-                let result = match op {
-                    CollectiveOp::Sync => 0,
-                    CollectiveOp::Count => waiting.iter().filter(|x| x.a != 0).count() as u64,
-                    CollectiveOp::All => waiting.iter().all(|x| x.a != 0) as u64,
-                    CollectiveOp::Any => waiting.iter().any(|x| x.a != 0) as u64,
-                    CollectiveOp::Ballot => lanes.iter().filter(|(_, v)| *v != 0).fold(0u64, |m, (l, _)| m | 1u64 << (l % 64)),
-                    CollectiveOp::Shfl => value_of_lane(w.b as u32 % self.warp_size).unwrap_or(w.a),
-                    CollectiveOp::ShflUp => lane.checked_sub(w.b as u32).and_then(value_of_lane).unwrap_or(w.a),
-                    CollectiveOp::ShflDown => lane.checked_add(w.b as u32).and_then(value_of_lane).unwrap_or(w.a),
-                    CollectiveOp::ShflXor => value_of_lane(lane ^ w.b as u32).unwrap_or(w.a),
-                };
-                let item = &mut self.items[w.wi as usize];
-                let base = item.base as usize;
-                item.regs[base + dst as usize] = result;
-            }
+            self.hand_out(scope, op, dst, &waiting, span);
         }
         for w in &waiting {
             self.set_status(w.wi, Status::Ready);
@@ -400,6 +465,162 @@ impl Machine {
                 interp::run_private(self, w.wi);
             }
         }
+    }
+}
+
+impl Machine {
+    /// The first work-item of a rendezvous and how many members it has when none has
+    /// finished: a work-group's size, or a warp's (the last warp of a group may be short).
+    fn members(&self, scope: Scope) -> (u32, u32) {
+        let group_end = |m: &Machine, g: usize| m.groups.get(g + 1).map_or(m.items.len() as u32, |next| next.first);
+        match scope {
+            Scope::Group(g) => {
+                let first = self.groups[g].first;
+                (first, group_end(self, g) - first)
+            }
+            Scope::Warp(w) => {
+                let first = self.warps[w].first;
+                let g = self.items[first as usize].group as usize;
+                (first, (group_end(self, g) - first).min(self.warp_size))
+            }
+        }
+    }
+
+    /// Computes collective `op` over the values the waiting members brought and writes each
+    /// member's result to register `dst`. A member's id is its local linear id in a group and
+    /// its lane in a warp; reductions and scans combine values in id order, never in arrival
+    /// order, so floating-point results do not depend on the schedule.
+    fn hand_out(&mut self, scope: Scope, op: CollectiveOp, dst: Reg, waiting: &[Arrival], span: Span) {
+        let first = waiting[0];
+        let what = if matches!(scope, Scope::Warp(_)) { "sub-group" } else { "work-group" };
+        let (first_member, size) = self.members(scope);
+        // Members that wait at another barrier or collective (reported as divergence) bring
+        // no value for this one.
+        let mut lanes: Vec<(u32, u64)> =
+            waiting.iter().filter(|w| (w.func, w.pc) == (first.func, first.pc)).map(|w| (w.wi - first_member, w.a)).collect();
+        lanes.sort_unstable_by_key(|&(lane, _)| lane);
+        let index_of = |lane: u32| lanes.binary_search_by_key(&lane, |&(l, _)| l).ok();
+        let value_of_lane = |lane: u32| index_of(lane).map(|i| lanes[i].1);
+        // Scans need every member's running value; reductions need only the last one.
+        let prefix: Vec<u64> = match op {
+            CollectiveOp::Reduce(sop, ty) | CollectiveOp::ScanInclusive(sop, ty) | CollectiveOp::ScanExclusive(sop, ty) => lanes
+                .iter()
+                .scan(None, |acc: &mut Option<u64>, &(_, v)| {
+                    let next = acc.map_or(v, |a| combine(sop, ty, a, v));
+                    *acc = Some(next);
+                    Some(next)
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        if let CollectiveOp::Broadcast(_) = op {
+            // The source must be one member, named alike by every member.
+            if let Some(other) = waiting.iter().find(|w| (w.func, w.pc) == (first.func, first.pc) && w.b != first.b) {
+                self.fault(Fault {
+                    kind: FindingKind::BarrierDivergence,
+                    message: format!(
+                        "collective divergence: work-items of one {what} broadcast from different ids ({} and {})",
+                        first.b, other.b
+                    ),
+                    span,
+                    work_item: first.wi,
+                    step: self.step,
+                    related: vec![(span, Some(other.wi), format!("work-item {} named id {}", other.wi, other.b))],
+                });
+            } else if first.b >= size as u64 {
+                // The lowering turns a work-group local id with a coordinate outside the
+                // group's size into `u64::MAX`, since no single number names it.
+                let source = if first.b == u64::MAX { "a local id outside the work-group".to_string() } else { format!("id {}", first.b) };
+                self.fault(Fault {
+                    kind: FindingKind::OutOfBounds,
+                    message: format!("broadcast from {source}, but the {what} has {size} work-item{}", if size == 1 { "" } else { "s" }),
+                    span,
+                    work_item: first.wi,
+                    step: self.step,
+                    related: Vec::new(),
+                });
+            }
+        }
+        for w in waiting {
+            // A member that waits at another barrier or collective (already reported as
+            // divergence) has no result register here.
+            if (w.func, w.pc) != (first.func, first.pc) {
+                continue;
+            }
+            let lane = w.wi - first_member;
+            let result = match op {
+                CollectiveOp::Sync => 0,
+                CollectiveOp::Count => waiting.iter().filter(|x| x.a != 0).count() as u64,
+                CollectiveOp::All => waiting.iter().all(|x| x.a != 0) as u64,
+                CollectiveOp::Any => waiting.iter().any(|x| x.a != 0) as u64,
+                CollectiveOp::Ballot => lanes.iter().filter(|(_, v)| *v != 0).fold(0u64, |m, (l, _)| m | 1u64 << (l % 64)),
+                CollectiveOp::Shfl => value_of_lane(w.b as u32 % self.warp_size).unwrap_or(w.a),
+                CollectiveOp::ShflUp => lane.checked_sub(w.b as u32).and_then(value_of_lane).unwrap_or(w.a),
+                CollectiveOp::ShflDown => lane.checked_add(w.b as u32).and_then(value_of_lane).unwrap_or(w.a),
+                CollectiveOp::ShflXor => value_of_lane(lane ^ w.b as u32).unwrap_or(w.a),
+                CollectiveOp::Broadcast(_) => u32::try_from(w.b).ok().and_then(value_of_lane).unwrap_or(0),
+                CollectiveOp::Reduce(..) => prefix.last().copied().unwrap_or(0),
+                CollectiveOp::ScanInclusive(..) => index_of(lane).map_or(0, |i| prefix[i]),
+                CollectiveOp::ScanExclusive(sop, ty) => match index_of(lane) {
+                    Some(i) if i > 0 => prefix[i - 1],
+                    _ => identity(sop, ty),
+                },
+            };
+            let item = &mut self.items[w.wi as usize];
+            let base = item.base as usize;
+            item.regs[base + dst as usize] = result;
+        }
+    }
+}
+
+/// `a op b` for a reduction or scan, on register values of type `ty` (integers wrap, as
+/// OpenCL's integer arithmetic does; float minimum and maximum follow `fmin` and `fmax`).
+fn combine(op: ScanOp, ty: NumTy, a: u64, b: u64) -> u64 {
+    let op = match op {
+        ScanOp::Add => crate::ir::BinaryOp::Add,
+        ScanOp::Min => crate::ir::BinaryOp::Min,
+        ScanOp::Max => crate::ir::BinaryOp::Max,
+    };
+    // The interpreter's own arithmetic, so a reduction computes exactly what the same
+    // operations written out would; addition, minimum and maximum cannot fail.
+    interp::binary(op, ty, a, b).unwrap_or(a)
+}
+
+/// The identity of `op` on `ty` in register form: what an exclusive scan hands its first
+/// member (0 for add; the largest value for min and the smallest for max, as OpenCL says,
+/// with infinities for floats).
+fn identity(op: ScanOp, ty: NumTy) -> u64 {
+    match (op, ty) {
+        (ScanOp::Add, _) => 0,
+        (ScanOp::Min, NumTy::I32) => i32::MAX as u64,
+        (ScanOp::Min, NumTy::U32) => u32::MAX as u64,
+        (ScanOp::Min, NumTy::I64) => i64::MAX as u64,
+        (ScanOp::Min, NumTy::U64) => u64::MAX,
+        (ScanOp::Min, NumTy::F32) => f32::INFINITY.to_bits() as u64,
+        (ScanOp::Min, NumTy::F64) => f64::INFINITY.to_bits(),
+        (ScanOp::Max, NumTy::I32) => i32::MIN as i64 as u64,
+        (ScanOp::Max, NumTy::I64) => i64::MIN as u64,
+        (ScanOp::Max, NumTy::U32 | NumTy::U64) => 0,
+        (ScanOp::Max, NumTy::F32) => f32::NEG_INFINITY.to_bits() as u64,
+        (ScanOp::Max, NumTy::F64) => f64::NEG_INFINITY.to_bits(),
+    }
+}
+
+/// Answers the sub-group queries. Sub-groups are the warps: `warp_size` consecutive
+/// work-items by local linear id, so the last one of a group is short when the group size
+/// is not a multiple of it. `group` and `enqueued` are the actual and enqueued work-group
+/// sizes in work-items.
+pub(crate) fn sub_group_query(query: crate::ir::Query, group: u64, enqueued: u64, local_linear: u64, warp_size: u64) -> u64 {
+    use crate::ir::Query;
+    let w = warp_size.max(1);
+    match query {
+        Query::SubGroupSize => w.min(group - local_linear / w * w),
+        Query::MaxSubGroupSize => w.min(enqueued),
+        Query::NumSubGroups => group.div_ceil(w),
+        Query::EnqueuedNumSubGroups => enqueued.div_ceil(w),
+        Query::SubGroupId => local_linear / w,
+        Query::SubGroupLocalId => local_linear % w,
+        _ => 0,
     }
 }
 
@@ -462,5 +683,58 @@ impl Machine {
     pub fn heap_free(&mut self, p: u64) -> bool {
         let Some((alloc, blocks)) = self.heap.as_mut() else { return false };
         crate::ir::ptr::alloc(p) == *alloc && blocks.remove(&crate::ir::ptr::offset(p)).is_some()
+    }
+}
+
+#[cfg(test)]
+mod collective_tests {
+    use super::{combine, identity, sub_group_query};
+    use crate::ir::{NumTy, Query, ScanOp};
+
+    #[test]
+    fn integer_reductions_wrap_in_their_type() {
+        let i32_max = i32::MAX as u64;
+        assert_eq!(combine(ScanOp::Add, NumTy::I32, i32_max, 1), i32::MIN as i64 as u64);
+        assert_eq!(combine(ScanOp::Add, NumTy::U32, u32::MAX as u64, 2), 1);
+        assert_eq!(combine(ScanOp::Min, NumTy::I32, (-3i64) as u64, 2), (-3i64) as u64);
+        assert_eq!(combine(ScanOp::Min, NumTy::U32, u32::MAX as u64, 2), 2);
+        assert_eq!(combine(ScanOp::Max, NumTy::I64, (-3i64) as u64, 2), 2);
+    }
+
+    #[test]
+    fn identities_leave_every_value_unchanged() {
+        let samples: [(NumTy, u64); 6] = [
+            (NumTy::I32, (-7i64) as u64),
+            (NumTy::U32, 7),
+            (NumTy::I64, i64::MIN as u64),
+            (NumTy::U64, u64::MAX),
+            (NumTy::F32, (-2.5f32).to_bits() as u64),
+            (NumTy::F64, 1e300f64.to_bits()),
+        ];
+        for (ty, v) in samples {
+            for op in [ScanOp::Add, ScanOp::Min, ScanOp::Max] {
+                assert_eq!(combine(op, ty, identity(op, ty), v), v, "{op:?} {ty:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn float_min_and_max_skip_nan_like_fmin() {
+        let nan = f32::NAN.to_bits() as u64;
+        let one = 1.0f32.to_bits() as u64;
+        assert_eq!(combine(ScanOp::Min, NumTy::F32, nan, one), one);
+        assert_eq!(combine(ScanOp::Max, NumTy::F32, one, nan), one);
+    }
+
+    #[test]
+    fn sub_groups_split_a_group_into_warps() {
+        // A group of 6 with warps of 4: sub-groups {0..3} and {4, 5}.
+        assert_eq!(sub_group_query(Query::SubGroupSize, 6, 6, 3, 4), 4);
+        assert_eq!(sub_group_query(Query::SubGroupSize, 6, 6, 5, 4), 2);
+        assert_eq!(sub_group_query(Query::SubGroupLocalId, 6, 6, 5, 4), 1);
+        assert_eq!(sub_group_query(Query::SubGroupId, 6, 6, 5, 4), 1);
+        assert_eq!(sub_group_query(Query::NumSubGroups, 4, 6, 0, 4), 1);
+        assert_eq!(sub_group_query(Query::EnqueuedNumSubGroups, 4, 6, 0, 4), 2);
+        assert_eq!(sub_group_query(Query::MaxSubGroupSize, 2, 2, 0, 32), 2);
     }
 }

@@ -11,7 +11,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::diag::{Diagnostic, Span};
 use crate::ir::{
-    self, AtomicOp, CollectiveOp, MathOp, BinaryOp, CmpOp, Instr, Kernel, KernelParam, LocalDecl, NumTy, ParamKind, PrintfArg, Query,
+    self, AtomicOp, CollectiveOp, MathOp, BinaryOp, CmpOp, Instr, Kernel, KernelParam, LocalDecl, NumTy, ParamKind, PrintfArg, Query, ScanOp,
     Reg, UnaryOp,
 };
 use crate::scenario::{Dialect, ElemType};
@@ -111,7 +111,15 @@ struct FnSig {
 }
 
 /// Lowers a parsed translation unit. Stops at the first error.
-pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Result<ir::Program, Diagnostic> {
+/// Choices that change the code the lowering produces.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Mark the start of every statement with [`Instr::Statement`], an event, so that each
+    /// statement is a scheduler step (the teaching granularity). Off, statements cost nothing.
+    pub statements: bool,
+}
+
+pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str, options: Options) -> Result<ir::Program, Diagnostic> {
     let cuda = dialect == Dialect::Cuda;
     let mut program = ir::Program::default();
     let mut types = Types::new(if cuda { Space::Global } else { Space::Private });
@@ -215,6 +223,8 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str) -> Res
             is_kernel: f.is_kernel,
             calls: BTreeSet::new(),
             span: f.span,
+            statements: options.statements,
+            open_vars: Vec::new(),
         };
         lowerer.ret = lowerer.sigs[id].ret.clone();
         lowerer.func.name = lowerer.program.functions[id].name.clone();
@@ -332,7 +342,7 @@ fn program_scope_variable(types: &mut Types, program: &mut ir::Program, d: &ast:
         Space::Local => {
             let ty = local_array_type(types, d, cuda)?;
             let index = program.locals.len() as u32;
-            program.locals.push(LocalDecl { name: d.name.clone(), size: ty.size() });
+            program.locals.push(LocalDecl { name: d.name.clone(), size: ty.size(), elem: scalar_elem(&ty) });
             return Ok(Var { loc: VarLoc::Local(index), ty });
         }
         // OpenCL requires program-scope variables to be in the constant (or, from 2.0, the
@@ -524,12 +534,14 @@ fn storage_space(t: &TypeExpr) -> Option<AddrSpaceQual> {
 
 /// Built-ins a program may not redefine: the ones whose meaning is the simulation's
 /// (synchronisation, atomics, work-item queries, copies). Library functions such as `mix` or
-/// `length` may be shadowed by the program's own, which then take precedence.
+/// `length` may be shadowed by the program's own, which then take precedence. So may the
+/// OpenCL 2.0 sub-group queries and collectives, whose names were free before 2.0: programs
+/// written for earlier versions sometimes define helpers with those names.
 fn builtin_name(name: &str) -> bool {
     vector_memory_builtin(name).is_some()
         || half_memory_builtin(name).is_some()
         || conversion_builtin(name).is_some()
-        || work_item_query(name).is_some()
+        || work_item_query(name).is_some_and(|q| !is_sub_group_query(q))
         || atomic_op(name).is_some()
         || matches!(
             name,
@@ -754,13 +766,6 @@ const ORDERS_NO_ACQUIRE: u8 = 0b10_1001;
 const ORDERS_NO_RELEASE: u8 = 0b10_0101;
 const ALL_SCOPES: u8 = 0b1_1111;
 
-/// Built-ins of the two dialects that the engine does not run yet: refused by name.
-const NOT_YET_BUILTINS: [&str; 12] = [
-    "work_group_reduce_add", "work_group_reduce_min", "work_group_reduce_max", "work_group_broadcast",
-    "work_group_all", "work_group_any", "work_group_scan_inclusive_add", "work_group_scan_exclusive_add",
-    "sub_group_all", "sub_group_any", "sub_group_broadcast", "sub_group_reduce_add",
-];
-
 fn work_item_query(name: &str) -> Option<Query> {
     Some(match name {
         "get_global_id" => Query::GlobalId,
@@ -774,8 +779,65 @@ fn work_item_query(name: &str) -> Option<Query> {
         "get_work_dim" => Query::WorkDim,
         "get_global_linear_id" => Query::GlobalLinearId,
         "get_local_linear_id" => Query::LocalLinearId,
+        "get_sub_group_size" => Query::SubGroupSize,
+        "get_max_sub_group_size" => Query::MaxSubGroupSize,
+        "get_num_sub_groups" => Query::NumSubGroups,
+        "get_enqueued_num_sub_groups" => Query::EnqueuedNumSubGroups,
+        "get_sub_group_id" => Query::SubGroupId,
+        "get_sub_group_local_id" => Query::SubGroupLocalId,
         _ => return None,
     })
+}
+
+fn is_sub_group_query(query: Query) -> bool {
+    matches!(
+        query,
+        Query::SubGroupSize | Query::MaxSubGroupSize | Query::NumSubGroups | Query::EnqueuedNumSubGroups | Query::SubGroupId | Query::SubGroupLocalId
+    )
+}
+
+/// What an OpenCL work-group or sub-group collective computes, from its name.
+#[derive(Clone, Copy)]
+enum GroupCollective {
+    All,
+    Any,
+    Broadcast,
+    Reduce(ScanOp),
+    ScanInclusive(ScanOp),
+    ScanExclusive(ScanOp),
+    /// `sub_group_barrier`.
+    Barrier,
+}
+
+/// Splits `work_group_*` and `sub_group_*` collective names into the sub-group flag and the
+/// operation; `None` for other names (including `work_group_barrier`, which is a barrier).
+fn group_collective_name(name: &str) -> Option<(bool, GroupCollective)> {
+    let (warp, rest) = match name.strip_prefix("work_group_") {
+        Some(rest) => (false, rest),
+        None => (true, name.strip_prefix("sub_group_")?),
+    };
+    let scan_op = |op: &str| match op {
+        "add" => Some(ScanOp::Add),
+        "min" => Some(ScanOp::Min),
+        "max" => Some(ScanOp::Max),
+        _ => None,
+    };
+    let kind = match rest {
+        "all" => GroupCollective::All,
+        "any" => GroupCollective::Any,
+        "broadcast" => GroupCollective::Broadcast,
+        "barrier" if warp => GroupCollective::Barrier,
+        _ => {
+            if let Some(op) = rest.strip_prefix("reduce_") {
+                GroupCollective::Reduce(scan_op(op)?)
+            } else if let Some(op) = rest.strip_prefix("scan_inclusive_") {
+                GroupCollective::ScanInclusive(scan_op(op)?)
+            } else {
+                GroupCollective::ScanExclusive(scan_op(rest.strip_prefix("scan_exclusive_")?)?)
+            }
+        }
+    };
+    Some((warp, kind))
 }
 
 fn atomic_op(name: &str) -> Option<AtomicOp> {
@@ -794,6 +856,16 @@ fn atomic_op(name: &str) -> Option<AtomicOp> {
         "cmpxchg" => AtomicOp::CmpXchg,
         _ => return None,
     })
+}
+
+/// The scalar type of a scalar or of an array (of arrays) of scalars.
+fn scalar_elem(ty: &Ty) -> Option<ElemType> {
+    match ty {
+        Ty::Scalar(t) => Some(*t),
+        Ty::Array { elem, .. } => scalar_elem(elem),
+        Ty::Vector(t, _) => Some(*t),
+        _ => None,
+    }
 }
 
 /// Predefined constants that are names rather than macros.
@@ -843,6 +915,10 @@ struct FnLowerer<'a, 'u> {
     is_kernel: bool,
     calls: BTreeSet<u32>,
     span: Span,
+    /// Whether every statement starts with an [`Instr::Statement`] event.
+    statements: bool,
+    /// Variables of `func.vars` whose scope is still open, with their scope depth.
+    open_vars: Vec<(usize, usize)>,
 }
 
 fn collect_address_taken_expr(e: &ast::Expr, out: &mut BTreeSet<String>, refs: &RefParams) {
@@ -1033,7 +1109,7 @@ impl<'u> FnLowerer<'_, 'u> {
             if is_ref {
                 // The register holds the caller's variable's address; uses read through it.
                 let Ty::Ptr { pointee, .. } = ty else { return unreachable_ty(p.name_span) };
-                self.scopes[1].insert(p.name.clone(), Var { loc: VarLoc::Mem(i as Reg), ty: *pointee });
+                self.bind(&p.name, Var { loc: VarLoc::Mem(i as Reg), ty: *pointee }, 1);
                 continue;
             }
             if self.scopes[1].contains_key(&p.name) {
@@ -1050,7 +1126,7 @@ impl<'u> FnLowerer<'_, 'u> {
             } else {
                 VarLoc::Reg(i as Reg)
             };
-            self.scopes[1].insert(p.name.clone(), Var { loc, ty });
+            self.bind(&p.name, Var { loc, ty }, 1);
         }
         for (addr, reg, ty, span) in param_copies {
             if let Some(mt) = ty.mem_type() {
@@ -1074,11 +1150,66 @@ impl<'u> FnLowerer<'_, 'u> {
         Ok(())
     }
 
+    /// Declares `name` in the innermost scope and records where it lives for the inspector.
+    fn bind(&mut self, name: &str, var: Var, scope: usize) {
+        let (elem, count) = match &var.ty {
+            Ty::Scalar(t) => (ir::DebugElem::Scalar(*t), 1),
+            Ty::Vector(t, n) => (ir::DebugElem::Scalar(*t), *n as u32),
+            Ty::Ptr { .. } | Ty::Event => (ir::DebugElem::Pointer, 1),
+            Ty::Array { elem, len } => match elem.as_ref() {
+                Ty::Scalar(t) => (ir::DebugElem::Scalar(*t), (*len).min(u32::MAX as u64) as u32),
+                Ty::Ptr { .. } => (ir::DebugElem::Pointer, (*len).min(u32::MAX as u64) as u32),
+                other => (ir::DebugElem::Bytes, other.size().saturating_mul(*len).min(u32::MAX as u64) as u32),
+            },
+            other => (ir::DebugElem::Bytes, other.size().min(u32::MAX as u64) as u32),
+        };
+        let place = match var.loc {
+            VarLoc::Reg(r) => Some(ir::DebugPlace::Regs(r)),
+            VarLoc::Mem(r) => Some(ir::DebugPlace::Mem(r)),
+            // Local and program-scope variables are shown with memory, not per work-item.
+            VarLoc::Local(_) | VarLoc::Global(..) => None,
+        };
+        if let Some(place) = place {
+            let start = self.here() as u32;
+            self.func.vars.push(ir::DebugVar {
+                name: name.to_string(),
+                type_name: var.ty.describe(),
+                place,
+                elem,
+                count,
+                start,
+                end: u32::MAX,
+            });
+            self.open_vars.push((self.func.vars.len() - 1, scope));
+        }
+        if let Some(s) = self.scopes.get_mut(scope) {
+            s.insert(name.to_string(), var);
+        }
+    }
+
+    /// Closes the innermost scope: its variables go out of the inspector's view here.
+    fn pop_scope(&mut self) {
+        let depth = self.scopes.len().saturating_sub(1);
+        let here = self.here() as u32;
+        while let Some(&(index, scope)) = self.open_vars.last() {
+            if scope < depth {
+                break;
+            }
+            self.func.vars[index].end = here;
+            self.open_vars.pop();
+        }
+        self.scopes.pop();
+    }
+
     /// Puts the private-memory reservations at the function's entry and shifts jump targets.
     fn prepend_allocas(&mut self) {
         let n = self.allocas.len() as u32;
         if n == 0 {
             return;
+        }
+        for v in &mut self.func.vars {
+            v.start += n;
+            v.end = v.end.saturating_add(n);
         }
         for instr in &mut self.func.code {
             match instr {
@@ -1094,6 +1225,9 @@ impl<'u> FnLowerer<'_, 'u> {
     }
 
     fn stmt(&mut self, s: &ast::Stmt) -> Result<(), Diagnostic> {
+        if self.statements && !matches!(s.kind, StmtKind::Block(_)) {
+            self.emit(Instr::Statement, s.span);
+        }
         match &s.kind {
             StmtKind::Expr(e) => {
                 self.expr(e)?;
@@ -1108,7 +1242,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 for s in stmts {
                     self.stmt(s)?;
                 }
-                self.scopes.pop();
+                self.pop_scope();
             }
             StmtKind::If(cond, then, otherwise) => {
                 let c = self.condition(cond)?;
@@ -1174,7 +1308,7 @@ impl<'u> FnLowerer<'_, 'u> {
                     self.patch(jf, end);
                 }
                 self.finish_loop(end, cont);
-                self.scopes.pop();
+                self.pop_scope();
             }
             StmtKind::Return(value) => {
                 match (value, &self.ret) {
@@ -1282,7 +1416,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 _ => self.stmt(stmt)?,
             }
         }
-        self.scopes.pop();
+        self.pop_scope();
         let end = self.here();
         let targets = self.loops.pop().unwrap_or(LoopTargets { breaks: Vec::new(), continues: Vec::new(), is_switch: true });
         for b in targets.breaks {
@@ -1297,7 +1431,7 @@ impl<'u> FnLowerer<'_, 'u> {
     fn scoped(&mut self, s: &ast::Stmt) -> Result<(), Diagnostic> {
         self.scopes.push(HashMap::new());
         let r = self.stmt(s);
-        self.scopes.pop();
+        self.pop_scope();
         r
     }
 
@@ -1366,7 +1500,7 @@ impl<'u> FnLowerer<'_, 'u> {
                         .with_help("assign the value after the declaration, then use a barrier"));
                 }
                 let index = self.program.locals.len() as u32;
-                self.program.locals.push(LocalDecl { name: d.name.clone(), size: ty.size() });
+                self.program.locals.push(LocalDecl { name: d.name.clone(), size: ty.size(), elem: scalar_elem(&ty) });
                 self.scopes.last_mut().map(|s| s.insert(d.name.clone(), Var { loc: VarLoc::Local(index), ty }));
                 return Ok(());
             }
@@ -1386,7 +1520,7 @@ impl<'u> FnLowerer<'_, 'u> {
             if let Some(init) = &d.init {
                 self.init_memory(addr, &ty, init)?;
             }
-            self.scopes.last_mut().map(|s| s.insert(d.name.clone(), Var { loc: VarLoc::Mem(addr), ty }));
+            self.bind(&d.name, Var { loc: VarLoc::Mem(addr), ty }, self.scopes.len() - 1);
         } else {
             let reg = self.regs(Self::width(&ty))?;
             match &d.init {
@@ -1405,7 +1539,7 @@ impl<'u> FnLowerer<'_, 'u> {
                     }
                 }
             }
-            self.scopes.last_mut().map(|s| s.insert(d.name.clone(), Var { loc: VarLoc::Reg(reg), ty }));
+            self.bind(&d.name, Var { loc: VarLoc::Reg(reg), ty }, self.scopes.len() - 1);
         }
         Ok(())
     }
@@ -2395,15 +2529,16 @@ impl<'u> FnLowerer<'_, 'u> {
                 .with_span(callee.span, "verifier annotation")
                 .with_help("remove the annotation; Interleave checks races and divergence by running the kernel"));
         }
-        if NOT_YET_BUILTINS.contains(&name.as_str()) {
-            return Err(Diagnostic::error("unsupported", format!("the built-in `{name}` is not supported yet"))
-                .with_span(callee.span, "built-in"));
+        if !self.cuda {
+            if let Some(result) = self.group_collective(name, args, span) {
+                return result;
+            }
         }
         if let Some(query) = work_item_query(name) {
             let dim = if query == Query::WorkDim {
                 expect_args(0, "get_work_dim()")?;
                 self.constant(0, ElemType::UInt, span)?
-            } else if matches!(query, Query::GlobalLinearId | Query::LocalLinearId) {
+            } else if matches!(query, Query::GlobalLinearId | Query::LocalLinearId) || is_sub_group_query(query) {
                 expect_args(0, &format!("{name}()"))?;
                 self.constant(0, ElemType::UInt, span)?
             } else {
@@ -2413,7 +2548,8 @@ impl<'u> FnLowerer<'_, 'u> {
             };
             let dst = self.reg()?;
             self.emit(Instr::WorkItem { query, dst, dim: dim.reg }, span);
-            let ty = if query == Query::WorkDim { ElemType::UInt } else { ElemType::ULong };
+            // The sub-group queries return `uint`, the others `size_t`.
+            let ty = if query == Query::WorkDim || is_sub_group_query(query) { ElemType::UInt } else { ElemType::ULong };
             return Ok(Val { reg: dst, ty: Ty::Scalar(ty) });
         }
         match name.as_str() {
@@ -3013,9 +3149,10 @@ impl<'u> FnLowerer<'_, 'u> {
                 let expected = self.reg()?;
                 self.emit(Instr::Load { ty: elem, dst: expected, addr: e.reg }, span);
                 let desired = operand(self, 2)?;
-                emit_atomic(self, AtomicOp::CmpXchg, desired, expected);
+                let weak = base == "atomic_compare_exchange_weak";
+                emit_atomic(self, if weak { AtomicOp::CmpXchgWeak } else { AtomicOp::CmpXchg }, desired, expected);
                 let ok = self.reg()?;
-                self.emit(Instr::Compare { op: CmpOp::Eq, ty: num_ty(elem), dst: ok, lhs: dst, rhs: expected }, span);
+                self.emit(Instr::CasSucceeded { ty: num_ty(elem), dst: ok, old: dst, expected }, span);
                 let skip = self.emit(Instr::BranchIf { cond: ok, target: 0 }, span);
                 self.emit(Instr::Store { ty: elem, addr: e.reg, src: dst }, span);
                 let end = self.here();
@@ -3168,6 +3305,123 @@ impl<'u> FnLowerer<'_, 'u> {
             _ => ty,
         };
         Ok(Val { reg: dst, ty })
+    }
+
+    /// OpenCL's work-group and sub-group collectives (`work_group_reduce_add`,
+    /// `sub_group_broadcast`, ...) and `sub_group_barrier`; `None` when `name` is not one.
+    fn group_collective(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Result<Val, Diagnostic>> {
+        let (warp, kind) = group_collective_name(name)?;
+        Some(self.group_collective_call(name, warp, kind, args, span))
+    }
+
+    fn group_collective_call(&mut self, name: &str, warp: bool, kind: GroupCollective, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let (min, max, usage) = match kind {
+            GroupCollective::All | GroupCollective::Any => (1, 1, format!("{name}(predicate)")),
+            GroupCollective::Broadcast if warp => (2, 2, format!("{name}(x, sub_group_local_id)")),
+            GroupCollective::Broadcast => (2, 4, format!("{name}(x, local_id), {name}(x, local_id_x, local_id_y) or {name}(x, local_id_x, local_id_y, local_id_z)")),
+            GroupCollective::Barrier => (1, 2, format!("{name}(CLK_LOCAL_MEM_FENCE) or {name}(CLK_LOCAL_MEM_FENCE, memory_scope_sub_group)")),
+            _ => (1, 1, format!("{name}(x)")),
+        };
+        if args.len() < min || args.len() > max {
+            let takes = if min == max { format!("{min}") } else { format!("{min} to {max}") };
+            let given = if args.len() == 1 { "1 was".to_string() } else { format!("{} were", args.len()) };
+            return Err(type_error(span, format!("`{name}` takes {takes} argument{}, but {given} given", if max == 1 { "" } else { "s" }), "wrong number of arguments")
+                .with_help(format!("call it as {usage}")));
+        }
+        let dst = self.reg()?;
+        let (op, a, b, ty) = match kind {
+            GroupCollective::Barrier => {
+                let f = self.rvalue(&args[0])?;
+                let f = self.convert(f, &Ty::Scalar(ElemType::UInt), args[0].span)?;
+                if let Some(scope) = args.get(1) {
+                    let s = self.rvalue(scope)?;
+                    self.convert(s, &Ty::Scalar(ElemType::Int), scope.span)?;
+                }
+                (CollectiveOp::Sync, f.reg, f.reg, Ty::Void)
+            }
+            GroupCollective::All | GroupCollective::Any => {
+                // The predicate is an `int`: a value converts to it first, so 0.5 is false.
+                let p = self.rvalue(&args[0])?;
+                if !matches!(p.ty, Ty::Scalar(_)) {
+                    return Err(type_error(args[0].span, format!("`{name}` takes an int predicate, not `{}`", p.ty.describe()), "not a scalar"));
+                }
+                let p = self.convert(p, &Ty::Scalar(ElemType::Int), args[0].span)?;
+                let op = if matches!(kind, GroupCollective::All) { CollectiveOp::All } else { CollectiveOp::Any };
+                (op, p.reg, p.reg, Ty::Scalar(ElemType::Int))
+            }
+            GroupCollective::Broadcast => {
+                let (x, t) = self.group_collective_value(name, &args[0])?;
+                let id = if warp {
+                    let v = self.rvalue(&args[1])?;
+                    self.convert(v, &Ty::Scalar(ElemType::UInt), args[1].span)?.reg
+                } else {
+                    self.broadcast_local_id(&args[1..], span)?
+                };
+                (CollectiveOp::Broadcast(num_ty(t)), x, id, Ty::Scalar(t))
+            }
+            GroupCollective::Reduce(op) | GroupCollective::ScanInclusive(op) | GroupCollective::ScanExclusive(op) => {
+                let (x, t) = self.group_collective_value(name, &args[0])?;
+                let nt = num_ty(t);
+                let op = match kind {
+                    GroupCollective::Reduce(_) => CollectiveOp::Reduce(op, nt),
+                    GroupCollective::ScanInclusive(_) => CollectiveOp::ScanInclusive(op, nt),
+                    _ => CollectiveOp::ScanExclusive(op, nt),
+                };
+                (op, x, x, Ty::Scalar(t))
+            }
+        };
+        self.emit(Instr::Collective { op, warp, dst, a, b }, span);
+        Ok(Val { reg: dst, ty })
+    }
+
+    /// The value a reduction, scan or broadcast combines: a scalar `int`, `uint`, `long`,
+    /// `ulong`, `float` or `double`. Narrower integers are promoted to `int`, the overload C's
+    /// promotions select.
+    fn group_collective_value(&mut self, name: &str, e: &ast::Expr) -> Result<(Reg, ElemType), Diagnostic> {
+        let v = self.rvalue(e)?;
+        match v.ty {
+            Ty::Scalar(_) => {
+                let v = self.promote(v, e.span)?;
+                let Ty::Scalar(t) = v.ty else { return unreachable_ty(e.span) };
+                Ok((v.reg, t))
+            }
+            Ty::Half => Err(type_error(e.span, format!("`{name}` does not take `half` values"), "half value")
+                .with_help("convert to float first, e.g. (float)x, or load the value with vload_half")),
+            ref other => Err(type_error(e.span, format!("`{name}` takes a scalar int, uint, long, ulong, float or double, not `{}`", other.describe()), "not a scalar")
+                .with_help("apply it to each component separately")),
+        }
+    }
+
+    /// The local linear id that `work_group_broadcast` names with one, two or three local id
+    /// coordinates (missing ones are 0). A coordinate outside the work-group's size in its
+    /// dimension yields `u64::MAX`, which the run reports as a broadcast from outside the
+    /// group instead of silently reading another work-item.
+    fn broadcast_local_id(&mut self, coords: &[ast::Expr], span: Span) -> Result<Reg, Diagnostic> {
+        let size_t = Ty::Scalar(ElemType::ULong);
+        let linear = self.reg()?;
+        self.emit(Instr::Const { dst: linear, bits: 0 }, span);
+        let ok = self.reg()?;
+        self.emit(Instr::Const { dst: ok, bits: 1 }, span);
+        let stride = self.reg()?;
+        self.emit(Instr::Const { dst: stride, bits: 1 }, span);
+        for (d, e) in coords.iter().enumerate() {
+            let v = self.rvalue(e)?;
+            let id = self.convert(v, &size_t, e.span)?.reg;
+            let dim = self.constant(d as u64, ElemType::UInt, span)?;
+            let size = self.reg()?;
+            self.emit(Instr::WorkItem { query: Query::LocalSize, dst: size, dim: dim.reg }, span);
+            let inside = self.reg()?;
+            self.emit(Instr::Compare { op: CmpOp::Lt, ty: NumTy::U64, dst: inside, lhs: id, rhs: size }, span);
+            self.emit(Instr::Binary { op: BinaryOp::And, ty: NumTy::I32, dst: ok, lhs: ok, rhs: inside }, span);
+            let term = self.reg()?;
+            self.emit(Instr::Binary { op: BinaryOp::Mul, ty: NumTy::U64, dst: term, lhs: id, rhs: stride }, span);
+            self.emit(Instr::Binary { op: BinaryOp::Add, ty: NumTy::U64, dst: linear, lhs: linear, rhs: term }, span);
+            self.emit(Instr::Binary { op: BinaryOp::Mul, ty: NumTy::U64, dst: stride, lhs: stride, rhs: size }, span);
+        }
+        let outside = self.constant(u64::MAX, ElemType::ULong, span)?;
+        let dst = self.reg()?;
+        self.emit(Instr::Math { op: MathOp::Select, ty: ElemType::ULong, dst, a: outside.reg, b: linear, c: ok }, span);
+        Ok(dst)
     }
 
     fn cuda_atomic_call(&mut self, name: &str, op: AtomicOp, n: usize, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {

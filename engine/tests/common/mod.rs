@@ -1,4 +1,6 @@
 //! Scenarios shared by the native and the wasm determinism tests, and the pinned hashes.
+// Each test binary uses part of this module; the rest is not dead, only unused there.
+#![allow(dead_code)]
 
 use interleave_engine::scenario::{ArgBinding, Dialect, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
@@ -19,19 +21,58 @@ fn scenario(source: &str, global: u64, local: u64, args: &[&str], scheduler: Sch
     s
 }
 
-/// Named scenarios covering every scheduler, barriers, atomics, helpers and printf.
+/// The project's examples: each scenario file with its kernel. A native test checks that
+/// this list names every file in `static/examples`.
+pub const EXAMPLES: [(&str, &str, &str); 8] = [
+    ("cas_product.toml", include_str!("../../../static/examples/cas_product.toml"), include_str!("../../../static/examples/cas_product.cl")),
+    ("count.toml", include_str!("../../../static/examples/count.toml"), include_str!("../../../static/examples/count.cl")),
+    (
+        "flag_mutex_product.toml",
+        include_str!("../../../static/examples/flag_mutex_product.toml"),
+        include_str!("../../../static/examples/flag_mutex_product.cl"),
+    ),
+    (
+        "interwork_group_reduction.toml",
+        include_str!("../../../static/examples/interwork_group_reduction.toml"),
+        include_str!("../../../static/examples/interwork_group_reduction.cl"),
+    ),
+    ("reduce.toml", include_str!("../../../static/examples/reduce.toml"), include_str!("../../../static/examples/reduce.cl")),
+    ("weak_cas.toml", include_str!("../../../static/examples/weak_cas.toml"), include_str!("../../../static/examples/weak_cas.cl")),
+    (
+        "wrapping_counters.toml",
+        include_str!("../../../static/examples/wrapping_counters.toml"),
+        include_str!("../../../static/examples/wrapping_counters.cu"),
+    ),
+    ("async_copy_reuse.toml", include_str!("../../../static/examples/async_copy_reuse.toml"), include_str!("../../../static/examples/async_copy_reuse.cl")),
+];
+
+/// An example's scenario, as its file describes it.
+pub fn example(name: &str) -> Scenario {
+    let (_, toml, source) = EXAMPLES.iter().find(|(n, _, _)| *n == name).expect("a listed example");
+    interleave_engine::scenario::from_toml(toml, |file| Ok((source.to_string(), file.to_string()))).expect("a valid example")
+}
+
+/// Named scenarios covering every scheduler, barriers, atomics, helpers and printf, and every
+/// example under its own settings, with one resident group, and a step per statement.
 pub fn scenarios() -> Vec<(String, Scenario)> {
     let mut out = Vec::new();
     for (name, kind) in SchedulerKind::ALL {
-        if kind == SchedulerKind::Lockstep {
-            continue;
-        }
         for seed in [0, 1, 42] {
-            out.push((
-                format!("count-{name}-{seed}"),
-                scenario(COUNT, 64, 16, &["ids=int[64]", "counters=int[2]"], kind, seed),
-            ));
+            let mut s = scenario(COUNT, 64, 16, &["ids=int[64]", "counters=int[2]"], kind, seed);
+            // The manual scheduler follows a given list: a few work-items, by hand.
+            s.schedule = vec![0, 1, 2, 0, 16, 17, 0, 1];
+            out.push((format!("count-{name}-{seed}"), s));
         }
+    }
+    for (file, _, _) in EXAMPLES {
+        let name = file.trim_end_matches(".toml");
+        out.push((format!("example-{name}"), example(file)));
+        let mut one = example(file);
+        one.max_resident_groups = Some(1);
+        out.push((format!("example-{name}-one-resident"), one));
+        let mut statements = example(file);
+        statements.granularity = interleave_engine::scenario::Granularity::Statement;
+        out.push((format!("example-{name}-statements"), statements));
     }
     out.push(("helpers-random-5".into(), scenario(HELPERS, 4, 4, &["out=int[4]", "sums=long[4]"], SchedulerKind::Random, 5)));
     out.push(("default-buffers-random-9".into(), scenario(COUNT, 32, 8, &[], SchedulerKind::Random, 9)));

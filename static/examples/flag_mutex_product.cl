@@ -1,6 +1,6 @@
-// ARGS: --global 16 --local 4 --arg product=int[1]:fill=1 --arg values=int[16]:values=1,2,1,1,3,1,1,1,1,1,2,1,1,1,1,1 --seed 5 --json
-// The same product with an atomic_flag as a mutex around a plain read-modify-write: the
-// flag's test-and-set acquires, its clear releases.
+// The same product with a spin lock made of an atomic_flag: test-and-set with acquire order
+// takes the lock (it returns true while someone else holds it), clear with release order
+// gives it back, and between the two a plain read-modify-write is safe.
 #define GROUP 4
 
 global atomic_flag lock = ATOMIC_FLAG_INIT;
@@ -16,7 +16,7 @@ __kernel void product_mutex(__global int *product, __global const int *values)
         for (int i = 0; i < GROUP; i++)
             mine *= partial[i];
         while (atomic_flag_test_and_set_explicit(&lock, memory_order_acquire, memory_scope_device))
-            ;
+            ; // spin until the holder clears the flag
         product[0] = product[0] * mine;
         atomic_flag_clear_explicit(&lock, memory_order_release, memory_scope_device);
     }
