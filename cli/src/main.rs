@@ -117,6 +117,9 @@ struct RunArgs {
     /// What one step is: event (a shared-memory event) or statement (every statement).
     #[arg(long, default_value = "event")]
     granularity: String,
+    /// Do not look for data races (faster, and less memory).
+    #[arg(long)]
+    no_race_detection: bool,
     /// Global offset: X[,Y[,Z]] (get_global_offset).
     #[arg(long, value_name = "X[,Y[,Z]]")]
     offset: Option<String>,
@@ -266,6 +269,7 @@ fn scenario_from(args: &RunArgs, source: String) -> Result<Scenario, Diagnostic>
         Diagnostic::error("invalid-option", format!("unknown granularity `{}`", args.granularity))
             .with_help("choose event or statement")
     })?;
+    scenario.race_detection = !args.no_race_detection;
     if let Some(offset) = &args.offset {
         scenario.launch.offset = parse_dims("--offset", offset)?;
     }
@@ -311,6 +315,7 @@ fn scenario_from_sim(args: &RunArgs) -> Result<Scenario, (Vec<Diagnostic>, Strin
     scenario.progress = options.progress;
     scenario.granularity = options.granularity;
     scenario.schedule = options.schedule;
+    scenario.race_detection = options.race_detection;
     scenario.defines.extend(options.defines);
     Ok(scenario)
 }

@@ -22,6 +22,7 @@ pub mod trace;
 mod exec;
 mod ir;
 mod lower;
+mod race;
 mod rng;
 mod sched;
 mod syntax;

@@ -112,6 +112,12 @@ pub struct Finding {
     pub race: Option<RaceKind>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub memory: Option<RaceMemory>,
+    /// For a data race: every racing write stored the value already there (a warning).
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub benign: bool,
+    /// For a data race: on how many 4-byte words it was seen.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub addresses: Option<u64>,
     /// The primary location as a byte range, for the app's editor.
     #[serde(skip)]
     pub span: Option<Span>,

@@ -434,6 +434,10 @@ fn default_instructions_per_step() -> u64 {
     10_000_000
 }
 
+fn default_true() -> bool {
+    true
+}
+
 fn default_pct_depth() -> u32 {
     3
 }
@@ -507,6 +511,9 @@ pub struct Scenario {
     /// For the manual scheduler: the work-item (linear index) of each step, in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub schedule: Vec<u32>,
+    /// Whether to look for data races (they cost time and memory; off, none are reported).
+    #[serde(default = "default_true")]
+    pub race_detection: bool,
 }
 
 impl Default for Scenario {
@@ -542,6 +549,7 @@ impl Scenario {
             pct_depth: default_pct_depth(),
             granularity: Granularity::Event,
             schedule: Vec::new(),
+            race_detection: true,
         }
     }
 }

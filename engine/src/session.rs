@@ -78,6 +78,11 @@ pub struct Session {
     snapshots: Vec<Snapshot>,
     /// Steps between snapshots, fixed at launch from the machine's size.
     snapshot_every: u64,
+    /// Events of the recorded path beyond the current step, kept after seeking backwards so
+    /// that seeking forwards can restore a later snapshot instead of replaying to it; they
+    /// start at event index `future_start`.
+    future: EventLog,
+    future_start: usize,
 }
 
 /// Everything a run changes, as it was at one step (the event log is kept once, outside the
@@ -137,6 +142,8 @@ impl Session {
             decisions: Vec::new(),
             snapshots: Vec::new(),
             snapshot_every: SNAPSHOT_EVERY,
+            future: EventLog::default(),
+            future_start: 0,
         };
         session.snapshot_every = session.snapshot_interval();
         session.after_step();
@@ -189,6 +196,7 @@ impl Session {
         }
         self.decisions.truncate(self.steps as usize);
         self.snapshots.retain(|s| s.step <= self.steps);
+        self.future = EventLog::default();
         self.decisions.push((agent, true));
         self.perform(agent);
         true
@@ -210,7 +218,9 @@ impl Session {
         let items = self.machine.items.len() as u64;
         let memory: u64 = self.machine.global.iter().map(|a| a.bytes.len() as u64).sum::<u64>()
             + self.machine.groups.iter().flat_map(|g| &g.local).map(|a| a.bytes.len() as u64).sum::<u64>();
-        let size = items * 256 + memory;
+        // The race detector's shadow takes about ten times the memory it watches.
+        let shadow = if self.scenario.race_detection { memory * 10 } else { 0 };
+        let size = items * 256 + memory + shadow;
         // Snapshots of a run of N steps take about N / interval x size bytes; keep that under
         // the budget for a million-step run.
         let needed = (size.saturating_mul(1_000_000) / SNAPSHOT_BUDGET_BYTES).max(1);
@@ -237,12 +247,38 @@ impl Session {
     /// there: the latest snapshot at or before it is restored and the recorded decisions are
     /// replayed. Returns the step reached (earlier than `target` if the run ends first).
     pub fn seek(&mut self, target: u64) -> u64 {
-        if target < self.steps {
-            let Some(snap) = self.snapshots.iter().rev().find(|s| s.step <= target).cloned() else {
-                return self.steps;
-            };
+        // The latest snapshot at or before the target; going forwards, only one ahead of where
+        // the run is now saves replaying (snapshots after a manual step were dropped with the
+        // future they belonged to, so every one left is on this run's path).
+        let snap = self.snapshots.iter().rev().find(|s| s.step <= target).filter(|s| target < self.steps || s.step > self.steps);
+        if let Some(snap) = snap.cloned() {
             let mut log = std::mem::take(&mut self.machine.log);
-            log.truncate(snap.events, snap.hash);
+            if snap.events <= log.len() {
+                // Backwards: the events after the snapshot become (part of) the known future.
+                let tail = log.split_off(snap.events, snap.hash);
+                if self.future.is_empty() {
+                    self.future = tail;
+                    self.future_start = snap.events;
+                } else if snap.events < self.future_start {
+                    // The tail runs at least to where the known future starts: keep the part
+                    // before it and the old future after it.
+                    let mut head = tail;
+                    let _already_known = head.split_off(self.future_start - snap.events, 0);
+                    let old = std::mem::take(&mut self.future);
+                    head.extend_from(&old, 0..old.len(), 0);
+                    self.future = head;
+                    self.future_start = snap.events;
+                }
+            } else {
+                // Forwards: the events up to the snapshot were recorded before.
+                let end = self.future_start + self.future.len();
+                if log.len() < self.future_start || snap.events > end {
+                    self.machine.log = log;
+                    while self.steps < target && self.step() {}
+                    return self.steps;
+                }
+                log.extend_from(&self.future, log.len() - self.future_start..snap.events - self.future_start, snap.hash);
+            }
             self.machine = snap.machine;
             self.machine.log = log;
             self.scheduler = snap.scheduler;
@@ -250,6 +286,14 @@ impl Session {
             self.status = snap.status;
             self.findings.truncate(snap.findings);
             self.steps = snap.step;
+            // Race findings are updated in place as their counts grow; bring them back to
+            // what the restored records say.
+            for r in &mut self.machine.races.records {
+                r.dirty = true;
+            }
+            self.collect_races();
+        } else if target < self.steps {
+            return self.steps;
         }
         while self.steps < target && self.step() {}
         self.steps
@@ -271,6 +315,7 @@ impl Session {
             let finding = self.finding_from_fault(f);
             self.findings.push(finding);
         }
+        self.collect_races();
         if self.machine.runaway.is_some() {
             self.status = RunStatus::StepLimit;
             return;
@@ -338,8 +383,124 @@ impl Session {
             related: Vec::new(),
             race: None,
             memory: None,
+            benign: false,
+            addresses: None,
             span: Some(span),
         });
+    }
+
+    /// Turns new race records into findings and brings changed ones up to date (a pair of
+    /// source locations is one finding; its count of words grows).
+    fn collect_races(&mut self) {
+        for (releasing, acquiring) in std::mem::take(&mut self.machine.races.scope_mismatches) {
+            let (Some(rel), Some(acq)) = (self.machine.log.get(releasing as usize), self.machine.log.get(acquiring as usize)) else { continue };
+            let key = (FindingKind::ScopeMismatch, acq.span.start, acq.span.end);
+            if self.findings.iter().any(|f| (f.kind, f.span.map_or(0, |s| s.start), f.span.map_or(0, |s| s.end)) == key) {
+                continue;
+            }
+            let (line, column) = self.line_col(acq.span);
+            let (rl, rc) = self.line_col(rel.span);
+            self.findings.push(Finding {
+                kind: FindingKind::ScopeMismatch,
+                severity: Severity::Error,
+                message: "scope mismatch: this acquire reads a value released at work-group scope by another work-group, so it does not synchronise with that release".into(),
+                line,
+                column,
+                work_item: Some(self.global_id(acq.work_item)),
+                step: Some(acq.step),
+                related: vec![Related {
+                    line: rl,
+                    column: rc,
+                    work_item: Some(self.global_id(rel.work_item)),
+                    step: Some(rel.step),
+                    message: "released here with memory_scope_work_group".into(),
+                    span: Some(rel.span),
+                }],
+                race: None,
+                memory: None,
+                benign: false,
+                addresses: None,
+                span: Some(acq.span),
+            });
+        }
+        for k in 0..self.machine.races.records.len() {
+            if !self.machine.races.records[k].dirty {
+                continue;
+            }
+            // A record names events of the log; if one ever did not, it waits rather than panic.
+            let Some(finding) = self.race_finding(k) else { continue };
+            let r = &mut self.machine.races.records[k];
+            r.dirty = false;
+            match r.finding {
+                Some(index) if index < self.findings.len() => self.findings[index] = finding,
+                _ => {
+                    r.finding = Some(self.findings.len());
+                    self.findings.push(finding);
+                }
+            }
+        }
+    }
+
+    /// The finding of race record `k`, as it stands.
+    fn race_finding(&self, k: usize) -> Option<Finding> {
+        let r = &self.machine.races.records[k];
+        let log = &self.machine.log;
+        let (first, second) = (log.get(r.first as usize)?, log.get(r.second as usize)?);
+        let kind = match r.kind {
+            crate::report::RaceKind::WriteWrite => "write-write",
+            crate::report::RaceKind::ReadWrite => "read-write",
+        };
+        let memory = match r.memory {
+            crate::report::RaceMemory::Global => "global",
+            crate::report::RaceMemory::Local => "local",
+        };
+        let words = r.words.len() as u64;
+        let name = first.location.and_then(|loc| self.alloc_name(loc, first.work_item)).map(|n| format!(" `{n}`")).unwrap_or_default();
+        let benign = if r.benign { " (benign: every racing write stored the value already there)" } else { "" };
+        let places = if words == 1 { "1 address".to_string() } else { format!("{words} addresses") };
+        let message = format!("data race ({kind}) on {memory} memory{name}, {places}: {}{benign}", r.why);
+        let verb = |e: &crate::trace::Event| match e.kind {
+            crate::trace::EventKind::Load => "read",
+            crate::trace::EventKind::Atomic => "accessed atomically",
+            crate::trace::EventKind::AsyncCopy => "copied",
+            _ => "wrote",
+        };
+        let (line, column) = self.line_col(second.span);
+        let (fl, fc) = self.line_col(first.span);
+        Some(Finding {
+            kind: FindingKind::DataRace,
+            severity: if r.benign { Severity::Warning } else { Severity::Error },
+            message,
+            line,
+            column,
+            work_item: Some(self.global_id(second.work_item)),
+            step: Some(second.step),
+            related: vec![Related {
+                line: fl,
+                column: fc,
+                work_item: Some(self.global_id(first.work_item)),
+                step: Some(first.step),
+                message: format!("work-item {} {} here at step {}, unordered with this access", self.global_id(first.work_item)[0], verb(&first), first.step),
+                span: Some(first.span),
+            }],
+            race: Some(r.kind),
+            memory: Some(r.memory),
+            benign: r.benign,
+            addresses: Some(words),
+            span: Some(second.span),
+        })
+    }
+
+    /// The name of the allocation a location is in (local memory as seen by `wi`'s group).
+    fn alloc_name(&self, loc: crate::trace::Location, wi: u32) -> Option<String> {
+        let m = &self.machine;
+        let alloc = match loc.space {
+            Space::Global => m.global.get(loc.alloc as usize)?,
+            Space::Constant => m.constant.get(loc.alloc as usize)?,
+            Space::Local => m.groups.get(m.items.get(wi as usize)?.group as usize)?.local.get(loc.alloc as usize)?,
+            Space::Private => return None,
+        };
+        Some(alloc.name.clone())
     }
 
     /// Whether no agent can make progress by itself: nothing is ready, or every ready agent is
@@ -421,6 +582,8 @@ impl Session {
             related,
             race: None,
             memory: None,
+            benign: false,
+            addresses: None,
             span: Some(span),
         });
     }
@@ -450,6 +613,8 @@ impl Session {
             related,
             race: None,
             memory: None,
+            benign: false,
+            addresses: None,
             span: Some(f.span),
         }
     }

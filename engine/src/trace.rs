@@ -152,6 +152,40 @@ impl EventLog {
         self.hash = hash;
     }
 
+    /// Moves the events from `at` on into a new log (whose hash is meaningless) and keeps
+    /// the first `at`, whose running hash was `hash`.
+    pub fn split_off(&mut self, at: usize, hash: u64) -> EventLog {
+        let tail = EventLog {
+            step: self.step.split_off(at.min(self.step.len())),
+            work_item: self.work_item.split_off(at.min(self.work_item.len())),
+            kind: self.kind.split_off(at.min(self.kind.len())),
+            location: self.location.split_off(at.min(self.location.len())),
+            read: self.read.split_off(at.min(self.read.len())),
+            written: self.written.split_off(at.min(self.written.len())),
+            span: self.span.split_off(at.min(self.span.len())),
+            order: self.order.split_off(at.min(self.order.len())),
+            scope: self.scope.split_off(at.min(self.scope.len())),
+            hash: 0,
+        };
+        self.hash = hash;
+        tail
+    }
+
+    /// Appends events `range` of `other` and sets the running hash to `hash`, the hash those
+    /// events were known to lead to.
+    pub fn extend_from(&mut self, other: &EventLog, range: std::ops::Range<usize>, hash: u64) {
+        self.step.extend_from_slice(&other.step[range.clone()]);
+        self.work_item.extend_from_slice(&other.work_item[range.clone()]);
+        self.kind.extend_from_slice(&other.kind[range.clone()]);
+        self.location.extend_from_slice(&other.location[range.clone()]);
+        self.read.extend_from_slice(&other.read[range.clone()]);
+        self.written.extend_from_slice(&other.written[range.clone()]);
+        self.span.extend_from_slice(&other.span[range.clone()]);
+        self.order.extend_from_slice(&other.order[range.clone()]);
+        self.scope.extend_from_slice(&other.scope[range]);
+        self.hash = hash;
+    }
+
     pub fn push(&mut self, event: Event) {
         // Every field goes into the hash in a fixed little-endian layout, so the digest is the
         // same on every platform.

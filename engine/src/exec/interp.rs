@@ -8,6 +8,7 @@
 use super::{Alloc, Arrival, Fault, Frame, Geometry, Machine, Scope, Status, WorkItem};
 use crate::diag::Span;
 use crate::ir::{fence, ptr, AtomicOp, BinaryOp, CmpOp, Instr, NumTy, Program, Query, UnaryOp};
+use crate::race::AccessInfo as RaceAccess;
 use crate::report::FindingKind;
 use crate::scenario::{Access, ElemType};
 use crate::trace::{EventKind, Location, Space};
@@ -566,10 +567,13 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
         Instr::Load { ty, dst, addr } => {
             let p = reg(m, addr);
             let size = ty.size();
-            let Machine { global, constant, groups, .. } = m;
+            let event = m.log.len() as u32;
+            let Machine { global, constant, groups, races, log, .. } = m;
             let (v, problem) = match resolve(global, constant, &mut groups[group].local, p, size) {
                 Err(problem) => (0, Some(problem)),
                 Ok((a, at)) => {
+                    let info = access_info(wi, p, group, size, event, span);
+                    races.access(&mut a.shadow, log, info);
                     let v = decode(ty, &a.bytes[at..]);
                     if a.access == Access::WriteOnly {
                         (v, Some((FindingKind::WriteOnlyRead, format!("read from the write-only buffer `{}`", a.name))))
@@ -593,7 +597,8 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             let p = reg(m, addr);
             let v = reg(m, src);
             let size = ty.size();
-            let Machine { global, constant, groups, .. } = m;
+            let event = m.log.len() as u32;
+            let Machine { global, constant, groups, races, log, .. } = m;
             let result = resolve(global, constant, &mut groups[group].local, p, size).and_then(|(a, at)| {
                 if a.access == Access::ReadOnly || ptr::space(p) == Space::Constant {
                     return Err((FindingKind::ReadOnlyWrite, format!("write to the read-only buffer `{}`", a.name)));
@@ -602,7 +607,10 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 let was_uninit = is_uninit(a, at, size as usize);
                 encode(ty, v, &mut a.bytes[at..]);
                 mark_init(a, at, size as usize);
-                Ok(was_uninit || decode(ty, &a.bytes[at..]) != before)
+                let changed = was_uninit || decode(ty, &a.bytes[at..]) != before;
+                let info = RaceAccess { write: true, same_value: !changed, ..access_info(wi, p, group, size, event, span) };
+                races.access(&mut a.shadow, log, info);
+                Ok(changed)
             });
             match result {
                 Ok(true) => m.write_epoch += 1,
@@ -616,7 +624,8 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             let p = reg(m, addr);
             let (x, y) = (reg(m, operand), reg(m, operand2));
             let size = ty.size();
-            let Machine { global, constant, groups, rng, .. } = m;
+            let event = m.log.len() as u32;
+            let Machine { global, constant, groups, rng, races, log, .. } = m;
             let mut spurious = false;
             let result = resolve(global, constant, &mut groups[group].local, p, size).and_then(|(a, at)| {
                 if a.access != Access::ReadWrite || ptr::space(p) == Space::Constant {
@@ -632,7 +641,23 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 let was_uninit = is_uninit(a, at, size as usize);
                 encode(ty, new, &mut a.bytes[at..]);
                 mark_init(a, at, size as usize);
-                Ok((old, new, was_uninit || decode(ty, &a.bytes[at..]) != old))
+                let changed = was_uninit || decode(ty, &a.bytes[at..]) != old;
+                // A load reads only, a store writes only, anything else reads and writes (a
+                // failed compare-exchange included: it is one indivisible step).
+                let (write, rmw) = match op {
+                    AtomicOp::Load => (false, false),
+                    AtomicOp::Store => (true, false),
+                    _ => (true, true),
+                };
+                let info = RaceAccess {
+                    write,
+                    rmw,
+                    same_value: !changed,
+                    atomic: Some((order, scope)),
+                    ..access_info(wi, p, group, size, event, span)
+                };
+                races.access(&mut a.shadow, log, info);
+                Ok((old, new, changed))
             });
             let (old, new, changed) = match result {
                 Ok(v) => v,
@@ -656,7 +681,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
         Instr::Barrier { flags } => {
             let f = reg(m, flags);
             m.event(wi, EventKind::BarrierArrive, None, 0, f, span);
-            arrive(m, Scope::Group(group), Arrival { wi, func: func_index, pc, a: 0, b: 0 });
+            arrive(m, Scope::Group(group), Arrival { wi, func: func_index, pc, a: f, b: 0 });
         }
         Instr::Collective { warp, a, b, .. } => {
             let (a, b) = (reg(m, a), reg(m, b));
@@ -668,6 +693,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             let size = reg(m, size);
             let p = m.heap_alloc(size);
             m.write_epoch += 1;
+            m.races.heap_malloc(wi);
             m.items[wi as usize].regs[base + dst as usize] = p;
             let loc = (p != 0).then(|| Location { space: Space::Global, alloc: ptr::alloc(p), offset: ptr::offset(p) });
             m.event(wi, EventKind::Atomic, loc, size, p, span);
@@ -675,6 +701,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
         Instr::Free { ptr: r } => {
             let p = reg(m, r);
             m.write_epoch += 1;
+            m.races.heap_free(wi);
             if p != 0 && !m.heap_free(p) {
                 m.fault(Fault {
                     kind: FindingKind::OutOfBounds,
@@ -699,6 +726,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 None
             };
             m.ordered_event(wi, EventKind::Fence, None, 0, f, span, None, scope);
+            m.races.fence(wi, f);
             quiet(m, wi, func_index, pc);
         }
         Instr::AsyncCopy { dst, to, from, count, stride, event, elem_size, to_local } => {
@@ -738,6 +766,9 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                         span,
                     });
                     m.update_copy_engine(group);
+                    // The copy engine knows what the work-item that started the copy knew.
+                    let engine = m.copy_engine(group);
+                    m.races.learn_from(engine, wi);
                     handle
                 }
             };
@@ -786,7 +817,10 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                     pending.push(e);
                 }
             }
-            if !pending.is_empty() {
+            if pending.is_empty() {
+                let engine = m.copy_engine(group);
+                m.races.learn_from(wi, engine);
+            } else {
                 m.items[wi as usize].waiting_for = pending;
                 m.set_status(wi, Status::Waiting);
             }
@@ -812,6 +846,25 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
 /// How often a weak compare-exchange that could succeed fails spuriously: one time in this
 /// many. Often enough that a loop which forgets to retry goes wrong under a few seeds.
 const WEAK_CAS_FAILS_ONE_IN: u64 = 4;
+
+/// The race detector's view of an access by `wi` through pointer `p` (a plain read; callers
+/// adjust the rest).
+fn access_info(wi: u32, p: u64, group: usize, size: u64, event: u32, span: Span) -> RaceAccess {
+    RaceAccess {
+        agent: wi,
+        space: ptr::space(p),
+        memory_group: group as u32,
+        alloc: ptr::alloc(p),
+        offset: ptr::offset(p),
+        size,
+        write: false,
+        atomic: None,
+        same_value: false,
+        rmw: false,
+        event,
+        span,
+    }
+}
 
 /// Quiet events (loads, updates that changed nothing, fences) since the spin anchor after
 /// which the anchor moves to the current event.
@@ -903,16 +956,22 @@ pub fn copy_element(m: &mut Machine, g: usize) {
     };
     let mut buf = [0u8; 128];
     let size = (es as usize).min(buf.len());
+    let engine = m.copy_engine(g);
+    let event = m.log.len() as u32;
     let result = {
-        let Machine { global, constant, groups, .. } = m;
+        let Machine { global, constant, groups, races, log, .. } = m;
         let local = &mut groups[g].local;
         match resolve(global, constant, local, src, es) {
             Ok((a, at)) => {
                 buf[..size].copy_from_slice(&a.bytes[at..at + size]);
+                races.access(&mut a.shadow, log, access_info(engine, src, g, es, event, c.span));
                 match resolve(global, constant, local, dst, es) {
                     Ok((b, at)) if b.access != Access::ReadOnly && ptr::space(dst) != Space::Constant => {
+                        let same = b.bytes[at..at + size] == buf[..size] && !is_uninit(b, at, size);
                         b.bytes[at..at + size].copy_from_slice(&buf[..size]);
                         mark_init(b, at, size);
+                        let info = RaceAccess { write: true, same_value: same, ..access_info(engine, dst, g, es, event, c.span) };
+                        races.access(&mut b.shadow, log, info);
                         Ok(())
                     }
                     Ok((b, _)) => Err((FindingKind::ReadOnlyWrite, format!("async copy into the read-only buffer `{}`", b.name))),
@@ -961,6 +1020,8 @@ impl Machine {
             let done = self.items[wi].waiting_for.iter().all(|&e| self.event_complete(g, e));
             if done {
                 self.items[wi].waiting_for.clear();
+                let engine = self.copy_engine(g);
+                self.races.learn_from(wi as u32, engine);
                 self.set_status(wi as u32, Status::Ready);
                 run_private(self, wi as u32);
             }

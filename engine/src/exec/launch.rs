@@ -201,7 +201,7 @@ fn fill_buffer(name: &str, elem: ElemType, len: u64, init: &BufferInit, access: 
         BufferInit::Random => (0..len).for_each(|i| put(i, random_value(rng, elem))),
         BufferInit::Uninit => init_bits = Some(vec![false; (len * size) as usize]),
     }
-    Ok(Alloc { name: name.to_string(), bytes, init: init_bits, access, elem: Some(elem) })
+    Ok(Alloc { name: name.to_string(), bytes, init: init_bits, access, elem: Some(elem), shadow: Default::default() })
 }
 
 /// Builds the initial machine for `kernel` of `program`.
@@ -245,8 +245,8 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         }
         Ok(())
     };
-    let mut global = vec![Alloc { name: "NULL".into(), bytes: Vec::new(), init: None, access: Access::ReadWrite, elem: None }];
-    let mut constant = vec![Alloc { name: "NULL".into(), bytes: Vec::new(), init: None, access: Access::ReadOnly, elem: None }];
+    let mut global = vec![Alloc { name: "NULL".into(), bytes: Vec::new(), init: None, access: Access::ReadWrite, elem: None, shadow: Default::default() }];
+    let mut constant = vec![Alloc { name: "NULL".into(), bytes: Vec::new(), init: None, access: Access::ReadOnly, elem: None, shadow: Default::default() }];
     let mut local_sizes: Vec<(String, u64, Option<ElemType>)> = program.locals.iter().map(|l| (l.name.clone(), l.size, l.elem)).collect();
     let mut param_values = Vec::new();
     // Structs and vectors passed by value: the bytes every work-item starts its private
@@ -322,13 +322,13 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         budget(g.bytes.len() as u64, &format!("program-scope variable `{}`", g.name))?;
         let access = if g.space == Space::Constant { Access::ReadOnly } else { Access::ReadWrite };
         let pool = if g.space == Space::Constant { &mut constant } else { &mut global };
-        pool.push(Alloc { name: g.name.clone(), bytes: g.bytes.clone(), init: None, access, elem: None });
+        pool.push(Alloc { name: g.name.clone(), bytes: g.bytes.clone(), init: None, access, elem: None, shadow: Default::default() });
         program_globals.push(ptr::make(g.space, (pool.len() - 1) as u32, 0));
     }
     // The device heap for `malloc`, only when the program allocates.
     let heap = if program.uses_heap {
         budget(scenario.heap_bytes, "the device heap")?;
-        global.push(Alloc { name: "heap".into(), bytes: vec![0; scenario.heap_bytes as usize], init: None, access: Access::ReadWrite, elem: None });
+        global.push(Alloc { name: "heap".into(), bytes: vec![0; scenario.heap_bytes as usize], init: None, access: Access::ReadWrite, elem: None, shadow: Default::default() });
         Some(((global.len() - 1) as u32, std::collections::BTreeMap::new()))
     } else {
         None
@@ -352,6 +352,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 init: Some(vec![false; *bytes as usize]),
                 access: Access::ReadWrite,
                 elem: *elem,
+                shadow: Default::default(),
             })
             .collect();
         let rendezvous = |members: u32| super::Rendezvous { unfinished: members, waiting: Vec::new(), first_finished: None };
@@ -391,6 +392,8 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
     for item in &mut items[started as usize..] {
         item.status = Status::NotStarted;
     }
+    // The work-group of every agent: the work-items, then each group's copy engine.
+    let agent_group: Vec<u32> = items.iter().map(|i| i.group).chain(0..n_groups).collect();
     let mut machine = Machine {
         program: program.clone(),
         geometry,
@@ -420,6 +423,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         next_group: resident_limit.min(n_groups),
         // A stream of its own, derived from the seed, so the scheduler's draws stay as they were.
         rng: Rng::new(scenario.seed ^ MACHINE_STREAM),
+        races: crate::race::Races::new(scenario.race_detection, agent_group, n as u32, n_groups as usize),
     };
     for wi in 0..n as u32 {
         if machine.items[wi as usize].status == Status::Ready && machine.runaway.is_none() {

@@ -33,6 +33,8 @@ pub struct Alloc {
     pub access: Access,
     /// The element type its contents are shown in, when known.
     pub elem: Option<crate::scenario::ElemType>,
+    /// The race detector's record of its accesses.
+    pub shadow: crate::race::shadow::Shadow,
 }
 
 /// Where a work-item is.
@@ -261,6 +263,8 @@ pub struct Machine {
     /// The machine's own random choices (spurious failures of weak compare-exchanges), seeded
     /// from the run's generator at launch, so the seed still decides everything.
     pub rng: crate::rng::Rng,
+    /// The data-race detector.
+    pub races: crate::race::Races,
 }
 
 impl Machine {
@@ -311,6 +315,7 @@ impl Machine {
     /// to its next one), or one element of a group's async copy.
     pub fn perform(&mut self, wi: u32) {
         self.released = false;
+        self.races.tick(wi);
         if wi as usize >= self.items.len() {
             interp::copy_element(self, wi as usize - self.items.len());
             return;
@@ -454,6 +459,17 @@ impl Machine {
         }
         self.event(by, EventKind::BarrierRelease, None, waiting.len() as u64, 0, span);
         self.released = true;
+        // Barriers (and CUDA's barrier-collectives) order memory; OpenCL's value collectives
+        // and the warp shuffles only exchange values.
+        let members: Vec<u32> = waiting.iter().map(|w| w.wi).collect();
+        match (scope, self.program.functions[first.func as usize].code[first.pc as usize]) {
+            (Scope::Group(g), Instr::Barrier { .. }) => self.races.barrier(g as u32, &members, first.a),
+            (Scope::Group(g), Instr::Collective { op: CollectiveOp::Sync | CollectiveOp::Count | CollectiveOp::All | CollectiveOp::Any, .. }) => {
+                self.races.barrier(g as u32, &members, crate::ir::fence::LOCAL | crate::ir::fence::GLOBAL)
+            }
+            (Scope::Warp(_), Instr::Collective { op: CollectiveOp::Sync, .. }) => self.races.warp_sync(&members),
+            _ => {}
+        }
         if let Instr::Collective { op, dst, .. } = self.program.functions[first.func as usize].code[first.pc as usize] {
             self.hand_out(scope, op, dst, &waiting, span);
         }

@@ -23,7 +23,7 @@ fn scenario(source: &str, global: u64, local: u64, args: &[&str], scheduler: Sch
 
 /// The project's examples: each scenario file with its kernel. A native test checks that
 /// this list names every file in `static/examples`.
-pub const EXAMPLES: [(&str, &str, &str); 8] = [
+pub const EXAMPLES: [(&str, &str, &str); 9] = [
     ("cas_product.toml", include_str!("../../../static/examples/cas_product.toml"), include_str!("../../../static/examples/cas_product.cl")),
     ("count.toml", include_str!("../../../static/examples/count.toml"), include_str!("../../../static/examples/count.cl")),
     (
@@ -35,6 +35,11 @@ pub const EXAMPLES: [(&str, &str, &str); 8] = [
         "interwork_group_reduction.toml",
         include_str!("../../../static/examples/interwork_group_reduction.toml"),
         include_str!("../../../static/examples/interwork_group_reduction.cl"),
+    ),
+    (
+        "interwork_group_reduction_fixed.toml",
+        include_str!("../../../static/examples/interwork_group_reduction_fixed.toml"),
+        include_str!("../../../static/examples/interwork_group_reduction_fixed.cl"),
     ),
     ("reduce.toml", include_str!("../../../static/examples/reduce.toml"), include_str!("../../../static/examples/reduce.cl")),
     ("weak_cas.toml", include_str!("../../../static/examples/weak_cas.toml"), include_str!("../../../static/examples/weak_cas.cl")),

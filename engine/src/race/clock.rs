@@ -1,0 +1,131 @@
+//! What one agent knows has happened before its next event: a vector clock over agents, plus
+//! the barrier generations it knows of each work-group.
+//!
+//! A plain vector clock (Lamport 1978; Fidge and Mattern 1988) would carry one entry per
+//! work-item, and a barrier of a 256-item group would join 256 clocks of 65,536 entries. GPU
+//! kernels synchronise mostly through barriers, so knowledge of a group is kept as the number
+//! of barriers it has passed (`Gens`): an access made before a group's k-th barrier happens
+//! before anything that knows the group reached generation k. Entries for single agents are
+//! needed only where atomics, fences, warps or async copies connect them, so both maps are
+//! sparse sorted vectors.
+
+/// Barrier generations of one work-group, per kind of memory the barriers fenced: a
+/// `barrier(CLK_LOCAL_MEM_FENCE)` orders local memory only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Gens {
+    pub local: u32,
+    pub global: u32,
+}
+
+impl Gens {
+    fn max(self, other: Gens) -> Gens {
+        Gens { local: self.local.max(other.local), global: self.global.max(other.global) }
+    }
+}
+
+/// A sparse vector clock with barrier generations.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Knowledge {
+    /// `(agent, clock)`, sorted by agent: every event of `agent` up to its `clock`-th happens
+    /// before.
+    items: Vec<(u32, u32)>,
+    /// `(group, gens)`, sorted by group: every access a member of `group` made before that
+    /// barrier generation happens before.
+    groups: Vec<(u32, Gens)>,
+}
+
+impl Knowledge {
+    /// The last event of `agent` known to happen before (0: none).
+    pub fn item(&self, agent: u32) -> u32 {
+        match self.items.binary_search_by_key(&agent, |&(a, _)| a) {
+            Ok(k) => self.items[k].1,
+            Err(_) => 0,
+        }
+    }
+
+    /// The barrier generations of `group` known to have been reached.
+    pub fn group(&self, group: u32) -> Gens {
+        match self.groups.binary_search_by_key(&group, |&(g, _)| g) {
+            Ok(k) => self.groups[k].1,
+            Err(_) => Gens::default(),
+        }
+    }
+
+    /// Learns that `agent`'s events up to `clock` happen before.
+    pub fn learn_item(&mut self, agent: u32, clock: u32) {
+        match self.items.binary_search_by_key(&agent, |&(a, _)| a) {
+            Ok(k) => self.items[k].1 = self.items[k].1.max(clock),
+            Err(k) => self.items.insert(k, (agent, clock)),
+        }
+    }
+
+    /// Learns that `group` has reached `gens`.
+    pub fn learn_group(&mut self, group: u32, gens: Gens) {
+        match self.groups.binary_search_by_key(&group, |&(g, _)| g) {
+            Ok(k) => self.groups[k].1 = self.groups[k].1.max(gens),
+            Err(k) => self.groups.insert(k, (group, gens)),
+        }
+    }
+
+    /// Learns everything `other` knows (the pointwise maximum).
+    pub fn join(&mut self, other: &Knowledge) {
+        if other.items.is_empty() && other.groups.is_empty() {
+            return;
+        }
+        self.items = merge(&self.items, &other.items, u32::max);
+        self.groups = merge(&self.groups, &other.groups, Gens::max);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty() && self.groups.is_empty()
+    }
+}
+
+/// Merges two vectors sorted by key, combining the values of equal keys.
+fn merge<V: Copy>(a: &[(u32, V)], b: &[(u32, V)], combine: impl Fn(V, V) -> V) -> Vec<(u32, V)> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push((a[i].0, combine(a[i].1, b[j].1)));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn join_is_the_pointwise_maximum() {
+        let mut a = Knowledge::default();
+        a.learn_item(3, 5);
+        a.learn_item(9, 1);
+        a.learn_group(0, Gens { local: 2, global: 1 });
+        let mut b = Knowledge::default();
+        b.learn_item(3, 2);
+        b.learn_item(4, 7);
+        b.learn_group(0, Gens { local: 1, global: 3 });
+        b.learn_group(2, Gens { local: 1, global: 1 });
+        a.join(&b);
+        assert_eq!((a.item(3), a.item(4), a.item(9), a.item(5)), (5, 7, 1, 0));
+        assert_eq!(a.group(0), Gens { local: 2, global: 3 });
+        assert_eq!(a.group(2), Gens { local: 1, global: 1 });
+        assert_eq!(a.group(1), Gens::default());
+    }
+}

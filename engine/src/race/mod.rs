@@ -1,0 +1,446 @@
+//! Data races by happens-before, not by what the current schedule happened to order.
+//!
+//! Two accesses to the same byte race when at least one writes, they are not both atomic, and
+//! neither happens before the other. Happens-before is built from program order and these
+//! synchronisation edges (OpenCL 2.0 section 3.3, CUDA's memory model):
+//!
+//! - a barrier orders everything its group's members did before it, in the memory its fence
+//!   flags name, before everything they do after it (`barrier(CLK_LOCAL_MEM_FENCE)` orders
+//!   local memory only; `__syncthreads` both); `__syncwarp` does the same for a warp;
+//! - an atomic write with release semantics (release, acq_rel or seq_cst order, or any order
+//!   after a release fence) publishes what its agent knows; an atomic read with acquire
+//!   semantics of the value (or of a later value in the release sequence) learns it, and a
+//!   relaxed one learns it at its next acquire fence. OpenCL 1.x and CUDA atomics are relaxed,
+//!   so they synchronise only together with fences (`mem_fence`, `__threadfence`). A release at
+//!   work-group scope does not synchronise with other groups (a `scope-mismatch` when it meets
+//!   one);
+//! - an async copy's elements are written by its group's copy engine, which knows what the
+//!   work-item that started the copy knew; `wait_group_events` learns what the engine did.
+//!
+//! Knowledge is kept as [`clock::Knowledge`] per agent and accesses in [`shadow::Shadow`] per
+//! allocation (FastTrack's epochs; Flanagan and Freund, PLDI 2009). A race is reported once
+//! per pair of source locations, with the number of words it touched. A race in which every
+//! racing write stored the value already there is benign (a warning), as Oclgrind and
+//! GPUVerify accept such races.
+
+pub mod clock;
+pub mod shadow;
+
+use clock::{Gens, Knowledge};
+use shadow::{Access, Cell, Reads, Release, Shadow};
+
+use crate::ir::{fence, order, scope};
+use crate::report::{RaceKind, RaceMemory};
+use crate::trace::{EventLog, Space};
+
+/// One barrier passed by a work-item: its clock at the arrival and its group's generations
+/// after the barrier.
+#[derive(Clone, Copy, Debug)]
+pub struct Crossing {
+    pub clock: u32,
+    pub gens: Gens,
+}
+
+/// A race between two source locations, with how many words it was seen on.
+#[derive(Clone, Debug)]
+pub struct RaceRecord {
+    /// Event indices of the earlier and the later access (the first time they raced).
+    pub first: u32,
+    pub second: u32,
+    pub kind: RaceKind,
+    pub memory: RaceMemory,
+    /// Every racing write so far stored the value that was already there.
+    pub benign: bool,
+    /// What synchronisation was missing.
+    pub why: &'static str,
+    /// Distinct words seen racing (capped).
+    pub words: std::collections::BTreeSet<(u8, u32, u32, u64)>,
+    /// The finding this record became, once the session made it one.
+    pub finding: Option<usize>,
+    /// Changed since the session last looked.
+    pub dirty: bool,
+}
+
+/// The most distinct words a record counts.
+const MAX_WORDS_COUNTED: usize = 100_000;
+
+/// The detector's state: part of the machine, so snapshots and seeks carry it.
+#[derive(Clone, Debug, Default)]
+pub struct Races {
+    pub enabled: bool,
+    /// The work-group of each agent (work-items, then one copy engine per group).
+    pub agent_group: Vec<u32>,
+    /// How many agents are work-items (the rest are copy engines).
+    pub work_items: u32,
+    /// Each agent's own clock: the steps it has taken.
+    pub clock: Vec<u32>,
+    /// What each agent knows has happened before its next step.
+    pub know: Vec<Knowledge>,
+    /// Releases a relaxed atomic read saw, learned at the agent's next acquire fence.
+    pub pending: Vec<Knowledge>,
+    /// Whether the agent passed a release fence, which makes its later atomic writes releases.
+    pub fenced: Vec<bool>,
+    /// Each work-item's barrier crossings, in order.
+    pub crossings: Vec<Vec<Crossing>>,
+    /// Each group's barrier generations so far.
+    pub gens: Vec<Gens>,
+    /// Races found, one per pair of source locations, in the order found.
+    pub records: Vec<RaceRecord>,
+    index: std::collections::BTreeMap<(u32, u32, u32, u32), usize>,
+    /// Scope mismatches found: (releasing event, acquiring event), not yet reported.
+    pub scope_mismatches: Vec<(u32, u32)>,
+    /// What the device heap's `free` calls published, for later `malloc` calls.
+    pub heap: Knowledge,
+}
+
+/// One shared-memory access to check.
+#[derive(Clone, Copy, Debug)]
+pub struct AccessInfo {
+    pub agent: u32,
+    pub space: Space,
+    /// The work-group whose local memory it is (any value for other spaces).
+    pub memory_group: u32,
+    pub alloc: u32,
+    pub offset: u64,
+    pub size: u64,
+    pub write: bool,
+    /// An atomic access, with its order and scope.
+    pub atomic: Option<(u8, u8)>,
+    /// Whether the write (if it is one) left the bytes as they were.
+    pub same_value: bool,
+    /// Whether an atomic both reads and writes (so a relaxed one continues a release sequence).
+    pub rmw: bool,
+    /// Index its event has (or will have) in the log.
+    pub event: u32,
+    /// Its source location.
+    pub span: crate::diag::Span,
+}
+
+impl Races {
+    pub fn new(enabled: bool, agent_group: Vec<u32>, work_items: u32, groups: usize) -> Races {
+        let agents = agent_group.len();
+        Races {
+            enabled,
+            agent_group,
+            work_items,
+            clock: vec![0; agents],
+            know: vec![Knowledge::default(); agents],
+            pending: vec![Knowledge::default(); agents],
+            fenced: vec![false; agents],
+            crossings: vec![Vec::new(); work_items as usize],
+            gens: vec![Gens::default(); groups],
+            ..Races::default()
+        }
+    }
+
+    /// An agent takes a step.
+    pub fn tick(&mut self, agent: u32) {
+        if self.enabled {
+            self.clock[agent as usize] += 1;
+        }
+    }
+
+    /// The barrier generations work-item `agent` had passed before its `clock`-th step.
+    fn gens_at(&self, agent: u32, clock: u32) -> Gens {
+        let crossings = &self.crossings[agent as usize];
+        let k = crossings.partition_point(|c| c.clock < clock);
+        if k == 0 { Gens::default() } else { crossings[k - 1].gens }
+    }
+
+    /// Whether `prev` happens before the current step of `agent`, for memory in `space`.
+    fn ordered(&self, prev: Access, agent: u32, space: Space) -> bool {
+        if prev.agent == agent {
+            return true;
+        }
+        let know = &self.know[agent as usize];
+        if know.item(prev.agent) >= prev.clock {
+            return true;
+        }
+        // Barriers order work-items only; copy engines are ordered through their waiters.
+        if prev.agent >= self.work_items {
+            return false;
+        }
+        let group = self.agent_group[prev.agent as usize];
+        let known = know.group(group);
+        let before = self.gens_at(prev.agent, prev.clock);
+        match space {
+            Space::Local => known.local > before.local,
+            _ => known.global > before.global,
+        }
+    }
+
+    /// Checks one access against the shadow of its allocation and records it there.
+    pub fn access(&mut self, shadow: &mut Shadow, log: &EventLog, a: AccessInfo) {
+        if !self.enabled || !matches!(a.space, Space::Global | Space::Local) || a.size == 0 {
+            return;
+        }
+        let clock = self.clock[a.agent as usize];
+        let first_word = (a.offset / 4) as usize;
+        let last_word = ((a.offset + a.size - 1) / 4) as usize;
+        for word in first_word..=last_word {
+            let lo = (word as u64 * 4).max(a.offset) - word as u64 * 4;
+            let hi = ((word as u64 + 1) * 4).min(a.offset + a.size) - word as u64 * 4;
+            let mask = (((1u16 << hi) - 1) & !((1u16 << lo) - 1)) as u8;
+            let mut flags = 0;
+            if a.atomic.is_some() {
+                flags |= Access::ATOMIC;
+            }
+            if a.write && a.same_value {
+                flags |= Access::SAME_VALUE;
+            }
+            let cur = Access { agent: a.agent, clock, event: a.event, mask, flags };
+            let cell = shadow.cell(word);
+            // Local memory is one copy per group; other memory is one copy for everyone.
+            let owner = if a.space == Space::Local { a.memory_group } else { 0 };
+            let key = (a.space as u8, owner, a.alloc, word as u64 * 4);
+            self.check_word(cell, cur, a, key, log);
+            if word == first_word {
+                if let Some((ord, sc)) = a.atomic {
+                    self.synchronise(cell, a, ord, sc);
+                }
+            }
+        }
+    }
+
+    fn check_word(&mut self, cell: &mut Cell, cur: Access, a: AccessInfo, key: (u8, u32, u32, u64), log: &EventLog) {
+        let races_with = |this: &Races, prev: Access| {
+            prev.mask & cur.mask != 0 && !(prev.is_atomic() && cur.is_atomic()) && !this.ordered(prev, a.agent, a.space)
+        };
+        if let Some(w) = cell.write {
+            if races_with(self, w) {
+                let kind = if a.write { RaceKind::WriteWrite } else { RaceKind::ReadWrite };
+                // Benign when the write that comes second leaves the value as it was: two
+                // writes of the same value, or a read that sees the same value either way.
+                let benign = if a.write { cur.same_value() } else { w.same_value() };
+                self.record(w, cur, kind, benign, a, key, log);
+            }
+        }
+        if a.write {
+            // A write races with every read since the last write that is not ordered before it.
+            let reads: Vec<Access> = match &cell.reads {
+                Reads::None => Vec::new(),
+                Reads::One(r) => vec![*r],
+                Reads::Many(v) => v.clone(),
+            };
+            for r in reads {
+                if races_with(self, r) {
+                    self.record(r, cur, RaceKind::ReadWrite, cur.same_value(), a, key, log);
+                }
+            }
+            cell.write = Some(cur);
+            cell.reads = Reads::None;
+        } else {
+            cell.reads = match std::mem::take(&mut cell.reads) {
+                Reads::None => Reads::One(cur),
+                Reads::One(r) if r.agent == cur.agent || self.ordered(r, a.agent, a.space) => Reads::One(cur),
+                Reads::One(r) => Reads::Many(vec![r, cur]),
+                Reads::Many(mut v) => {
+                    v.retain(|r| r.agent != cur.agent);
+                    if v.len() >= shadow::MAX_READS {
+                        v.remove(0);
+                    }
+                    v.push(cur);
+                    Reads::Many(v)
+                }
+            };
+        }
+    }
+
+    /// Release and acquire through an atomic at `cell`.
+    fn synchronise(&mut self, cell: &mut Cell, a: AccessInfo, ord: u8, sc: u8) {
+        let agent = a.agent as usize;
+        let my_group = self.agent_group[agent];
+        let acquire = matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST);
+        let release = matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) || self.fenced[agent];
+        // Every atomic reads (a store only for the release sequence it ends).
+        let reads = !a.write || a.rmw;
+        if reads {
+            if let Some(rel) = &cell.release {
+                match rel.group_scope {
+                    Some(g) if g != my_group => {
+                        if acquire {
+                            self.scope_mismatches.push((rel.event, a.event));
+                        }
+                    }
+                    _ => {
+                        let know = rel.know.clone();
+                        if acquire {
+                            self.know[agent].join(&know);
+                        } else {
+                            self.pending[agent].join(&know);
+                        }
+                    }
+                }
+            }
+        }
+        if a.write {
+            if release {
+                let mut know = self.know[agent].clone();
+                know.learn_item(a.agent, self.clock[agent]);
+                let group_scope = (sc == scope::WORK_GROUP || sc == scope::SUB_GROUP).then_some(my_group);
+                match cell.release.as_deref_mut() {
+                    // A read-modify-write continues the release sequence it read from.
+                    Some(prev) if a.rmw && prev.group_scope == group_scope => {
+                        prev.know.join(&know);
+                        prev.event = a.event;
+                    }
+                    _ => cell.release = Some(Box::new(Release { know, group_scope, event: a.event })),
+                }
+            } else if !a.rmw {
+                // A relaxed store ends the release sequence.
+                cell.release = None;
+            }
+        }
+    }
+
+    fn record(&mut self, prev: Access, cur: Access, kind: RaceKind, benign: bool, a: AccessInfo, key: (u8, u32, u32, u64), log: &EventLog) {
+        let Some(p) = log.get(prev.event as usize) else { return };
+        // One finding per pair of source locations, whichever of the two came first.
+        let (x, y) = ((p.span.start, p.span.end), (a.span.start, a.span.end));
+        let (lo, hi) = if x <= y { (x, y) } else { (y, x) };
+        let pair = (lo.0, lo.1, hi.0, hi.1);
+        let memory = if a.space == Space::Local { RaceMemory::Local } else { RaceMemory::Global };
+        let k = match self.index.get(&pair) {
+            Some(&k) => k,
+            None => {
+                let why = self.explain(prev, a.agent, a.space);
+                self.records.push(RaceRecord {
+                    first: prev.event,
+                    second: cur.event,
+                    kind,
+                    memory,
+                    benign,
+                    why,
+                    words: Default::default(),
+                    finding: None,
+                    dirty: true,
+                });
+                self.index.insert(pair, self.records.len() - 1);
+                self.records.len() - 1
+            }
+        };
+        let r = &mut self.records[k];
+        if !benign && r.benign {
+            r.benign = false;
+            r.dirty = true;
+        }
+        if kind == RaceKind::WriteWrite && r.kind != kind {
+            r.kind = kind;
+            r.dirty = true;
+        }
+        if r.words.len() < MAX_WORDS_COUNTED && r.words.insert(key) {
+            r.dirty = true;
+        }
+    }
+
+    /// What synchronisation would have ordered `prev` before the current step of `agent`.
+    fn explain(&self, prev: Access, agent: u32, space: Space) -> &'static str {
+        let engine = |a: u32| a >= self.work_items;
+        if engine(prev.agent) || engine(agent) {
+            return "an async copy's elements are ordered only at wait_group_events, and for the rest of the group by a barrier after it";
+        }
+        let (g1, g2) = (self.agent_group[prev.agent as usize], self.agent_group[agent as usize]);
+        if g1 != g2 {
+            return "work-items of different work-groups are ordered only by an atomic release read by an atomic acquire at device scope (OpenCL 1.x and CUDA atomics are relaxed and need fences for that); a barrier orders its own group only";
+        }
+        let known = self.know[agent as usize].group(g1);
+        let before = self.gens_at(prev.agent, prev.clock);
+        if space != Space::Local && known.local > before.local {
+            return "the barrier between them fences local memory only (CLK_LOCAL_MEM_FENCE); global memory needs CLK_GLOBAL_MEM_FENCE";
+        }
+        "no barrier between these accesses, and no atomic release read by an atomic acquire (OpenCL 1.x and CUDA atomics are relaxed and need fences for that)"
+    }
+
+    /// The group's members pass a barrier (or a collective that is one) with `flags`.
+    pub fn barrier(&mut self, group: u32, members: &[u32], flags: u64) {
+        if !self.enabled {
+            return;
+        }
+        let gens = &mut self.gens[group as usize];
+        // A barrier with no fence flags still orders local memory, as implementations do.
+        if flags & fence::LOCAL != 0 || flags & (fence::LOCAL | fence::GLOBAL) == 0 {
+            gens.local += 1;
+        }
+        if flags & fence::GLOBAL != 0 {
+            gens.global += 1;
+        }
+        let gens = *gens;
+        let mut joined = Knowledge::default();
+        for &m in members {
+            joined.join(&self.know[m as usize]);
+        }
+        joined.learn_group(group, gens);
+        for &m in members {
+            let clock = self.clock[m as usize];
+            self.crossings[m as usize].push(Crossing { clock, gens });
+            self.know[m as usize] = joined.clone();
+        }
+    }
+
+    /// The lanes of a warp synchronise (`__syncwarp`): each learns every lane's steps so far.
+    pub fn warp_sync(&mut self, members: &[u32]) {
+        if !self.enabled {
+            return;
+        }
+        let mut joined = Knowledge::default();
+        for &m in members {
+            joined.join(&self.know[m as usize]);
+            joined.learn_item(m, self.clock[m as usize]);
+        }
+        for &m in members {
+            self.know[m as usize] = joined.clone();
+        }
+    }
+
+    /// A fence: a release fence makes the agent's later atomic writes releases; an acquire
+    /// fence learns what its relaxed atomic reads saw.
+    pub fn fence(&mut self, agent: u32, flags: u64) {
+        if !self.enabled {
+            return;
+        }
+        // `atomic_work_item_fence` carries its order in bits 16..24; other fences are acq_rel.
+        let ord = if flags & (fence::SCOPE_GROUP | fence::SCOPE_DEVICE | fence::SCOPE_SYSTEM) != 0 && flags >> 16 != 0 {
+            ((flags >> 16) & 0xff) as u8
+        } else {
+            order::ACQ_REL
+        };
+        let a = agent as usize;
+        if matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST) {
+            let pending = std::mem::take(&mut self.pending[a]);
+            self.know[a].join(&pending);
+        }
+        if matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) {
+            self.fenced[a] = true;
+        }
+    }
+
+    /// `free`: what the freeing agent did with the block happens before any later `malloc`
+    /// that hands it out again, as a thread-safe allocator guarantees.
+    pub fn heap_free(&mut self, agent: u32) {
+        if !self.enabled {
+            return;
+        }
+        let mut know = self.know[agent as usize].clone();
+        know.learn_item(agent, self.clock[agent as usize]);
+        self.heap.join(&know);
+    }
+
+    /// `malloc`: learns what every earlier `free` published.
+    pub fn heap_malloc(&mut self, agent: u32) {
+        if self.enabled && !self.heap.is_empty() {
+            let heap = self.heap.clone();
+            self.know[agent as usize].join(&heap);
+        }
+    }
+
+    /// `to` learns everything `from` did and knew (an async copy started by `from`, or a wait
+    /// on the copy engine `from`).
+    pub fn learn_from(&mut self, to: u32, from: u32) {
+        if !self.enabled {
+            return;
+        }
+        let mut know = self.know[from as usize].clone();
+        know.learn_item(from, self.clock[from as usize]);
+        self.know[to as usize].join(&know);
+    }
+}

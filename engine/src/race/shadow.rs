@@ -1,0 +1,99 @@
+//! Shadow memory: for every 4-byte word of shared memory, the last write, the reads since it
+//! (FastTrack's adaptive representation: one read epoch, or a set when reads are concurrent;
+//! Flanagan and Freund, PLDI 2009), and the release an atomic there published.
+//!
+//! Shadow pages are allocated when a word of the page is first touched, so a large buffer of
+//! which a kernel uses a corner costs a corner. Each access keeps the bytes of the word it
+//! touched, so work-items writing neighbouring bytes of one word do not race.
+
+use super::clock::Knowledge;
+
+/// Words per shadow page.
+const PAGE_WORDS: usize = 64;
+
+/// One access, as the shadow remembers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    /// The agent (work-item, or a group's async-copy engine) that made it.
+    pub agent: u32,
+    /// The agent's clock at the access.
+    pub clock: u32,
+    /// Index of its event in the event log.
+    pub event: u32,
+    /// The bytes of the word it touched (bit k = byte k).
+    pub mask: u8,
+    /// `ATOMIC`, `SAME_VALUE`.
+    pub flags: u8,
+}
+
+impl Access {
+    pub const ATOMIC: u8 = 1;
+    /// A write that left the bytes as they were.
+    pub const SAME_VALUE: u8 = 2;
+
+    pub fn is_atomic(self) -> bool {
+        self.flags & Access::ATOMIC != 0
+    }
+
+    pub fn same_value(self) -> bool {
+        self.flags & Access::SAME_VALUE != 0
+    }
+}
+
+/// The reads of a word since its last write.
+#[derive(Clone, Debug, Default)]
+pub enum Reads {
+    #[default]
+    None,
+    /// Every read so far is ordered before this one.
+    One(Access),
+    /// Concurrent reads, at most [`MAX_READS`] (the oldest are forgotten, which can only hide a
+    /// race, never invent one).
+    Many(Vec<Access>),
+}
+
+/// The most concurrent reads a word remembers.
+pub const MAX_READS: usize = 64;
+
+/// A release published at a word by an atomic write: what the releasing agent knew, for an
+/// acquire there to learn.
+#[derive(Clone, Debug)]
+pub struct Release {
+    pub know: Knowledge,
+    /// The work-group of the releaser when it released at work-group scope: only members of
+    /// that group may synchronise with it.
+    pub group_scope: Option<u32>,
+    /// The releasing event, for a scope-mismatch finding.
+    pub event: u32,
+}
+
+/// The shadow of one word.
+#[derive(Clone, Debug, Default)]
+pub struct Cell {
+    pub write: Option<Access>,
+    pub reads: Reads,
+    pub release: Option<Box<Release>>,
+}
+
+/// The shadow of one allocation.
+#[derive(Clone, Debug, Default)]
+pub struct Shadow {
+    pages: Vec<Option<Box<[Cell]>>>,
+}
+
+impl Shadow {
+    /// The cell of word `word`, allocating its page on first use.
+    pub fn cell(&mut self, word: usize) -> &mut Cell {
+        let page = word / PAGE_WORDS;
+        if page >= self.pages.len() {
+            self.pages.resize_with(page + 1, || None);
+        }
+        let cells = self.pages[page].get_or_insert_with(|| vec![Cell::default(); PAGE_WORDS].into_boxed_slice());
+        &mut cells[word % PAGE_WORDS]
+    }
+
+    /// Bytes of shadow allocated, for the snapshot budget.
+    pub fn bytes(&self) -> usize {
+        self.pages.iter().flatten().count() * PAGE_WORDS * std::mem::size_of::<Cell>()
+    }
+}
