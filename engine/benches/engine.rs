@@ -83,6 +83,21 @@ fn reduction_65536(c: &mut Criterion) {
             BatchSize::PerIteration,
         )
     });
+    // The same run without the data-race detector, to measure what it costs.
+    group.bench_function("run_only_without_race_detection", |b| {
+        b.iter_batched(
+            || {
+                let mut scenario = reduction();
+                scenario.race_detection = false;
+                Session::new(scenario).expect("compiles")
+            },
+            |mut session| {
+                session.run(u64::MAX);
+                session
+            },
+            BatchSize::PerIteration,
+        )
+    });
     group.finish();
 }
 

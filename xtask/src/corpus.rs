@@ -235,6 +235,7 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
     }
     let scoreboard = parse_scoreboard(&dir);
     let runs = run_scoreboard(&dir);
+    let detection = detect_scoreboard(&dir);
     if json {
         let mut value = scoreboard.to_json();
         value["dir"] = json!(shown);
@@ -242,14 +243,26 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
             .iter()
             .map(|r| json!({ "test": r.name, "run_to_block": r.ordered, "random_seeds_matching": r.seeds, "failure": r.failure }))
             .collect();
+        value["detection"] = detection
+            .iter()
+            .map(|r| json!({ "test": r.name, "expected": r.expected, "found": r.found, "scores": r.scores(), "failure": r.failure }))
+            .collect();
         let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
         println!("{text}");
     } else {
         println!("corpus: {shown}");
         print!("{}", scoreboard.render(false));
         print!("{}", crate::corpus_runs::render(&runs, false));
+        print!("{}", crate::corpus_detect::render(&detection, false));
     }
     Ok(())
+}
+
+/// Runs Oclgrind's tests and compares the errors found with the expected ones (see
+/// [`crate::corpus_detect`]).
+pub fn detect_scoreboard(dir: &Path) -> Vec<crate::corpus_detect::DetectResult> {
+    let files = files_under(&dir.join("oclgrind"), &|name| name.ends_with(".sim"));
+    with_quiet_panics(|| crate::corpus_detect::oclgrind_detection(dir, files))
 }
 
 /// Runs Oclgrind's error-free tests and compares their output (see [`crate::corpus_runs`]).
@@ -264,7 +277,11 @@ pub fn test_stage(dir: &Path) -> Result<(), String> {
     print!("{}", scoreboard.render(true));
     let runs = run_scoreboard(dir);
     print!("{}", crate::corpus_runs::render(&runs, true));
-    if runs.iter().any(|r| r.failure.as_deref() == Some("engine panic")) {
+    let detection = detect_scoreboard(dir);
+    print!("{}", crate::corpus_detect::render(&detection, true));
+    if runs.iter().any(|r| r.failure.as_deref() == Some("engine panic"))
+        || detection.iter().any(|r| r.failure.as_deref() == Some("engine panic"))
+    {
         return Err("the engine panicked while running an Oclgrind test; run `cargo xtask corpus`".into());
     }
     match scoreboard.panicked() {

@@ -17,6 +17,7 @@
 
 mod bench;
 mod corpus;
+mod corpus_detect;
 mod corpus_runs;
 mod fuzz;
 mod serve;

@@ -69,16 +69,49 @@ impl Knowledge {
 
     /// Learns everything `other` knows (the pointwise maximum).
     pub fn join(&mut self, other: &Knowledge) {
-        if other.items.is_empty() && other.groups.is_empty() {
+        // Barriers join many clocks that are mostly equal; those joins must not allocate.
+        if other.is_empty() || self == other {
             return;
         }
-        self.items = merge(&self.items, &other.items, u32::max);
-        self.groups = merge(&self.groups, &other.groups, Gens::max);
+        if !update_in_place(&mut self.items, &other.items, u32::max) {
+            self.items = merge(&self.items, &other.items, u32::max);
+        }
+        if !update_in_place(&mut self.groups, &other.groups, Gens::max) {
+            self.groups = merge(&self.groups, &other.groups, Gens::max);
+        }
     }
 
     pub fn is_empty(&self) -> bool {
         self.items.is_empty() && self.groups.is_empty()
     }
+}
+
+/// Combines `b` into `a` where every key of `b` is already in `a`; `false` (and `a`
+/// unchanged) when one is not.
+fn update_in_place<V: Copy>(a: &mut [(u32, V)], b: &[(u32, V)], combine: impl Fn(V, V) -> V) -> bool {
+    if b.len() > a.len() {
+        return false;
+    }
+    // Both are sorted, so one forward pass finds every key or shows one missing.
+    let mut positions = [0usize; 16];
+    if b.len() > positions.len() {
+        return false;
+    }
+    let mut i = 0;
+    for (k, &(key, _)) in b.iter().enumerate() {
+        while i < a.len() && a[i].0 < key {
+            i += 1;
+        }
+        if i == a.len() || a[i].0 != key {
+            return false;
+        }
+        positions[k] = i;
+    }
+    for (k, &(_, v)) in b.iter().enumerate() {
+        let slot = &mut a[positions[k]].1;
+        *slot = combine(*slot, v);
+    }
+    true
 }
 
 /// Merges two vectors sorted by key, combining the values of equal keys.

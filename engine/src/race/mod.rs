@@ -147,6 +147,32 @@ impl Races {
         if k == 0 { Gens::default() } else { crossings[k - 1].gens }
     }
 
+    /// The barrier generations of `group` that `agent` knows were reached: what it learned,
+    /// and for its own group the barriers it passed itself (kept in its crossings rather than
+    /// in its knowledge, so that a barrier does not have to rewrite every member's clock).
+    fn known_gens(&self, agent: u32, group: u32) -> Gens {
+        let learned = self.know[agent as usize].group(group);
+        if agent < self.work_items && self.agent_group[agent as usize] == group {
+            if let Some(c) = self.crossings[agent as usize].last() {
+                return Gens { local: learned.local.max(c.gens.local), global: learned.global.max(c.gens.global) };
+            }
+        }
+        learned
+    }
+
+    /// What `agent` publishes when it releases: what it knows, its own steps so far, and the
+    /// barriers its group has passed.
+    fn published(&self, agent: u32) -> Knowledge {
+        let mut know = self.know[agent as usize].clone();
+        know.learn_item(agent, self.clock[agent as usize]);
+        if agent < self.work_items {
+            if let Some(c) = self.crossings[agent as usize].last() {
+                know.learn_group(self.agent_group[agent as usize], c.gens);
+            }
+        }
+        know
+    }
+
     /// Whether `prev` happens before the current step of `agent`, for memory in `space`.
     fn ordered(&self, prev: Access, agent: u32, space: Space) -> bool {
         if prev.agent == agent {
@@ -161,7 +187,7 @@ impl Races {
             return false;
         }
         let group = self.agent_group[prev.agent as usize];
-        let known = know.group(group);
+        let known = self.known_gens(agent, group);
         let before = self.gens_at(prev.agent, prev.clock);
         match space {
             Space::Local => known.local > before.local,
@@ -216,31 +242,33 @@ impl Races {
             }
         }
         if a.write {
-            // A write races with every read since the last write that is not ordered before it.
-            let reads: Vec<Access> = match &cell.reads {
-                Reads::None => Vec::new(),
-                Reads::One(r) => vec![*r],
-                Reads::Many(v) => v.clone(),
+            // A write races with every read since the last write that is not ordered before
+            // it; the write then replaces them all.
+            let reads = std::mem::take(&mut cell.reads);
+            let reads: &[Access] = match &reads {
+                Reads::None => &[],
+                Reads::One(r) => std::slice::from_ref(r),
+                Reads::Many(v) => v,
             };
-            for r in reads {
+            for &r in reads {
                 if races_with(self, r) {
                     self.record(r, cur, RaceKind::ReadWrite, cur.same_value(), a, key, log);
                 }
             }
             cell.write = Some(cur);
-            cell.reads = Reads::None;
         } else {
             cell.reads = match std::mem::take(&mut cell.reads) {
                 Reads::None => Reads::One(cur),
                 Reads::One(r) if r.agent == cur.agent || self.ordered(r, a.agent, a.space) => Reads::One(cur),
-                Reads::One(r) => Reads::Many(vec![r, cur]),
+                Reads::One(r) => Reads::Many(Box::new(vec![r, cur])),
                 Reads::Many(mut v) => {
-                    v.retain(|r| r.agent != cur.agent);
+                    // Reads ordered before this one are covered by it, as in FastTrack.
+                    v.retain(|r| r.agent != cur.agent && !self.ordered(*r, a.agent, a.space));
                     if v.len() >= shadow::MAX_READS {
                         v.remove(0);
                     }
                     v.push(cur);
-                    Reads::Many(v)
+                    if v.len() == 1 { Reads::One(cur) } else { Reads::Many(v) }
                 }
             };
         }
@@ -275,8 +303,7 @@ impl Races {
         }
         if a.write {
             if release {
-                let mut know = self.know[agent].clone();
-                know.learn_item(a.agent, self.clock[agent]);
+                let know = self.published(a.agent);
                 let group_scope = (sc == scope::WORK_GROUP || sc == scope::SUB_GROUP).then_some(my_group);
                 match cell.release.as_deref_mut() {
                     // A read-modify-write continues the release sequence it read from.
@@ -343,7 +370,7 @@ impl Races {
         if g1 != g2 {
             return "work-items of different work-groups are ordered only by an atomic release read by an atomic acquire at device scope (OpenCL 1.x and CUDA atomics are relaxed and need fences for that); a barrier orders its own group only";
         }
-        let known = self.know[agent as usize].group(g1);
+        let known = self.known_gens(agent, g1);
         let before = self.gens_at(prev.agent, prev.clock);
         if space != Space::Local && known.local > before.local {
             return "the barrier between them fences local memory only (CLK_LOCAL_MEM_FENCE); global memory needs CLK_GLOBAL_MEM_FENCE";
@@ -369,11 +396,13 @@ impl Races {
         for &m in members {
             joined.join(&self.know[m as usize]);
         }
-        joined.learn_group(group, gens);
         for &m in members {
             let clock = self.clock[m as usize];
             self.crossings[m as usize].push(Crossing { clock, gens });
-            self.know[m as usize] = joined.clone();
+            // Usually every member already knows the same: then nothing is copied.
+            if self.know[m as usize] != joined {
+                self.know[m as usize] = joined.clone();
+            }
         }
     }
 
@@ -420,8 +449,7 @@ impl Races {
         if !self.enabled {
             return;
         }
-        let mut know = self.know[agent as usize].clone();
-        know.learn_item(agent, self.clock[agent as usize]);
+        let know = self.published(agent);
         self.heap.join(&know);
     }
 
@@ -439,8 +467,7 @@ impl Races {
         if !self.enabled {
             return;
         }
-        let mut know = self.know[from as usize].clone();
-        know.learn_item(from, self.clock[from as usize]);
+        let know = self.published(from);
         self.know[to as usize].join(&know);
     }
 }

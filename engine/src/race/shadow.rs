@@ -49,7 +49,7 @@ pub enum Reads {
     One(Access),
     /// Concurrent reads, at most [`MAX_READS`] (the oldest are forgotten, which can only hide a
     /// race, never invent one).
-    Many(Vec<Access>),
+    Many(Box<Vec<Access>>),
 }
 
 /// The most concurrent reads a word remembers.
