@@ -339,6 +339,10 @@ pub enum Instr {
     /// barrier) or of the warp. Every participant brings `a` and `b`; when all have arrived,
     /// each receives `op`'s result in `dst`.
     Collective { op: CollectiveOp, warp: bool, dst: Reg, a: Reg, b: Reg },
+    /// An `out-of-bounds` finding when the signed index in `index` is not below `len`: a
+    /// subscript of an array object past its declared size (the access still goes ahead, as
+    /// the hardware's would).
+    CheckIndex { index: Reg, len: u64 },
     /// `dst` = whether the compare-exchange that returned `old` succeeded: `old` equals
     /// `expected` (compared as `ty`) and the exchange did not fail spuriously.
     CasSucceeded { ty: NumTy, dst: Reg, old: Reg, expected: Reg },
@@ -375,7 +379,10 @@ pub enum Instr {
     /// `dst` = a pointer to program-scope variable `index` (see [`Program::globals`]).
     GlobalAddr { dst: Reg, index: u32 },
     /// Reserves `size` bytes of private memory for the rest of the call; `dst` = its address.
-    Alloca { dst: Reg, size: u32, align: u32 },
+    /// The bytes count as written when `initialised` (a variable with an initialiser, a
+    /// parameter copy, a temporary), so only variables declared without a value are reported
+    /// when read first.
+    Alloca { dst: Reg, size: u32, align: u32, initialised: bool },
     /// Calls `func` with the registers `arg_pool[args..args + argc]` as arguments.
     Call { func: u32, dst: Reg, args: u32, argc: u32 },
     Return { src: Option<Reg> },

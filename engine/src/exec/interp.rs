@@ -383,6 +383,18 @@ fn exec_private(
                     Ok(at) => {
                         let v = decode(ty, &item.private[at..]);
                         item.regs[base + dst as usize] = v;
+                        if item.private_init[at..at + ty.size() as usize].contains(&false) {
+                            item.pc = next;
+                            let what = match private_variable(func, &item.regs[base..], pc as u32, at as u64) {
+                                Some(name) => format!("`{name}`"),
+                                None => "a private variable".to_string(),
+                            };
+                            return Exit::Problem(
+                                FindingKind::UninitializedRead,
+                                format!("read of {what} before anything was stored in it"),
+                                func.spans[pc],
+                            );
+                        }
                     }
                     Err(problem) => {
                         item.regs[base + dst as usize] = 0;
@@ -398,7 +410,10 @@ fn exec_private(
                 }
                 let v = regs[src as usize];
                 match private_range(item, p, ty.size(), func.spans[pc]) {
-                    Ok(at) => encode(ty, v, &mut item.private[at..]),
+                    Ok(at) => {
+                        encode(ty, v, &mut item.private[at..]);
+                        item.private_init[at..at + ty.size() as usize].fill(true);
+                    }
                     Err(problem) => {
                         item.pc = next;
                         return problem;
@@ -422,6 +437,13 @@ fn exec_private(
             }
             Instr::LocalAddr { dst, index } => regs[dst as usize] = ptr::make(Space::Local, index, 0),
             Instr::Clock { dst } => regs[dst as usize] = item.cycles + (limit - *fuel),
+            Instr::CheckIndex { index, len } => {
+                let i = regs[index as usize] as i64;
+                if i < 0 || i as u64 >= len {
+                    item.pc = next;
+                    return Exit::Problem(FindingKind::OutOfBounds, format!("index {i} exceeds static array size {len}"), func.spans[pc]);
+                }
+            }
             Instr::CasSucceeded { ty, dst, old, expected } => {
                 let equal = canon_int(ty, regs[old as usize]) == canon_int(ty, regs[expected as usize]);
                 regs[dst as usize] = (equal && !item.spurious) as u64;
@@ -455,10 +477,11 @@ fn exec_private(
                 }
             }
             Instr::GlobalAddr { dst, index } => regs[dst as usize] = globals[index as usize],
-            Instr::Alloca { dst, size, align } => {
+            Instr::Alloca { dst, size, align, initialised } => {
                 let align = align.max(1) as usize;
                 let start = item.private.len().div_ceil(align) * align;
                 item.private.resize(start + size as usize, 0);
+                item.private_init.resize(start + size as usize, initialised);
                 item.regs[base + dst as usize] = ptr::make(Space::Private, 1, start as u64);
             }
             Instr::Call { func: callee, dst, args, argc } => {
@@ -485,6 +508,7 @@ fn exec_private(
                 };
                 item.regs.truncate(item.base as usize);
                 item.private.truncate(frame.private_top as usize);
+                item.private_init.truncate(frame.private_top as usize);
                 item.func = frame.func;
                 item.pc = frame.pc;
                 item.base = frame.base;
@@ -841,6 +865,21 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
         Instr::Statement => m.event(wi, EventKind::Statement, None, 0, 0, span),
         _ => {}
     }
+}
+
+/// The name of the private variable of `func` in scope at `pc` whose memory holds byte
+/// `offset`, for messages (`regs` is the frame's register file).
+fn private_variable(func: &crate::ir::Function, regs: &[u64], pc: u32, offset: u64) -> Option<String> {
+    func.vars.iter().filter(|v| v.start <= pc && pc < v.end).find_map(|v| {
+        let crate::ir::DebugPlace::Mem(r) = v.place else { return None };
+        let start = ptr::offset(*regs.get(r as usize)?);
+        let size = match v.elem {
+            crate::ir::DebugElem::Scalar(t) => t.size() * v.count as u64,
+            crate::ir::DebugElem::Pointer => 8 * v.count as u64,
+            crate::ir::DebugElem::Bytes => v.count as u64,
+        };
+        (start..start + size).contains(&offset).then(|| v.name.clone())
+    })
 }
 
 /// How often a weak compare-exchange that could succeed fails spuriously: one time in this

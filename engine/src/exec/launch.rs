@@ -373,6 +373,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 frames: Vec::new(),
                 regs,
                 private: private_image.clone(),
+                private_init: vec![true; private_image.len()],
                 status: Status::Ready,
                 group: g,
                 copies_called: 0,

@@ -96,6 +96,9 @@ pub struct WorkItem {
     pub frames: Vec<Frame>,
     pub regs: Vec<u64>,
     pub private: Vec<u8>,
+    /// Which bytes of `private` have been written (same length): reading one that has not is
+    /// an uninitialised read.
+    pub private_init: Vec<bool>,
     pub status: Status,
     /// Linear index of the work-group.
     pub group: u32,

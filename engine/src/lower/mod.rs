@@ -903,8 +903,10 @@ struct FnLowerer<'a, 'u> {
     refs: &'a RefParams,
     func: ir::Function,
     scopes: Vec<HashMap<String, Var>>,
-    /// Private memory reserved at entry: `(register, size, align)`.
-    allocas: Vec<(Reg, u32, u32)>,
+    /// Private memory reserved at entry: `(register, size, align, initialised)`; a variable
+    /// declared without a value starts uninitialised, everything else (parameters, values
+    /// with initialisers, temporaries) starts initialised.
+    allocas: Vec<(Reg, u32, u32, bool)>,
     loops: Vec<LoopTargets>,
     /// Names used with `&`: those variables live in memory.
     address_taken: BTreeSet<String>,
@@ -1120,7 +1122,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 VarLoc::Mem(i as Reg)
             } else if self.address_taken.contains(&p.name) {
                 let addr = self.reg()?;
-                self.allocas.push((addr, ty.size() as u32, ty.align() as u32));
+                self.allocas.push((addr, ty.size() as u32, ty.align() as u32, true));
                 param_copies.push((addr, i as Reg, ty.clone(), p.name_span));
                 VarLoc::Mem(addr)
             } else {
@@ -1218,7 +1220,7 @@ impl<'u> FnLowerer<'_, 'u> {
             }
         }
         let prefix: Vec<Instr> =
-            self.allocas.iter().map(|&(dst, size, align)| Instr::Alloca { dst, size, align }).collect();
+            self.allocas.iter().map(|&(dst, size, align, initialised)| Instr::Alloca { dst, size, align, initialised }).collect();
         let spans = vec![self.span; prefix.len()];
         self.func.code.splice(0..0, prefix);
         self.func.spans.splice(0..0, spans);
@@ -1509,14 +1511,17 @@ impl<'u> FnLowerer<'_, 'u> {
             }
             Space::Private => {}
         }
-        let in_memory = matches!(ty, Ty::Array { .. } | Ty::Record { .. }) || self.address_taken.contains(&d.name);
+        // A variable declared without a value lives in private memory, whose bytes remember
+        // whether they were written, so reading it before assigning it is reported.
+        let in_memory =
+            matches!(ty, Ty::Array { .. } | Ty::Record { .. }) || self.address_taken.contains(&d.name) || d.init.is_none();
         if in_memory {
             if ty.size() > MAX_PRIVATE_BYTES {
                 return Err(type_error(d.name_span, format!("`{}` needs {} bytes of private memory", d.name, ty.size()), "too large")
                     .with_note(format!("a private variable may use at most {MAX_PRIVATE_BYTES} bytes")));
             }
             let addr = self.reg()?;
-            self.allocas.push((addr, ty.size() as u32, ty.align() as u32));
+            self.allocas.push((addr, ty.size() as u32, ty.align() as u32, d.init.is_some()));
             if let Some(init) = &d.init {
                 self.init_memory(addr, &ty, init)?;
             }
@@ -1922,13 +1927,23 @@ impl<'u> FnLowerer<'_, 'u> {
                 })
             }
             ExprKind::Index(base, index) => {
+                let array_len = match self.static_type(base) {
+                    Some(Ty::Array { len, .. }) => Some(len),
+                    _ => None,
+                };
                 let b = self.rvalue(base)?;
                 let i = self.rvalue(index)?;
                 // `i[p]` is as valid as `p[i]` in C.
-                let (p, i) = if matches!(b.ty, Ty::Ptr { .. }) { (b, i) } else { (i, b) };
+                let (p, mut i) = if matches!(b.ty, Ty::Ptr { .. }) { (b, i) } else { (i, b) };
                 let Ty::Ptr { pointee, space, .. } = p.ty.clone() else {
                     return Err(type_error(base.span, format!("cannot index a `{}`", p.ty.describe()), "not a pointer or array"));
                 };
+                // Subscripting an array object (not a pointer) must stay within the array, even
+                // where the address would still be inside the struct or frame around it.
+                if let Some(len) = array_len.filter(|_| i.ty.is_integer()) {
+                    i = self.convert(i, &Ty::Scalar(ElemType::Long), index.span)?;
+                    self.emit(Instr::CheckIndex { index: i.reg, len }, index.span);
+                }
                 let addr = self.offset_pointer(p.reg, &pointee, i, index.span, false)?;
                 Ok(Place::Mem(addr, *pointee, space))
             }
@@ -1992,6 +2007,31 @@ impl<'u> FnLowerer<'_, 'u> {
                 Ok(Place::Mem(at, member.ty, space))
             }
             _ => Err(type_error(e.span, "this expression cannot be assigned to or have its address taken", "not an lvalue")),
+        }
+    }
+
+    /// The type of an lvalue expression, worked out without emitting code, for the simple
+    /// forms whose array-ness matters (`a`, `s.f`, `p->f`, `a[i]`); `None` for the rest.
+    fn static_type(&self, e: &ast::Expr) -> Option<Ty> {
+        match &e.kind {
+            ExprKind::Ident(n) => self.lookup(n).map(|v| v.ty.clone()),
+            ExprKind::Index(b, _) => match self.static_type(b)? {
+                Ty::Array { elem, .. } => Some(*elem),
+                Ty::Ptr { pointee, .. } => Some(*pointee),
+                _ => None,
+            },
+            ExprKind::Member(b, field, arrow) => {
+                let t = match (self.static_type(b)?, arrow) {
+                    (Ty::Ptr { pointee, .. }, true) => *pointee,
+                    (t, false) => t,
+                    _ => return None,
+                };
+                match t {
+                    Ty::Record { id, .. } => self.types.record(id).members.as_ref()?.iter().find(|m| m.name == *field).map(|m| m.ty.clone()),
+                    _ => None,
+                }
+            }
+            _ => None,
         }
     }
 
@@ -2226,7 +2266,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 }
                 // Structs and arrays: a private temporary initialised from the list.
                 let addr = self.reg()?;
-                self.allocas.push((addr, ty.size() as u32, ty.align() as u32));
+                self.allocas.push((addr, ty.size() as u32, ty.align() as u32, true));
                 self.init_memory(addr, &ty, &Initializer::List(items.clone(), span))?;
                 self.read(Place::Mem(addr, ty, Space::Private), span)
             }
@@ -3807,7 +3847,7 @@ impl<'u> FnLowerer<'_, 'u> {
         let mut regs = Vec::new();
         let ret_slot = if ret.is_aggregate() {
             let slot = self.reg()?;
-            self.allocas.push((slot, ret.size() as u32, ret.align() as u32));
+            self.allocas.push((slot, ret.size() as u32, ret.align() as u32, true));
             regs.push(slot);
             Some(slot)
         } else {
@@ -3830,7 +3870,7 @@ impl<'u> FnLowerer<'_, 'u> {
             let v = self.rvalue(a)?;
             if let Ty::Vector(..) = pty {
                 let copy = self.reg()?;
-                self.allocas.push((copy, pty.size() as u32, pty.align() as u32));
+                self.allocas.push((copy, pty.size() as u32, pty.align() as u32, true));
                 self.write(&Place::Mem(copy, pty.clone(), Space::Private), v, a.span)?;
                 regs.push(copy);
                 continue;
@@ -3841,7 +3881,7 @@ impl<'u> FnLowerer<'_, 'u> {
                     return Err(type_error(a.span, format!("expected a `{}`, found a `{}`", pty.describe(), v.ty.describe()), "wrong type"));
                 }
                 let copy = self.reg()?;
-                self.allocas.push((copy, pty.size() as u32, pty.align() as u32));
+                self.allocas.push((copy, pty.size() as u32, pty.align() as u32, true));
                 self.copy_aggregate(copy, v.reg, pty, a.span)?;
                 regs.push(copy);
                 continue;
