@@ -25,6 +25,9 @@ pub enum FindingKind {
     UnwaitedEvent,
     MisalignedAccess,
     DivisionByZero,
+    /// A signed integer addition, subtraction or multiplication overflowed (undefined in C;
+    /// the engine wraps). A warning: hashes and random generators often do it on purpose.
+    SignedOverflow,
     AssertionFailed,
     LockMisuse,
     InvalidMemoryOrder,
@@ -53,6 +56,7 @@ impl FindingKind {
             FindingKind::UnwaitedEvent => "unwaited-event",
             FindingKind::MisalignedAccess => "misaligned-access",
             FindingKind::DivisionByZero => "division-by-zero",
+            FindingKind::SignedOverflow => "signed-overflow",
             FindingKind::AssertionFailed => "assertion-failed",
             FindingKind::LockMisuse => "lock-misuse",
             FindingKind::InvalidMemoryOrder => "invalid-memory-order",
@@ -165,6 +169,66 @@ pub struct PrintfLine {
     pub text: String,
 }
 
+/// What a step did to a lock, in its timeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LockAction {
+    /// The work-item took the lock (it turned it from 0 to non-zero, or stored non-zero into
+    /// it with a plain store).
+    Acquire,
+    /// The work-item set the lock back to 0.
+    Release,
+    /// The work-item found the lock held and started to wait: a failed acquire or a poll (the
+    /// event log cannot tell them apart, and both mean it spins until the lock changes).
+    Attempt,
+}
+
+/// One change of a lock's state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockEvent {
+    pub step: u64,
+    /// Global id of the work-item that acted.
+    pub work_item: [u64; 3],
+    pub what: LockAction,
+    /// Who holds the lock after this step: the latest work-item to acquire it, while it is set.
+    pub holder: Option<[u64; 3]>,
+    /// How many work-items are waiting for it after this step.
+    pub waiters: u32,
+    /// Where in the source the work-item acted, for the app's editor.
+    #[serde(skip)]
+    pub span: Option<Span>,
+}
+
+/// One lock the run used: a location its events show being taken and given back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockReport {
+    /// What the kernel calls it: `lock` for a variable, `locks[0]` for a buffer element, with
+    /// the work-group for local memory.
+    pub location: String,
+    /// How many times a work-item took it.
+    pub acquisitions: u64,
+    /// Acquire attempts that found it held at least once: acquisitions that had to wait, and
+    /// waits that never ended in an acquisition.
+    pub contended: u64,
+    /// The most work-items that held it at once; more than 1 means mutual exclusion failed.
+    pub max_holders: u64,
+    /// Its address in the event log's terms, for views that match it against events.
+    #[serde(skip)]
+    pub address: Option<crate::trace::Location>,
+    /// The linear index of the work-group whose local memory holds it (`None` for global
+    /// memory).
+    #[serde(skip)]
+    pub group: Option<u32>,
+    /// Its changes of state in step order, the first `crate::locks::MAX_TIMELINE` of them. The
+    /// app reads it through `Session::locks`; the JSON report leaves it out so that a long run
+    /// does not carry one entry per acquisition.
+    #[serde(skip)]
+    pub timeline: Vec<LockEvent>,
+    /// How many changes of state did not fit in the timeline.
+    #[serde(skip)]
+    pub timeline_omitted: u64,
+}
+
 /// What `interleave run --json` prints.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -175,6 +239,10 @@ pub struct Report {
     pub findings: Vec<Finding>,
     pub buffers: Vec<BufferReport>,
     pub printf: Vec<PrintfLine>,
+    /// Every lock the run's events show (see `crate::locks`), always present, in the order the
+    /// locks were first used.
+    #[serde(default)]
+    pub locks: Vec<LockReport>,
 }
 
 impl Report {

@@ -604,7 +604,7 @@ impl Session {
             .collect();
         Finding {
             kind: f.kind,
-            severity: Severity::Error,
+            severity: if f.kind == FindingKind::SignedOverflow { Severity::Warning } else { Severity::Error },
             message: f.message,
             line,
             column,

@@ -302,11 +302,24 @@ fn exec_private(
             Instr::Const { dst, bits } => regs[dst as usize] = bits,
             Instr::Move { dst, src } => regs[dst as usize] = regs[src as usize],
             Instr::Binary { op, ty, dst, lhs, rhs } => {
-                match binary(op, ty, regs[lhs as usize], regs[rhs as usize]) {
-                    Some(v) => regs[dst as usize] = v,
+                let (a, b) = (regs[lhs as usize], regs[rhs as usize]);
+                match binary(op, ty, a, b) {
+                    Some(v) => {
+                        regs[dst as usize] = v;
+                        if matches!(ty, NumTy::I32 | NumTy::I64) && signed_overflow(op, ty, a, b) {
+                            item.pc = next;
+                            let (a, b) = (a as i64, b as i64);
+                            return Exit::Problem(
+                                FindingKind::SignedOverflow,
+                                format!("signed integer overflow: {a} {} {b} does not fit in its type (the result wraps)", op_symbol(op)),
+                                func.spans[pc],
+                            );
+                        }
+                    }
                     None => {
                         regs[dst as usize] = 0;
                         item.pc = next;
+                        let _ = (a, b);
                         let what = if op == BinaryOp::Div { "division" } else { "remainder" };
                         return Exit::Problem(FindingKind::DivisionByZero, format!("integer {what} by zero (the result is taken as 0)"), func.spans[pc]);
                     }
@@ -864,6 +877,40 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
         }
         Instr::Statement => m.event(wi, EventKind::Statement, None, 0, 0, span),
         _ => {}
+    }
+}
+
+/// Whether a signed `op` on register values `a` and `b` of type `ty` overflows.
+#[inline]
+fn signed_overflow(op: BinaryOp, ty: NumTy, a: u64, b: u64) -> bool {
+    match ty {
+        NumTy::I32 => {
+            let (x, y) = (a as i32, b as i32);
+            match op {
+                BinaryOp::Add => x.checked_add(y).is_none(),
+                BinaryOp::Sub => x.checked_sub(y).is_none(),
+                BinaryOp::Mul => x.checked_mul(y).is_none(),
+                _ => false,
+            }
+        }
+        NumTy::I64 => {
+            let (x, y) = (a as i64, b as i64);
+            match op {
+                BinaryOp::Add => x.checked_add(y).is_none(),
+                BinaryOp::Sub => x.checked_sub(y).is_none(),
+                BinaryOp::Mul => x.checked_mul(y).is_none(),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+fn op_symbol(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "+",
+        BinaryOp::Sub => "-",
+        _ => "*",
     }
 }
 
