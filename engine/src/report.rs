@@ -208,7 +208,7 @@ pub struct LockReport {
     /// How many times a work-item took it.
     pub acquisitions: u64,
     /// Acquire attempts that found it held at least once: acquisitions that had to wait, and
-    /// waits that never ended in an acquisition.
+    /// waits still going on when the run stopped.
     pub contended: u64,
     /// The most work-items that held it at once; more than 1 means mutual exclusion failed.
     pub max_holders: u64,

@@ -15,7 +15,7 @@ pub enum Scheduler {
     /// The next ready work-item after the previous one, in index order.
     RoundRobin { last: u32 },
     Random,
-    /// Keeps stepping the same work-item until it blocks or finishes.
+    /// Keeps stepping the same work-item until it blocks, spins or finishes.
     RunToBlock { current: Option<u32> },
     /// PCT (Burckhardt, Kothari, Musuvathi, Nagarakatte: "A Randomized Scheduler with
     /// Probabilistic Guarantees of Finding Bugs", ASPLOS 2010): distinct random priorities,
@@ -79,9 +79,14 @@ impl Scheduler {
                 pick
             }
             Scheduler::RunToBlock { current } => {
+                let n = machine.items.len() as u32;
+                // A work-item known to spin is blocked on a value as surely as one at a barrier
+                // is blocked on its group: run-to-block moves on from it, or it would spin for
+                // ever while the work-item it waits for never runs.
+                let spins = |agent: u32| agent < n && machine.is_spinning(agent);
                 let pick = match *current {
-                    Some(agent) if machine.ready_pos[agent as usize] != u32::MAX && !machine.released => agent,
-                    _ => *ready.iter().min().unwrap_or(&ready[0]),
+                    Some(agent) if machine.ready_pos[agent as usize] != u32::MAX && !machine.released && !spins(agent) => agent,
+                    _ => ready.iter().copied().filter(|&a| !spins(a)).min().unwrap_or_else(|| *ready.iter().min().unwrap_or(&ready[0])),
                 };
                 *current = Some(pick);
                 pick

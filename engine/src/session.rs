@@ -94,7 +94,9 @@ struct Snapshot {
     scheduler: Scheduler,
     rng: Rng,
     status: RunStatus,
-    findings: usize,
+    /// The findings so far (few: each is reported once per place), restored whole so that a
+    /// forward seek gets back the ones found between the current step and the snapshot.
+    findings: Vec<Finding>,
     events: usize,
     hash: u64,
 }
@@ -235,7 +237,7 @@ impl Session {
             scheduler: self.scheduler.clone(),
             rng: self.rng.clone(),
             status: self.status,
-            findings: self.findings.len(),
+            findings: self.findings.clone(),
             events: log.len(),
             hash: log.hash(),
         };
@@ -284,7 +286,7 @@ impl Session {
             self.scheduler = snap.scheduler;
             self.rng = snap.rng;
             self.status = snap.status;
-            self.findings.truncate(snap.findings);
+            self.findings = snap.findings;
             self.steps = snap.step;
             // Race findings are updated in place as their counts grow; bring them back to
             // what the restored records say.
@@ -308,8 +310,18 @@ impl Session {
         taken
     }
 
-    /// Moves new faults into findings and decides whether the run has ended.
+    /// After every step: the step's own checks, then, once the run has ended, the findings
+    /// about its locks (they need the whole event log, so they are made once, at the end).
     fn after_step(&mut self) {
+        self.check_step();
+        if self.status != RunStatus::Running {
+            let locks = crate::locks::findings(&self.machine, self.status, &|span| self.line_col(span));
+            self.findings.extend(locks);
+        }
+    }
+
+    /// Moves new faults into findings and decides whether the run has ended.
+    fn check_step(&mut self) {
         let faults = std::mem::take(&mut self.machine.faults);
         for f in faults {
             let finding = self.finding_from_fault(f);
@@ -491,6 +503,23 @@ impl Session {
         })
     }
 
+    /// The location work-item `wi` read last (a load or an atomic), looking back a bounded
+    /// number of events.
+    fn last_read(&self, wi: u32) -> Option<crate::trace::Location> {
+        let log = &self.machine.log;
+        let from = log.len().saturating_sub(100_000);
+        (from..log.len()).rev().filter_map(|i| log.get(i)).find_map(|e| {
+            let reads = matches!(e.kind, crate::trace::EventKind::Load | crate::trace::EventKind::Atomic);
+            (e.work_item == wi && reads).then_some(e.location).flatten()
+        })
+    }
+
+    /// A location as the kernel names it (`locks[3]`), as `wi` sees it.
+    fn describe_location(&self, loc: crate::trace::Location, wi: u32) -> String {
+        let group = (loc.space == Space::Local).then(|| self.machine.items.get(wi as usize).map(|i| i.group)).flatten();
+        crate::locks::name_location(&self.machine, loc, group)
+    }
+
     /// The name of the allocation a location is in (local memory as seen by `wi`'s group).
     fn alloc_name(&self, loc: crate::trace::Location, wi: u32) -> Option<String> {
         let m = &self.machine;
@@ -516,21 +545,27 @@ impl Session {
         let resident: Vec<u32> = stuck.iter().copied().filter(|&wi| machine.items[wi as usize].status != Status::NotStarted).collect();
         let not_started = stuck.len() - resident.len();
         // Work-items waiting at the same place are told together.
-        let mut places: Vec<(Span, (&'static str, &'static str), Vec<u32>)> = Vec::new();
+        let mut places: Vec<(Span, (String, String), Vec<u32>)> = Vec::new();
         for &wi in &resident {
             let span = self.current_span(wi).unwrap_or_default();
             // The verb for one work-item and for several.
-            let what = match machine.items[wi as usize].status {
-                Status::AtBarrier => ("waits at this barrier", "wait at this barrier"),
-                Status::Waiting => ("waits for async copies here", "wait for async copies here"),
+            let item = &machine.items[wi as usize];
+            let what = match item.status {
+                Status::AtBarrier => {
+                    let r = &machine.groups[item.group as usize].rendezvous;
+                    let counts = format!("({} of {} arrived)", r.waiting.len(), r.unfinished);
+                    (format!("waits at this barrier {counts}"), format!("wait at this barrier {counts}"))
+                }
+                Status::Waiting => ("waits for async copies here".to_string(), "wait for async copies here".to_string()),
                 _ if machine.is_spinning(wi) => {
-                    ("spins here, re-reading values nobody changes", "spin here, re-reading values nobody changes")
+                    let on = self.last_read(wi).map(|loc| format!(" `{}`", self.describe_location(loc, wi))).unwrap_or_default();
+                    (format!("spins here, re-reading{on}, which nobody changes"), format!("spin here, re-reading{on}, which nobody changes"))
                 }
                 Status::Ready if !self.scheduler.could_pick(machine, wi) => (
-                    "is held here until the lanes of its warp behind it catch up (lockstep)",
-                    "are held here until the lanes of their warp behind them catch up (lockstep)",
+                    "is held here until the lanes of its warp behind it catch up (lockstep)".to_string(),
+                    "are held here until the lanes of their warp behind them catch up (lockstep)".to_string(),
                 ),
-                _ => ("cannot go on from here", "cannot go on from here"),
+                _ => ("cannot go on from here".to_string(), "cannot go on from here".to_string()),
             };
             match places.iter_mut().find(|(s, w, _)| *s == span && *w == what) {
                 Some((_, _, items)) => items.push(wi),
@@ -567,7 +602,7 @@ impl Session {
             .map(|(span, what, items)| {
                 let (line, column) = self.line_col(*span);
                 let who = describe_items(items.iter().map(|&wi| self.global_id(wi)[0]).collect());
-                let verb = if items.len() == 1 { what.0 } else { what.1 };
+                let verb = if items.len() == 1 { &what.0 } else { &what.1 };
                 Related { line, column, work_item: Some(self.global_id(items[0])), step: Some(self.steps), message: format!("{who} {verb}"), span: Some(*span) }
             })
             .collect();
@@ -712,6 +747,11 @@ impl Session {
         &self.findings
     }
 
+    /// The locks the run has used so far, each with its timeline (see `crate::locks`).
+    pub fn locks(&self) -> Vec<crate::report::LockReport> {
+        crate::locks::reports(&self.machine)
+    }
+
     /// The hex digest of the event trace so far.
     pub fn trace_hash(&self) -> String {
         format!("{:016x}", self.machine.log.hash())
@@ -757,6 +797,7 @@ impl Session {
             findings: self.findings.clone(),
             buffers,
             printf: self.machine.printf.clone(),
+            locks: self.locks(),
         }
     }
 }

@@ -96,3 +96,20 @@ fn seeking_equals_a_fresh_run_for_every_example_and_scheduler() {
         }
     }
 }
+
+/// Findings made between the current step and a later snapshot come back when a forward seek
+/// restores that snapshot.
+#[test]
+fn a_forward_seek_keeps_the_findings_made_on_the_way() {
+    let mut session = Session::new(scenario(5)).expect("compiles");
+    let end = session.run(u64::MAX);
+    let all = session.findings().to_vec();
+    assert!(!all.is_empty(), "the loop's plain read-modify-write races");
+    session.seek(1);
+    session.seek(end);
+    assert_eq!(session.findings(), &all[..]);
+    let mut fresh = Session::new(scenario(5)).expect("compiles");
+    fresh.run(end - 1);
+    session.seek(end - 1);
+    assert_eq!(session.findings(), fresh.findings());
+}

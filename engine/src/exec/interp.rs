@@ -963,48 +963,53 @@ const SPIN_ANCHOR_WINDOW: u32 = 64;
 fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
     let epoch = m.write_epoch;
     let item = &mut m.items[wi as usize];
-    let w = item.spin;
+    let w = &mut item.spin;
     if w.epoch != epoch || w.since >= SPIN_ANCHOR_WINDOW {
-        item.spin = super::SpinWatch { epoch, func, pc, since: 0, state: 0, spinning: false };
+        // A new watch reuses the buffers of the old one.
+        w.epoch = epoch;
+        w.func = func;
+        w.pc = pc;
+        w.since = 0;
+        w.taken = false;
+        w.spinning = false;
         return;
     }
     if (w.func, w.pc) != (func, pc) {
-        item.spin.since += 1;
+        w.since += 1;
         return;
     }
-    let state = state_hash(item);
-    item.spin.since = 0;
-    if w.state == state {
-        item.spin.spinning = true;
-    } else {
-        item.spin.state = state;
+    w.since = 0;
+    // Once the state has repeated in this epoch it keeps repeating until something writes.
+    if w.spinning {
+        return;
     }
-}
-
-/// A hash of everything a work-item's future depends on besides shared memory. The clock
-/// counter is left out on purpose: a loop that reads `clock()` keeps it in a register, and a
-/// loop that doesn't cannot tell the difference.
-fn state_hash(item: &WorkItem) -> u64 {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    h.update(&item.func.to_le_bytes());
-    h.update(&item.pc.to_le_bytes());
-    for r in &item.regs {
-        h.update(&r.to_le_bytes());
+    let same = w.taken
+        && w.regs == item.regs
+        && w.private == item.private
+        && w.frames.len() == item.frames.len()
+        && w.frames.iter().zip(&item.frames).all(|(&(f, p), frame)| (f, p) == (frame.func, frame.pc));
+    if same {
+        w.spinning = true;
+        return;
     }
-    for f in &item.frames {
-        h.update(&f.func.to_le_bytes());
-        h.update(&f.pc.to_le_bytes());
-    }
-    h.update(&item.private);
-    // Never 0, which marks "not hashed yet".
-    h.digest() | 1
+    // The clock counter is left out on purpose: a loop that reads `clock()` keeps it in a
+    // register, and a loop that does not cannot tell the difference.
+    w.regs.clear();
+    w.regs.extend_from_slice(&item.regs);
+    w.private.clear();
+    w.private.extend_from_slice(&item.private);
+    w.frames.clear();
+    w.frames.extend(item.frames.iter().map(|f| (f.func, f.pc)));
+    w.taken = true;
 }
 
 /// A work-item arrives at a rendezvous; the last one to arrive releases everyone.
 fn arrive(m: &mut Machine, scope: Scope, arrival: Arrival) {
     // A loop through a barrier or collective is not a spin: the others it meets may have
     // changed their private state, and what it releases may go on to write.
-    m.items[arrival.wi as usize].spin = super::SpinWatch::default();
+    let w = &mut m.items[arrival.wi as usize].spin;
+    w.epoch = 0;
+    w.spinning = false;
     m.set_status(arrival.wi, Status::AtBarrier);
     let r = m.rendezvous(scope);
     r.waiting.push(arrival);

@@ -57,7 +57,7 @@ pub enum Status {
 /// progress. A work-item spins when its whole private state (program counter, registers,
 /// call stack, private memory) repeats at the same event while no shared memory changed:
 /// from there it can only repeat the same cycle until another agent writes.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SpinWatch {
     /// The machine's write epoch this watch belongs to; a write anywhere starts a new one.
     pub epoch: u64,
@@ -67,8 +67,13 @@ pub struct SpinWatch {
     /// Quiet events since the anchor last occurred; past a bound the anchor moves, so an
     /// anchor outside the loop does not hide the loop.
     pub since: u32,
-    /// Hash of the state at the anchor's last occurrence (0 before the first hash).
-    pub state: u64,
+    /// Whether `state` holds the state at the anchor's last occurrence.
+    pub taken: bool,
+    /// The state at the anchor's last occurrence, kept whole (not hashed) so that a repeat is
+    /// certain: registers, then the frames' positions, then private memory.
+    pub regs: Vec<u64>,
+    pub frames: Vec<(u32, u32)>,
+    pub private: Vec<u8>,
     /// The state repeated within this epoch.
     pub spinning: bool,
 }

@@ -162,3 +162,59 @@ mod tests {
         assert_eq!(a.group(1), Gens::default());
     }
 }
+
+/// The laws that make knowledge a join-semilattice: joining is commutative, associative and
+/// idempotent, and the result knows at least what each side knew.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod laws {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn knowledge() -> impl Strategy<Value = Knowledge> {
+        (
+            prop::collection::vec((0u32..12, 0u32..50), 0..8),
+            prop::collection::vec((0u32..4, 0u32..6, 0u32..6), 0..4),
+        )
+            .prop_map(|(items, groups)| {
+                let mut k = Knowledge::default();
+                for (a, c) in items {
+                    k.learn_item(a, c);
+                }
+                for (g, l, gl) in groups {
+                    k.learn_group(g, Gens { local: l, global: gl });
+                }
+                k
+            })
+    }
+
+    fn join(a: &Knowledge, b: &Knowledge) -> Knowledge {
+        let mut out = a.clone();
+        out.join(b);
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn join_is_commutative(a in knowledge(), b in knowledge()) {
+            prop_assert_eq!(join(&a, &b), join(&b, &a));
+        }
+
+        #[test]
+        fn join_is_associative(a in knowledge(), b in knowledge(), c in knowledge()) {
+            prop_assert_eq!(join(&join(&a, &b), &c), join(&a, &join(&b, &c)));
+        }
+
+        #[test]
+        fn join_is_idempotent_and_an_upper_bound(a in knowledge(), b in knowledge()) {
+            prop_assert_eq!(join(&a, &a), a.clone());
+            let j = join(&a, &b);
+            for agent in 0..12 {
+                prop_assert_eq!(j.item(agent), a.item(agent).max(b.item(agent)));
+            }
+            for g in 0..4 {
+                prop_assert_eq!(j.group(g).local, a.group(g).local.max(b.group(g).local));
+                prop_assert_eq!(j.group(g).global, a.group(g).global.max(b.group(g).global));
+            }
+        }
+    }
+}

@@ -94,7 +94,42 @@ pub fn trace_hash(scenario: Scenario) -> String {
     session.trace_hash()
 }
 
-/// Every scenario's `name hash` line, in order.
+/// A thousand generated scenarios: every small example under five schedulers and 25 seeds,
+/// every other one a step per statement, every third one with a single resident group.
+pub fn generated() -> Vec<Scenario> {
+    let schedulers = [SchedulerKind::Random, SchedulerKind::Pct, SchedulerKind::RoundRobin, SchedulerKind::RunToBlock, SchedulerKind::Lockstep];
+    let mut out = Vec::new();
+    // The larger reduction example is left out so that the thousand runs stay quick in wasm.
+    for (file, _, _) in EXAMPLES.iter().filter(|(f, _, _)| *f != "reduce.toml") {
+        for (k, scheduler) in schedulers.iter().enumerate() {
+            for seed in 0..25u64 {
+                let mut s = example(file);
+                s.scheduler = *scheduler;
+                s.seed = seed * 7919 + k as u64;
+                if seed % 2 == 1 {
+                    s.granularity = interleave_engine::scenario::Granularity::Statement;
+                }
+                if seed % 3 == 2 {
+                    s.max_resident_groups = Some(1);
+                }
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// Every scenario's `name hash` line, in order, then one line whose hash digests the trace
+/// hashes of the thousand generated scenarios.
 pub fn observed() -> String {
-    scenarios().into_iter().map(|(name, s)| format!("{name} {}\n", trace_hash(s))).collect()
+    let mut text: String = scenarios().into_iter().map(|(name, s)| format!("{name} {}\n", trace_hash(s))).collect();
+    let generated = generated();
+    let all: String = generated.iter().map(|s| trace_hash(s.clone())).collect::<Vec<_>>().join(",");
+    text.push_str(&format!("generated-{} {:016x}\n", generated.len(), fnv1a(all.as_bytes())));
+    text
+}
+
+/// FNV-1a, a fixed and tiny digest, so the test needs no hashing dependency of its own.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }
