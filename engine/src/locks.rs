@@ -440,7 +440,7 @@ pub fn analyse(log: &EventLog, group_of: &dyn Fn(u32) -> Option<u32>) -> Vec<Loc
 }
 
 /// A work-item's work-group, from the machine.
-fn group_of(machine: &Machine) -> impl Fn(u32) -> Option<u32> + '_ {
+pub(crate) fn group_of(machine: &Machine) -> impl Fn(u32) -> Option<u32> + '_ {
     |wi| machine.items.get(wi as usize).map(|item| item.group)
 }
 

@@ -545,6 +545,8 @@ impl Session {
         let resident: Vec<u32> = stuck.iter().copied().filter(|&wi| machine.items[wi as usize].status != Status::NotStarted).collect();
         let not_started = stuck.len() - resident.len();
         // Work-items waiting at the same place are told together.
+        // Which of the locations spun on are locks, and who holds them.
+        let locks = crate::locks::analyse(&machine.log, &crate::locks::group_of(machine));
         let mut places: Vec<(Span, (String, String), Vec<u32>)> = Vec::new();
         for &wi in &resident {
             let span = self.current_span(wi).unwrap_or_default();
@@ -558,8 +560,22 @@ impl Session {
                 }
                 Status::Waiting => ("waits for async copies here".to_string(), "wait for async copies here".to_string()),
                 _ if machine.is_spinning(wi) => {
-                    let on = self.last_read(wi).map(|loc| format!(" `{}`", self.describe_location(loc, wi))).unwrap_or_default();
-                    (format!("spins here, re-reading{on}, which nobody changes"), format!("spin here, re-reading{on}, which nobody changes"))
+                    let on = self
+                        .last_read(wi)
+                        .map(|loc| {
+                            let holder = locks.iter().find(|l| l.location == loc).and_then(|l| l.held_at_end).and_then(|e| machine.log.get(e));
+                            match holder {
+                                Some(e) => format!(
+                                    " waiting for the lock `{}`, held by work-item {} since step {}",
+                                    self.describe_location(loc, wi),
+                                    self.global_id(e.work_item)[0],
+                                    e.step
+                                ),
+                                None => format!(", re-reading `{}`, which nobody changes", self.describe_location(loc, wi)),
+                            }
+                        })
+                        .unwrap_or_else(|| ", re-reading values nobody changes".to_string());
+                    (format!("spins here{on}"), format!("spin here{on}"))
                 }
                 Status::Ready if !self.scheduler.could_pick(machine, wi) => (
                     "is held here until the lanes of its warp behind it catch up (lockstep)".to_string(),
