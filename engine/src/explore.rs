@@ -65,7 +65,15 @@ pub fn explore(scenario: &Scenario, first_seed: u64, runs: u64) -> Result<Explor
             Some(o) => o.count += 1,
             None => outcomes.push(Outcome { values, count: 1, seed }),
         }
+        // A run counts once for each kind and place, even if it reported it twice (two race
+        // pairs that share their later access).
+        let mut seen_in_run: Vec<(crate::report::FindingKind, u32, u32)> = Vec::new();
         for f in report.findings {
+            let key = (f.kind, f.line, f.column);
+            if seen_in_run.contains(&key) {
+                continue;
+            }
+            seen_in_run.push(key);
             let same = |g: &SeededFinding| g.finding.kind == f.kind && (g.finding.line, g.finding.column) == (f.line, f.column);
             match findings.iter_mut().find(|g| same(g)) {
                 Some(g) => g.runs += 1,

@@ -8,10 +8,12 @@
 //! per-kernel outcomes; the scoreboard then counts them and groups the refusals by cause, so the
 //! most common missing construct is the first line to read.
 //!
-//! Today the scoreboard measures parsing only (`frontend::kernels`): Oclgrind's `*.cl` files and
-//! GPUVerify's `kernel.cl` / `kernel.cu` files. It is a measurement, not a gate, so it exits 0
-//! whatever the numbers, with one exception in `cargo xtask test`: an engine panic is a bug
-//! (user input must never panic the engine), and fails that stage.
+//! The parse scoreboard here measures `frontend::kernels` on Oclgrind's `*.cl` files and
+//! GPUVerify's `kernel.cl` / `kernel.cu` files; the boards that run kernels live beside it
+//! ([`crate::corpus_runs`] and [`crate::corpus_detect`] for Oclgrind's tests,
+//! [`crate::corpus_gpuverify`] for GPUVerify's verdicts). They are measurements, not gates, so
+//! the task exits 0 whatever the numbers, with one exception in `cargo xtask test`: an engine
+//! panic is a bug (user input must never panic the engine), and fails that stage.
 
 use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
@@ -236,6 +238,7 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
     let scoreboard = parse_scoreboard(&dir);
     let runs = run_scoreboard(&dir);
     let detection = detect_scoreboard(&dir);
+    let gpuverify = gpuverify_scoreboard(&dir, crate::corpus_gpuverify::RUNS);
     if json {
         let mut value = scoreboard.to_json();
         value["dir"] = json!(shown);
@@ -247,6 +250,8 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
             .iter()
             .map(|r| json!({ "test": r.name, "expected": r.expected, "found": r.found, "scores": r.scores(), "failure": r.failure }))
             .collect();
+        value["gpuverify_detection"] =
+            crate::corpus_gpuverify::to_json(&gpuverify, crate::corpus_gpuverify::RUNS);
         let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
         println!("{text}");
     } else {
@@ -254,8 +259,21 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
         print!("{}", scoreboard.render(false));
         print!("{}", crate::corpus_runs::render(&runs, false));
         print!("{}", crate::corpus_detect::render(&detection, false));
+        print!(
+            "{}",
+            crate::corpus_gpuverify::render(&gpuverify, crate::corpus_gpuverify::RUNS, false)
+        );
     }
     Ok(())
+}
+
+/// Runs GPUVerify's kernels under `runs` seeds each and compares the races and divergence found
+/// with the verifier's verdicts (see [`crate::corpus_gpuverify`]).
+pub fn gpuverify_scoreboard(dir: &Path, runs: u64) -> Vec<crate::corpus_gpuverify::GvResult> {
+    let files = files_under(&dir.join("gpuverify"), &|name| {
+        name == "kernel.cl" || name == "kernel.cu"
+    });
+    with_quiet_panics(|| crate::corpus_gpuverify::gpuverify_detection(dir, files, runs))
 }
 
 /// Runs Oclgrind's tests and compares the errors found with the expected ones (see
@@ -279,10 +297,28 @@ pub fn test_stage(dir: &Path) -> Result<(), String> {
     print!("{}", crate::corpus_runs::render(&runs, true));
     let detection = detect_scoreboard(dir);
     print!("{}", crate::corpus_detect::render(&detection, true));
+    // Fewer runs than `cargo xtask corpus` makes, so that the stage stays quick; the summary
+    // line says how many.
+    let gpuverify = gpuverify_scoreboard(dir, crate::corpus_gpuverify::TEST_RUNS);
+    print!(
+        "{}",
+        crate::corpus_gpuverify::render(&gpuverify, crate::corpus_gpuverify::TEST_RUNS, true)
+    );
     if runs.iter().any(|r| r.failure.as_deref() == Some("engine panic"))
         || detection.iter().any(|r| r.failure.as_deref() == Some("engine panic"))
     {
         return Err("the engine panicked while running an Oclgrind test; run `cargo xtask corpus`".into());
+    }
+    let panicked: Vec<&str> = gpuverify
+        .iter()
+        .filter(|r| r.panicked())
+        .map(|r| r.path.as_str())
+        .collect();
+    if !panicked.is_empty() {
+        return Err(format!(
+            "the engine panicked while running GPUVerify kernel(s) {}; run `cargo xtask corpus`",
+            panicked.join(", ")
+        ));
     }
     match scoreboard.panicked() {
         0 => Ok(()),
@@ -376,28 +412,39 @@ pub fn parse_bytes(bytes: &[u8], dialect: Dialect) -> Outcome {
 fn catching_panics(f: impl FnOnce() -> Outcome) -> Outcome {
     match panic::catch_unwind(AssertUnwindSafe(f)) {
         Ok(outcome) => outcome,
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic without a message".into());
-            let location = PANIC_LOCATION
-                .lock()
-                .ok()
-                .and_then(|mut l| l.take())
-                .map(|l| format!(" (at {l})"))
-                .unwrap_or_default();
-            Outcome::Refused {
-                code: PANIC_CODE.into(),
-                message: format!("{message}{location}"),
-            }
-        }
+        Err(payload) => Outcome::Refused {
+            code: PANIC_CODE.into(),
+            message: panic_text(payload.as_ref()),
+        },
     }
 }
 
-/// Where the last caught panic was raised, recorded by the quiet hook of [`with_quiet_panics`].
-static PANIC_LOCATION: Mutex<Option<String>> = Mutex::new(None);
+/// A caught panic's message and where it was raised (recorded by the quiet hook of
+/// [`with_quiet_panics`]).
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into());
+    let location = PANIC_LOCATION
+        .with(|l| l.borrow_mut().take())
+        .map(|l| format!(" (at {l})"))
+        .unwrap_or_default();
+    format!("{message}{location}")
+}
+
+/// A caught panic as a scoreboard line: [`PANIC_CODE`], its message and where it was raised.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    format!("{PANIC_CODE}: {}", panic_text(payload))
+}
+
+thread_local! {
+    /// Where the last caught panic of this thread was raised, recorded by the quiet hook of
+    /// [`with_quiet_panics`]. The hook runs on the panicking thread, so with kernels run on
+    /// several threads each panic keeps its own location.
+    static PANIC_LOCATION: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
 
 /// Runs `f` with a panic hook that records the location instead of printing a backtrace per
 /// file: the scoreboard reports each panic itself, and a hundred backtraces would bury it.
@@ -411,8 +458,9 @@ fn with_quiet_panics<T>(f: impl FnOnce() -> T) -> T {
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let previous = panic::take_hook();
     panic::set_hook(Box::new(|info| {
-        if let (Some(location), Ok(mut slot)) = (info.location(), PANIC_LOCATION.lock()) {
-            *slot = Some(format!("{}:{}", location.file(), location.line()));
+        if let Some(location) = info.location() {
+            let at = format!("{}:{}", location.file(), location.line());
+            PANIC_LOCATION.with(|slot| *slot.borrow_mut() = Some(at));
         }
     }));
     let result = f();

@@ -18,6 +18,7 @@
 mod bench;
 mod corpus;
 mod corpus_detect;
+mod corpus_gpuverify;
 mod corpus_runs;
 mod fuzz;
 mod serve;

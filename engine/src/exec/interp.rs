@@ -644,8 +644,12 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 let was_uninit = is_uninit(a, at, size as usize);
                 encode(ty, v, &mut a.bytes[at..]);
                 mark_init(a, at, size as usize);
-                let changed = was_uninit || decode(ty, &a.bytes[at..]) != before;
-                let info = RaceAccess { write: true, same_value: !changed, ..access_info(wi, p, group, size, event, span) };
+                // Storing what memory already holds is benign for the race detector even where
+                // that memory was never written (its contents are arbitrary, not absent); for
+                // spin detection, initialising memory is a change.
+                let same = decode(ty, &a.bytes[at..]) == before;
+                let changed = was_uninit || !same;
+                let info = RaceAccess { write: true, same_value: same, ..access_info(wi, p, group, size, event, span) };
                 races.access(&mut a.shadow, log, info);
                 Ok(changed)
             });
@@ -678,7 +682,8 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 let was_uninit = is_uninit(a, at, size as usize);
                 encode(ty, new, &mut a.bytes[at..]);
                 mark_init(a, at, size as usize);
-                let changed = was_uninit || decode(ty, &a.bytes[at..]) != old;
+                let same = decode(ty, &a.bytes[at..]) == old;
+                let changed = was_uninit || !same;
                 // A load reads only, a store writes only, anything else reads and writes (a
                 // failed compare-exchange included: it is one indivisible step).
                 let (write, rmw) = match op {
@@ -689,7 +694,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 let info = RaceAccess {
                     write,
                     rmw,
-                    same_value: !changed,
+                    same_value: same,
                     atomic: Some((order, scope)),
                     ..access_info(wi, p, group, size, event, span)
                 };

@@ -16,6 +16,9 @@ use crate::trace::{EventLog, Space};
 /// Distinguishes the machine's random stream from the scheduler's for the same seed.
 const MACHINE_STREAM: u64 = 0x6d61_6368_696e_6521;
 
+/// The random stream that fills local memory before a kernel writes it.
+const LOCAL_MEMORY_STREAM: u64 = 0x6c6f_6361_6c21_2121;
+
 /// Most work-items one launch may have.
 pub const MAX_WORK_ITEMS: u64 = 1 << 22;
 /// Most bytes of global, constant and local memory one launch may allocate.
@@ -338,6 +341,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
     let local_total: u64 = local_sizes.iter().map(|(_, s, _)| *s).sum();
     budget(local_total.saturating_mul(n_groups as u64), "local memory")?;
     let mut groups = Vec::with_capacity(n_groups as usize);
+    let mut garbage = Rng::new(scenario.seed ^ LOCAL_MEMORY_STREAM);
     let mut warps: Vec<super::Warp> = Vec::new();
     let mut items = Vec::with_capacity(n_items as usize);
     let func = &program.functions[k.func as usize];
@@ -348,7 +352,9 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
             .iter()
             .map(|(name, bytes, elem)| Alloc {
                 name: name.clone(),
-                bytes: vec![0; *bytes as usize],
+                // Local memory starts with whatever the last kernel left there: arbitrary
+                // bytes, drawn from the seed, and marked uninitialised.
+                bytes: (0..*bytes).map(|_| garbage.below(256) as u8).collect(),
                 init: Some(vec![false; *bytes as usize]),
                 access: Access::ReadWrite,
                 elem: *elem,

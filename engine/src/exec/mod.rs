@@ -471,7 +471,11 @@ impl Machine {
         // and the warp shuffles only exchange values.
         let members: Vec<u32> = waiting.iter().map(|w| w.wi).collect();
         match (scope, self.program.functions[first.func as usize].code[first.pc as usize]) {
-            (Scope::Group(g), Instr::Barrier { .. }) => self.races.barrier(g as u32, &members, first.a),
+            // Only what every member fenced is ordered, whoever arrived first.
+            (Scope::Group(g), Instr::Barrier { .. }) => {
+                let flags = waiting.iter().fold(u64::MAX, |f, w| f & w.a);
+                self.races.barrier(g as u32, &members, flags)
+            }
             (Scope::Group(g), Instr::Collective { op: CollectiveOp::Sync | CollectiveOp::Count | CollectiveOp::All | CollectiveOp::Any, .. }) => {
                 self.races.barrier(g as u32, &members, crate::ir::fence::LOCAL | crate::ir::fence::GLOBAL)
             }

@@ -3889,6 +3889,14 @@ impl<'u> FnLowerer<'_, 'u> {
             let v = self.convert(v, pty, a.span)?;
             regs.push(v.reg);
         }
+        // Only functions with a body can run: a prototype alone (a function from a library the
+        // kernel is linked with elsewhere) has nothing to simulate.
+        if !self.work.iter().any(|w| w.0 == id) {
+            let name = self.program.functions.get(id as usize).map_or(String::new(), |f| f.name.clone());
+            return Err(Diagnostic::error("unsupported", format!("`{name}` is declared but never defined, so there is nothing to run"))
+                .with_span(span, "called here")
+                .with_help(format!("give `{name}` a body in this source")));
+        }
         let start = self.func.arg_pool.len() as u32;
         self.func.arg_pool.extend(&regs);
         self.func.printf_types.extend(regs.iter().map(|_| PrintfArg::None));

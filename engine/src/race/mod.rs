@@ -384,14 +384,21 @@ impl Races {
             return;
         }
         let gens = &mut self.gens[group as usize];
-        // A barrier with no fence flags still orders local memory, as implementations do.
-        if flags & fence::LOCAL != 0 || flags & (fence::LOCAL | fence::GLOBAL) == 0 {
+        // A barrier with no fence flags synchronises execution only: it orders no memory.
+        if flags & fence::LOCAL != 0 {
             gens.local += 1;
         }
         if flags & fence::GLOBAL != 0 {
             gens.global += 1;
         }
         let gens = *gens;
+        if flags & (fence::LOCAL | fence::GLOBAL) == 0 {
+            for &m in members {
+                let clock = self.clock[m as usize];
+                self.crossings[m as usize].push(Crossing { clock, gens });
+            }
+            return;
+        }
         let mut joined = Knowledge::default();
         for &m in members {
             joined.join(&self.know[m as usize]);
