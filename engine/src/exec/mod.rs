@@ -471,13 +471,15 @@ impl Machine {
         // and the warp shuffles only exchange values.
         let members: Vec<u32> = waiting.iter().map(|w| w.wi).collect();
         match (scope, self.program.functions[first.func as usize].code[first.pc as usize]) {
-            // Only what every member fenced is ordered, whoever arrived first.
+            // Each member's own flags say what its barrier released.
             (Scope::Group(g), Instr::Barrier { .. }) => {
-                let flags = waiting.iter().fold(u64::MAX, |f, w| f & w.a);
-                self.races.barrier(g as u32, &members, flags)
+                let flags: Vec<(u32, u64)> = waiting.iter().map(|w| (w.wi, w.a)).collect();
+                self.races.barrier(g as u32, &flags)
             }
             (Scope::Group(g), Instr::Collective { op: CollectiveOp::Sync | CollectiveOp::Count | CollectiveOp::All | CollectiveOp::Any, .. }) => {
-                self.races.barrier(g as u32, &members, crate::ir::fence::LOCAL | crate::ir::fence::GLOBAL)
+                let both = crate::ir::fence::LOCAL | crate::ir::fence::GLOBAL;
+                let flags: Vec<(u32, u64)> = waiting.iter().map(|w| (w.wi, both)).collect();
+                self.races.barrier(g as u32, &flags)
             }
             (Scope::Warp(_), Instr::Collective { op: CollectiveOp::Sync, .. }) => self.races.warp_sync(&members),
             _ => {}

@@ -33,12 +33,13 @@ use crate::ir::{fence, order, scope};
 use crate::report::{RaceKind, RaceMemory};
 use crate::trace::{EventLog, Space};
 
-/// One barrier passed by a work-item: its clock at the arrival and its group's generations
-/// after the barrier.
+/// One barrier passed by a work-item: its clock at the arrival, how many barriers its group
+/// had passed with this one, and the fence flags this work-item gave it.
 #[derive(Clone, Copy, Debug)]
 pub struct Crossing {
     pub clock: u32,
-    pub gens: Gens,
+    pub seq: u32,
+    pub flags: u64,
 }
 
 /// A race between two source locations, with how many words it was seen on.
@@ -140,21 +141,25 @@ impl Races {
         }
     }
 
-    /// The barrier generations work-item `agent` had passed before its `clock`-th step.
-    fn gens_at(&self, agent: u32, clock: u32) -> Gens {
+    /// The first barrier after `agent`'s `clock`-th step at which `agent` fenced memory of
+    /// `space`, as its number in the group's sequence of barriers. A barrier orders an access
+    /// before whatever comes after it in the group when the work-item that made the access
+    /// fenced that memory there (a fence releases what its own work-item did).
+    fn fenced_barrier_after(&self, agent: u32, clock: u32, space: Space) -> Option<u32> {
         let crossings = &self.crossings[agent as usize];
-        let k = crossings.partition_point(|c| c.clock < clock);
-        if k == 0 { Gens::default() } else { crossings[k - 1].gens }
+        let bit = if space == Space::Local { fence::LOCAL } else { fence::GLOBAL };
+        let from = crossings.partition_point(|c| c.clock < clock);
+        crossings[from..].iter().find(|c| c.flags & bit != 0).map(|c| c.seq)
     }
 
-    /// The barrier generations of `group` that `agent` knows were reached: what it learned,
-    /// and for its own group the barriers it passed itself (kept in its crossings rather than
-    /// in its knowledge, so that a barrier does not have to rewrite every member's clock).
-    fn known_gens(&self, agent: u32, group: u32) -> Gens {
-        let learned = self.know[agent as usize].group(group);
+    /// How many of `group`'s barriers `agent` knows were passed: what it learned, and for its
+    /// own group the barriers it passed itself (kept in its crossings rather than in its
+    /// knowledge, so that a barrier does not have to rewrite every member's clock).
+    fn known_barriers(&self, agent: u32, group: u32) -> u32 {
+        let learned = self.know[agent as usize].group(group).local;
         if agent < self.work_items && self.agent_group[agent as usize] == group {
             if let Some(c) = self.crossings[agent as usize].last() {
-                return Gens { local: learned.local.max(c.gens.local), global: learned.global.max(c.gens.global) };
+                return learned.max(c.seq);
             }
         }
         learned
@@ -167,7 +172,7 @@ impl Races {
         know.learn_item(agent, self.clock[agent as usize]);
         if agent < self.work_items {
             if let Some(c) = self.crossings[agent as usize].last() {
-                know.learn_group(self.agent_group[agent as usize], c.gens);
+                know.learn_group(self.agent_group[agent as usize], Gens { local: c.seq, global: c.seq });
             }
         }
         know
@@ -187,11 +192,9 @@ impl Races {
             return false;
         }
         let group = self.agent_group[prev.agent as usize];
-        let known = self.known_gens(agent, group);
-        let before = self.gens_at(prev.agent, prev.clock);
-        match space {
-            Space::Local => known.local > before.local,
-            _ => known.global > before.global,
+        match self.fenced_barrier_after(prev.agent, prev.clock, space) {
+            Some(seq) => self.known_barriers(agent, group) >= seq,
+            None => false,
         }
     }
 
@@ -370,42 +373,43 @@ impl Races {
         if g1 != g2 {
             return "work-items of different work-groups are ordered only by an atomic release read by an atomic acquire at device scope (OpenCL 1.x and CUDA atomics are relaxed and need fences for that); a barrier orders its own group only";
         }
-        let known = self.known_gens(agent, g1);
-        let before = self.gens_at(prev.agent, prev.clock);
-        if space != Space::Local && known.local > before.local {
-            return "the barrier between them fences local memory only (CLK_LOCAL_MEM_FENCE); global memory needs CLK_GLOBAL_MEM_FENCE";
+        // A barrier between them that the first work-item passed without fencing this memory.
+        let known = self.known_barriers(agent, g1);
+        let crossings = &self.crossings[prev.agent as usize];
+        let from = crossings.partition_point(|c| c.clock < prev.clock);
+        if let Some(c) = crossings[from..].iter().find(|c| c.seq <= known) {
+            return match (space, c.flags & (fence::LOCAL | fence::GLOBAL)) {
+                (_, 0) => "the barrier between them was given no fence flags by the first access's work-item, so it orders no memory",
+                (Space::Local, _) => "the barrier between them fences only global memory for the first access's work-item; local memory needs CLK_LOCAL_MEM_FENCE",
+                _ => "the barrier between them fences only local memory for the first access's work-item (CLK_LOCAL_MEM_FENCE); global memory needs CLK_GLOBAL_MEM_FENCE",
+            };
         }
         "no barrier between these accesses, and no atomic release read by an atomic acquire (OpenCL 1.x and CUDA atomics are relaxed and need fences for that)"
     }
 
-    /// The group's members pass a barrier (or a collective that is one) with `flags`.
-    pub fn barrier(&mut self, group: u32, members: &[u32], flags: u64) {
+    /// The group's members pass a barrier (or a collective that is one), each with the fence
+    /// flags it gave.
+    pub fn barrier(&mut self, group: u32, members: &[(u32, u64)]) {
         if !self.enabled {
             return;
         }
         let gens = &mut self.gens[group as usize];
-        // A barrier with no fence flags synchronises execution only: it orders no memory.
-        if flags & fence::LOCAL != 0 {
-            gens.local += 1;
+        gens.local += 1;
+        gens.global = gens.local;
+        let seq = gens.local;
+        for &(m, flags) in members {
+            let clock = self.clock[m as usize];
+            self.crossings[m as usize].push(Crossing { clock, seq, flags });
         }
-        if flags & fence::GLOBAL != 0 {
-            gens.global += 1;
-        }
-        let gens = *gens;
-        if flags & (fence::LOCAL | fence::GLOBAL) == 0 {
-            for &m in members {
-                let clock = self.clock[m as usize];
-                self.crossings[m as usize].push(Crossing { clock, gens });
-            }
+        // A barrier that fences no memory synchronises execution only: nothing is learned.
+        if members.iter().all(|&(_, f)| f & (fence::LOCAL | fence::GLOBAL) == 0) {
             return;
         }
         let mut joined = Knowledge::default();
-        for &m in members {
+        for &(m, _) in members {
             joined.join(&self.know[m as usize]);
         }
-        for &m in members {
-            let clock = self.clock[m as usize];
-            self.crossings[m as usize].push(Crossing { clock, gens });
+        for &(m, _) in members {
             // Usually every member already knows the same: then nothing is copied.
             if self.know[m as usize] != joined {
                 self.know[m as usize] = joined.clone();
