@@ -339,6 +339,9 @@ pub enum Instr {
     /// barrier) or of the warp. Every participant brings `a` and `b`; when all have arrived,
     /// each receives `op`'s result in `dst`.
     Collective { op: CollectiveOp, warp: bool, dst: Reg, a: Reg, b: Reg },
+    /// A call of a function that is declared but has no body (its name is string `text`):
+    /// `dst` = 0 and an `undefined-function` warning.
+    Undefined { dst: Reg, text: u32 },
     /// An `out-of-bounds` finding when the signed index in `index` is not below `len`: a
     /// subscript of an array object past its declared size (the access still goes ahead, as
     /// the hardware's would).

@@ -28,6 +28,9 @@ pub enum FindingKind {
     /// A signed integer addition, subtraction or multiplication overflowed (undefined in C;
     /// the engine wraps). A warning: hashes and random generators often do it on purpose.
     SignedOverflow,
+    /// A call of a function declared without a body: it did nothing and returned 0 (a
+    /// warning).
+    UndefinedFunction,
     AssertionFailed,
     LockMisuse,
     InvalidMemoryOrder,
@@ -57,6 +60,7 @@ impl FindingKind {
             FindingKind::MisalignedAccess => "misaligned-access",
             FindingKind::DivisionByZero => "division-by-zero",
             FindingKind::SignedOverflow => "signed-overflow",
+            FindingKind::UndefinedFunction => "undefined-function",
             FindingKind::AssertionFailed => "assertion-failed",
             FindingKind::LockMisuse => "lock-misuse",
             FindingKind::InvalidMemoryOrder => "invalid-memory-order",

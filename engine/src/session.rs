@@ -655,7 +655,11 @@ impl Session {
             .collect();
         Finding {
             kind: f.kind,
-            severity: if f.kind == FindingKind::SignedOverflow { Severity::Warning } else { Severity::Error },
+            severity: if matches!(f.kind, FindingKind::SignedOverflow | FindingKind::UndefinedFunction) {
+                Severity::Warning
+            } else {
+                Severity::Error
+            },
             message: f.message,
             line,
             column,

@@ -450,6 +450,16 @@ fn exec_private(
             }
             Instr::LocalAddr { dst, index } => regs[dst as usize] = ptr::make(Space::Local, index, 0),
             Instr::Clock { dst } => regs[dst as usize] = item.cycles + (limit - *fuel),
+            Instr::Undefined { dst, text } => {
+                regs[dst as usize] = 0;
+                item.pc = next;
+                let name = program.strings.get(text as usize).map_or("", String::as_str);
+                return Exit::Problem(
+                    FindingKind::UndefinedFunction,
+                    format!("`{name}` is declared but has no body: the call does nothing and returns 0"),
+                    func.spans[pc],
+                );
+            }
             Instr::CheckIndex { index, len } => {
                 let i = regs[index as usize] as i64;
                 if i < 0 || i as u64 >= len {

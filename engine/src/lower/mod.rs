@@ -3889,13 +3889,19 @@ impl<'u> FnLowerer<'_, 'u> {
             let v = self.convert(v, pty, a.span)?;
             regs.push(v.reg);
         }
-        // Only functions with a body can run: a prototype alone (a function from a library the
-        // kernel is linked with elsewhere) has nothing to simulate.
+        // A prototype alone (a function from a library linked elsewhere, or one a verifier
+        // treats as unknown) has nothing to simulate: the call does nothing and returns 0, and
+        // the run says so.
         if !self.work.iter().any(|w| w.0 == id) {
             let name = self.program.functions.get(id as usize).map_or(String::new(), |f| f.name.clone());
-            return Err(Diagnostic::error("unsupported", format!("`{name}` is declared but never defined, so there is nothing to run"))
-                .with_span(span, "called here")
-                .with_help(format!("give `{name}` a body in this source")));
+            let text = self.program.strings.len() as u32;
+            self.program.strings.push(name);
+            let dst = self.reg()?;
+            self.emit(Instr::Undefined { dst, text }, span);
+            if let Some(slot) = ret_slot {
+                return self.read(Place::Mem(slot, ret, Space::Private), span);
+            }
+            return Ok(Val { reg: dst, ty: ret });
         }
         let start = self.func.arg_pool.len() as u32;
         self.func.arg_pool.extend(&regs);
