@@ -31,6 +31,12 @@ pub enum Scheduler {
     Lockstep {
         /// The lanes of the current instruction still to step, last first.
         queue: Vec<u32>,
+        /// All lanes of the current instruction, handed to the race detector when it is
+        /// complete: lanes executing one instruction in lockstep are ordered with each other
+        /// (the warp-synchronous model of GPUs without independent thread scheduling).
+        lanes: Vec<u32>,
+        /// Whether the last pick completed an instruction.
+        completed: bool,
     },
     /// The caller's list of work-items, one per step; the run pauses where it ends.
     Manual { schedule: std::rc::Rc<[u32]>, next: usize },
@@ -42,7 +48,7 @@ impl Scheduler {
             SchedulerKind::RoundRobin => Scheduler::RoundRobin { last: u32::MAX },
             SchedulerKind::Random => Scheduler::Random,
             SchedulerKind::RunToBlock => Scheduler::RunToBlock { current: None },
-            SchedulerKind::Lockstep => Scheduler::Lockstep { queue: Vec::new() },
+            SchedulerKind::Lockstep => Scheduler::Lockstep { queue: Vec::new(), lanes: Vec::new(), completed: false },
             SchedulerKind::Manual => Scheduler::Manual { schedule: scenario.schedule.clone().into(), next: 0 },
             SchedulerKind::Pct => {
                 let n = machine.ready_pos.len();
@@ -110,9 +116,10 @@ impl Scheduler {
                 }
                 pick
             }
-            Scheduler::Lockstep { queue } => {
+            Scheduler::Lockstep { queue, lanes, completed } => {
                 while let Some(lane) = queue.pop() {
                     if machine.ready_pos[lane as usize] != u32::MAX {
+                        *completed = queue.is_empty();
                         return Some(lane);
                     }
                 }
@@ -122,17 +129,20 @@ impl Scheduler {
                     return Some(agent);
                 }
                 let warp = machine.items[agent as usize].warp;
-                let mut lanes: Vec<u32> = ready
+                let mut group: Vec<u32> = ready
                     .iter()
                     .copied()
                     .filter(|&a| (a as usize) < machine.items.len() && machine.items[a as usize].warp == warp)
                     .collect();
-                let behind = lanes.iter().copied().min_by(|&a, &b| position_order(machine, a, b)).unwrap_or(agent);
-                lanes.retain(|&a| position_order(machine, a, behind) == std::cmp::Ordering::Equal);
+                let behind = group.iter().copied().min_by(|&a, &b| position_order(machine, a, b)).unwrap_or(agent);
+                group.retain(|&a| position_order(machine, a, behind) == std::cmp::Ordering::Equal);
                 // Lanes step in lane order: the queue is popped from the back.
-                lanes.sort_unstable_by(|a, b| b.cmp(a));
-                let first = lanes.pop().unwrap_or(agent);
-                *queue = lanes;
+                group.sort_unstable_by(|a, b| b.cmp(a));
+                lanes.clear();
+                lanes.extend_from_slice(&group);
+                let first = group.pop().unwrap_or(agent);
+                *completed = group.is_empty();
+                *queue = group;
                 first
             }
             Scheduler::Manual { schedule, next } => {
@@ -148,6 +158,18 @@ impl Scheduler {
 }
 
 impl Scheduler {
+    /// After a step: the lanes of the lockstep instruction that step completed, which the
+    /// race detector orders with each other.
+    pub fn completed_instruction(&mut self) -> Option<&[u32]> {
+        match self {
+            Scheduler::Lockstep { lanes, completed, .. } if *completed && lanes.len() > 1 => {
+                *completed = false;
+                Some(lanes)
+            }
+            _ => None,
+        }
+    }
+
     /// Whether this scheduler could ever pick ready work-item `wi` in the machine's present
     /// state. Only lockstep holds lanes back: a lane ahead of others of its warp waits for
     /// them, so lanes spinning behind it starve it for as long as they spin.

@@ -209,6 +209,9 @@ impl Session {
         self.steps = next;
         self.machine.step = next;
         self.machine.perform(agent);
+        if let Some(lanes) = self.scheduler.completed_instruction() {
+            self.machine.races.warp_sync(lanes);
+        }
         self.after_step();
         if self.steps % self.snapshot_every == 0 && self.snapshots.last().is_none_or(|s| s.step < self.steps) {
             self.snapshot();

@@ -486,7 +486,7 @@ fn run_kernel(
     }
     if let Some(n) = flags.warp_sync {
         notes.push(format!(
-            "warps of {n} (--warp-sync): GPUVerify assumes a warp's lanes run in lockstep, the engine schedules them independently"
+            "warps of {n} (--warp-sync): run under the lockstep scheduler, whose lanes of one instruction are ordered, as GPUVerify assumes"
         ));
     }
     let mut counted: Vec<Reported> = Vec::new();
@@ -501,8 +501,11 @@ fn run_kernel(
         scenario.launch.local = Some(fitted.local.clone());
         scenario.scheduler = SchedulerKind::Random;
         scenario.max_steps = MAX_STEPS;
+        // GPUVerify's warp-synchronous assumption is the engine's lockstep scheduler: the
+        // lanes of a warp execute each instruction together, ordered with each other.
         if let Some(n) = flags.warp_sync {
             scenario.warp_size = n;
+            scenario.scheduler = SchedulerKind::Lockstep;
         }
         let scalars: Vec<(&str, ElemType)> = kernel
             .params
