@@ -1,5 +1,7 @@
 //! Laws checked on generated inputs: atomics agree with a sequential model in the order the
-//! trace shows, and seeking to any step equals a fresh run to that step.
+//! trace shows, and seeking to any step equals a fresh run to that step. Native only: the
+//! property-test generator is not built for wasm, where the determinism test runs instead.
+#![cfg(not(target_arch = "wasm32"))]
 
 use interleave_engine::report::RunStatus;
 use interleave_engine::scenario::{ArgBinding, Dialect, Scenario, SchedulerKind};
