@@ -9,8 +9,10 @@
 //! needed only where atomics, fences, warps or async copies connect them, so both maps are
 //! sparse sorted vectors.
 
-/// Barrier generations of one work-group, per kind of memory the barriers fenced: a
-/// `barrier(CLK_LOCAL_MEM_FENCE)` orders local memory only.
+/// How many barriers of one work-group are known to have been passed. The detector keeps
+/// both fields equal to that count (which memory each barrier ordered is recorded per
+/// work-item, in its crossings); the join keeps them apart so that it stays a plain
+/// pointwise maximum.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Gens {
     pub local: u32,
