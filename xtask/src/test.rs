@@ -122,7 +122,7 @@ pub fn run() -> Result<(), String> {
         stages.insert(
             1,
             Stage {
-                title: "corpus parse scoreboard",
+                title: "corpus scoreboards (parse, runs, detection)",
                 work: Work::Corpus(corpus_dir),
             },
         );
