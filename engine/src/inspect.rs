@@ -85,11 +85,9 @@ pub fn call_stack(machine: &Machine, wi: u32) -> Vec<FrameView> {
     let item = &machine.items[wi as usize];
     let program = &machine.program;
     let mut frames = Vec::new();
-    // The innermost frame is at `pc`; each saved caller frame is at its call, one before the
-    // instruction it resumes at, and the immediate caller was saved last.
-    // A blocked work-item has already moved past the barrier or wait that blocked it.
-    let blocked = matches!(item.status, crate::exec::Status::AtBarrier | crate::exec::Status::Waiting);
-    let mut at = vec![(item.func, if blocked { item.pc.saturating_sub(1) } else { item.pc }, item.base)];
+    // The innermost frame is where the work-item is; each saved caller frame is at its call,
+    // one before the instruction it resumes at, and the immediate caller was saved last.
+    let mut at = vec![(item.func, item.position(), item.base)];
     at.extend(item.frames.iter().rev().map(|f| (f.func, f.pc.saturating_sub(1), f.base)));
     for (func, pc, base) in at {
         let Some(function) = program.functions.get(func as usize) else { continue };

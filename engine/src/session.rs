@@ -691,12 +691,7 @@ impl Session {
     /// Where work-item `wi` is: its next event, or the barrier or wait it is blocked in.
     fn current_span(&self, wi: u32) -> Option<Span> {
         let item = &self.machine.items[wi as usize];
-        // A blocked work-item has already moved past the instruction that blocked it.
-        let pc = match item.status {
-            Status::AtBarrier | Status::Waiting => item.pc.saturating_sub(1),
-            _ => item.pc,
-        };
-        self.machine.program.functions[item.func as usize].spans.get(pc as usize).copied()
+        self.machine.program.functions[item.func as usize].spans.get(item.position() as usize).copied()
     }
 
     pub fn work_item_count(&self) -> usize {

@@ -13,8 +13,6 @@ use std::path::Path;
 
 use interleave_engine::diag::Severity;
 use interleave_engine::scenario::SchedulerKind;
-use interleave_engine::session::Session;
-use interleave_engine::sim;
 
 /// Random seeds each test runs under, besides run-to-block.
 const SEEDS: u64 = 4;
@@ -66,17 +64,7 @@ pub fn kind_of_error(text: &str) -> Option<&'static str> {
 }
 
 fn run_once(sim_path: &Path, scheduler: SchedulerKind, seed: u64) -> Result<BTreeSet<String>, String> {
-    let text = std::fs::read_to_string(sim_path).map_err(|e| e.to_string())?;
-    let parsed = sim::parse(&text).map_err(|d| d.message)?;
-    let source_path = sim_path.parent().unwrap_or(Path::new("")).join(&parsed.source_file);
-    let source = std::fs::read_to_string(&source_path).map_err(|e| e.to_string())?;
-    let (mut scenario, _) = sim::scenario(&parsed, source, parsed.source_file.clone())
-        .map_err(|d| d.first().map_or_else(String::new, |d| d.message.clone()))?;
-    scenario.scheduler = scheduler;
-    scenario.seed = seed;
-    scenario.max_steps = 2_000_000;
-    let mut session = Session::new(scenario).map_err(|d| d.first().map_or_else(String::new, |d| d.message.clone()))?;
-    session.run(u64::MAX);
+    let session = crate::corpus_runs::run_sim(sim_path, scheduler, seed)?;
     Ok(session
         .findings()
         .iter()

@@ -60,7 +60,9 @@ pub fn matches(expected: &[String], lines: &[String]) -> bool {
     expected.iter().all(|e| lines.contains(e))
 }
 
-fn run_once(sim_path: &Path, scheduler: SchedulerKind, seed: u64) -> Result<Report, String> {
+/// Runs an Oclgrind `.sim` test to its end under `scheduler` and `seed`; the run scoreboard
+/// and the detection scoreboard both read its session.
+pub fn run_sim(sim_path: &Path, scheduler: SchedulerKind, seed: u64) -> Result<Session, String> {
     let text = std::fs::read_to_string(sim_path).map_err(|e| e.to_string())?;
     let parsed = sim::parse(&text).map_err(|d| d.message)?;
     let source_path = sim_path.parent().unwrap_or(Path::new("")).join(&parsed.source_file);
@@ -72,7 +74,11 @@ fn run_once(sim_path: &Path, scheduler: SchedulerKind, seed: u64) -> Result<Repo
     scenario.max_steps = 2_000_000;
     let mut session = Session::new(scenario).map_err(|d| d.first().map_or_else(String::new, |d| d.message.clone()))?;
     session.run(u64::MAX);
-    let report = session.report();
+    Ok(session)
+}
+
+fn run_once(sim_path: &Path, scheduler: SchedulerKind, seed: u64) -> Result<Report, String> {
+    let report = run_sim(sim_path, scheduler, seed)?.report();
     if report.status != RunStatus::Completed {
         return Err(format!("the run ended with status {}", report.status.as_str()));
     }

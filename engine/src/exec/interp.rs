@@ -319,7 +319,6 @@ fn exec_private(
                     None => {
                         regs[dst as usize] = 0;
                         item.pc = next;
-                        let _ = (a, b);
                         let what = if op == BinaryOp::Div { "division" } else { "remainder" };
                         return Exit::Problem(FindingKind::DivisionByZero, format!("integer {what} by zero (the result is taken as 0)"), func.spans[pc]);
                     }

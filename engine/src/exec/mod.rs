@@ -124,6 +124,17 @@ pub struct WorkItem {
     pub spurious: bool,
 }
 
+impl WorkItem {
+    /// Where the work-item is: the instruction of its next event, or the barrier or wait it
+    /// is blocked in (which its program counter has already moved past).
+    pub fn position(&self) -> u32 {
+        match self.status {
+            Status::AtBarrier | Status::Waiting => self.pc.saturating_sub(1),
+            _ => self.pc,
+        }
+    }
+}
+
 /// One asynchronous copy of a work-group, started by the first work-item that called it.
 #[derive(Clone, Debug)]
 pub struct AsyncCopy {

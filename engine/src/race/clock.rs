@@ -1,39 +1,24 @@
 //! What one agent knows has happened before its next event: a vector clock over agents, plus
-//! the barrier generations it knows of each work-group.
+//! the number of barriers it knows each work-group has passed.
 //!
 //! A plain vector clock (Lamport 1978; Fidge and Mattern 1988) would carry one entry per
 //! work-item, and a barrier of a 256-item group would join 256 clocks of 65,536 entries. GPU
 //! kernels synchronise mostly through barriers, so knowledge of a group is kept as the number
-//! of barriers it has passed (`Gens`): an access made before a group's k-th barrier happens
-//! before anything that knows the group reached generation k. Entries for single agents are
+//! of barriers it has passed: an access made before a group's k-th barrier (by a work-item
+//! that fenced its memory there) happens before anything that knows the group passed k. Entries for single agents are
 //! needed only where atomics, fences, warps or async copies connect them, so both maps are
 //! sparse sorted vectors.
 
-/// How many barriers of one work-group are known to have been passed. The detector keeps
-/// both fields equal to that count (which memory each barrier ordered is recorded per
-/// work-item, in its crossings); the join keeps them apart so that it stays a plain
-/// pointwise maximum.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Gens {
-    pub local: u32,
-    pub global: u32,
-}
-
-impl Gens {
-    fn max(self, other: Gens) -> Gens {
-        Gens { local: self.local.max(other.local), global: self.global.max(other.global) }
-    }
-}
-
-/// A sparse vector clock with barrier generations.
+/// A sparse vector clock with barrier counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Knowledge {
     /// `(agent, clock)`, sorted by agent: every event of `agent` up to its `clock`-th happens
     /// before.
     items: Vec<(u32, u32)>,
-    /// `(group, gens)`, sorted by group: every access a member of `group` made before that
-    /// barrier generation happens before.
-    groups: Vec<(u32, Gens)>,
+    /// `(group, barriers)`, sorted by group: the group is known to have passed that many
+    /// barriers, so what its members did before a barrier among those (in the memory they
+    /// fenced there) happens before.
+    groups: Vec<(u32, u32)>,
 }
 
 impl Knowledge {
@@ -45,11 +30,11 @@ impl Knowledge {
         }
     }
 
-    /// The barrier generations of `group` known to have been reached.
-    pub fn group(&self, group: u32) -> Gens {
+    /// How many barriers `group` is known to have passed.
+    pub fn group(&self, group: u32) -> u32 {
         match self.groups.binary_search_by_key(&group, |&(g, _)| g) {
             Ok(k) => self.groups[k].1,
-            Err(_) => Gens::default(),
+            Err(_) => 0,
         }
     }
 
@@ -61,11 +46,11 @@ impl Knowledge {
         }
     }
 
-    /// Learns that `group` has reached `gens`.
-    pub fn learn_group(&mut self, group: u32, gens: Gens) {
+    /// Learns that `group` has passed `barriers` barriers.
+    pub fn learn_group(&mut self, group: u32, barriers: u32) {
         match self.groups.binary_search_by_key(&group, |&(g, _)| g) {
-            Ok(k) => self.groups[k].1 = self.groups[k].1.max(gens),
-            Err(k) => self.groups.insert(k, (group, gens)),
+            Ok(k) => self.groups[k].1 = self.groups[k].1.max(barriers),
+            Err(k) => self.groups.insert(k, (group, barriers)),
         }
     }
 
@@ -78,8 +63,8 @@ impl Knowledge {
         if !update_in_place(&mut self.items, &other.items, u32::max) {
             self.items = merge(&self.items, &other.items, u32::max);
         }
-        if !update_in_place(&mut self.groups, &other.groups, Gens::max) {
-            self.groups = merge(&self.groups, &other.groups, Gens::max);
+        if !update_in_place(&mut self.groups, &other.groups, u32::max) {
+            self.groups = merge(&self.groups, &other.groups, u32::max);
         }
     }
 
@@ -151,17 +136,15 @@ mod tests {
         let mut a = Knowledge::default();
         a.learn_item(3, 5);
         a.learn_item(9, 1);
-        a.learn_group(0, Gens { local: 2, global: 1 });
+        a.learn_group(0, 2);
         let mut b = Knowledge::default();
         b.learn_item(3, 2);
         b.learn_item(4, 7);
-        b.learn_group(0, Gens { local: 1, global: 3 });
-        b.learn_group(2, Gens { local: 1, global: 1 });
+        b.learn_group(0, 3);
+        b.learn_group(2, 1);
         a.join(&b);
         assert_eq!((a.item(3), a.item(4), a.item(9), a.item(5)), (5, 7, 1, 0));
-        assert_eq!(a.group(0), Gens { local: 2, global: 3 });
-        assert_eq!(a.group(2), Gens { local: 1, global: 1 });
-        assert_eq!(a.group(1), Gens::default());
+        assert_eq!((a.group(0), a.group(2), a.group(1)), (3, 1, 0));
     }
 }
 
@@ -175,15 +158,15 @@ mod laws {
     fn knowledge() -> impl Strategy<Value = Knowledge> {
         (
             prop::collection::vec((0u32..12, 0u32..50), 0..8),
-            prop::collection::vec((0u32..4, 0u32..6, 0u32..6), 0..4),
+            prop::collection::vec((0u32..4, 0u32..6), 0..4),
         )
             .prop_map(|(items, groups)| {
                 let mut k = Knowledge::default();
                 for (a, c) in items {
                     k.learn_item(a, c);
                 }
-                for (g, l, gl) in groups {
-                    k.learn_group(g, Gens { local: l, global: gl });
+                for (g, n) in groups {
+                    k.learn_group(g, n);
                 }
                 k
             })
@@ -214,8 +197,7 @@ mod laws {
                 prop_assert_eq!(j.item(agent), a.item(agent).max(b.item(agent)));
             }
             for g in 0..4 {
-                prop_assert_eq!(j.group(g).local, a.group(g).local.max(b.group(g).local));
-                prop_assert_eq!(j.group(g).global, a.group(g).global.max(b.group(g).global));
+                prop_assert_eq!(j.group(g), a.group(g).max(b.group(g)));
             }
         }
     }

@@ -26,7 +26,7 @@
 pub mod clock;
 pub mod shadow;
 
-use clock::{Gens, Knowledge};
+use clock::Knowledge;
 use shadow::{Access, Cell, Reads, Release, Shadow};
 
 use crate::ir::{fence, order, scope};
@@ -83,8 +83,8 @@ pub struct Races {
     pub fenced: Vec<bool>,
     /// Each work-item's barrier crossings, in order.
     pub crossings: Vec<Vec<Crossing>>,
-    /// Each group's barrier generations so far.
-    pub gens: Vec<Gens>,
+    /// How many barriers each group has passed.
+    pub barriers: Vec<u32>,
     /// Races found, one per pair of source locations, in the order found.
     pub records: Vec<RaceRecord>,
     index: std::collections::BTreeMap<(u32, u32, u32, u32), usize>,
@@ -129,7 +129,7 @@ impl Races {
             pending: vec![Knowledge::default(); agents],
             fenced: vec![false; agents],
             crossings: vec![Vec::new(); work_items as usize],
-            gens: vec![Gens::default(); groups],
+            barriers: vec![0; groups],
             ..Races::default()
         }
     }
@@ -156,7 +156,7 @@ impl Races {
     /// own group the barriers it passed itself (kept in its crossings rather than in its
     /// knowledge, so that a barrier does not have to rewrite every member's clock).
     fn known_barriers(&self, agent: u32, group: u32) -> u32 {
-        let learned = self.know[agent as usize].group(group).local;
+        let learned = self.know[agent as usize].group(group);
         if agent < self.work_items && self.agent_group[agent as usize] == group {
             if let Some(c) = self.crossings[agent as usize].last() {
                 return learned.max(c.seq);
@@ -172,7 +172,7 @@ impl Races {
         know.learn_item(agent, self.clock[agent as usize]);
         if agent < self.work_items {
             if let Some(c) = self.crossings[agent as usize].last() {
-                know.learn_group(self.agent_group[agent as usize], Gens { local: c.seq, global: c.seq });
+                know.learn_group(self.agent_group[agent as usize], c.seq);
             }
         }
         know
@@ -393,10 +393,9 @@ impl Races {
         if !self.enabled {
             return;
         }
-        let gens = &mut self.gens[group as usize];
-        gens.local += 1;
-        gens.global = gens.local;
-        let seq = gens.local;
+        let count = &mut self.barriers[group as usize];
+        *count += 1;
+        let seq = *count;
         for &(m, flags) in members {
             let clock = self.clock[m as usize];
             self.crossings[m as usize].push(Crossing { clock, seq, flags });
