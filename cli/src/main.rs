@@ -51,9 +51,18 @@ enum Command {
 struct ExploreArgs {
     #[command(flatten)]
     run: RunArgs,
-    /// How many schedules to run (seeds S, S+1, ... from --seed).
-    #[arg(long, default_value_t = 100)]
-    runs: u64,
+    /// How many schedules to run (seeds S, S+1, ... from --seed; default 100); with
+    /// --exhaustive, the most executions to enumerate (default 1000000).
+    #[arg(long)]
+    runs: Option<u64>,
+    /// Enumerate every schedule (and every write a relaxed load may read) instead of sampling
+    /// seeds, with partial-order reduction; JSON `complete` says whether all were covered.
+    #[arg(long)]
+    exhaustive: bool,
+    /// With --exhaustive: the most preemptions (switches away from a work-item that could go
+    /// on) in one execution.
+    #[arg(long, value_name = "K", requires = "exhaustive")]
+    max_preemptions: Option<u32>,
 }
 
 #[derive(clap::Args)]
@@ -105,6 +114,11 @@ struct RunArgs {
     /// For --sched manual: the work-item (linear index) of each step, e.g. 0,1,1,0.
     #[arg(long, value_name = "I,J,...")]
     schedule: Option<String>,
+    /// The decisions of the steps that have several options, in order (which write a relaxed
+    /// load reads, 0 being the latest; 1 for a weak compare-exchange that fails spuriously),
+    /// as `explore --exhaustive` reports them; later ones come from the seed.
+    #[arg(long, value_name = "A,B,...")]
+    choices: Option<String>,
     /// The depth of the PCT scheduler (it makes DEPTH - 1 priority changes).
     #[arg(long, value_name = "D", default_value_t = 3)]
     pct_depth: u32,
@@ -160,16 +174,18 @@ fn dialect_of(file: &Path, flag: Option<&str>) -> Result<Dialect, Diagnostic> {
     match flag {
         Some("opencl") => return Ok(Dialect::OpenCl),
         Some("cuda") => return Ok(Dialect::Cuda),
+        Some("litmus") => return Ok(Dialect::Litmus),
         Some(other) => {
-            return Err(Diagnostic::error("invalid-option", format!("unknown dialect `{other}`")).with_help("choose opencl or cuda"))
+            return Err(Diagnostic::error("invalid-option", format!("unknown dialect `{other}`")).with_help("choose opencl, cuda or litmus"))
         }
         None => {}
     }
     match file.extension().and_then(|e| e.to_str()) {
         Some("cl") => Ok(Dialect::OpenCl),
         Some("cu") => Ok(Dialect::Cuda),
+        Some("litmus") => Ok(Dialect::Litmus),
         _ => Err(Diagnostic::error("unsupported", format!("cannot tell the kernel language of `{}`", file.display()))
-            .with_help("name OpenCL C files `.cl` and CUDA files `.cu`, or pass --dialect")),
+            .with_help("name OpenCL C files `.cl`, CUDA files `.cu` and litmus tests `.litmus`, or pass --dialect")),
     }
 }
 
@@ -273,12 +289,17 @@ fn scenario_from(args: &RunArgs, source: String) -> Result<Scenario, Diagnostic>
     if let Some(offset) = &args.offset {
         scenario.launch.offset = parse_dims("--offset", offset)?;
     }
-    if let Some(schedule) = &args.schedule {
-        scenario.schedule = schedule
-            .split(',')
+    let numbers = |flag: &str, text: &str, what: &str| {
+        text.split(',')
             .map(|t| t.trim().parse::<u32>())
-            .collect::<Result<_, _>>()
-            .map_err(|_| Diagnostic::error("invalid-option", format!("--schedule `{schedule}` is not a list of work-item indices")))?;
+            .collect::<Result<Vec<u32>, _>>()
+            .map_err(|_| Diagnostic::error("invalid-option", format!("{flag} `{text}` is not a list of {what}")))
+    };
+    if let Some(schedule) = &args.schedule {
+        scenario.schedule = numbers("--schedule", schedule, "work-item indices")?;
+    }
+    if let Some(choices) = &args.choices {
+        scenario.choices = numbers("--choices", choices, "numbers")?;
     }
     Ok(scenario)
 }
@@ -360,7 +381,13 @@ fn explore(args: ExploreArgs) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let exploration = match interleave_engine::explore::explore(&scenario, scenario.seed, args.runs) {
+    let config = interleave_engine::explore::Config {
+        runs: args.runs.unwrap_or(if args.exhaustive { 0 } else { 100 }),
+        first_seed: scenario.seed,
+        exhaustive: args.exhaustive,
+        max_preemptions: args.max_preemptions,
+    };
+    let exploration = match interleave_engine::explore::explore_with(&scenario, config) {
         Ok(e) => e,
         Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
     };

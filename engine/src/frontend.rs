@@ -33,6 +33,12 @@ pub(crate) fn compile(source: &str, dialect: Dialect, defines: &[String]) -> Res
 
 /// [`compile`] with lowering options (the statement granularity).
 pub(crate) fn compile_with(source: &str, dialect: Dialect, defines: &[String], options: lower::Options) -> Result<Program, Diagnostic> {
+    if dialect == Dialect::Litmus {
+        // A litmus test runs as the OpenCL C kernel it translates to, whose offsets are the
+        // test's own.
+        let test = crate::litmus::parse(source)?;
+        return compile_with(&test.kernel_source, Dialect::OpenCl, defines, options);
+    }
     let tokens = syntax::lexer::lex(source)?;
     let config = syntax::preprocess::Config {
         dialect: Some(dialect),

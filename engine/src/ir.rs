@@ -220,6 +220,8 @@ pub mod scope {
     pub const WORK_GROUP: u8 = 1;
     pub const DEVICE: u8 = 2;
     pub const SUB_GROUP: u8 = 4;
+    /// `memory_scope_all_svm_devices`; also CUDA's system scope.
+    pub const SYSTEM: u8 = 3;
 }
 
 /// Bits of a fence's or barrier's flags register beyond `cl_mem_fence_flags` (1 = local,
@@ -230,6 +232,29 @@ pub mod fence {
     pub const SCOPE_GROUP: u64 = 0x100;
     pub const SCOPE_DEVICE: u64 = 0x200;
     pub const SCOPE_SYSTEM: u64 = 0x400;
+    /// Set by `atomic_work_item_fence`, whose memory order is in bits 16..24 (a relaxed
+    /// order is 0, so the bit tells it from a fence that names no order).
+    pub const ORDERED: u64 = 0x100_0000;
+    /// The fence's memory order and scope level for the memory models: an explicit order, or
+    /// sequentially consistent for CUDA's `__threadfence*` (which name a scope), or acq_rel at
+    /// work-group scope for OpenCL 1.x's `mem_fence`.
+    pub fn order_and_level(flags: u64) -> (u8, usize) {
+        let level = if flags & SCOPE_SYSTEM != 0 {
+            crate::weak::LEVEL_SYSTEM
+        } else if flags & SCOPE_DEVICE != 0 {
+            crate::weak::LEVEL_DEVICE
+        } else {
+            crate::weak::LEVEL_GROUP
+        };
+        let order = if flags & ORDERED != 0 {
+            ((flags >> 16) & 0xff) as u8
+        } else if flags & (SCOPE_GROUP | SCOPE_DEVICE | SCOPE_SYSTEM) != 0 {
+            super::order::SEQ_CST
+        } else {
+            super::order::ACQ_REL
+        };
+        (order, level)
+    }
 }
 
 /// What a collective computes from the values its participants bring.
@@ -353,6 +378,9 @@ pub enum Instr {
     ActiveMask { dst: Reg },
     /// `dst` = the instructions this work-item has executed so far (a simulated clock).
     Clock { dst: Reg },
+    /// Records `src` as the work-item's observation number `slot` (a litmus test's register
+    /// at the end of its thread). Private: no other work-item can see it.
+    Observe { slot: u32, src: Reg },
     /// *Event*: `dst` = `size` bytes from the device heap, 16-byte aligned, or NULL.
     Malloc { dst: Reg, size: Reg },
     /// *Event*: returns a block of the device heap.

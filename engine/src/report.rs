@@ -247,6 +247,15 @@ pub struct Report {
     /// locks were first used.
     #[serde(default)]
     pub locks: Vec<LockReport>,
+    /// For a litmus test: each thread's registers at its end, as `"THREAD:NAME": value`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registers: Option<std::collections::BTreeMap<String, i64>>,
+    /// For a litmus test: whether this run satisfied the final condition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exists: Option<bool>,
+    /// Under the relaxed memory model: the loads that read an older write than the latest.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stale_reads: Vec<crate::session::StaleReadView>,
 }
 
 impl Report {

@@ -15,6 +15,9 @@ use crate::diag::Diagnostic;
 pub enum Dialect {
     OpenCl,
     Cuda,
+    /// An OpenCL litmus test (`.litmus`): threads placed in work-groups and devices, an
+    /// initial state and a final condition; see `crate::litmus`.
+    Litmus,
 }
 
 /// How the next work-item to step is chosen. Every choice comes from the seeded PRNG.
@@ -511,6 +514,12 @@ pub struct Scenario {
     /// For the manual scheduler: the work-item (linear index) of each step, in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub schedule: Vec<u32>,
+    /// The decision of each step that had several options, in order: which write a relaxed
+    /// load reads (0 is the latest, 1 the one before, ...) and whether a weak
+    /// compare-exchange fails spuriously (1). Later decisions come from the seed. With a
+    /// manual `schedule`, this replays an execution the exhaustive explorer found.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<u32>,
     /// Whether to look for data races (they cost time and memory; off, none are reported).
     #[serde(default = "default_true")]
     pub race_detection: bool,
@@ -549,6 +558,7 @@ impl Scenario {
             pct_depth: default_pct_depth(),
             granularity: Granularity::Event,
             schedule: Vec::new(),
+            choices: Vec::new(),
             race_detection: true,
         }
     }

@@ -45,6 +45,22 @@ impl WorkItemStatus {
     }
 }
 
+/// A load that read an older write than the latest, under the relaxed memory model.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct StaleReadView {
+    /// The load's step and work-item.
+    pub step: u64,
+    pub work_item: [u64; 3],
+    /// The location as the kernel names it (`x`, `data[3]`).
+    pub location: String,
+    /// The value it read (register bits).
+    pub value: u64,
+    /// The step of the write it read; `None` for the initial contents.
+    pub written_at: Option<u64>,
+    /// The step of the latest write, which this work-item could not see yet.
+    pub newer_at: Option<u64>,
+}
+
 /// A read-only view of one work-item.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorkItemView {
@@ -83,6 +99,64 @@ pub struct Session {
     /// start at event index `future_start`.
     future: EventLog,
     future_start: usize,
+    /// The litmus test the scenario is, when it is one.
+    litmus: Option<Rc<crate::litmus::LitmusTest>>,
+    /// Whether to keep snapshots for seeking (exploration runs do not seek).
+    history: bool,
+}
+
+/// A scenario compiled once, to be launched many times ([`Session::start`]).
+#[derive(Clone)]
+pub struct Prepared {
+    /// The scenario as it runs (a litmus test's launch and arguments filled in).
+    pub scenario: Scenario,
+    program: Rc<crate::ir::Program>,
+    kernel: usize,
+    lines: LineIndex,
+    pub litmus: Option<Rc<crate::litmus::LitmusTest>>,
+    /// Whether sessions keep snapshots for seeking.
+    pub history: bool,
+}
+
+impl Prepared {
+    /// Compiles `scenario`, or explains why it cannot run.
+    pub fn new(mut scenario: Scenario) -> Result<Prepared, Vec<Diagnostic>> {
+        let options = crate::lower::Options { statements: scenario.granularity == crate::scenario::Granularity::Statement };
+        let mut litmus = None;
+        let program = if scenario.dialect == crate::scenario::Dialect::Litmus {
+            let test = crate::litmus::parse(&scenario.source).map_err(|d| vec![d])?;
+            litmus_scenario(&mut scenario, &test);
+            let program = frontend::compile_with(&test.kernel_source, crate::scenario::Dialect::OpenCl, &scenario.defines, options);
+            litmus = Some(Rc::new(test));
+            program.map_err(|d| vec![d])?
+        } else {
+            frontend::compile_with(&scenario.source, scenario.dialect, &scenario.defines, options).map_err(|d| vec![d])?
+        };
+        let kernel = pick_kernel(&program, &scenario).map_err(|d| vec![d])?;
+        if scenario.max_resident_groups == Some(0) {
+            return Err(vec![Diagnostic::error("invalid-launch", "max_resident_groups must be at least 1")
+                .with_help("leave it out to make every work-group resident")]);
+        }
+        let lines = LineIndex::new(&scenario.source);
+        Ok(Prepared { scenario, program: Rc::new(program), kernel, lines, litmus, history: true })
+    }
+}
+
+/// A litmus test's launch: its work-groups, one buffer of one element per location holding
+/// its initial value (a location declared `local` too: litmus locations are shared by every
+/// thread), and the generated kernel.
+fn litmus_scenario(scenario: &mut Scenario, test: &crate::litmus::LitmusTest) {
+    use crate::scenario::{Access, ArgBinding, ArgSpec, BufferInit, Launch};
+    scenario.launch = Launch { global: vec![test.local_size * test.groups], local: Some(vec![test.local_size]), offset: Vec::new() };
+    scenario.kernel = Some("__litmus".into());
+    scenario.args = test
+        .locations
+        .iter()
+        .map(|l| ArgBinding {
+            name: l.name.clone(),
+            spec: ArgSpec::Buffer { elem: l.elem, len: 1, init: BufferInit::Fill { value: Number::Int(l.initial) }, access: Access::ReadWrite },
+        })
+        .collect();
 }
 
 /// Everything a run changes, as it was at one step (the event log is kept once, outside the
@@ -113,31 +187,30 @@ const SNAPSHOT_BUDGET_BYTES: u64 = 64 << 20;
 impl Session {
     /// Compiles and launches `scenario`, or explains why it cannot run.
     pub fn new(scenario: Scenario) -> Result<Session, Vec<Diagnostic>> {
-        let options = crate::lower::Options { statements: scenario.granularity == crate::scenario::Granularity::Statement };
-        let program = frontend::compile_with(&scenario.source, scenario.dialect, &scenario.defines, options).map_err(|d| vec![d])?;
-        let kernel = pick_kernel(&program, &scenario).map_err(|d| vec![d])?;
-        if scenario.memory_model != crate::scenario::MemoryModel::Sc {
-            return Err(vec![Diagnostic::error("unsupported", "the relaxed memory model is not available yet")
-                .with_help("run with --memory-model sc")]);
-        }
-        if scenario.max_resident_groups == Some(0) {
-            return Err(vec![Diagnostic::error("invalid-launch", "max_resident_groups must be at least 1")
-                .with_help("leave it out to make every work-group resident")]);
-        }
+        let prepared = Prepared::new(scenario)?;
+        let seed = prepared.scenario.seed;
+        Session::start(&prepared, seed)
+    }
+
+    /// Launches a compiled scenario with `seed` (exploration launches one program many times).
+    pub fn start(prepared: &Prepared, seed: u64) -> Result<Session, Vec<Diagnostic>> {
+        let mut scenario = prepared.scenario.clone();
+        scenario.seed = seed;
         let mut rng = Rng::new(scenario.seed);
-        let program = Rc::new(program);
         let limits = Limits { instructions_per_step: scenario.max_instructions_per_step.max(1), ..Limits::default() };
-        let machine = exec::launch(program, kernel, &scenario, &mut rng, limits).map_err(|d| vec![d])?;
+        let mut machine = exec::launch(prepared.program.clone(), prepared.kernel, &scenario, &mut rng, limits).map_err(|d| vec![d])?;
+        if let Some(test) = &prepared.litmus {
+            machine.set_group_devices(&test.group_device);
+        }
         let expected_steps = (machine.items.len() as u64 * 8).min(scenario.max_steps);
         let scheduler = Scheduler::new(&scenario, &machine, &mut rng, expected_steps);
-        let lines = LineIndex::new(&scenario.source);
         let mut session = Session {
             scenario,
-            lines,
+            lines: prepared.lines.clone(),
             machine,
             scheduler,
             rng,
-            kernel,
+            kernel: prepared.kernel,
             status: RunStatus::Running,
             steps: 0,
             findings: Vec::new(),
@@ -146,10 +219,14 @@ impl Session {
             snapshot_every: SNAPSHOT_EVERY,
             future: EventLog::default(),
             future_start: 0,
+            litmus: prepared.litmus.clone(),
+            history: prepared.history,
         };
         session.snapshot_every = session.snapshot_interval();
         session.after_step();
-        session.snapshot();
+        if session.history {
+            session.snapshot();
+        }
         Ok(session)
     }
 
@@ -213,7 +290,7 @@ impl Session {
             self.machine.races.warp_sync(lanes);
         }
         self.after_step();
-        if self.steps % self.snapshot_every == 0 && self.snapshots.last().is_none_or(|s| s.step < self.steps) {
+        if self.history && self.steps % self.snapshot_every == 0 && self.snapshots.last().is_none_or(|s| s.step < self.steps) {
             self.snapshot();
         }
     }
@@ -415,10 +492,24 @@ impl Session {
             }
             let (line, column) = self.line_col(acq.span);
             let (rl, rc) = self.line_col(rel.span);
+            let scope_name = |s: Option<u8>| match s.map(crate::weak::level_of_scope) {
+                Some(crate::weak::LEVEL_GROUP) => "memory_scope_work_group",
+                Some(crate::weak::LEVEL_DEVICE) => "memory_scope_device",
+                _ => "memory_scope_all_svm_devices",
+            };
+            let (rel_scope, acq_scope) = (scope_name(rel.scope), scope_name(acq.scope));
+            let message = if rel_scope == "memory_scope_work_group" && acq_scope != rel_scope {
+                "scope mismatch: this acquire reads a value released at work-group scope by another work-group, so it does not synchronise with that release".to_string()
+            } else {
+                format!(
+                    "scope mismatch: this acquire ({acq_scope}) reads a value released ({rel_scope}) by a work-item outside the other's scope, so it does not synchronise with that release"
+                )
+            };
+            let rel_label = format!("released here with {rel_scope}");
             self.findings.push(Finding {
                 kind: FindingKind::ScopeMismatch,
                 severity: Severity::Error,
-                message: "scope mismatch: this acquire reads a value released at work-group scope by another work-group, so it does not synchronise with that release".into(),
+                message,
                 line,
                 column,
                 work_item: Some(self.global_id(acq.work_item)),
@@ -428,7 +519,7 @@ impl Session {
                     column: rc,
                     work_item: Some(self.global_id(rel.work_item)),
                     step: Some(rel.step),
-                    message: "released here with memory_scope_work_group".into(),
+                    message: rel_label,
                     span: Some(rel.span),
                 }],
                 race: None,
@@ -771,12 +862,144 @@ impl Session {
     }
 
     /// The hex digest of the event trace so far.
+    /// A copy of this run at its current step that keeps no history (for exploring the
+    /// steps that could come next).
+    pub(crate) fn fork(&self) -> Session {
+        Session {
+            scenario: self.scenario.clone(),
+            lines: self.lines.clone(),
+            machine: self.machine.clone(),
+            scheduler: self.scheduler.clone(),
+            rng: self.rng.clone(),
+            kernel: self.kernel,
+            status: self.status,
+            steps: self.steps,
+            findings: self.findings.clone(),
+            decisions: self.decisions.clone(),
+            snapshots: Vec::new(),
+            snapshot_every: self.snapshot_every,
+            future: EventLog::default(),
+            future_start: 0,
+            litmus: self.litmus.clone(),
+            history: false,
+        }
+    }
+
+    pub(crate) fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
+    /// The agents that could take the next step, in index order.
+    pub(crate) fn enabled(&self) -> Vec<u32> {
+        if self.status != RunStatus::Running {
+            return Vec::new();
+        }
+        let mut ready: Vec<u32> = self.machine.ready.iter().copied().filter(|&a| self.scheduler.could_pick(&self.machine, a)).collect();
+        ready.sort_unstable();
+        ready
+    }
+
+    /// Steps `agent` with option `choice` for the step's decision, if it has one; returns how
+    /// many options the decision had (1 when there was none) and the option taken.
+    pub(crate) fn step_agent(&mut self, agent: u32, choice: u32) -> (u32, u32) {
+        let weak = &mut self.machine.weak;
+        weak.forced = Some(choice);
+        weak.last_options = 1;
+        weak.last_choice = 0;
+        self.step_work_item(agent as usize);
+        let weak = &mut self.machine.weak;
+        weak.forced = None;
+        (weak.last_options, weak.last_choice)
+    }
+
+    /// The agent of every step so far.
+    pub fn schedule(&self) -> Vec<u32> {
+        self.decisions.iter().take(self.steps as usize).map(|&(agent, _)| agent).collect()
+    }
+
+    /// For a litmus test: each thread's registers as `"THREAD:NAME"`, once the run has ended
+    /// (a register its thread never reached the end with is missing).
+    pub fn registers(&self) -> Option<std::collections::BTreeMap<String, i64>> {
+        let test = self.litmus.as_ref()?;
+        let mut out = std::collections::BTreeMap::new();
+        for item in &self.machine.items {
+            for &(slot, value) in &item.observed {
+                if let Some(r) = test.registers.get(slot as usize) {
+                    out.insert(format!("{}:{}", r.thread, r.name), value as i64);
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// For a litmus test: whether this run satisfied its final condition's predicate.
+    pub fn exists(&self) -> Option<bool> {
+        let test = self.litmus.as_ref()?;
+        let registers = self.registers()?;
+        let location = |name: &str| -> Option<i64> {
+            let report = self.report_buffers();
+            let b = report.iter().find(|b| b.name == name)?;
+            match b.values.first()? {
+                Some(Number::Int(v)) => Some(*v),
+                Some(Number::UInt(v)) => Some(*v as i64),
+                Some(Number::Float(v)) => Some(*v as i64),
+                None => None,
+            }
+        };
+        let register = |thread: usize, name: &str| registers.get(&format!("{thread}:{name}")).copied();
+        Some(test.condition.holds(&register, &location))
+    }
+
+    /// Loads that read an older write than the latest (relaxed model), for the timeline.
+    pub fn stale_reads(&self) -> Vec<StaleReadView> {
+        let log = &self.machine.log;
+        self.machine
+            .weak
+            .stale
+            .iter()
+            .filter_map(|s| {
+                let load = log.get(s.event as usize)?;
+                let from = log.get(s.read_from as usize);
+                let latest = log.get(s.latest as usize);
+                Some(StaleReadView {
+                    step: load.step,
+                    work_item: self.global_id(load.work_item),
+                    value: load.read,
+                    written_at: from.map(|e| e.step),
+                    newer_at: latest.map(|e| e.step),
+                    location: load.location.map(|loc| self.describe_location(loc, load.work_item)).unwrap_or_default(),
+                })
+            })
+            .collect()
+    }
+
     pub fn trace_hash(&self) -> String {
         format!("{:016x}", self.machine.log.hash())
     }
 
     /// The report of the run so far (the `interleave run --json` object).
     pub fn report(&self) -> Report {
+        let mut report = Report {
+            status: self.status,
+            steps: self.steps,
+            trace_hash: self.trace_hash(),
+            findings: self.findings.clone(),
+            buffers: self.report_buffers(),
+            printf: self.machine.printf.clone(),
+            locks: self.locks(),
+            registers: None,
+            exists: None,
+            stale_reads: self.stale_reads(),
+        };
+        if self.status != RunStatus::Running {
+            report.registers = self.registers();
+            report.exists = self.exists();
+        }
+        report
+    }
+
+    /// The global buffers' values, as the report lists them.
+    fn report_buffers(&self) -> Vec<BufferReport> {
         let kernel = &self.machine.program.kernels[self.kernel];
         let mut buffers = Vec::new();
         for (i, p) in kernel.params.iter().enumerate() {
@@ -808,15 +1031,7 @@ impl Session {
                 .collect();
             buffers.push(BufferReport { name: p.name.clone(), ty: elem.name().to_string(), values });
         }
-        Report {
-            status: self.status,
-            steps: self.steps,
-            trace_hash: self.trace_hash(),
-            findings: self.findings.clone(),
-            buffers,
-            printf: self.machine.printf.clone(),
-            locks: self.locks(),
-        }
+        buffers
     }
 }
 

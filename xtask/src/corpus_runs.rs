@@ -157,6 +157,9 @@ mod tests {
             buffers: vec![BufferReport { name: "out".into(), ty: "float".into(), values: vec![Some(Number::Float(2.0)), Some(Number::Float(42.24))] }],
             printf: vec![PrintfLine { work_item: [0, 0, 0], text: "a\nb\n".into() }],
             locks: Vec::new(),
+            registers: None,
+            exists: None,
+            stale_reads: Vec::new(),
         };
         let lines = dump_lines(&report);
         assert_eq!(lines, vec!["Argument 'out': 8 bytes", "  out[0] = 2", "  out[1] = 42.24", "a", "b"]);

@@ -12,6 +12,15 @@ use crate::race::AccessInfo as RaceAccess;
 use crate::report::FindingKind;
 use crate::scenario::{Access, ElemType};
 use crate::trace::{EventKind, Location, Space};
+use crate::weak;
+
+/// The relaxed model's key for the location `p` points to, accessed by a member of `group`
+/// (local memory is one copy per group).
+fn weak_key(p: u64, group: usize) -> weak::LocKey {
+    let space = ptr::space(p);
+    let owner = if space == Space::Local { group as u32 } else { 0 };
+    (space as u8, owner, ptr::alloc(p), ptr::offset(p))
+}
 
 /// Why private execution stopped.
 enum Exit {
@@ -449,6 +458,13 @@ fn exec_private(
             }
             Instr::LocalAddr { dst, index } => regs[dst as usize] = ptr::make(Space::Local, index, 0),
             Instr::Clock { dst } => regs[dst as usize] = item.cycles + (limit - *fuel),
+            Instr::Observe { slot, src } => {
+                let value = regs[src as usize];
+                match item.observed.iter_mut().find(|(s, _)| *s == slot) {
+                    Some(entry) => entry.1 = value,
+                    None => item.observed.push((slot, value)),
+                }
+            }
             Instr::Undefined { dst, text } => {
                 regs[dst as usize] = 0;
                 item.pc = next;
@@ -614,13 +630,22 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             let p = reg(m, addr);
             let size = ty.size();
             let event = m.log.len() as u32;
-            let Machine { global, constant, groups, races, log, .. } = m;
+            let Machine { global, constant, groups, races, log, weak, rng, .. } = m;
+            let mut stale = false;
             let (v, problem) = match resolve(global, constant, &mut groups[group].local, p, size) {
                 Err(problem) => (0, Some(problem)),
                 Ok((a, at)) => {
                     let info = access_info(wi, p, group, size, event, span);
                     races.access(&mut a.shadow, log, info);
-                    let v = decode(ty, &a.bytes[at..]);
+                    let mut v = decode(ty, &a.bytes[at..]);
+                    if weak.enabled {
+                        let key = weak_key(p, group);
+                        let read = weak.load(wi, key, size as u8, weak::Ordering::PLAIN, event, Some(&mut |n| rng.below(n as u64) as u32));
+                        if let Some(old) = read.value {
+                            v = old;
+                            stale = true;
+                        }
+                    }
                     if a.access == Access::WriteOnly {
                         (v, Some((FindingKind::WriteOnlyRead, format!("read from the write-only buffer `{}`", a.name))))
                     } else if is_uninit(a, at, size as usize) {
@@ -637,14 +662,17 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             m.items[wi as usize].regs[base + dst as usize] = v;
             let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
             m.event(wi, EventKind::Load, Some(loc), v, 0, span);
-            quiet(m, wi, func_index, pc);
+            // A load that read an older write may read a newer one next time: not a spin.
+            if !stale {
+                quiet(m, wi, func_index, pc);
+            }
         }
         Instr::Store { ty, addr, src } => {
             let p = reg(m, addr);
             let v = reg(m, src);
             let size = ty.size();
             let event = m.log.len() as u32;
-            let Machine { global, constant, groups, races, log, .. } = m;
+            let Machine { global, constant, groups, races, log, weak, step, .. } = m;
             let result = resolve(global, constant, &mut groups[group].local, p, size).and_then(|(a, at)| {
                 if a.access == Access::ReadOnly || ptr::space(p) == Space::Constant {
                     return Err((FindingKind::ReadOnlyWrite, format!("write to the read-only buffer `{}`", a.name)));
@@ -652,6 +680,11 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 let before = decode(ty, &a.bytes[at..]);
                 let was_uninit = is_uninit(a, at, size as usize);
                 encode(ty, v, &mut a.bytes[at..]);
+                if weak.enabled {
+                    let written = decode(ty, &a.bytes[at..]);
+                    let store = weak::Store { ord: weak::Ordering::PLAIN, rmw: false, event, step: *step, everyone: false };
+                    weak.store(wi, weak_key(p, group), size as u8, before, written, store);
+                }
                 mark_init(a, at, size as usize);
                 // Storing what memory already holds is benign for the race detector even where
                 // that memory was never written (its contents are arbitrary, not absent); for
@@ -675,23 +708,40 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             let (x, y) = (reg(m, operand), reg(m, operand2));
             let size = ty.size();
             let event = m.log.len() as u32;
-            let Machine { global, constant, groups, rng, races, log, .. } = m;
+            let Machine { global, constant, groups, rng, races, log, weak, step, .. } = m;
             let mut spurious = false;
+            let mut stale = false;
             let result = resolve(global, constant, &mut groups[group].local, p, size).and_then(|(a, at)| {
                 if a.access != Access::ReadWrite || ptr::space(p) == Space::Constant {
                     return Err((FindingKind::ReadOnlyWrite, format!("atomic update of the read-only or write-only buffer `{}`", a.name)));
                 }
-                let old = decode(ty, &a.bytes[at..]);
-                let mut new = atomic(op, ty, old, x, y);
-                // A weak exchange that would succeed fails one time in four.
-                if op == AtomicOp::CmpXchgWeak && new != old && rng.below(WEAK_CAS_FAILS_ONE_IN) == 0 {
+                let latest = decode(ty, &a.bytes[at..]);
+                let mut old = latest;
+                let ord = weak::Ordering { atomic: true, order, level: weak::level_of_scope(scope) };
+                let key = weak_key(p, group);
+                // Under the relaxed model a load may read an older write, and then it
+                // synchronises with what that write released, not with the latest one.
+                let mut release_read = None;
+                if weak.enabled && op == AtomicOp::Load {
+                    let read = weak.load(wi, key, size as u8, ord, event, Some(&mut |n| rng.below(n as u64) as u32));
+                    if let Some(value) = read.value {
+                        old = value;
+                        stale = true;
+                        release_read = read.race_release;
+                    }
+                }
+                // A load leaves memory as it is, whichever write it read.
+                let mut new = if op == AtomicOp::Load { latest } else { atomic(op, ty, old, x, y) };
+                // A weak exchange that would succeed fails one time in four (option 1 of the
+                // step's decision).
+                if op == AtomicOp::CmpXchgWeak && new != old && weak.decide(2, &mut || (rng.below(WEAK_CAS_FAILS_ONE_IN) == 0) as u32) == 1 {
                     spurious = true;
                     new = old;
                 }
                 let was_uninit = is_uninit(a, at, size as usize);
                 encode(ty, new, &mut a.bytes[at..]);
                 mark_init(a, at, size as usize);
-                let same = decode(ty, &a.bytes[at..]) == old;
+                let same = decode(ty, &a.bytes[at..]) == latest;
                 let changed = was_uninit || !same;
                 // A load reads only, a store writes only, anything else reads and writes (a
                 // failed compare-exchange included: it is one indivisible step).
@@ -707,7 +757,29 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                     atomic: Some((order, scope)),
                     ..access_info(wi, p, group, size, event, span)
                 };
+                let word = at / 4;
+                let saved = release_read.map(|r| std::mem::replace(&mut a.shadow.cell(word).release, r));
                 races.access(&mut a.shadow, log, info);
+                if let Some(saved) = saved {
+                    a.shadow.cell(word).release = saved;
+                }
+                if weak.enabled && op != AtomicOp::Load {
+                    // Whether a compare-exchange failed: it compares as `atomic` does (a
+                    // successful exchange would hand back the probe `old ^ 1`).
+                    let cas_failed = matches!(op, AtomicOp::CmpXchg | AtomicOp::CmpXchgWeak)
+                        && (spurious || atomic(AtomicOp::CmpXchg, ty, old, old ^ 1, y) == old);
+                    if cas_failed {
+                        // A compare-exchange that failed only read (the latest write).
+                        weak.load(wi, key, size as u8, ord, event, None);
+                    } else {
+                        let written = decode(ty, &a.bytes[at..]);
+                        let store = weak::Store { ord, rmw, event, step: *step, everyone: false };
+                        weak.store(wi, key, size as u8, old, written, store);
+                        if races.enabled {
+                            weak.set_race_release(key, a.shadow.cell(word).release.clone());
+                        }
+                    }
+                }
                 Ok((old, new, changed))
             });
             let (old, new, changed) = match result {
@@ -725,7 +797,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             // zero, setting a set flag) is a read as far as progress goes.
             if changed {
                 m.write_epoch += 1;
-            } else {
+            } else if !stale {
                 quiet(m, wi, func_index, pc);
             }
         }
@@ -778,6 +850,10 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             };
             m.ordered_event(wi, EventKind::Fence, None, 0, f, span, None, scope);
             m.races.fence(wi, f);
+            if m.weak.enabled {
+                let (order, level) = fence::order_and_level(f);
+                m.weak.fence(wi, order, level);
+            }
             quiet(m, wi, func_index, pc);
         }
         Instr::AsyncCopy { dst, to, from, count, stride, event, elem_size, to_local } => {
@@ -1064,7 +1140,7 @@ pub fn copy_element(m: &mut Machine, g: usize) {
     let engine = m.copy_engine(g);
     let event = m.log.len() as u32;
     let result = {
-        let Machine { global, constant, groups, races, log, .. } = m;
+        let Machine { global, constant, groups, races, log, weak, step, .. } = m;
         let local = &mut groups[g].local;
         match resolve(global, constant, local, src, es) {
             Ok((a, at)) => {
@@ -1077,6 +1153,13 @@ pub fn copy_element(m: &mut Machine, g: usize) {
                         mark_init(b, at, size);
                         let info = RaceAccess { write: true, same_value: same, ..access_info(engine, dst, g, es, event, c.span) };
                         races.access(&mut b.shadow, log, info);
+                        if weak.enabled {
+                            // The copy's writes are what every reader sees from now on: the
+                            // group orders them through wait_group_events, not through views.
+                            let value = u64::from_le_bytes(buf[..8].try_into().unwrap_or([0; 8]));
+                            let store = weak::Store { ord: weak::Ordering::PLAIN, rmw: false, event, step: *step, everyone: true };
+                            weak.store(engine, weak_key(dst, g), es.min(255) as u8, 0, value, store);
+                        }
                         Ok(())
                     }
                     Ok((b, _)) => Err((FindingKind::ReadOnlyWrite, format!("async copy into the read-only buffer `{}`", b.name))),

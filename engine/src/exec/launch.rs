@@ -389,6 +389,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 cycles: 0,
                 spin: super::SpinWatch::default(),
                 spurious: false,
+                observed: Vec::new(),
             });
         }
     }
@@ -430,8 +431,14 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         next_group: resident_limit.min(n_groups),
         // A stream of its own, derived from the seed, so the scheduler's draws stay as they were.
         rng: Rng::new(scenario.seed ^ MACHINE_STREAM),
+        weak: crate::weak::Weak::new(
+            scenario.memory_model == crate::scenario::MemoryModel::Relaxed,
+            agent_group.clone(),
+            vec![0; agent_group.len()],
+        ),
         races: crate::race::Races::new(scenario.race_detection, agent_group, n as u32, n_groups as usize),
     };
+    machine.weak.script.clone_from(&scenario.choices);
     for wi in 0..n as u32 {
         if machine.items[wi as usize].status == Status::Ready && machine.runaway.is_none() {
             interp::run_private(&mut machine, wi);

@@ -122,6 +122,8 @@ pub struct WorkItem {
     pub spin: SpinWatch,
     /// Whether its last weak compare-exchange failed spuriously.
     pub spurious: bool,
+    /// Values it recorded with `__interleave_observe` (a litmus test's registers), by slot.
+    pub observed: Vec<(u32, u64)>,
 }
 
 impl WorkItem {
@@ -284,9 +286,21 @@ pub struct Machine {
     pub rng: crate::rng::Rng,
     /// The data-race detector.
     pub races: crate::race::Races,
+    /// The relaxed memory model (disabled under sequential consistency).
+    pub weak: crate::weak::Weak,
 }
 
 impl Machine {
+    /// Places work-group `g` on device `devices[g]` (litmus tests put threads on several
+    /// devices; a kernel launch is on one): device scope then reaches only that device.
+    pub fn set_group_devices(&mut self, devices: &[u32]) {
+        let device_of_group = |g: u32| devices.get(g as usize).copied().unwrap_or(0);
+        let agents: Vec<u32> =
+            self.items.iter().map(|i| device_of_group(i.group)).chain((0..self.groups.len() as u32).map(device_of_group)).collect();
+        self.races.agent_device.clone_from(&agents);
+        self.weak.agent_device = agents;
+    }
+
     pub fn set_status(&mut self, wi: u32, status: Status) {
         let was_ready = self.items[wi as usize].status == Status::Ready;
         self.items[wi as usize].status = status;
@@ -485,14 +499,27 @@ impl Machine {
             // Each member's own flags say what its barrier released.
             (Scope::Group(g), Instr::Barrier { .. }) => {
                 let flags: Vec<(u32, u64)> = waiting.iter().map(|w| (w.wi, w.a)).collect();
-                self.races.barrier(g as u32, &flags)
+                self.races.barrier(g as u32, &flags);
+                if self.weak.enabled {
+                    self.weak.barrier(&flags);
+                }
             }
             (Scope::Group(g), Instr::Collective { op: CollectiveOp::Sync | CollectiveOp::Count | CollectiveOp::All | CollectiveOp::Any, .. }) => {
                 let both = crate::ir::fence::LOCAL | crate::ir::fence::GLOBAL;
                 let flags: Vec<(u32, u64)> = waiting.iter().map(|w| (w.wi, both)).collect();
-                self.races.barrier(g as u32, &flags)
+                self.races.barrier(g as u32, &flags);
+                if self.weak.enabled {
+                    self.weak.barrier(&flags);
+                }
             }
-            (Scope::Warp(_), Instr::Collective { op: CollectiveOp::Sync, .. }) => self.races.warp_sync(&members),
+            (Scope::Warp(_), Instr::Collective { op: CollectiveOp::Sync, .. }) => {
+                self.races.warp_sync(&members);
+                if self.weak.enabled {
+                    let both = crate::ir::fence::LOCAL | crate::ir::fence::GLOBAL;
+                    let flags: Vec<(u32, u64)> = members.iter().map(|&m| (m, both)).collect();
+                    self.weak.barrier(&flags);
+                }
+            }
             _ => {}
         }
         if let Instr::Collective { op, dst, .. } = self.program.functions[first.func as usize].code[first.pc as usize] {

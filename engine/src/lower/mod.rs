@@ -81,6 +81,9 @@ enum VarLoc {
 struct Var {
     loc: VarLoc,
     ty: Ty,
+    /// Declared `volatile` (a pointer: what it points to). In CUDA, accesses through it are
+    /// relaxed atomics at system scope, as the PTX memory model makes volatile accesses.
+    volatile: bool,
 }
 
 /// A typed value in a register.
@@ -218,6 +221,7 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str, option
             allocas: Vec::new(),
             loops: Vec::new(),
             address_taken: BTreeSet::new(),
+            volatile_addrs: BTreeSet::new(),
             ret: Ty::Void,
             ret_slot: None,
             is_kernel: f.is_kernel,
@@ -343,7 +347,7 @@ fn program_scope_variable(types: &mut Types, program: &mut ir::Program, d: &ast:
             let ty = local_array_type(types, d, cuda)?;
             let index = program.locals.len() as u32;
             program.locals.push(LocalDecl { name: d.name.clone(), size: ty.size(), elem: scalar_elem(&ty) });
-            return Ok(Var { loc: VarLoc::Local(index), ty });
+            return Ok(Var { loc: VarLoc::Local(index), ty, volatile: d.ty.base.is_volatile });
         }
         // OpenCL requires program-scope variables to be in the constant (or, from 2.0, the
         // global) address space; a const-qualified one without a qualifier is constant data.
@@ -368,7 +372,7 @@ fn program_scope_variable(types: &mut Types, program: &mut ir::Program, d: &ast:
     }
     let index = program.globals.len() as u32;
     program.globals.push(ir::GlobalDecl { name: d.name.clone(), space, bytes });
-    Ok(Var { loc: VarLoc::Global(index, space), ty })
+    Ok(Var { loc: VarLoc::Global(index, space), ty, volatile: d.ty.base.is_volatile })
 }
 
 /// Bytes given to CUDA's `extern __shared__` arrays, whose size the launch would choose.
@@ -910,6 +914,9 @@ struct FnLowerer<'a, 'u> {
     loops: Vec<LoopTargets>,
     /// Names used with `&`: those variables live in memory.
     address_taken: BTreeSet<String>,
+    /// Registers holding addresses reached through `volatile` (CUDA): accesses through them
+    /// are relaxed atomics at system scope.
+    volatile_addrs: BTreeSet<Reg>,
     ret: Ty,
     /// For a function returning a struct or vector: the register holding the address the
     /// caller reserved for the result (a hidden first parameter).
@@ -1111,7 +1118,7 @@ impl<'u> FnLowerer<'_, 'u> {
             if is_ref {
                 // The register holds the caller's variable's address; uses read through it.
                 let Ty::Ptr { pointee, .. } = ty else { return unreachable_ty(p.name_span) };
-                self.bind(&p.name, Var { loc: VarLoc::Mem(i as Reg), ty: *pointee }, 1);
+                self.bind(&p.name, Var { loc: VarLoc::Mem(i as Reg), ty: *pointee, volatile: p.ty.base.is_volatile }, 1);
                 continue;
             }
             if self.scopes[1].contains_key(&p.name) {
@@ -1128,7 +1135,7 @@ impl<'u> FnLowerer<'_, 'u> {
             } else {
                 VarLoc::Reg(i as Reg)
             };
-            self.bind(&p.name, Var { loc, ty }, 1);
+            self.bind(&p.name, Var { loc, ty, volatile: p.ty.base.is_volatile }, 1);
         }
         for (addr, reg, ty, span) in param_copies {
             if let Some(mt) = ty.mem_type() {
@@ -1503,7 +1510,8 @@ impl<'u> FnLowerer<'_, 'u> {
                 }
                 let index = self.program.locals.len() as u32;
                 self.program.locals.push(LocalDecl { name: d.name.clone(), size: ty.size(), elem: scalar_elem(&ty) });
-                self.scopes.last_mut().map(|s| s.insert(d.name.clone(), Var { loc: VarLoc::Local(index), ty }));
+                let volatile = d.ty.base.is_volatile;
+                self.scopes.last_mut().map(|s| s.insert(d.name.clone(), Var { loc: VarLoc::Local(index), ty, volatile }));
                 return Ok(());
             }
             Space::Global | Space::Constant => {
@@ -1525,7 +1533,7 @@ impl<'u> FnLowerer<'_, 'u> {
             if let Some(init) = &d.init {
                 self.init_memory(addr, &ty, init)?;
             }
-            self.bind(&d.name, Var { loc: VarLoc::Mem(addr), ty }, self.scopes.len() - 1);
+            self.bind(&d.name, Var { loc: VarLoc::Mem(addr), ty, volatile: d.ty.base.is_volatile }, self.scopes.len() - 1);
         } else {
             let reg = self.regs(Self::width(&ty))?;
             match &d.init {
@@ -1544,7 +1552,7 @@ impl<'u> FnLowerer<'_, 'u> {
                     }
                 }
             }
-            self.bind(&d.name, Var { loc: VarLoc::Reg(reg), ty }, self.scopes.len() - 1);
+            self.bind(&d.name, Var { loc: VarLoc::Reg(reg), ty, volatile: d.ty.base.is_volatile }, self.scopes.len() - 1);
         }
         Ok(())
     }
@@ -1844,7 +1852,12 @@ impl<'u> FnLowerer<'_, 'u> {
             Place::Mem(addr, ty, _) => {
                 let mt = ty.mem_type().ok_or_else(|| type_error(span, format!("cannot read a `{}`", ty.describe()), "here"))?;
                 let dst = self.reg()?;
-                self.emit(Instr::Load { ty: mt, dst, addr }, span);
+                if self.volatile_addrs.contains(&addr) {
+                    let (order, scope) = (ir::order::RELAXED, ir::scope::SYSTEM);
+                    self.emit(Instr::Atomic { op: AtomicOp::Load, ty: mt, dst, addr, operand: dst, operand2: dst, order, scope }, span);
+                } else {
+                    self.emit(Instr::Load { ty: mt, dst, addr }, span);
+                }
                 Ok(Val { reg: dst, ty })
             }
         }
@@ -1899,13 +1912,44 @@ impl<'u> FnLowerer<'_, 'u> {
             Place::Mem(addr, ty, _) => {
                 let v = self.convert(v, ty, span)?;
                 let mt = ty.mem_type().ok_or_else(|| type_error(span, format!("cannot assign to a `{}`", ty.describe()), "here"))?;
-                self.emit(Instr::Store { ty: mt, addr: *addr, src: v.reg }, span);
+                if self.volatile_addrs.contains(addr) {
+                    let (order, scope) = (ir::order::RELAXED, ir::scope::SYSTEM);
+                    let dst = self.reg()?;
+                    self.emit(Instr::Atomic { op: AtomicOp::Store, ty: mt, dst, addr: *addr, operand: v.reg, operand2: v.reg, order, scope }, span);
+                } else {
+                    self.emit(Instr::Store { ty: mt, addr: *addr, src: v.reg }, span);
+                }
                 Ok(v)
             }
         }
     }
 
     fn place(&mut self, e: &ast::Expr) -> Result<Place, Diagnostic> {
+        let place = self.place_of(e)?;
+        if self.cuda {
+            if let Place::Mem(addr, Ty::Scalar(_), space) = &place {
+                if *space != Space::Private && self.volatile_root(e) {
+                    self.volatile_addrs.insert(*addr);
+                }
+            }
+        }
+        Ok(place)
+    }
+
+    /// Whether the memory `e` names is reached through a `volatile` variable (or a cast to a
+    /// pointer to volatile data).
+    fn volatile_root(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            ExprKind::Ident(name) => self.lookup(name).is_some_and(|v| v.volatile),
+            ExprKind::Index(base, index) => self.volatile_root(base) || self.volatile_root(index),
+            ExprKind::Unary(UnOp::Deref, inner) | ExprKind::Member(inner, _, _) => self.volatile_root(inner),
+            ExprKind::Binary(_, a, b) => self.volatile_root(a) || self.volatile_root(b),
+            ExprKind::Cast(ty, inner) => ty.base.is_volatile || self.volatile_root(inner),
+            _ => false,
+        }
+    }
+
+    fn place_of(&mut self, e: &ast::Expr) -> Result<Place, Diagnostic> {
         match &e.kind {
             ExprKind::Ident(name) => {
                 let Some(var) = self.lookup(name).cloned() else {
@@ -2549,6 +2593,17 @@ impl<'u> FnLowerer<'_, 'u> {
                 return result;
             }
         }
+        if name == "__interleave_observe" {
+            // The litmus reader's way of keeping a thread's registers past its end.
+            expect_args(2, "__interleave_observe(SLOT, VALUE)")?;
+            let slot = self.types.eval_int(&args[0]).ok().and_then(|v| u32::try_from(v).ok()).ok_or_else(|| {
+                type_error(args[0].span, "the observation slot must be a constant", "not a constant")
+            })?;
+            let value = self.rvalue(&args[1])?;
+            let value = self.convert(value, &Ty::Scalar(ElemType::Long), args[1].span)?;
+            self.emit(Instr::Observe { slot, src: value.reg }, span);
+            return Ok(Val { reg: value.reg, ty: Ty::Void });
+        }
         if matches!(
             name.as_str(),
             "enqueue_kernel" | "get_default_queue" | "enqueue_marker" | "ndrange_1D" | "ndrange_2D" | "ndrange_3D"
@@ -3051,7 +3106,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 ir::scope::DEVICE => ir::fence::SCOPE_DEVICE,
                 _ => ir::fence::SCOPE_SYSTEM,
             };
-            let scoped = self.constant(bits | (order as u64) << 16, ElemType::UInt, span)?;
+            let scoped = self.constant(bits | ir::fence::ORDERED | (order as u64) << 16, ElemType::UInt, span)?;
             let f = self.reg()?;
             self.emit(Instr::Binary { op: BinaryOp::Or, ty: NumTy::U32, dst: f, lhs: flags.reg, rhs: scoped.reg }, span);
             self.emit(Instr::Fence { flags: f }, span);

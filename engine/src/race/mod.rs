@@ -71,6 +71,8 @@ pub struct Races {
     pub enabled: bool,
     /// The work-group of each agent (work-items, then one copy engine per group).
     pub agent_group: Vec<u32>,
+    /// The device of each agent (all 0 but in litmus tests that place threads on devices).
+    pub agent_device: Vec<u32>,
     /// How many agents are work-items (the rest are copy engines).
     pub work_items: u32,
     /// Each agent's own clock: the steps it has taken.
@@ -125,6 +127,7 @@ impl Races {
             agent_group,
             work_items,
             clock: vec![0; agents],
+            agent_device: vec![0; agents],
             know: vec![Knowledge::default(); agents],
             pending: vec![Knowledge::default(); agents],
             fenced: vec![false; agents],
@@ -211,8 +214,8 @@ impl Races {
             let hi = ((word as u64 + 1) * 4).min(a.offset + a.size) - word as u64 * 4;
             let mask = (((1u16 << hi) - 1) & !((1u16 << lo) - 1)) as u8;
             let mut flags = 0;
-            if a.atomic.is_some() {
-                flags |= Access::ATOMIC;
+            if let Some((_, sc)) = a.atomic {
+                flags |= Access::ATOMIC | (crate::weak::level_of_scope(sc) as u8) << Access::LEVEL_SHIFT;
             }
             if a.write && a.same_value {
                 flags |= Access::SAME_VALUE;
@@ -232,8 +235,12 @@ impl Races {
     }
 
     fn check_word(&mut self, cell: &mut Cell, cur: Access, a: AccessInfo, key: (u8, u32, u32, u64), log: &EventLog) {
+        // Atomics race only when their scopes do not include each other (a heterogeneous
+        // race: work-group scope across groups, device scope across devices).
         let races_with = |this: &Races, prev: Access| {
-            prev.mask & cur.mask != 0 && !(prev.is_atomic() && cur.is_atomic()) && !this.ordered(prev, a.agent, a.space)
+            prev.mask & cur.mask != 0
+                && !(prev.is_atomic() && cur.is_atomic() && this.inclusive(prev, cur))
+                && !this.ordered(prev, a.agent, a.space)
         };
         if let Some(w) = cell.write {
             if races_with(self, w) {
@@ -277,6 +284,20 @@ impl Races {
         }
     }
 
+    /// Whether agent `other` is within scope `level` of agent `agent`.
+    fn within(&self, level: usize, agent: u32, other: u32) -> bool {
+        match level {
+            crate::weak::LEVEL_GROUP => self.agent_group[agent as usize] == self.agent_group[other as usize],
+            crate::weak::LEVEL_DEVICE => self.agent_device[agent as usize] == self.agent_device[other as usize],
+            _ => true,
+        }
+    }
+
+    /// Whether two atomic accesses' scopes include each other's agents.
+    fn inclusive(&self, a: Access, b: Access) -> bool {
+        self.within(a.level(), a.agent, b.agent) && self.within(b.level(), b.agent, a.agent)
+    }
+
     /// Release and acquire through an atomic at `cell`.
     fn synchronise(&mut self, cell: &mut Cell, a: AccessInfo, ord: u8, sc: u8) {
         let agent = a.agent as usize;
@@ -287,19 +308,27 @@ impl Races {
         let reads = !a.write || a.rmw;
         if reads {
             if let Some(rel) = &cell.release {
-                match rel.group_scope {
-                    Some(g) if g != my_group => {
-                        if acquire {
-                            self.scope_mismatches.push((rel.event, a.event));
-                        }
+                let level = crate::weak::level_of_scope(sc);
+                let releaser_in_scope = match level {
+                    crate::weak::LEVEL_GROUP => rel.group == my_group,
+                    crate::weak::LEVEL_DEVICE => rel.device == self.agent_device[agent],
+                    _ => true,
+                };
+                let reader_in_scope = match rel.level as usize {
+                    crate::weak::LEVEL_GROUP => rel.group == my_group,
+                    crate::weak::LEVEL_DEVICE => rel.device == self.agent_device[agent],
+                    _ => true,
+                };
+                if !(releaser_in_scope && reader_in_scope) {
+                    if acquire {
+                        self.scope_mismatches.push((rel.event, a.event));
                     }
-                    _ => {
-                        let know = rel.know.clone();
-                        if acquire {
-                            self.know[agent].join(&know);
-                        } else {
-                            self.pending[agent].join(&know);
-                        }
+                } else {
+                    let know = rel.know.clone();
+                    if acquire {
+                        self.know[agent].join(&know);
+                    } else {
+                        self.pending[agent].join(&know);
                     }
                 }
             }
@@ -314,7 +343,11 @@ impl Races {
                         prev.know.join(&know);
                         prev.event = a.event;
                     }
-                    _ => cell.release = Some(Box::new(Release { know, group_scope, event: a.event })),
+                    _ => {
+                        let (group, device) = (my_group, self.agent_device[agent]);
+                        let level = crate::weak::level_of_scope(sc) as u8;
+                        cell.release = Some(Box::new(Release { know, group_scope, group, device, level, event: a.event }))
+                    }
                 }
             } else if !a.rmw {
                 // A relaxed store ends the release sequence.
@@ -333,7 +366,11 @@ impl Races {
         let k = match self.index.get(&pair) {
             Some(&k) => k,
             None => {
-                let why = self.explain(prev, a.agent, a.space);
+                let why = if prev.is_atomic() && cur.is_atomic() {
+                    "atomic accesses race when their scopes do not include each other: memory_scope_work_group reaches only the work-item's own work-group, memory_scope_device only its own device"
+                } else {
+                    self.explain(prev, a.agent, a.space)
+                };
                 self.records.push(RaceRecord {
                     first: prev.event,
                     second: cur.event,
@@ -437,12 +474,7 @@ impl Races {
         if !self.enabled {
             return;
         }
-        // `atomic_work_item_fence` carries its order in bits 16..24; other fences are acq_rel.
-        let ord = if flags & (fence::SCOPE_GROUP | fence::SCOPE_DEVICE | fence::SCOPE_SYSTEM) != 0 && flags >> 16 != 0 {
-            ((flags >> 16) & 0xff) as u8
-        } else {
-            order::ACQ_REL
-        };
+        let (ord, _) = fence::order_and_level(flags);
         let a = agent as usize;
         if matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST) {
             let pending = std::mem::take(&mut self.pending[a]);

@@ -30,6 +30,13 @@ impl Access {
     pub const ATOMIC: u8 = 1;
     /// A write that left the bytes as they were.
     pub const SAME_VALUE: u8 = 2;
+    /// Bits 2..4: an atomic access's scope level (0 work-group, 1 device, 2 system).
+    pub const LEVEL_SHIFT: u8 = 2;
+
+    /// The scope level of an atomic access.
+    pub fn level(self) -> usize {
+        ((self.flags >> Access::LEVEL_SHIFT) & 3) as usize
+    }
 
     pub fn is_atomic(self) -> bool {
         self.flags & Access::ATOMIC != 0
@@ -63,6 +70,11 @@ pub struct Release {
     /// The work-group of the releaser when it released at work-group scope: only members of
     /// that group may synchronise with it.
     pub group_scope: Option<u32>,
+    /// The releasing agent's group and device, and the release's scope level: an acquire
+    /// synchronises only when each one's scope includes the other.
+    pub group: u32,
+    pub device: u32,
+    pub level: u8,
     /// The releasing event, for a scope-mismatch finding.
     pub event: u32,
 }

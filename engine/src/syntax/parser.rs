@@ -792,6 +792,16 @@ impl<'t> Parser<'t> {
             "goto" => Err(Diagnostic::error("unsupported", "`goto` is not supported")
                 .with_span(self.peek().span, "`goto`")
                 .with_help("restructure the jump with a loop, `break` or `continue`")),
+            // A label (`B1: barrier(...)`, as litmus tests name their barriers): without
+            // `goto` nothing can jump to it, so it only names the statement after it.
+            _ if matches!(self.peek_at(1).tok, Tok::Punct(":")) => {
+                self.bump();
+                self.bump();
+                if self.is_punct("}") {
+                    return done(self, StmtKind::Empty);
+                }
+                self.statement()
+            }
             _ => {
                 let e = self.expression()?;
                 self.expect_punct(";")?;
