@@ -82,18 +82,40 @@ pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scena
     for f in &e.findings {
         finding(&f.finding, scenario, &format!(", seed {} (in {} of {} runs)", f.seed, f.runs, e.runs));
     }
-    out!("explored {} schedules: {} distinct outcome{}", e.runs, e.outcomes.len(), if e.outcomes.len() == 1 { "" } else { "s" });
+    let how = if e.complete { " (every execution)" } else { "" };
+    let discarded = if e.discarded > 0 { format!(", {} discarded (a promise never kept)", e.discarded) } else { String::new() };
+    out!(
+        "explored {} schedules{how}{discarded}: {} distinct outcome{}",
+        e.runs,
+        e.outcomes.len(),
+        if e.outcomes.len() == 1 { "" } else { "s" }
+    );
     for o in &e.outcomes {
-        let values: Vec<String> = o
-            .values
-            .iter()
-            .map(|(name, vs)| {
-                let shown: Vec<String> = vs.iter().take(16).map(|v| v.map_or("uninit".to_string(), |n| n.to_string())).collect();
-                let more = if vs.len() > 16 { ", ..." } else { "" };
-                format!("{name}=[{}{more}]", shown.join(", "))
-            })
-            .collect();
-        out!("  {:>5} x  seed {:<6} {}", o.count, o.seed, values.join(" "));
+        let mut shown: Vec<String> = Vec::new();
+        if let Some(registers) = &o.registers {
+            shown.extend(registers.iter().map(|(name, v)| format!("{name}={v}")));
+        }
+        shown.extend(o.values.iter().map(|(name, vs)| {
+            let first: Vec<String> = vs.iter().take(16).map(|v| v.map_or("uninit".to_string(), |n| n.to_string())).collect();
+            let more = if vs.len() > 16 { ", ..." } else { "" };
+            format!("{name}=[{}{more}]", first.join(", "))
+        }));
+        let exists = match o.exists {
+            Some(true) => "  [exists]",
+            _ => "",
+        };
+        match (&o.schedule, &o.choices) {
+            (Some(schedule), Some(choices)) => {
+                out!("  {:>5} x  {}{exists}", o.count, shown.join(" "));
+                let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+                let choices = if choices.is_empty() { String::new() } else { format!(" --choices {}", list(choices)) };
+                out!("           replay: --sched manual --schedule {}{choices}", list(schedule));
+            }
+            _ => out!("  {:>5} x  seed {:<6} {}{exists}", o.count, o.seed, shown.join(" ")),
+        }
+    }
+    if let Some(observed) = e.exists_observed {
+        out!("final condition {}", if observed { "observed" } else { "never observed" });
     }
 }
 
@@ -111,5 +133,17 @@ pub fn report(report: &Report, scenario: &Scenario) {
     }
     for p in &report.printf {
         out!("[{},{},{}] {}", p.work_item[0], p.work_item[1], p.work_item[2], p.text);
+    }
+    if let Some(registers) = &report.registers {
+        let shown: Vec<String> = registers.iter().map(|(name, v)| format!("{name}={v}")).collect();
+        out!("registers: {}", shown.join(" "));
+    }
+    if let Some(exists) = report.exists {
+        out!("final condition: {}", if exists { "holds" } else { "does not hold" });
+    }
+    for s in &report.stale_reads {
+        let written = s.written_at.map_or("the initial value".to_string(), |step| format!("written at step {step}"));
+        let newer = s.newer_at.map_or(String::new(), |step| format!("; the write at step {step} was not yet visible to it"));
+        out!("stale read at step {}: work-item {} read {} = {} ({written}{newer})", s.step, s.work_item[0], s.location, s.value as i64, );
     }
 }

@@ -61,7 +61,7 @@ fn check_dir(subcommand: &str, min: usize) {
     let mut inputs: Vec<_> = std::fs::read_dir(&dir)
         .expect("the test data folder exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "cl" || e == "cu" || e == "sim" || e == "toml"))
+        .filter(|p| p.extension().is_some_and(|e| e == "cl" || e == "cu" || e == "sim" || e == "toml" || e == "litmus"))
         .collect();
     inputs.sort();
     assert!(inputs.len() >= min, "expected at least {min} inputs in {}", dir.display());

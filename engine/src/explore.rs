@@ -65,6 +65,10 @@ pub struct SeededFinding {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Exploration {
     pub runs: u64,
+    /// Executions explored and dropped because the relaxed model does not allow them (a
+    /// promise that was never kept).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub discarded: u64,
     /// Whether every execution (within the preemption bound) was explored: always `false` for
     /// exploration by seeds.
     pub complete: bool,
@@ -73,6 +77,10 @@ pub struct Exploration {
     /// For a litmus test: whether some run satisfied its final condition.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exists_observed: Option<bool>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Exploration {
@@ -104,6 +112,8 @@ fn outcome_key(buffers: &[BufferReport]) -> BTreeMap<String, Vec<Option<Number>>
 #[derive(Default)]
 struct Tally {
     runs: u64,
+    /// Executions the model does not allow (a promise left unkept), not counted in `runs`.
+    discarded: u64,
     outcomes: Vec<Outcome>,
     findings: Vec<SeededFinding>,
 }
@@ -144,7 +154,7 @@ impl Tally {
     fn finish(mut self, complete: bool, litmus: bool) -> Exploration {
         self.outcomes.sort_by(|a, b| b.count.cmp(&a.count).then(a.seed.cmp(&b.seed)));
         let exists_observed = litmus.then(|| self.outcomes.iter().any(|o| o.exists == Some(true)));
-        Exploration { runs: self.runs, complete, findings: self.findings, outcomes: self.outcomes, exists_observed }
+        Exploration { runs: self.runs, discarded: self.discarded, complete, findings: self.findings, outcomes: self.outcomes, exists_observed }
     }
 }
 
@@ -166,10 +176,84 @@ pub fn explore_with(scenario: &Scenario, config: Config) -> Result<Exploration, 
     for k in 0..config.runs {
         let seed = config.first_seed.wrapping_add(k);
         let mut session = Session::start(&prepared, seed)?;
-        session.run(u64::MAX);
-        tally.add(&session, seed, None);
+        if !promising(&session) {
+            session.run(u64::MAX);
+            tally.add(&session, seed, None);
+            continue;
+        }
+        // Under the relaxed model a small launch also makes promises now and then, drawn
+        // from a stream of the seed; its outcome then replays by schedule and choices.
+        let mut rng = crate::rng::Rng::new(seed ^ PROMISE_STREAM);
+        let mut promised = false;
+        while session.status() == RunStatus::Running {
+            if session.machine().weak.promises_made < MAX_PROMISES && rng.below(PROMISE_ONE_IN) == 0 {
+                let free: Vec<u32> = session
+                    .enabled()
+                    .into_iter()
+                    .filter(|&a| (a as usize) < session.machine().items.len() && session.machine().weak.agents[a as usize].promise.is_none())
+                    .collect();
+                if let Some(&agent) = free.get(rng.below(free.len().max(1) as u64) as usize) {
+                    let n = if useful_promise(&session, agent) { session.machine().promise_candidates(agent).len() as u64 } else { 0 };
+                    if n > 0 {
+                        session.step_agent(agent | PROMISE, rng.below(n) as u32);
+                        promised = true;
+                        continue;
+                    }
+                }
+            }
+            if !session.step() {
+                break;
+            }
+        }
+        if !session.consistent() {
+            tally.discarded += 1;
+            continue;
+        }
+        let replay = promised.then(|| (session.schedule(), session.choices()));
+        tally.add(&session, seed, replay);
     }
     Ok(tally.finish(false, litmus))
+}
+
+/// Marks a promise step in a schedule.
+const PROMISE: u32 = crate::exec::PROMISE;
+/// The most promises one execution makes.
+const MAX_PROMISES: u32 = 2;
+/// Launches up to this many work-items make promises (each needs a solo run to certify).
+const MAX_PROMISING_ITEMS: usize = 64;
+/// Random exploration tries a promise before about one step in this many.
+const PROMISE_ONE_IN: u64 = 6;
+/// The generator stream of random exploration's promises.
+const PROMISE_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Whether `agent` could promise a write that another agent is about to read: a promise
+/// matters only to a read, and one made just before that read gives every outcome an earlier
+/// one could.
+fn useful_promise(session: &Session, agent: u32) -> bool {
+    let m = session.machine();
+    if agent as usize >= m.items.len() || m.weak.agents[agent as usize].promise.is_some() {
+        return false;
+    }
+    let reads: Vec<Footprint> = session
+        .enabled()
+        .into_iter()
+        .filter(|&b| b != agent)
+        .map(|b| footprint(session, b))
+        .filter(|f| matches!(f, Footprint::Memory { .. }))
+        .collect();
+    if reads.is_empty() {
+        return false;
+    }
+    m.promise_candidates(agent).iter().any(|c| {
+        let (space, owner, alloc, start) = c.key;
+        let write = Footprint::Memory { space, owner, alloc, start, end: start + c.size as u64, write: true };
+        reads.iter().any(|&r| dependent(r, write))
+    })
+}
+
+/// Whether executions of this session may make promises.
+fn promising(session: &Session) -> bool {
+    session.machine().weak.enabled && session.machine().items.len() <= MAX_PROMISING_ITEMS
 }
 
 /// What a step touches, for deciding which steps commute.
@@ -243,7 +327,9 @@ fn footprint(session: &Session, agent: u32) -> Footprint {
 /// One state on the exploration's current path.
 struct Node {
     session: Session,
+    /// Agents that can step, and the promise steps (`agent | PROMISE`) that can be made.
     enabled: Vec<u32>,
+    promises: Vec<u32>,
     /// Agents still to run from here, and those already run (with all their decisions).
     backtrack: Vec<u32>,
     done: Vec<u32>,
@@ -259,9 +345,17 @@ struct Node {
     clock: Vec<u32>,
 }
 
-fn node(session: Session, sleep: Vec<(u32, Footprint)>, preemptions: u32, last_agent: Option<u32>) -> Node {
+fn node(session: Session, sleep: Vec<(u32, Footprint)>, preemptions: u32, last_agent: Option<u32>, promises_made: u32) -> Node {
     let enabled = session.enabled();
-    Node { session, enabled, backtrack: Vec::new(), done: Vec::new(), sleep, taken: None, preemptions, last_agent, clock: Vec::new() }
+    let mut promises = Vec::new();
+    if promising(&session) && promises_made < MAX_PROMISES {
+        for &a in &enabled {
+            if useful_promise(&session, a) {
+                promises.push(a | PROMISE);
+            }
+        }
+    }
+    Node { session, enabled, promises, backtrack: Vec::new(), done: Vec::new(), sleep, taken: None, preemptions, last_agent, clock: Vec::new() }
 }
 
 /// Enumerates executions depth-first; see the module documentation.
@@ -272,7 +366,7 @@ fn exhaustive(prepared: &Prepared, config: Config, litmus: bool) -> Result<Explo
     let root = Session::start(prepared, seed)?;
     let agents = root.machine().items.len() + root.machine().groups.len();
     let mut tally = Tally::default();
-    let mut stack: Vec<Node> = vec![node(root, Vec::new(), 0, None)];
+    let mut stack: Vec<Node> = vec![node(root, Vec::new(), 0, None, 0)];
     let mut complete = true;
     while let Some(top) = stack.last_mut() {
         if top.taken.is_none() && top.backtrack.is_empty() {
@@ -281,9 +375,13 @@ fn exhaustive(prepared: &Prepared, config: Config, litmus: bool) -> Result<Explo
                 let (schedule, choices) = path_replay(&stack);
                 let leaf = &stack[stack.len() - 1].session;
                 if leaf.status() != RunStatus::Running {
-                    tally.add(leaf, seed, Some((schedule, choices)));
+                    if leaf.consistent() {
+                        tally.add(leaf, seed, Some((schedule, choices)));
+                    } else {
+                        tally.discarded += 1;
+                    }
                 }
-                if tally.runs >= budget {
+                if tally.runs + tally.discarded >= budget {
                     complete = stack.iter().all(|n| pending(n, reduce).is_none());
                     break;
                 }
@@ -299,6 +397,8 @@ fn exhaustive(prepared: &Prepared, config: Config, litmus: bool) -> Result<Explo
             } else {
                 top.enabled.first().copied()
             };
+            // Promises are never reduced away: each is tried wherever it can be made.
+            let promises = top.promises.clone();
             match first {
                 Some(p) => {
                     if reduce {
@@ -306,6 +406,7 @@ fn exhaustive(prepared: &Prepared, config: Config, litmus: bool) -> Result<Explo
                     } else {
                         top.backtrack.clone_from(&top.enabled);
                     }
+                    top.backtrack.extend(promises.iter().copied().filter(|q| !top.sleep.iter().any(|(s, _)| s == q)));
                 }
                 None => {
                     // Every enabled agent sleeps: the executions from here were covered.
@@ -351,7 +452,8 @@ fn exhaustive(prepared: &Prepared, config: Config, litmus: bool) -> Result<Explo
         let top = stack.last_mut().expect("the stack is not empty here");
         top.clock = clock;
         let last_agent = Some(agent);
-        stack.push(node(child, sleep, preemptions, last_agent));
+        let promises_made = child.machine().weak.promises_made;
+        stack.push(node(child, sleep, preemptions, last_agent, promises_made));
     }
     Ok(tally.finish(complete, litmus))
 }
@@ -411,21 +513,56 @@ fn add_backtrack_points(stack: &mut [Node], agents: usize) {
         }
         let p_clock = latest.get(p as usize).copied().flatten().map(|i| stack[i].clock.clone());
         let happens_before_p = |i: usize, a: u32| p_clock.as_ref().is_some_and(|c| c.get(a as usize).is_some_and(|&v| v as usize > i));
-        let found = (0..here).rev().find(|&i| {
-            let Some((a, _, _, f)) = stack[i].taken else { return false };
-            a != p && dependent(f, fp) && !happens_before_p(i, a)
-        });
-        if let Some(i) = found {
-            let n = &mut stack[i];
-            if n.enabled.contains(&p) {
-                if !n.backtrack.contains(&p) {
-                    n.backtrack.push(p);
-                }
-            } else {
-                for q in n.enabled.clone() {
-                    if !n.backtrack.contains(&q) {
-                        n.backtrack.push(q);
-                    }
+        // Every earlier step that races with `p`'s next one: dependent, of another agent, and
+        // not known to `p`. Reordering it after `p`'s step may give another outcome.
+        let racing: Vec<usize> = (0..here)
+            .filter(|&i| {
+                let Some((a, _, _, f)) = stack[i].taken else { return false };
+                a != p && dependent(f, fp) && !happens_before_p(i, a)
+            })
+            .collect();
+        for i in racing {
+            add_source(stack, i, here, p, fp);
+        }
+    }
+}
+
+/// Abdulla et al.'s source sets ("Optimal Dynamic Partial Order Reduction", POPL 2014): to
+/// reverse the race between step `i` and `p`'s next step, some agent that can start the
+/// reversed order from the state before `i` must run there: an *initial* of the steps after
+/// `i` that do not depend on it, followed by `p`'s step. One is added unless one is already
+/// scheduled there; a sleeping one has been covered already.
+fn add_source(stack: &mut [Node], i: usize, here: usize, p: u32, fp: Footprint) {
+    let Some((a_i, ..)) = stack[i].taken else { return };
+    // The steps after `i` that do not happen after it, then `p`'s.
+    let mut v: Vec<(u32, Footprint)> = Vec::new();
+    for n in &stack[i + 1..here] {
+        let Some((a, _, _, f)) = n.taken else { continue };
+        let after_i = n.clock.get(a_i as usize).is_some_and(|&c| c as usize > i);
+        if !after_i {
+            v.push((a, f));
+        }
+    }
+    v.push((p, fp));
+    // An initial: an agent whose first step in `v` depends on nothing before it in `v`.
+    let mut initials: Vec<u32> = Vec::new();
+    for (k, &(a, f)) in v.iter().enumerate() {
+        let first_of_agent = !v[..k].iter().any(|&(b, _)| b == a);
+        if first_of_agent && !v[..k].iter().any(|&(_, g)| dependent(g, f)) {
+            initials.push(a);
+        }
+    }
+    let n = &mut stack[i];
+    if initials.iter().any(|q| n.backtrack.contains(q) || n.sleep.iter().any(|(s, _)| s == q)) {
+        return;
+    }
+    let pick = if initials.contains(&p) { Some(p) } else { initials.first().copied() };
+    match pick.filter(|q| n.enabled.contains(q)) {
+        Some(q) => n.backtrack.push(q),
+        None => {
+            for q in n.enabled.clone() {
+                if !n.backtrack.contains(&q) {
+                    n.backtrack.push(q);
                 }
             }
         }

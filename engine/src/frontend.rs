@@ -37,7 +37,7 @@ pub(crate) fn compile_with(source: &str, dialect: Dialect, defines: &[String], o
         // A litmus test runs as the OpenCL C kernel it translates to, whose offsets are the
         // test's own.
         let test = crate::litmus::parse(source)?;
-        return compile_with(&test.kernel_source, Dialect::OpenCl, defines, options);
+        return compile_litmus(&test, defines, options);
     }
     let tokens = syntax::lexer::lex(source)?;
     let config = syntax::preprocess::Config {
@@ -53,6 +53,31 @@ pub(crate) fn compile_with(source: &str, dialect: Dialect, defines: &[String], o
     let tokens = syntax::preprocess::preprocess(tokens, source, &config)?;
     let unit = syntax::parser::parse(&tokens, dialect)?;
     lower::lower(&unit, dialect, source, options)
+}
+
+/// Compiles a litmus test's translation, with every span in the test's own text.
+pub(crate) fn compile_litmus(test: &crate::litmus::LitmusTest, defines: &[String], options: lower::Options) -> Result<Program, Diagnostic> {
+    let result = compile_with(&test.kernel_source, Dialect::OpenCl, defines, options);
+    if test.offsets_kept() {
+        return result;
+    }
+    match result {
+        Ok(mut program) => {
+            for f in &mut program.functions {
+                for span in &mut f.spans {
+                    *span = test.source_span(*span);
+                }
+            }
+            Ok(program)
+        }
+        Err(mut d) => {
+            d.span = d.span.map(|s| test.source_span(s));
+            for label in &mut d.labels {
+                label.span = test.source_span(label.span);
+            }
+            Err(d)
+        }
+    }
 }
 
 /// The kernels `source` defines, or why it does not compile.

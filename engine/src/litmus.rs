@@ -87,6 +87,9 @@ pub struct LitmusTest {
     pub condition: LitmusCondition,
     /// OpenCL C source that runs the test (see the module documentation).
     pub kernel_source: String,
+    /// Where the test's own text sits in `kernel_source`: (offset there, offset in the
+    /// test, length), for each thread's parameters and body.
+    pub segments: Vec<(u32, u32, u32)>,
     /// Work-items per work-group of the launch, and the number of work-groups.
     pub local_size: u64,
     pub groups: u64,
@@ -203,6 +206,31 @@ fn eval(expr: &CondExpr, register: &dyn Fn(usize, &str) -> Option<i64>, location
 }
 
 impl LitmusTest {
+    /// The span in the test's text of a span in `kernel_source`: exact inside a thread's own
+    /// text (which the translation copies, usually to the same offset); generated text maps to
+    /// the end of the thread before it.
+    pub fn source_span(&self, span: Span) -> Span {
+        let map = |offset: u32| -> u32 {
+            let mut best = 0;
+            for &(out, text, len) in &self.segments {
+                if offset >= out && offset <= out + len {
+                    return text + (offset - out);
+                }
+                if offset > out + len {
+                    best = text + len;
+                }
+            }
+            best
+        };
+        let start = map(span.start);
+        Span::new(start, map(span.end).max(start))
+    }
+
+    /// Whether the translation kept every thread at its offset (then spans need no mapping).
+    pub fn offsets_kept(&self) -> bool {
+        self.segments.iter().all(|&(out, text, _)| out == text)
+    }
+
     /// The observation slot of register `name` of thread `thread`.
     pub fn register_slot(&self, thread: usize, name: &str) -> Option<u32> {
         let index = self.registers.iter().position(|r| r.thread == thread && r.name == name)?;
@@ -509,7 +537,7 @@ pub fn parse(text: &str) -> Result<LitmusTest, Diagnostic> {
         }
     }
 
-    let kernel_source = translate(text, &threads, &registers, &locations, &placement);
+    let (kernel_source, segments) = translate(text, &threads, &registers, &locations, &placement);
     Ok(LitmusTest {
         name,
         locations,
@@ -527,6 +555,7 @@ pub fn parse(text: &str) -> Result<LitmusTest, Diagnostic> {
         registers,
         condition,
         kernel_source,
+        segments,
         local_size: local_size as u64,
         groups: pairs.len() as u64,
         group_device,
@@ -1404,7 +1433,14 @@ fn add_if_it_fits(region: &mut Region, directive: &str, bytes: &[u8]) -> bool {
 }
 
 /// Builds `kernel_source` (see the module documentation).
-fn translate(text: &str, threads: &[ThreadSyntax], registers: &[LitmusRegister], locations: &[LitmusLocation], placement: &[(usize, usize)]) -> String {
+fn translate(
+    text: &str,
+    threads: &[ThreadSyntax],
+    registers: &[LitmusRegister],
+    locations: &[LitmusLocation],
+    placement: &[(usize, usize)],
+) -> (String, Vec<(u32, u32, u32)>) {
+    let mut segments = Vec::with_capacity(threads.len());
     let bytes = text.as_bytes();
     let n = threads.len();
     let observations = |t: usize| -> String {
@@ -1476,7 +1512,9 @@ fn translate(text: &str, threads: &[ThreadSyntax], registers: &[LitmusRegister],
     };
     emit(&mut out, &regions[0]);
     for t in 0..n {
-        out.push_str(&text[threads[t].params_open..threads[t].body_close]);
+        let (start, end) = (threads[t].params_open, threads[t].body_close);
+        segments.push((out.len() as u32, start as u32, (end - start) as u32));
+        out.push_str(&text[start..end]);
         emit(&mut out, if t + 1 < n { &regions[t + 1] } else { &last });
     }
 
@@ -1503,7 +1541,7 @@ fn translate(text: &str, threads: &[ThreadSyntax], registers: &[LitmusRegister],
         ));
     }
     out.push_str("}\n");
-    out
+    (out, segments)
 }
 
 #[cfg(test)]

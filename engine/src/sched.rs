@@ -147,7 +147,8 @@ impl Scheduler {
             }
             Scheduler::Manual { schedule, next } => {
                 let &agent = schedule.get(*next)?;
-                if machine.ready_pos.get(agent as usize).is_none_or(|&p| p == u32::MAX) {
+                let who = agent & !crate::exec::PROMISE;
+                if machine.ready_pos.get(who as usize).is_none_or(|&p| p == u32::MAX) {
                     return None;
                 }
                 *next += 1;

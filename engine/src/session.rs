@@ -126,7 +126,7 @@ impl Prepared {
         let program = if scenario.dialect == crate::scenario::Dialect::Litmus {
             let test = crate::litmus::parse(&scenario.source).map_err(|d| vec![d])?;
             litmus_scenario(&mut scenario, &test);
-            let program = frontend::compile_with(&test.kernel_source, crate::scenario::Dialect::OpenCl, &scenario.defines, options);
+            let program = frontend::compile_litmus(&test, &scenario.defines, options);
             litmus = Some(Rc::new(test));
             program.map_err(|d| vec![d])?
         } else {
@@ -201,6 +201,17 @@ impl Session {
         let mut machine = exec::launch(prepared.program.clone(), prepared.kernel, &scenario, &mut rng, limits).map_err(|d| vec![d])?;
         if let Some(test) = &prepared.litmus {
             machine.set_group_devices(&test.group_device);
+            machine.barriers_by_count = true;
+            // The buffers of locations declared `local` order like local memory.
+            let kernel = &machine.program.kernels[prepared.kernel];
+            let local: Vec<u32> = kernel
+                .params
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| test.locations.iter().any(|l| l.name == p.name && l.space == crate::litmus::LitmusSpace::Local))
+                .filter_map(|(i, _)| machine.items.first().and_then(|item| item.regs.get(i)).map(|&bits| crate::ir::ptr::alloc(bits)))
+                .collect();
+            machine.weak.local_allocs = local;
         }
         let expected_steps = (machine.items.len() as u64 * 8).min(scenario.max_steps);
         let scheduler = Scheduler::new(&scenario, &machine, &mut rng, expected_steps);
@@ -270,7 +281,9 @@ impl Session {
     /// dropped: the run now goes its own way.
     pub fn step_work_item(&mut self, index: usize) -> bool {
         let agent = index as u32;
-        if self.status != RunStatus::Running || self.machine.ready_pos.get(index).is_none_or(|&p| p == u32::MAX) {
+        // A promise step names its work-item with the `PROMISE` bit.
+        let who = (agent & !exec::PROMISE) as usize;
+        if self.status != RunStatus::Running || self.machine.ready_pos.get(who).is_none_or(|&p| p == u32::MAX) {
             return false;
         }
         self.decisions.truncate(self.steps as usize);
@@ -285,9 +298,13 @@ impl Session {
         let next = self.steps + 1;
         self.steps = next;
         self.machine.step = next;
-        self.machine.perform(agent);
-        if let Some(lanes) = self.scheduler.completed_instruction() {
-            self.machine.races.warp_sync(lanes);
+        if agent & exec::PROMISE != 0 {
+            self.machine.promise(agent & !exec::PROMISE);
+        } else {
+            self.machine.perform(agent);
+            if let Some(lanes) = self.scheduler.completed_instruction() {
+                self.machine.races.warp_sync(lanes);
+            }
         }
         self.after_step();
         if self.history && self.steps % self.snapshot_every == 0 && self.snapshots.last().is_none_or(|s| s.step < self.steps) {
@@ -910,6 +927,17 @@ impl Session {
         let weak = &mut self.machine.weak;
         weak.forced = None;
         (weak.last_options, weak.last_choice)
+    }
+
+    /// Whether the run so far is an execution the memory model allows to end here (under the
+    /// relaxed model, a promise left unkept makes it one that must be discarded).
+    pub fn consistent(&self) -> bool {
+        self.machine.weak.consistent()
+    }
+
+    /// Every decision the run has taken (its `choices`).
+    pub fn choices(&self) -> Vec<u32> {
+        self.machine.weak.made.clone()
     }
 
     /// The agent of every step so far.

@@ -31,6 +31,9 @@ pub enum EventKind {
     Wait,
     /// The work-item starts a statement (the statement granularity only).
     Statement,
+    /// The work-item promised a relaxed write it will make later (relaxed memory model; the
+    /// location and `written` are the promised write).
+    Promise,
 }
 
 /// An address space.

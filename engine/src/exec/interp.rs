@@ -683,7 +683,9 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 if weak.enabled {
                     let written = decode(ty, &a.bytes[at..]);
                     let store = weak::Store { ord: weak::Ordering::PLAIN, rmw: false, event, step: *step, everyone: false };
-                    weak.store(wi, weak_key(p, group), size as u8, before, written, store);
+                    if let Some(keep) = weak.store(wi, weak_key(p, group), size as u8, before, written, store, &mut |_| 0) {
+                        encode(ty, keep, &mut a.bytes[at..]);
+                    }
                 }
                 mark_init(a, at, size as usize);
                 // Storing what memory already holds is benign for the race detector even where
@@ -717,6 +719,9 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 }
                 let latest = decode(ty, &a.bytes[at..]);
                 let mut old = latest;
+                // A store that keeps a promise finds its own value in memory already: for the
+                // race detector it changes what was there before the promise.
+                let promised_before = if weak.enabled { weak.promised_before(wi, weak_key(p, group)) } else { None };
                 let ord = weak::Ordering { atomic: true, order, level: weak::level_of_scope(scope) };
                 let key = weak_key(p, group);
                 // Under the relaxed model a load may read an older write, and then it
@@ -724,10 +729,10 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 let mut release_read = None;
                 if weak.enabled && op == AtomicOp::Load {
                     let read = weak.load(wi, key, size as u8, ord, event, Some(&mut |n| rng.below(n as u64) as u32));
+                    release_read = read.race_release;
                     if let Some(value) = read.value {
                         old = value;
                         stale = true;
-                        release_read = read.race_release;
                     }
                 }
                 // A load leaves memory as it is, whichever write it read.
@@ -741,7 +746,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 let was_uninit = is_uninit(a, at, size as usize);
                 encode(ty, new, &mut a.bytes[at..]);
                 mark_init(a, at, size as usize);
-                let same = decode(ty, &a.bytes[at..]) == latest;
+                let same = decode(ty, &a.bytes[at..]) == promised_before.unwrap_or(latest);
                 let changed = was_uninit || !same;
                 // A load reads only, a store writes only, anything else reads and writes (a
                 // failed compare-exchange included: it is one indivisible step).
@@ -774,7 +779,9 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                     } else {
                         let written = decode(ty, &a.bytes[at..]);
                         let store = weak::Store { ord, rmw, event, step: *step, everyone: false };
-                        weak.store(wi, key, size as u8, old, written, store);
+                        if let Some(keep) = weak.store(wi, key, size as u8, old, written, store, &mut |n| rng.below(n as u64) as u32) {
+                            encode(ty, keep, &mut a.bytes[at..]);
+                        }
                         if races.enabled {
                             weak.set_race_release(key, a.shadow.cell(word).release.clone());
                         }
@@ -852,7 +859,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             m.races.fence(wi, f);
             if m.weak.enabled {
                 let (order, level) = fence::order_and_level(f);
-                m.weak.fence(wi, order, level);
+                m.weak.fence(wi, order, level, f);
             }
             quiet(m, wi, func_index, pc);
         }
@@ -1158,7 +1165,7 @@ pub fn copy_element(m: &mut Machine, g: usize) {
                             // group orders them through wait_group_events, not through views.
                             let value = u64::from_le_bytes(buf[..8].try_into().unwrap_or([0; 8]));
                             let store = weak::Store { ord: weak::Ordering::PLAIN, rmw: false, event, step: *step, everyone: true };
-                            weak.store(engine, weak_key(dst, g), es.min(255) as u8, 0, value, store);
+                            let _ = weak.store(engine, weak_key(dst, g), es.min(255) as u8, 0, value, store, &mut |_| 0);
                         }
                         Ok(())
                     }

@@ -17,7 +17,7 @@ use crate::diag::Span;
 use crate::ir::{CollectiveOp, Instr, NumTy, Program, Reg, ScanOp};
 use crate::report::{FindingKind, PrintfLine};
 use crate::scenario::Access;
-use crate::trace::{Event, EventKind, EventLog, Location};
+use crate::trace::{Event, EventKind, EventLog, Location, Space};
 
 pub use launch::{launch, Geometry};
 
@@ -288,9 +288,76 @@ pub struct Machine {
     pub races: crate::race::Races,
     /// The relaxed memory model (disabled under sequential consistency).
     pub weak: crate::weak::Weak,
+    /// Barriers meet by count, wherever each work-item calls them: a litmus test's threads
+    /// are separate functions, each with its own `barrier` call.
+    pub barriers_by_count: bool,
 }
 
+/// In a schedule, an agent index with this bit set is a promise step of that work-item (the
+/// relaxed model's speculative write; see `crate::weak`).
+pub const PROMISE: u32 = 0x8000_0000;
+
+/// The most steps a solo run takes to certify promises.
+const SOLO_STEPS: u32 = 256;
+
 impl Machine {
+    /// The relaxed writes `agent` could promise now: those a run of `agent` alone from here,
+    /// reading the latest writes, makes before any release, read-modify-write, SC fence or
+    /// barrier (each one certified by that very run).
+    pub fn promise_candidates(&self, agent: u32) -> Vec<crate::weak::Candidate> {
+        let wi = agent as usize;
+        if !self.weak.enabled || wi >= self.items.len() || self.items[wi].status != Status::Ready || self.weak.agents[wi].promise.is_some() {
+            return Vec::new();
+        }
+        let mut solo = self.clone();
+        solo.weak.certifying = Some(crate::weak::Certify { agent, ..Default::default() });
+        for _ in 0..SOLO_STEPS {
+            if solo.items[wi].status != Status::Ready || solo.runaway.is_some() || solo.weak.certifying.as_ref().is_none_or(|c| c.stopped) {
+                break;
+            }
+            solo.step += 1;
+            solo.perform(agent);
+        }
+        let mut stores = solo.weak.certifying.take().map(|c| c.stores).unwrap_or_default();
+        let mut seen = std::collections::BTreeSet::new();
+        stores.retain(|s| seen.insert(*s));
+        stores
+    }
+
+    /// Work-item `agent` promises one of its candidate writes (a decision among them);
+    /// `false` when it has none.
+    pub fn promise(&mut self, agent: u32) -> bool {
+        let candidates = self.promise_candidates(agent);
+        let n = candidates.len() as u32;
+        if n == 0 {
+            return false;
+        }
+        let Machine { weak, rng, .. } = self;
+        let k = if n > 1 { weak.decide(n, &mut || rng.below(n as u64) as u32) } else { 0 };
+        let candidate = candidates[k as usize];
+        let crate::weak::Candidate { key, size, value, level, release } = candidate;
+        let (space, owner, alloc, offset) = key;
+        let pool = match space {
+            s if s == Space::Local as u8 => self.groups.get_mut(owner as usize).map(|g| &mut g.local),
+            s if s == Space::Global as u8 => Some(&mut self.global),
+            _ => None,
+        };
+        let Some(a) = pool.and_then(|p| p.get_mut(alloc as usize)) else { return false };
+        let (at, len) = (offset as usize, size as usize);
+        let Some(bytes) = a.bytes.get_mut(at..at + len) else { return false };
+        let elem = if size == 8 { crate::scenario::ElemType::ULong } else { crate::scenario::ElemType::UInt };
+        let before = interp::decode(elem, bytes);
+        interp::encode(elem, value, bytes);
+        let event = self.log.len() as u32;
+        let race_release = if release { None } else { self.races.promise_release(agent, level as usize, event) };
+        self.weak.promise(agent, candidate, before, event, self.step, race_release);
+        let span = self.items[agent as usize].position();
+        let span = self.program.functions[self.items[agent as usize].func as usize].spans.get(span as usize).copied().unwrap_or_default();
+        self.event(agent, EventKind::Promise, Some(Location { space: if space == Space::Local as u8 { Space::Local } else { Space::Global }, alloc, offset }), before, value, span);
+        self.write_epoch += 1;
+        true
+    }
+
     /// Places work-group `g` on device `devices[g]` (litmus tests put threads on several
     /// devices; a kernel launch is on one): device scope then reaches only that device.
     pub fn set_group_devices(&mut self, devices: &[u32]) {
@@ -479,7 +546,9 @@ impl Machine {
                 related: vec![(finish_span, Some(finished), format!("work-item {finished} finished here"))],
             });
         }
-        if let Some(other) = waiting.iter().find(|w| (w.func, w.pc) != (first.func, first.pc)) {
+        let barrier = matches!(self.program.functions[first.func as usize].code[first.pc as usize], Instr::Barrier { .. });
+        let by_count = self.barriers_by_count && barrier;
+        if let Some(other) = waiting.iter().find(|w| (w.func, w.pc) != (first.func, first.pc)).filter(|_| !by_count) {
             let other_span = self.program.functions[other.func as usize].spans[other.pc as usize];
             self.fault(Fault {
                 kind: FindingKind::BarrierDivergence,

@@ -485,6 +485,18 @@ impl Races {
         }
     }
 
+    /// The release a relaxed write promised now by `agent` makes (relaxed model): what it
+    /// knows, when a release fence before makes its relaxed writes releases.
+    pub fn promise_release(&self, agent: u32, level: usize, event: u32) -> Option<Box<Release>> {
+        if !self.enabled || !self.fenced[agent as usize] {
+            return None;
+        }
+        let group = self.agent_group[agent as usize];
+        let group_scope = (level == crate::weak::LEVEL_GROUP).then_some(group);
+        let device = self.agent_device[agent as usize];
+        Some(Box::new(Release { know: self.published(agent), group_scope, group, device, level: level as u8, event }))
+    }
+
     /// `free`: what the freeing agent did with the block happens before any later `malloc`
     /// that hands it out again, as a thread-safe allocator guarantees.
     pub fn heap_free(&mut self, agent: u32) {

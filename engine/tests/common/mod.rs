@@ -23,7 +23,7 @@ fn scenario(source: &str, global: u64, local: u64, args: &[&str], scheduler: Sch
 
 /// The project's examples: each scenario file with its kernel. A native test checks that
 /// this list names every file in `static/examples`.
-pub const EXAMPLES: [(&str, &str, &str); 9] = [
+pub const EXAMPLES: [(&str, &str, &str); 11] = [
     ("cas_product.toml", include_str!("../../../static/examples/cas_product.toml"), include_str!("../../../static/examples/cas_product.cl")),
     ("count.toml", include_str!("../../../static/examples/count.toml"), include_str!("../../../static/examples/count.cl")),
     (
@@ -49,6 +49,12 @@ pub const EXAMPLES: [(&str, &str, &str); 9] = [
         include_str!("../../../static/examples/wrapping_counters.cu"),
     ),
     ("async_copy_reuse.toml", include_str!("../../../static/examples/async_copy_reuse.toml"), include_str!("../../../static/examples/async_copy_reuse.cl")),
+    ("threadfence_xy.toml", include_str!("../../../static/examples/threadfence_xy.toml"), include_str!("../../../static/examples/threadfence_xy.cu")),
+    (
+        "threadfence_xy_nofence.toml",
+        include_str!("../../../static/examples/threadfence_xy_nofence.toml"),
+        include_str!("../../../static/examples/threadfence_xy_nofence.cu"),
+    ),
 ];
 
 /// An example's scenario, as its file describes it.

@@ -1,0 +1,251 @@
+//! The litmus tests of `static/examples/litmus/` under both memory models.
+//!
+//! For each test and model, exhaustive exploration must cover every execution and observe the
+//! final condition exactly when the table below says the model allows it. The relaxed model
+//! includes every sequentially consistent behaviour, so each outcome of the SC exploration
+//! must appear among the relaxed ones; random exploration must never find an outcome the
+//! exhaustive one missed; and every outcome must replay from the schedule and decisions the
+//! explorer reported.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use interleave_engine::explore::{explore_with, Config, Exploration, Outcome};
+use interleave_engine::scenario::{Dialect, MemoryModel, Number, Scenario, SchedulerKind};
+use interleave_engine::session::Session;
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../static/examples/litmus");
+
+/// Whether each test's condition can hold: (file, under SC, under the relaxed model).
+const EXPECTED: [(&str, bool, bool); 11] = [
+    // Relaxed message passing: the flag may be seen without the data.
+    ("mp.litmus", false, true),
+    // Release/acquire at device scope across work-groups synchronises.
+    ("mp_ra_device.litmus", false, false),
+    // At work-group scope across work-groups it does not.
+    ("mp_ra_work_group.litmus", false, true),
+    // Relaxed store buffering: both loads may miss the other store.
+    ("sb.litmus", false, true),
+    // seq_cst store buffering and IRIW: one total order forbids the weak outcome.
+    ("sb_sc.litmus", false, false),
+    ("iriw.litmus", false, false),
+    // Load buffering with unconditional relaxed stores: a promise makes it visible.
+    ("lb.litmus", false, true),
+    // No value out of thin air, in any model.
+    ("lb_thin_air.litmus", false, false),
+    // Relaxed 2+2W: each location's order may disagree with program order.
+    ("two_plus_two_w.litmus", false, true),
+    // A barrier with CLK_GLOBAL_MEM_FENCE orders plain writes before plain reads.
+    ("barrier_mp.litmus", false, false),
+    // A barrier with CLK_LOCAL_MEM_FENCE does not order global memory.
+    ("barrier_local_fence_mp.litmus", false, true),
+];
+
+/// Runs of the random exploration compared with the exhaustive one.
+const RANDOM_RUNS: u64 = 2000;
+
+fn scenario(file: &str, model: MemoryModel) -> Scenario {
+    let path = format!("{DIR}/{file}");
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut s = Scenario::new(source, file, Dialect::Litmus);
+    s.memory_model = model;
+    s
+}
+
+fn model_name(model: MemoryModel) -> &'static str {
+    match model {
+        MemoryModel::Sc => "sc",
+        MemoryModel::Relaxed => "relaxed",
+    }
+}
+
+fn exhaustive(file: &str, model: MemoryModel) -> Exploration {
+    let config = Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None };
+    explore_with(&scenario(file, model), config).unwrap_or_else(|d| panic!("{file}: {d:?}"))
+}
+
+fn random(file: &str, model: MemoryModel) -> Exploration {
+    let config = Config { runs: RANDOM_RUNS, first_seed: 0, exhaustive: false, max_preemptions: None };
+    explore_with(&scenario(file, model), config).unwrap_or_else(|d| panic!("{file}: {d:?}"))
+}
+
+/// What distinguishes two outcomes of a litmus test: its registers and final locations.
+type Key = (BTreeMap<String, i64>, BTreeMap<String, Vec<Option<Number>>>);
+
+fn key(o: &Outcome) -> Key {
+    (o.registers.clone().expect("a litmus outcome has registers"), o.values.clone())
+}
+
+fn show(k: &Key) -> String {
+    let registers: Vec<String> = k.0.iter().map(|(r, v)| format!("{r}={v}")).collect();
+    let value = |v: &Option<Number>| v.map_or("?".to_string(), |n| n.to_string());
+    let locations: Vec<String> = k.1.iter().map(|(l, v)| format!("{l}={}", v.iter().map(value).collect::<Vec<_>>().join(","))).collect();
+    format!("{} | {}", registers.join(" "), locations.join(" "))
+}
+
+#[test]
+fn the_table_lists_every_litmus_example() {
+    let mut on_disk: Vec<String> = std::fs::read_dir(DIR)
+        .expect("the litmus examples folder")
+        .map(|e| e.expect("a directory entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".litmus"))
+        .collect();
+    on_disk.sort();
+    let mut listed: Vec<String> = EXPECTED.iter().map(|(f, _, _)| f.to_string()).collect();
+    listed.sort();
+    assert_eq!(on_disk, listed, "static/examples/litmus and the table of tests/memory_models.rs differ");
+}
+
+#[test]
+fn exhaustive_exploration_observes_the_condition_exactly_when_the_model_allows_it() {
+    let mut wrong = Vec::new();
+    for (file, sc, relaxed) in EXPECTED {
+        for (model, expected) in [(MemoryModel::Sc, sc), (MemoryModel::Relaxed, relaxed)] {
+            let e = exhaustive(file, model);
+            let name = model_name(model);
+            assert!(e.complete, "{file} ({name}): exhaustive exploration stopped after {} runs", e.runs);
+            assert!(e.runs > 0 && !e.outcomes.is_empty(), "{file} ({name}): nothing explored");
+            let any = e.outcomes.iter().any(|o| o.exists == Some(true));
+            assert_eq!(e.exists_observed, Some(any), "{file} ({name}): exists_observed disagrees with the outcomes");
+            if e.exists_observed != Some(expected) {
+                wrong.push(format!("{file} ({name}): exists_observed {:?}, expected {expected}", e.exists_observed));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn every_sequentially_consistent_outcome_is_also_a_relaxed_one() {
+    let mut missing = Vec::new();
+    for (file, _, _) in EXPECTED {
+        let relaxed: Vec<Key> = exhaustive(file, MemoryModel::Relaxed).outcomes.iter().map(key).collect();
+        for o in &exhaustive(file, MemoryModel::Sc).outcomes {
+            if !relaxed.contains(&key(o)) {
+                missing.push(format!("{file}: {}", show(&key(o))));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "SC outcomes the relaxed exploration never reached:\n{}", missing.join("\n"));
+}
+
+#[test]
+fn random_exploration_finds_nothing_the_exhaustive_one_missed() {
+    let mut missed = Vec::new();
+    for (file, _, _) in EXPECTED {
+        for model in [MemoryModel::Sc, MemoryModel::Relaxed] {
+            let all: Vec<Key> = exhaustive(file, model).outcomes.iter().map(key).collect();
+            for o in &random(file, model).outcomes {
+                if !all.contains(&key(o)) {
+                    missed.push(format!("{file} ({}): seed {} gives {}", model_name(model), o.seed, show(&key(o))));
+                }
+            }
+        }
+    }
+    assert!(missed.is_empty(), "outcomes of random runs that exhaustive exploration did not find:\n{}", missed.join("\n"));
+}
+
+#[test]
+fn every_exhaustive_outcome_replays_from_its_schedule_and_choices() {
+    let mut wrong = Vec::new();
+    for (file, _, _) in EXPECTED {
+        for model in [MemoryModel::Sc, MemoryModel::Relaxed] {
+            for o in &exhaustive(file, model).outcomes {
+                let mut s = scenario(file, model);
+                s.scheduler = SchedulerKind::Manual;
+                s.seed = o.seed;
+                s.schedule = o.schedule.clone().expect("an exhaustive outcome has a schedule");
+                s.choices = o.choices.clone().expect("an exhaustive outcome has choices");
+                let mut session = Session::new(s).expect("the test compiles");
+                session.run(u64::MAX);
+                let report = session.report();
+                if report.registers != o.registers || report.exists != o.exists {
+                    wrong.push(format!(
+                        "{file} ({}): schedule {:?} choices {:?} gave {:?}, the explorer reported {}",
+                        model_name(model),
+                        o.schedule,
+                        o.choices,
+                        report.registers,
+                        show(&key(o))
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The kinds of the findings of an exploration.
+fn kinds(e: &Exploration) -> Vec<&'static str> {
+    e.findings.iter().map(|f| f.finding.kind.as_str()).collect()
+}
+
+#[test]
+fn scopes_decide_whether_release_and_acquire_synchronise() {
+    // Across work-groups, work-group scope does not cover the pair: the acquire is reported
+    // and the plain data races.
+    for model in [MemoryModel::Sc, MemoryModel::Relaxed] {
+        let k = kinds(&exhaustive("mp_ra_work_group.litmus", model));
+        assert!(k.contains(&"scope-mismatch") && k.contains(&"data-race"), "{}: {k:?}", model_name(model));
+    }
+    // A barrier that fences only local memory leaves the plain global accesses racing.
+    for model in [MemoryModel::Sc, MemoryModel::Relaxed] {
+        let k = kinds(&exhaustive("barrier_local_fence_mp.litmus", model));
+        assert!(k.contains(&"data-race"), "barrier_local_fence_mp.litmus ({}): {k:?}", model_name(model));
+    }
+    // Atomics alone, release and acquire at device scope, and a barrier that fences global
+    // memory: nothing races.
+    for file in ["mp_ra_device.litmus", "barrier_mp.litmus", "mp.litmus", "sb.litmus", "iriw.litmus"] {
+        for model in [MemoryModel::Sc, MemoryModel::Relaxed] {
+            let k = kinds(&exhaustive(file, model));
+            assert!(!k.contains(&"data-race") && !k.contains(&"scope-mismatch"), "{file} ({}): {k:?}", model_name(model));
+        }
+    }
+}
+
+/// The distinct final contents of `seen` ([Y read, X read]) an exploration found.
+fn seen(e: &Exploration) -> Vec<Vec<Option<Number>>> {
+    e.outcomes.iter().map(|o| o.values["seen"].clone()).collect()
+}
+
+#[test]
+fn threadfence_keeps_the_new_y_from_showing_with_the_old_x() {
+    let stale = vec![Some(Number::Int(20)), Some(Number::Int(1))];
+    for (file, fenced) in [("threadfence_xy_nofence.toml", false), ("threadfence_xy.toml", true)] {
+        let scenario = common::example(file);
+        assert_eq!(scenario.memory_model, MemoryModel::Relaxed, "{file}");
+        let all = explore_with(&scenario, Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None }).expect("it compiles");
+        assert!(all.complete, "{file}");
+        assert!(all.findings.is_empty(), "{file}: volatile accesses do not race: {:?}", all.findings);
+        assert_eq!(seen(&all).contains(&stale), !fenced, "{file}: exhaustive outcomes {:?}", seen(&all));
+        let sampled = explore_with(&scenario, Config { runs: RANDOM_RUNS, first_seed: 0, exhaustive: false, max_preemptions: None }).expect("it compiles");
+        for s in seen(&sampled) {
+            assert!(seen(&all).contains(&s), "{file}: random runs found {s:?}, exhaustive exploration did not");
+        }
+        assert_eq!(seen(&sampled).contains(&stale), !fenced, "{file}: random outcomes {:?}", seen(&sampled));
+        // Under sequential consistency the stale pair never shows, fences or not.
+        let mut sc = scenario.clone();
+        sc.memory_model = MemoryModel::Sc;
+        let sc = explore_with(&sc, Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None }).expect("it compiles");
+        assert!(sc.complete && !seen(&sc).contains(&stale), "{file} under SC: {:?}", seen(&sc));
+    }
+}
+
+/// Partial-order reduction may skip reorderings of independent steps, never an outcome: the
+/// reduced exploration finds exactly what the unreduced one (every schedule within a bound
+/// higher than any of these tests needs) finds.
+#[test]
+fn partial_order_reduction_loses_no_outcome() {
+    for (file, _, _) in EXPECTED {
+        for model in [MemoryModel::Sc, MemoryModel::Relaxed] {
+            let s = scenario(file, model);
+            let reduced = explore_with(&s, Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None }).unwrap();
+            let full = explore_with(&s, Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: Some(64) }).unwrap();
+            assert!(reduced.complete && full.complete, "{file} {}", model_name(model));
+            let keys = |e: &Exploration| e.outcomes.iter().map(|o| show(&key(o))).collect::<std::collections::BTreeSet<String>>();
+            assert_eq!(keys(&reduced), keys(&full), "{file} under {}", model_name(model));
+            assert!(reduced.runs <= full.runs, "{file}: the reduction ran more executions than full enumeration");
+        }
+    }
+}
