@@ -109,7 +109,7 @@ fn outcome_key(buffers: &[BufferReport]) -> BTreeMap<String, Vec<Option<Number>>
 }
 
 /// Gathers outcomes and findings run by run.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Tally {
     runs: u64,
     /// Executions the model does not allow (a promise left unkept), not counted in `runs`.
@@ -166,53 +166,136 @@ pub fn explore(scenario: &Scenario, first_seed: u64, runs: u64) -> Result<Explor
 
 /// Explores `scenario` as `config` says.
 pub fn explore_with(scenario: &Scenario, config: Config) -> Result<Exploration, Vec<Diagnostic>> {
-    let mut prepared = Prepared::new(scenario.clone())?;
-    prepared.history = false;
-    let litmus = prepared.litmus.is_some();
-    if config.exhaustive {
-        return exhaustive(&prepared, config, litmus);
+    let mut explorer = Explorer::new(scenario, config)?;
+    while !explorer.advance(u64::MAX)? {}
+    Ok(explorer.result())
+}
+
+/// An exploration in progress, advanced a number of executions at a time (the app's worker
+/// reports progress between chunks and can stop at any of them).
+pub struct Explorer {
+    prepared: Prepared,
+    config: Config,
+    litmus: bool,
+    tally: Tally,
+    state: State,
+}
+
+enum State {
+    /// The next seed to run, as an offset from the first.
+    Seeds { next: u64 },
+    Exhaustive(Box<Search>),
+    Done { complete: bool },
+}
+
+/// The exhaustive search's path and bookkeeping.
+struct Search {
+    stack: Vec<Node>,
+    agents: usize,
+    budget: u64,
+    reduce: bool,
+}
+
+impl Explorer {
+    /// Compiles the scenario; nothing runs yet.
+    pub fn new(scenario: &Scenario, config: Config) -> Result<Explorer, Vec<Diagnostic>> {
+        let mut prepared = Prepared::new(scenario.clone())?;
+        prepared.history = false;
+        let litmus = prepared.litmus.is_some();
+        let state = if config.exhaustive {
+            let root = Session::start(&prepared, prepared.scenario.seed)?;
+            let agents = root.machine().items.len() + root.machine().groups.len();
+            let budget = if config.runs == 0 { DEFAULT_EXHAUSTIVE_RUNS } else { config.runs };
+            let stack = vec![node(root, Vec::new(), 0, None, 0)];
+            State::Exhaustive(Box::new(Search { stack, agents, budget, reduce: config.max_preemptions.is_none() }))
+        } else {
+            State::Seeds { next: 0 }
+        };
+        Ok(Explorer { prepared, config, litmus, tally: Tally::default(), state })
     }
-    let mut tally = Tally::default();
-    for k in 0..config.runs {
-        let seed = config.first_seed.wrapping_add(k);
-        let mut session = Session::start(&prepared, seed)?;
-        if !promising(&session) {
-            session.run(u64::MAX);
-            tally.add(&session, seed, None);
-            continue;
-        }
-        // Under the relaxed model a small launch also makes promises now and then, drawn
-        // from a stream of the seed; its outcome then replays by schedule and choices.
-        let mut rng = crate::rng::Rng::new(seed ^ PROMISE_STREAM);
-        let mut promised = false;
-        while session.status() == RunStatus::Running {
-            if session.machine().weak.promises_made < MAX_PROMISES && rng.below(PROMISE_ONE_IN) == 0 {
-                let free: Vec<u32> = session
-                    .enabled()
-                    .into_iter()
-                    .filter(|&a| (a as usize) < session.machine().items.len() && session.machine().weak.agents[a as usize].promise.is_none())
-                    .collect();
-                if let Some(&agent) = free.get(rng.below(free.len().max(1) as u64) as usize) {
-                    let n = if useful_promise(&session, agent) { session.machine().promise_candidates(agent).len() as u64 } else { 0 };
-                    if n > 0 {
-                        session.step_agent(agent | PROMISE, rng.below(n) as u32);
-                        promised = true;
-                        continue;
+
+    /// Runs up to `executions` more executions; `Ok(true)` once the exploration is over.
+    pub fn advance(&mut self, executions: u64) -> Result<bool, Vec<Diagnostic>> {
+        let pause = self.executions().saturating_add(executions);
+        loop {
+            match &mut self.state {
+                State::Done { .. } => return Ok(true),
+                State::Seeds { next } if *next >= self.config.runs => self.state = State::Done { complete: false },
+                State::Seeds { next } => {
+                    let seed = self.config.first_seed.wrapping_add(*next);
+                    *next += 1;
+                    run_seed(&self.prepared, seed, &mut self.tally)?;
+                    if self.executions() >= pause {
+                        return Ok(false);
                     }
                 }
-            }
-            if !session.step() {
-                break;
+                State::Exhaustive(s) => match search(s, &mut self.tally, self.prepared.scenario.seed, self.config.max_preemptions, pause) {
+                    Some(complete) => self.state = State::Done { complete },
+                    None => return Ok(false),
+                },
             }
         }
-        if !session.consistent() {
-            tally.discarded += 1;
-            continue;
-        }
-        let replay = promised.then(|| (session.schedule(), session.choices()));
-        tally.add(&session, seed, replay);
     }
-    Ok(tally.finish(false, litmus))
+
+    /// Executions run so far, discarded ones included.
+    pub fn executions(&self) -> u64 {
+        self.tally.runs + self.tally.discarded
+    }
+
+    /// The most executions the exploration will run.
+    pub fn budget(&self) -> u64 {
+        match &self.state {
+            State::Exhaustive(s) => s.budget,
+            _ => self.config.runs,
+        }
+    }
+
+    /// The results so far (all of them once `advance` said the exploration is over).
+    pub fn result(&self) -> Exploration {
+        let complete = matches!(self.state, State::Done { complete: true });
+        self.tally.clone().finish(complete, self.litmus)
+    }
+}
+
+/// One run under `seed`, tallied.
+fn run_seed(prepared: &Prepared, seed: u64, tally: &mut Tally) -> Result<(), Vec<Diagnostic>> {
+    let mut session = Session::start(prepared, seed)?;
+    if !promising(&session) {
+        session.run(u64::MAX);
+        tally.add(&session, seed, None);
+        return Ok(());
+    }
+    // Under the relaxed model a small launch also makes promises now and then, drawn from a
+    // stream of the seed; its outcome then replays by schedule and choices.
+    let mut rng = crate::rng::Rng::new(seed ^ PROMISE_STREAM);
+    let mut promised = false;
+    while session.status() == RunStatus::Running {
+        if session.machine().weak.promises_made < MAX_PROMISES && rng.below(PROMISE_ONE_IN) == 0 {
+            let free: Vec<u32> = session
+                .enabled()
+                .into_iter()
+                .filter(|&a| (a as usize) < session.machine().items.len() && session.machine().weak.agents[a as usize].promise.is_none())
+                .collect();
+            if let Some(&agent) = free.get(rng.below(free.len().max(1) as u64) as usize) {
+                let n = if useful_promise(&session, agent) { session.machine().promise_candidates(agent).len() as u64 } else { 0 };
+                if n > 0 {
+                    session.step_agent(agent | PROMISE, rng.below(n) as u32);
+                    promised = true;
+                    continue;
+                }
+            }
+        }
+        if !session.step() {
+            break;
+        }
+    }
+    if !session.consistent() {
+        tally.discarded += 1;
+        return Ok(());
+    }
+    let replay = promised.then(|| (session.schedule(), session.choices()));
+    tally.add(&session, seed, replay);
+    Ok(())
 }
 
 /// Marks a promise step in a schedule.
@@ -358,21 +441,17 @@ fn node(session: Session, sleep: Vec<(u32, Footprint)>, preemptions: u32, last_a
     Node { session, enabled, promises, backtrack: Vec::new(), done: Vec::new(), sleep, taken: None, preemptions, last_agent, clock: Vec::new() }
 }
 
-/// Enumerates executions depth-first; see the module documentation.
-fn exhaustive(prepared: &Prepared, config: Config, litmus: bool) -> Result<Exploration, Vec<Diagnostic>> {
-    let budget = if config.runs == 0 { DEFAULT_EXHAUSTIVE_RUNS } else { config.runs };
-    let reduce = config.max_preemptions.is_none();
-    let seed = prepared.scenario.seed;
-    let root = Session::start(prepared, seed)?;
-    let agents = root.machine().items.len() + root.machine().groups.len();
-    let mut tally = Tally::default();
-    let mut stack: Vec<Node> = vec![node(root, Vec::new(), 0, None, 0)];
-    let mut complete = true;
+/// Enumerates executions depth-first (see the module documentation) until the space is
+/// covered or the tally reaches `pause` executions. Returns whether the search is over, and if
+/// so whether it covered everything: `None` when it paused.
+fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Option<u32>, pause: u64) -> Option<bool> {
+    let (budget, reduce, agents) = (search.budget, search.reduce, search.agents);
+    let stack = &mut search.stack;
     while let Some(top) = stack.last_mut() {
         if top.taken.is_none() && top.backtrack.is_empty() {
             // A new state: a finished execution, or the choice of its first step.
             if top.enabled.is_empty() {
-                let (schedule, choices) = path_replay(&stack);
+                let (schedule, choices) = path_replay(stack);
                 let leaf = &stack[stack.len() - 1].session;
                 if leaf.status() != RunStatus::Running {
                     if leaf.consistent() {
@@ -381,15 +460,18 @@ fn exhaustive(prepared: &Prepared, config: Config, litmus: bool) -> Result<Explo
                         tally.discarded += 1;
                     }
                 }
-                if tally.runs + tally.discarded >= budget {
-                    complete = stack.iter().all(|n| pending(n, reduce).is_none());
-                    break;
+                let executions = tally.runs + tally.discarded;
+                if executions >= budget {
+                    return Some(stack.iter().all(|n| pending(n, reduce).is_none()));
                 }
                 stack.pop();
+                if executions >= pause {
+                    return None;
+                }
                 continue;
             }
             if reduce {
-                add_backtrack_points(&mut stack, agents);
+                add_backtrack_points(stack, agents);
             }
             let top = stack.last_mut().expect("the stack is not empty here");
             let first = if reduce {
@@ -437,7 +519,7 @@ fn exhaustive(prepared: &Prepared, config: Config, litmus: bool) -> Result<Explo
         }
         let preempts = matches!(top.last_agent, Some(last) if last != agent && top.enabled.contains(&last));
         let preemptions = top.preemptions + preempts as u32;
-        if config.max_preemptions.is_some_and(|k| preemptions > k) {
+        if max_preemptions.is_some_and(|k| preemptions > k) {
             // Beyond the bound: this branch is not part of the space.
             top.taken = Some((agent, 0, 1, Footprint::Everything));
             continue;
@@ -448,14 +530,14 @@ fn exhaustive(prepared: &Prepared, config: Config, litmus: bool) -> Result<Explo
         top.taken = Some((agent, choice, options, fp));
         let sleep: Vec<(u32, Footprint)> =
             if reduce { top.sleep.iter().copied().filter(|&(_, q)| !dependent(q, fp)).collect() } else { Vec::new() };
-        let clock = step_clock(&stack, agent, fp, agents);
+        let clock = step_clock(stack, agent, fp, agents);
         let top = stack.last_mut().expect("the stack is not empty here");
         top.clock = clock;
         let last_agent = Some(agent);
         let promises_made = child.machine().weak.promises_made;
         stack.push(node(child, sleep, preemptions, last_agent, promises_made));
     }
-    Ok(tally.finish(complete, litmus))
+    Some(true)
 }
 
 /// The next (agent, decision) to run from `n`, if any.
@@ -635,6 +717,28 @@ mod tests {
                 session.run(u64::MAX);
                 assert_eq!(outcome_key(&session.report().buffers), o.values);
             }
+        }
+    }
+
+    /// Advancing a few executions at a time (as the app's worker does) ends with the same
+    /// results as one call, for seeds and for the exhaustive search.
+    #[test]
+    fn chunked_exploration_equals_one_go() {
+        let mut s = Scenario::new("__kernel void f(__global int *c) { int v = c[0]; c[0] = v + 1; c[1] = v; }", "f.cl", Dialect::OpenCl);
+        s.launch.global = vec![3];
+        s.args = vec![ArgBinding::parse("c=int[2]").unwrap()];
+        s.memory_model = MemoryModel::Relaxed;
+        for exhaustive in [false, true] {
+            let config = Config { runs: if exhaustive { 0 } else { 40 }, first_seed: 7, exhaustive, max_preemptions: None };
+            let whole = explore_with(&s, config).unwrap();
+            let mut explorer = Explorer::new(&s, config).unwrap();
+            let mut chunks = 0;
+            while !explorer.advance(3).unwrap() {
+                chunks += 1;
+                assert!(explorer.executions() <= explorer.budget());
+            }
+            assert!(chunks > 1, "the exploration was not split");
+            assert_eq!(explorer.result(), whole, "exhaustive: {exhaustive}");
         }
     }
 
