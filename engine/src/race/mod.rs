@@ -346,11 +346,12 @@ impl Races {
                     _ => {
                         let (group, device) = (my_group, self.agent_device[agent]);
                         let level = crate::weak::level_of_scope(sc) as u8;
-                        cell.release = Some(Box::new(Release { know, group_scope, group, device, level, event: a.event }))
+                        cell.release = Some(Box::new(Release { know, group_scope, group, device, level, event: a.event, agent: a.agent }))
                     }
                 }
-            } else if !a.rmw {
-                // A relaxed store ends the release sequence.
+            } else if !a.rmw && cell.release.as_ref().is_none_or(|r| r.agent != a.agent) {
+                // A relaxed store of another agent ends the release sequence; one of the
+                // releasing agent continues it (OpenCL 2.0, as C11).
                 cell.release = None;
             }
         }
@@ -494,7 +495,7 @@ impl Races {
         let group = self.agent_group[agent as usize];
         let group_scope = (level == crate::weak::LEVEL_GROUP).then_some(group);
         let device = self.agent_device[agent as usize];
-        Some(Box::new(Release { know: self.published(agent), group_scope, group, device, level: level as u8, event }))
+        Some(Box::new(Release { know: self.published(agent), group_scope, group, device, level: level as u8, event, agent }))
     }
 
     /// `free`: what the freeing agent did with the block happens before any later `malloc`

@@ -75,6 +75,8 @@ pub struct Release {
     pub group: u32,
     pub device: u32,
     pub level: u8,
+    /// The releasing agent: its own later relaxed stores continue the release sequence.
+    pub agent: u32,
     /// The releasing event, for a scope-mismatch finding.
     pub event: u32,
 }

@@ -118,12 +118,33 @@ pub fn generated() -> Vec<Scenario> {
                 if seed % 3 == 2 {
                     s.max_resident_groups = Some(1);
                 }
+                if seed % 5 == 4 {
+                    s.memory_model = interleave_engine::scenario::MemoryModel::Relaxed;
+                }
                 out.push(s);
             }
         }
     }
+    // Litmus tests under both memory models: the relaxed model's decisions must replay alike.
+    for (name, text) in LITMUS {
+        for seed in 0..20u64 {
+            let mut s = Scenario::new(text, name, interleave_engine::scenario::Dialect::Litmus);
+            s.seed = seed;
+            if seed % 2 == 1 {
+                s.memory_model = interleave_engine::scenario::MemoryModel::Relaxed;
+            }
+            out.push(s);
+        }
+    }
     out
 }
+
+/// Litmus examples the generated scenarios run.
+pub const LITMUS: [(&str, &str); 3] = [
+    ("mp.litmus", include_str!("../../../static/examples/litmus/mp.litmus")),
+    ("sb.litmus", include_str!("../../../static/examples/litmus/sb.litmus")),
+    ("two_plus_two_w.litmus", include_str!("../../../static/examples/litmus/two_plus_two_w.litmus")),
+];
 
 /// Every scenario's `name hash` line, in order, then one line whose hash digests the trace
 /// hashes of the thousand generated scenarios.
