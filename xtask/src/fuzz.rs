@@ -3,12 +3,13 @@
 //!
 //! The targets (see `fuzz/fuzz_targets/`) check the engine's promise that user input never
 //! panics it: `frontend` compiles arbitrary text as OpenCL C and as CUDA, `execute` also
-//! launches and runs it for a bounded number of steps. cargo-fuzz needs the nightly toolchain
+//! launches and runs it for a bounded number of steps, `litmus` reads it as a litmus test and
+//! explores it exhaustively under the relaxed model within a small budget. cargo-fuzz needs the nightly toolchain
 //! (for its coverage instrumentation flags), so this task installs nightly and cargo-fuzz when
 //! they are missing; the project itself keeps building on stable.
 //!
 //! The fuzzer starts from the project's own kernels (`static/examples/*.cl` and
-//! `tests/data/**/*.cl`), copied on every run into `target/fuzz-corpus/<target>/`. libFuzzer
+//! `tests/data/**/*.cl`; for `litmus`, the `.litmus` files there), copied on every run into `target/fuzz-corpus/<target>/`. libFuzzer
 //! adds the inputs it finds interesting to that folder, so later runs continue where earlier
 //! ones stopped; it is under `target/`, because generated corpora do not belong in the
 //! repository. A crash, timeout or out-of-memory input is saved by cargo-fuzz under
@@ -19,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The fuzz targets, as named in `fuzz/Cargo.toml`.
-pub const TARGETS: &[&str] = &["frontend", "execute"];
+pub const TARGETS: &[&str] = &["frontend", "execute", "litmus"];
 
 /// How long a run lasts when `--time` is not given.
 pub const DEFAULT_SECONDS: u64 = 60;
@@ -45,7 +46,8 @@ pub fn run(target: &str, seconds: u64) -> Result<(), String> {
     let root = crate::workspace_root();
     let fuzz_dir = root.join("fuzz");
     let corpus = root.join("target/fuzz-corpus").join(target);
-    let seeds = seed_corpus(&root, &corpus)?;
+    let extension = if target == "litmus" { "litmus" } else { "cl" };
+    let seeds = seed_corpus(&root, &corpus, extension)?;
     println!(
         "seed corpus: {seeds} kernels copied to {}",
         relative(&root, &corpus)
@@ -193,11 +195,11 @@ impl Log {
 
 /// Copies the project's kernels into `corpus` (creating it), named after their paths so that
 /// two `kernel.cl` files cannot overwrite each other. Returns how many were copied.
-fn seed_corpus(root: &Path, corpus: &Path) -> Result<usize, String> {
+fn seed_corpus(root: &Path, corpus: &Path, extension: &str) -> Result<usize, String> {
     std::fs::create_dir_all(corpus)
         .map_err(|e| format!("cannot create {}: {e}", corpus.display()))?;
-    let mut seeds = cl_files(&root.join("static/examples"), false);
-    seeds.extend(cl_files(&root.join("tests/data"), true));
+    let mut seeds = source_files(&root.join("static/examples"), extension, extension == "litmus");
+    seeds.extend(source_files(&root.join("tests/data"), extension, true));
     for seed in &seeds {
         let name = format!("seed-{}", relative(root, seed).replace('/', "-"));
         std::fs::copy(seed, corpus.join(name))
@@ -206,8 +208,8 @@ fn seed_corpus(root: &Path, corpus: &Path) -> Result<usize, String> {
     Ok(seeds.len())
 }
 
-/// The `*.cl` files in `dir`, and in its subfolders when `recursive`, sorted.
-fn cl_files(dir: &Path, recursive: bool) -> Vec<PathBuf> {
+/// The files named `*.<extension>` in `dir`, and in its subfolders when `recursive`, sorted.
+fn source_files(dir: &Path, extension: &str, recursive: bool) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(dir) = pending.pop() {
@@ -218,7 +220,7 @@ fn cl_files(dir: &Path, recursive: bool) -> Vec<PathBuf> {
             let path = entry.path();
             match entry.file_type() {
                 Ok(kind) if kind.is_dir() && recursive => pending.push(path),
-                Ok(kind) if kind.is_file() && path.extension().is_some_and(|e| e == "cl") => {
+                Ok(kind) if kind.is_file() && path.extension().is_some_and(|e| e == extension) => {
                     files.push(path)
                 }
                 _ => {}
@@ -326,9 +328,11 @@ mod tests {
     #[test]
     fn the_seed_corpus_holds_the_project_kernels() {
         let root = crate::workspace_root();
-        let examples = cl_files(&root.join("static/examples"), false);
+        let examples = source_files(&root.join("static/examples"), "cl", false);
         assert!(!examples.is_empty());
-        let data = cl_files(&root.join("tests/data"), true);
+        let litmus = source_files(&root.join("static/examples"), "litmus", true);
+        assert!(litmus.iter().any(|p| p.ends_with("litmus/mp.litmus")));
+        let data = source_files(&root.join("tests/data"), "cl", true);
         assert!(data
             .iter()
             .any(|p| p.starts_with(root.join("tests/data/run"))));
