@@ -121,9 +121,8 @@ struct Tally {
 impl Tally {
     fn add(&mut self, session: &Session, seed: u64, replay: Option<(Vec<u32>, Vec<u32>)>) {
         self.runs += 1;
-        let report = session.report();
-        let values = outcome_key(&report.buffers);
-        let registers = report.registers.clone();
+        let (buffers, registers, exists, findings) = session.outcome();
+        let values = outcome_key(&buffers);
         match self.outcomes.iter_mut().find(|o| o.values == values && o.registers == registers) {
             Some(o) => o.count += 1,
             None => {
@@ -131,13 +130,13 @@ impl Tally {
                     Some((s, c)) => (Some(s), Some(c)),
                     None => (None, None),
                 };
-                self.outcomes.push(Outcome { values, registers, exists: report.exists, count: 1, seed, schedule, choices })
+                self.outcomes.push(Outcome { values, registers, exists, count: 1, seed, schedule, choices })
             }
         }
         // A run counts once for each kind and place, even if it reported it twice (two race
         // pairs that share their later access).
         let mut seen_in_run: Vec<(crate::report::FindingKind, u32, u32)> = Vec::new();
-        for f in report.findings {
+        for f in findings {
             let key = (f.kind, f.line, f.column);
             if seen_in_run.contains(&key) {
                 continue;
@@ -146,7 +145,7 @@ impl Tally {
             let same = |g: &SeededFinding| g.finding.kind == f.kind && (g.finding.line, g.finding.column) == (f.line, f.column);
             match self.findings.iter_mut().find(|g| same(g)) {
                 Some(g) => g.runs += 1,
-                None => self.findings.push(SeededFinding { finding: f, seed, runs: 1 }),
+                None => self.findings.push(SeededFinding { finding: f.clone(), seed, runs: 1 }),
             }
         }
     }
@@ -305,7 +304,7 @@ const MAX_PROMISES: u32 = 2;
 /// Launches up to this many work-items make promises (each needs a solo run to certify).
 const MAX_PROMISING_ITEMS: usize = 64;
 /// Random exploration tries a promise before about one step in this many.
-const PROMISE_ONE_IN: u64 = 6;
+const PROMISE_ONE_IN: u64 = 16;
 /// The generator stream of random exploration's promises.
 const PROMISE_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
 

@@ -964,9 +964,9 @@ impl Session {
     pub fn exists(&self) -> Option<bool> {
         let test = self.litmus.as_ref()?;
         let registers = self.registers()?;
+        let buffers = self.report_buffers();
         let location = |name: &str| -> Option<i64> {
-            let report = self.report_buffers();
-            let b = report.iter().find(|b| b.name == name)?;
+            let b = buffers.iter().find(|b| b.name == name)?;
             match b.values.first()? {
                 Some(Number::Int(v)) => Some(*v),
                 Some(Number::UInt(v)) => Some(*v as i64),
@@ -1024,6 +1024,12 @@ impl Session {
             report.exists = self.exists();
         }
         report
+    }
+
+    /// What an exploration keeps of a finished run: the buffers, a litmus test's registers and
+    /// whether its condition held, and the findings (without the report's lock analysis).
+    pub(crate) fn outcome(&self) -> (Vec<BufferReport>, Option<std::collections::BTreeMap<String, i64>>, Option<bool>, &[Finding]) {
+        (self.report_buffers(), self.registers(), self.exists(), &self.findings)
     }
 
     /// The global buffers' values, as the report lists them.

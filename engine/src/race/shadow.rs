@@ -92,7 +92,9 @@ pub struct Cell {
 /// The shadow of one allocation.
 #[derive(Clone, Debug, Default)]
 pub struct Shadow {
-    pages: Vec<Option<Box<[Cell]>>>,
+    /// Pages grow up to the highest word touched in them, so the shadow of a small buffer
+    /// (a litmus test's location) is as small as the buffer.
+    pages: Vec<Option<Vec<Cell>>>,
 }
 
 impl Shadow {
@@ -102,12 +104,18 @@ impl Shadow {
         if page >= self.pages.len() {
             self.pages.resize_with(page + 1, || None);
         }
-        let cells = self.pages[page].get_or_insert_with(|| vec![Cell::default(); PAGE_WORDS].into_boxed_slice());
-        &mut cells[word % PAGE_WORDS]
+        let cells = self.pages[page].get_or_insert_with(Vec::new);
+        let at = word % PAGE_WORDS;
+        if at >= cells.len() {
+            // Straight to the full page once past its first few words.
+            let len = if at < 4 { at + 1 } else { PAGE_WORDS };
+            cells.resize_with(len, Cell::default);
+        }
+        &mut cells[at]
     }
 
     /// Bytes of shadow allocated, for the snapshot budget.
     pub fn bytes(&self) -> usize {
-        self.pages.iter().flatten().count() * PAGE_WORDS * std::mem::size_of::<Cell>()
+        self.pages.iter().flatten().map(Vec::len).sum::<usize>() * std::mem::size_of::<Cell>()
     }
 }
