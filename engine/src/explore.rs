@@ -200,6 +200,7 @@ impl Explorer {
     pub fn new(scenario: &Scenario, config: Config) -> Result<Explorer, Vec<Diagnostic>> {
         let mut prepared = Prepared::new(scenario.clone())?;
         prepared.history = false;
+        prepared.keep_launch();
         let litmus = prepared.litmus.is_some();
         let state = if config.exhaustive {
             let root = Session::start(&prepared, prepared.scenario.seed)?;

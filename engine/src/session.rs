@@ -116,6 +116,14 @@ pub struct Prepared {
     pub litmus: Option<Rc<crate::litmus::LitmusTest>>,
     /// Whether sessions keep snapshots for seeking.
     pub history: bool,
+    /// The launched machine, when launching does not depend on the seed (no random buffer
+    /// contents, no local memory): exploration then copies it instead of launching again.
+    template: Option<Machine>,
+}
+
+/// The machine limits a scenario sets.
+fn limits(scenario: &Scenario) -> Limits {
+    Limits { instructions_per_step: scenario.max_instructions_per_step.max(1), ..Limits::default() }
 }
 
 impl Prepared {
@@ -138,7 +146,19 @@ impl Prepared {
                 .with_help("leave it out to make every work-group resident")]);
         }
         let lines = LineIndex::new(&scenario.source);
-        Ok(Prepared { scenario, program: Rc::new(program), kernel, lines, litmus, history: true })
+        Ok(Prepared { scenario, program: Rc::new(program), kernel, lines, litmus, history: true, template: None })
+    }
+
+    /// Launches once to keep the machine for every later start, when the launch does not
+    /// depend on the seed: it draws nothing from the seed's generator and has no local memory
+    /// (whose arbitrary contents come from the seed). For exploration, which starts thousands
+    /// of runs of one small launch.
+    pub fn keep_launch(&mut self) {
+        let mut rng = Rng::new(self.scenario.seed);
+        let machine = exec::launch(self.program.clone(), self.kernel, &self.scenario, &mut rng, limits(&self.scenario));
+        self.template = machine
+            .ok()
+            .filter(|m| rng.next_u64() == Rng::new(self.scenario.seed).next_u64() && m.groups.iter().all(|g| g.local.is_empty()));
     }
 }
 
@@ -197,8 +217,15 @@ impl Session {
         let mut scenario = prepared.scenario.clone();
         scenario.seed = seed;
         let mut rng = Rng::new(scenario.seed);
-        let limits = Limits { instructions_per_step: scenario.max_instructions_per_step.max(1), ..Limits::default() };
-        let mut machine = exec::launch(prepared.program.clone(), prepared.kernel, &scenario, &mut rng, limits).map_err(|d| vec![d])?;
+        let mut machine = match &prepared.template {
+            // The launch does not depend on the seed but for the machine's own stream.
+            Some(template) => {
+                let mut machine = template.clone();
+                machine.rng = Rng::new(seed ^ exec::MACHINE_STREAM);
+                machine
+            }
+            None => exec::launch(prepared.program.clone(), prepared.kernel, &scenario, &mut rng, limits(&scenario)).map_err(|d| vec![d])?,
+        };
         if let Some(test) = &prepared.litmus {
             machine.set_group_devices(&test.group_device);
             machine.barriers_by_count = true;

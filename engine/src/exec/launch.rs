@@ -14,7 +14,7 @@ use crate::scenario::{Access, ArgSpec, BufferInit, ElemType, Number, Scenario};
 use crate::trace::{EventLog, Space};
 
 /// Distinguishes the machine's random stream from the scheduler's for the same seed.
-const MACHINE_STREAM: u64 = 0x6d61_6368_696e_6521;
+pub const MACHINE_STREAM: u64 = 0x6d61_6368_696e_6521;
 
 /// The random stream that fills local memory before a kernel writes it.
 const LOCAL_MEMORY_STREAM: u64 = 0x6c6f_6361_6c21_2121;

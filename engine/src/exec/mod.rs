@@ -19,7 +19,7 @@ use crate::report::{FindingKind, PrintfLine};
 use crate::scenario::Access;
 use crate::trace::{Event, EventKind, EventLog, Location, Space};
 
-pub use launch::{launch, Geometry};
+pub use launch::{launch, Geometry, MACHINE_STREAM};
 
 /// One allocation of global, constant or local memory.
 #[derive(Clone, Debug)]
