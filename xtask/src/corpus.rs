@@ -239,6 +239,7 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
     let runs = run_scoreboard(&dir);
     let detection = detect_scoreboard(&dir);
     let gpuverify = gpuverify_scoreboard(&dir, crate::corpus_gpuverify::RUNS);
+    let litmus = litmus_scoreboard(&dir, crate::corpus_litmus::RUNS, crate::corpus_litmus::EXHAUSTIVE);
     if json {
         let mut value = scoreboard.to_json();
         value["dir"] = json!(shown);
@@ -252,6 +253,10 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
             .collect();
         value["gpuverify_detection"] =
             crate::corpus_gpuverify::to_json(&gpuverify, crate::corpus_gpuverify::RUNS);
+        value["litmus"] = litmus
+            .iter()
+            .map(|r| json!({ "test": r.path, "allowed": r.allowed, "race_free": r.race_free, "exhaustive_observed": r.exhaustive_observed, "complete": r.complete, "random_observed": r.random_observed, "race_reported": r.race_reported, "sound": r.sound(), "error": r.error }))
+            .collect();
         let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
         println!("{text}");
     } else {
@@ -263,8 +268,14 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
             "{}",
             crate::corpus_gpuverify::render(&gpuverify, crate::corpus_gpuverify::RUNS, false)
         );
+        print!("{}", crate::corpus_litmus::render(&litmus, crate::corpus_litmus::RUNS, false));
     }
     Ok(())
+}
+
+/// Explores Dat3M's OpenCL litmus tests under the relaxed model (see [`crate::corpus_litmus`]).
+pub fn litmus_scoreboard(dir: &Path, runs: u64, exhaustive: u64) -> Vec<crate::corpus_litmus::LitmusResult> {
+    with_quiet_panics(|| crate::corpus_litmus::scoreboard(dir, runs, exhaustive))
 }
 
 /// Runs GPUVerify's kernels under `runs` seeds each and compares the races and divergence found
@@ -304,6 +315,11 @@ pub fn test_stage(dir: &Path) -> Result<(), String> {
         "{}",
         crate::corpus_gpuverify::render(&gpuverify, crate::corpus_gpuverify::TEST_RUNS, true)
     );
+    let litmus = litmus_scoreboard(dir, crate::corpus_litmus::TEST_RUNS, crate::corpus_litmus::TEST_EXHAUSTIVE);
+    print!("{}", crate::corpus_litmus::render(&litmus, crate::corpus_litmus::TEST_RUNS, true));
+    if litmus.iter().any(|r| r.error.as_deref() == Some(crate::corpus_litmus::PANIC)) {
+        return Err("the engine panicked while exploring a litmus test; run `cargo xtask corpus`".into());
+    }
     if runs.iter().any(|r| r.failure.as_deref() == Some("engine panic"))
         || detection.iter().any(|r| r.failure.as_deref() == Some("engine panic"))
     {

@@ -19,6 +19,7 @@ mod bench;
 mod corpus;
 mod corpus_detect;
 mod corpus_gpuverify;
+mod corpus_litmus;
 mod corpus_runs;
 mod fuzz;
 mod serve;
