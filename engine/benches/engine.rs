@@ -8,15 +8,18 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode, Throughput};
-use interleave_engine::explore::explore;
+use interleave_engine::explore::{explore, explore_with, Config};
 use interleave_engine::frontend;
 use interleave_engine::report::RunStatus;
-use interleave_engine::scenario::{ArgBinding, Dialect, Scenario, SchedulerKind};
+use interleave_engine::scenario::{ArgBinding, Dialect, MemoryModel, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
 
 const REDUCE: &str = include_str!("../../static/examples/reduce.cl");
 const COUNT: &str = include_str!("../../static/examples/count.cl");
 const BUSY_LOOP: &str = include_str!("busy_loop.cl");
+const MP: &str = include_str!("../../static/examples/litmus/mp.litmus");
+const SB: &str = include_str!("../../static/examples/litmus/sb.litmus");
+const IRIW: &str = include_str!("../../static/examples/litmus/iriw.litmus");
 
 /// Enough steps for every scenario here to complete rather than stop at the step limit.
 const MAX_STEPS: u64 = 10_000_000;
@@ -206,10 +209,47 @@ fn explore_random_100(c: &mut Criterion) {
     group.finish();
 }
 
+/// A litmus test under the relaxed memory model.
+fn litmus(text: &str, name: &str) -> Scenario {
+    let mut s = Scenario::new(text, name, Dialect::Litmus);
+    s.memory_model = MemoryModel::Relaxed;
+    s
+}
+
+/// Random schedules of message passing per second (seeds 0 to 9,999, promises included).
+fn litmus_mp_random(c: &mut Criterion) {
+    const RUNS: u64 = 10_000;
+    let scenario = litmus(MP, "mp.litmus");
+    let mut group = c.benchmark_group("litmus_random");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(RUNS));
+    let config = Config { runs: RUNS, first_seed: 0, exhaustive: false, max_preemptions: None };
+    group.bench_function("mp_10000", |b| b.iter(|| explore_with(black_box(&scenario), config).expect("mp.litmus runs")));
+    group.finish();
+}
+
+/// A whole exhaustive exploration of SB, MP and IRIW under the relaxed model.
+fn litmus_exhaustive(c: &mut Criterion) {
+    let mut group = c.benchmark_group("litmus_exhaustive");
+    group.sample_size(20);
+    let config = Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None };
+    for (name, text) in [("sb", SB), ("mp", MP), ("iriw", IRIW)] {
+        let scenario = litmus(text, name);
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let e = explore_with(black_box(&scenario), config).expect("the litmus test runs");
+                assert!(e.complete, "{name}: the exploration covers every execution");
+                e
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     // Modest settings: the suite shares a two-core machine and should finish in a few minutes.
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(5));
-    targets = reduction_65536, busy_loop_256, compile, seek_1m, seek_65536, explore_random_100
+    targets = reduction_65536, busy_loop_256, compile, seek_1m, seek_65536, explore_random_100, litmus_mp_random, litmus_exhaustive
 }
 criterion_main!(benches);

@@ -58,8 +58,43 @@ pub fn run(args: &[String]) -> Result<(), String> {
     for m in &measured {
         println!("{}", summary_line(m));
     }
+    // The browser figures: the same exploration workloads compiled to wasm, in Chromium.
+    let wanted = args.iter().all(|a| a.starts_with('-') || "litmus".contains(a.as_str()) || a.contains("litmus"));
+    if wanted && !args.iter().any(|a| a == "--test") {
+        for line in wasm_bench(&root)? {
+            println!("wasm (Chromium): {line}");
+        }
+    }
     println!("targets and earlier figures: BENCHMARKS.md");
     Ok(())
+}
+
+/// Runs `engine/tests/wasm_bench.rs` in headless Chromium (release build, feature
+/// `wasm-bench`) and returns the figures it printed.
+fn wasm_bench(root: &Path) -> Result<Vec<String>, String> {
+    use crate::setup::Tool;
+    let found = crate::setup::ensure(&[Tool::WasmTarget, Tool::WasmBindgen, Tool::Chromium])?;
+    let chromedriver = found.chromedriver.ok_or("chromedriver was not found")?;
+    let mut command = Command::new(crate::setup::cargo());
+    command
+        .current_dir(root)
+        .args(["test", "--release", "-p", "interleave-engine", "--target", crate::setup::WASM_TARGET])
+        .args(["--features", "wasm-bench", "--test", "wasm_bench", "--", "--nocapture"])
+        .env("CHROMEDRIVER", chromedriver)
+        .env("WASM_BINDGEN_TEST_TIMEOUT", "600");
+    let shown = crate::describe(&command);
+    println!("$ {shown}");
+    let output = command.output().map_err(|e| format!("cannot run `{shown}`: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("`{shown}` exited with {}:\n{}", output.status, String::from_utf8_lossy(&output.stderr)));
+    }
+    let text = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
+    Ok(wasm_lines(&text))
+}
+
+/// The `wasm-bench NAME KEY=VALUE` lines of the browser benchmarks' output, without the tag.
+fn wasm_lines(text: &str) -> Vec<String> {
+    text.lines().filter_map(|l| l.trim().strip_prefix("wasm-bench ").map(str::to_string)).collect()
 }
 
 /// Where criterion writes its results: `criterion/` in cargo's target directory.
@@ -169,6 +204,12 @@ fn format_count(n: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn picks_the_browser_figures_out_of_the_test_output() {
+        let text = "running 2 tests\nwasm-bench litmus_random/mp schedules_per_s=55125\ntest result: ok\n  wasm-bench litmus_exhaustive/sb ms=1.2\n";
+        assert_eq!(wasm_lines(text), vec!["litmus_random/mp schedules_per_s=55125", "litmus_exhaustive/sb ms=1.2"]);
+    }
 
     #[test]
     fn reads_criterion_results_and_formats_them() {
