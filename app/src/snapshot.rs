@@ -72,6 +72,7 @@ pub fn kind_name(kind: EventKind) -> &'static str {
         EventKind::AsyncCopy => "async-copy",
         EventKind::Wait => "wait",
         EventKind::Statement => "statement",
+        EventKind::Promise => "promise",
     }
 }
 
