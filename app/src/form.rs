@@ -4,16 +4,73 @@
 //! wrong. Only the shape of the input is checked here (numbers, dimensions, the argument
 //! syntax, which the engine's own parser decides); whether the launch suits the kernel is the
 //! engine's call, reported as diagnostics when the session is created.
+//!
+//! The dialect follows the text: a litmus test (its first word is `OPENCL`) places its own
+//! threads, so the NDRange and arguments are neither checked nor used for it.
 
 use std::collections::HashSet;
 use std::rc::Rc;
 
-use interleave_engine::scenario::{ArgBinding, Dialect, Launch, Scenario};
+use interleave_engine::litmus::{self, LitmusTest};
+use interleave_engine::scenario::{ArgBinding, Dialect, Launch, Scenario, SchedulerKind};
 
 use crate::state::State;
 
 /// The name diagnostics give the editor's text.
 pub const FILE_NAME: &str = "kernel.cl";
+/// The name diagnostics give the editor's text when it is a litmus test.
+pub const LITMUS_FILE_NAME: &str = "test.litmus";
+
+/// The name diagnostics give the editor's text.
+pub fn file_name(litmus: bool) -> &'static str {
+    if litmus {
+        LITMUS_FILE_NAME
+    } else {
+        FILE_NAME
+    }
+}
+
+/// Whether `source` is a litmus test: its first word, after blank space and comments
+/// (`(* *)`, `/* */`, `//`, as the engine's litmus reader skips them), is `OPENCL`.
+pub fn is_litmus(source: &str) -> bool {
+    let mut rest = source;
+    loop {
+        rest = rest.trim_start();
+        if let Some(after) = rest.strip_prefix("(*") {
+            // Litmus comments nest.
+            let mut depth = 1usize;
+            let mut at = after;
+            while depth > 0 {
+                let open = at.find("(*");
+                let Some(close) = at.find("*)") else {
+                    return false;
+                };
+                match open {
+                    Some(open) if open < close => {
+                        depth += 1;
+                        at = &at[open + 2..];
+                    }
+                    _ => {
+                        depth -= 1;
+                        at = &at[close + 2..];
+                    }
+                }
+            }
+            rest = at;
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            let Some(end) = after.find("*/") else {
+                return false;
+            };
+            rest = &after[end + 2..];
+        } else if rest.starts_with("//") {
+            rest = rest.find('\n').map_or("", |end| &rest[end..]);
+        } else {
+            break;
+        }
+    }
+    rest.strip_prefix("OPENCL")
+        .is_some_and(|after| after.is_empty() || after.starts_with(|c: char| c.is_whitespace()))
+}
 
 /// The validated form: a scenario when every field is valid, and a message per invalid field.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -24,8 +81,13 @@ pub struct Form {
     pub seed_error: Option<String>,
     /// `(row id, message)` for each invalid argument row.
     pub arg_errors: Vec<(u32, String)>,
-    /// The number of work-items the global size describes (0 while it is invalid).
+    /// The number of work-items the global size describes (0 while it is invalid); for a
+    /// litmus test, its number of threads (0 while it does not parse).
     pub work_items: u64,
+    /// The litmus test the source is, when it is one and parses.
+    pub litmus: Option<Rc<LitmusTest>>,
+    /// Whether the source is a litmus test (parsed or not).
+    pub is_litmus: bool,
 }
 
 impl Form {
@@ -71,6 +133,9 @@ pub fn parse_seed(text: &str) -> Result<u64, String> {
 
 /// Checks every field of the form and builds the scenario when all are valid.
 pub fn validate(state: &State) -> Form {
+    if is_litmus(&state.source) {
+        return validate_litmus(state);
+    }
     let mut form = Form::default();
     let global = parse_sizes(&state.global)
         .map_err(|e| form.global_error = Some(e))
@@ -125,19 +190,61 @@ pub fn validate(state: &State) -> Form {
         form.global_error.is_none() && form.arg_errors.is_empty(),
     ) {
         let mut scenario = Scenario::new(state.source.as_str(), FILE_NAME, Dialect::OpenCl);
-        scenario.launch = Launch { global, local, offset: Vec::new() };
+        scenario.launch = Launch {
+            global,
+            local,
+            offset: Vec::new(),
+        };
         scenario.args = args;
-        scenario.scheduler = state.scheduler;
         scenario.seed = seed;
+        schedule(&mut scenario, state);
         form.scenario = Some(Rc::new(scenario));
     }
     form
+}
+
+/// The form of a litmus test: only the seed is checked, because the test gives the launch
+/// and the arguments (the engine fills them in).
+fn validate_litmus(state: &State) -> Form {
+    let mut form = Form {
+        is_litmus: true,
+        ..Form::default()
+    };
+    // A test that does not parse still becomes a scenario, so that the engine's diagnostic
+    // (which points into the test) shows when the user runs it.
+    if let Ok(test) = litmus::parse(&state.source) {
+        form.work_items = test.threads.len() as u64;
+        form.litmus = Some(Rc::new(test));
+    }
+    match parse_seed(&state.seed) {
+        Ok(seed) => {
+            let mut scenario =
+                Scenario::new(state.source.as_str(), LITMUS_FILE_NAME, Dialect::Litmus);
+            scenario.seed = seed;
+            schedule(&mut scenario, state);
+            form.scenario = Some(Rc::new(scenario));
+        }
+        Err(e) => form.seed_error = Some(e),
+    }
+    form
+}
+
+/// The scheduler and memory model, or the replay of an explored execution.
+fn schedule(scenario: &mut Scenario, state: &State) {
+    scenario.memory_model = state.memory_model;
+    scenario.scheduler = state.scheduler;
+    if let Some(replay) = &state.replay {
+        scenario.scheduler = SchedulerKind::Manual;
+        scenario.schedule = replay.schedule.clone();
+        scenario.choices = replay.choices.clone();
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::state::{reduce, Action};
+    use interleave_engine::scenario::MemoryModel;
 
     #[test]
     fn the_default_form_is_a_valid_scenario() {
@@ -204,6 +311,44 @@ mod tests {
     fn empty_argument_rows_are_skipped() {
         let form = validate(&reduce(&State::default(), Action::AddArg));
         assert_eq!(form.scenario.expect("valid").args.len(), 2);
+    }
+
+    #[test]
+    fn a_litmus_test_is_recognised_by_its_first_word() {
+        assert!(is_litmus("OPENCL MP\n{ }"));
+        assert!(is_litmus(
+            "  (* a (* nested *) comment *)\n// line\n/* block */ OPENCL SB"
+        ));
+        assert!(!is_litmus("OPENCLX"));
+        assert!(!is_litmus("(* never closed OPENCL"));
+        assert!(!is_litmus("__kernel void k() {} // OPENCL"));
+        assert!(!is_litmus(""));
+    }
+
+    #[test]
+    fn a_litmus_test_ignores_the_launch_fields() {
+        let state = reduce(
+            &State::default(),
+            Action::LoadExample(&crate::examples::EXAMPLES[1]),
+        );
+        let state = reduce(&state, Action::SetGlobal("nonsense".into()));
+        let state = reduce(&state, Action::SetMemoryModel(MemoryModel::Relaxed));
+        let form = validate(&state);
+        assert!(form.is_litmus && form.global_error.is_none());
+        assert_eq!(form.work_items, 2);
+        let scenario = form.scenario.expect("valid");
+        assert_eq!(scenario.dialect, Dialect::Litmus);
+        assert_eq!(scenario.memory_model, MemoryModel::Relaxed);
+        assert_eq!(scenario.file_name, LITMUS_FILE_NAME);
+        // A broken test is still handed to the engine, which explains what is wrong.
+        let broken = validate(&reduce(
+            &state,
+            Action::EditSource("OPENCL X\nnonsense".into()),
+        ));
+        assert!(broken.scenario.is_some() && broken.litmus.is_none());
+        assert_eq!(broken.work_items, 0);
+        let bad_seed = validate(&reduce(&state, Action::SetSeed("x".into())));
+        assert!(bad_seed.scenario.is_none() && bad_seed.seed_error.is_some());
     }
 
     #[test]

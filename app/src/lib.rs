@@ -5,13 +5,22 @@
 //! The app owns no semantics of its own: compiling, scheduling, detecting and hashing all
 //! happen in `interleave-engine`, and the app only turns what a session reports into DOM.
 //!
-//! Pure code (the reducer, form validation and the snapshot of a session that the view draws
-//! from) is kept apart from the components so that it can be tested natively.
+//! Pure code (the reducer, form validation, the snapshot of a session that the view draws
+//! from, and the splitting and merging of explorations) is kept apart from the components so
+//! that it can be tested natively.
+//!
+//! Schedule exploration never runs on the page's thread: [`pool`] starts Web Workers, each
+//! running [`worker`] in the `explore-worker` binary, and [`explore`] holds what they say to
+//! each other.
 
 pub mod components;
+pub mod examples;
+pub mod explore;
 pub mod form;
+pub mod pool;
 pub mod snapshot;
 pub mod state;
+pub mod worker;
 
 pub use components::app::App;
 

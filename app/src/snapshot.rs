@@ -7,6 +7,7 @@
 use std::rc::Rc;
 
 use interleave_engine::diag::LineIndex;
+use interleave_engine::litmus::LitmusTest;
 use interleave_engine::report::{Finding, RunStatus};
 use interleave_engine::session::Session;
 use interleave_engine::trace::{Event, EventKind};
@@ -76,17 +77,29 @@ pub fn kind_name(kind: EventKind) -> &'static str {
     }
 }
 
-/// Reads everything the view needs from `session`.
-pub fn take(session: &Session) -> Snapshot {
+/// Reads everything the view needs from `session`; `litmus` is the test the session runs,
+/// if it runs one, whose threads then name the lanes.
+pub fn take(session: &Session, litmus: Option<&LitmusTest>) -> Snapshot {
     Snapshot {
         status: session.status(),
         steps: session.steps(),
-        timeline: Rc::new(timeline(session)),
+        timeline: Rc::new(timeline(session, litmus)),
         findings: Rc::new(session.findings().to_vec()),
     }
 }
 
-fn timeline(session: &Session) -> Timeline {
+/// A litmus thread's lane label: `P1 (wg 1)`, with its device when the test uses several.
+pub fn thread_label(test: &LitmusTest, thread: usize) -> Option<String> {
+    let t = test.threads.get(thread)?;
+    let devices = test.group_device.iter().any(|&d| d != 0);
+    Some(if devices {
+        format!("{} (wg {}, dev {})", t.name, t.work_group, t.device)
+    } else {
+        format!("{} (wg {})", t.name, t.work_group)
+    })
+}
+
+fn timeline(session: &Session, litmus: Option<&LitmusTest>) -> Timeline {
     let scenario = session.scenario();
     let dims = scenario.launch.global.len();
     let count = session.work_item_count();
@@ -94,9 +107,18 @@ fn timeline(session: &Session) -> Timeline {
     let mut groups: Vec<GroupRows> = Vec::new();
     for index in 0..shown {
         let view = session.work_item(index);
+        // A litmus test's work-groups are as large as its largest; the work-items that pad
+        // the others run no thread and get no lane.
+        let label = match litmus {
+            Some(test) => match test.work_item_thread.get(index).copied().flatten() {
+                Some(thread) => thread_label(test, thread).unwrap_or_default(),
+                None => continue,
+            },
+            None => lane_label(dims, view.global_id, view.group, view.local_id),
+        };
         let lane = Lane {
             index,
-            label: lane_label(dims, view.global_id, view.group, view.local_id),
+            label,
             status: view.status.as_str(),
             line: view.line,
             marks: Vec::new(),
@@ -111,7 +133,7 @@ fn timeline(session: &Session) -> Timeline {
         }
     }
     // Lanes are found by index through this table, since groups need not be contiguous.
-    let mut slots = vec![(usize::MAX, 0); shown];
+    let mut slots = vec![(usize::MAX, usize::MAX); shown];
     for (g, rows) in groups.iter().enumerate() {
         for (l, lane) in rows.lanes.iter().enumerate() {
             slots[lane.index] = (g, l);
@@ -122,7 +144,10 @@ fn timeline(session: &Session) -> Timeline {
     let source = &scenario.source;
     let lines = LineIndex::new(source);
     for event in (first..events.len()).filter_map(|i| events.get(i)) {
-        let Some(&(g, l)) = slots.get(event.work_item as usize) else {
+        let Some(&(g, l)) = slots
+            .get(event.work_item as usize)
+            .filter(|&&(g, _)| g != usize::MAX)
+        else {
             continue;
         };
         let title = mark_title(&event, source, &lines);
@@ -236,7 +261,7 @@ mod tests {
         let form = crate::form::validate(&crate::state::State::default());
         let scenario = form.scenario.expect("the default form is valid");
         let mut session = Session::new((*scenario).clone()).expect("the example compiles");
-        let fresh = take(&session);
+        let fresh = take(&session, None);
         assert_eq!(fresh.status, RunStatus::Running);
         let lanes: Vec<usize> = fresh
             .timeline
@@ -247,7 +272,7 @@ mod tests {
         assert_eq!(lanes, [4, 4]);
         assert_eq!(fresh.timeline.groups[1].lanes[1].label, "wi 5 (g1·l1)");
         assert!(session.step());
-        let stepped = take(&session);
+        let stepped = take(&session, None);
         let marks: usize = stepped
             .timeline
             .groups
@@ -257,6 +282,36 @@ mod tests {
             .sum();
         assert_eq!(marks, 1);
         assert_eq!(stepped.steps, 1);
+    }
+
+    #[test]
+    fn a_litmus_test_has_one_lane_per_thread() {
+        // IRIW's four threads share one work-group; 2+2W's two sit in groups of their own,
+        // and a test with a group of two and a group of one pads the second.
+        let source = "OPENCL padded\n{ [x]=0; }\n\
+            P0@wg 0, dev 0 (global atomic_int* x) { atomic_store_explicit(x, 1, memory_order_relaxed); }\n\
+            P1@wg 0, dev 0 (global atomic_int* x) { int r0 = atomic_load_explicit(x, memory_order_relaxed); }\n\
+            P2@wg 1, dev 0 (global atomic_int* x) { int r1 = atomic_load_explicit(x, memory_order_relaxed); }\n\
+            exists (1:r0=1)\n";
+        let test = interleave_engine::litmus::parse(source).expect("parses");
+        let scenario = interleave_engine::scenario::Scenario::new(
+            source,
+            "t.litmus",
+            interleave_engine::scenario::Dialect::Litmus,
+        );
+        let mut session = Session::new(scenario).expect("runs");
+        assert_eq!(session.work_item_count(), 4);
+        session.run(u64::MAX);
+        let snapshot = take(&session, Some(&test));
+        let labels: Vec<Vec<&str>> = snapshot
+            .timeline
+            .groups
+            .iter()
+            .map(|g| g.lanes.iter().map(|l| l.label.as_str()).collect())
+            .collect();
+        assert_eq!(labels, [vec!["P0 (wg 0)", "P1 (wg 0)"], vec!["P2 (wg 1)"]]);
+        let lanes = snapshot.timeline.groups.iter().flat_map(|g| &g.lanes);
+        assert!(lanes.clone().all(|lane| !lane.marks.is_empty()));
     }
 
     #[test]

@@ -9,15 +9,25 @@
 use std::rc::Rc;
 
 use interleave_engine::diag::Diagnostic;
+use interleave_engine::explore::Exploration;
 use interleave_engine::report::RunStatus;
-use interleave_engine::scenario::SchedulerKind;
+use interleave_engine::scenario::{MemoryModel, Scenario, SchedulerKind};
 use yew::{AttrValue, Reducible};
 
+use crate::examples::{self, Example};
+use crate::explore::{self, ExploreMode, WorkerEvent};
+
 /// The example the editor starts with.
-pub const DEFAULT_SOURCE: &str = include_str!("../../static/examples/count.cl");
+pub const DEFAULT_SOURCE: &str = examples::DEFAULT.source;
 
 /// The arguments that fit the default example.
 pub const DEFAULT_ARGS: [&str; 2] = ["ids=int[8]", "counters=int[2]:fill=0"];
+
+/// The memory models the launch panel offers, with the words it shows for them.
+pub const MEMORY_MODELS: [(MemoryModel, &str, &str); 2] = [
+    (MemoryModel::Sc, "sc", "sequentially consistent"),
+    (MemoryModel::Relaxed, "relaxed", "relaxed"),
+];
 
 /// The schedulers the launch panel offers, in the order it lists them.
 pub const SCHEDULERS: [SchedulerKind; 4] = [
@@ -65,6 +75,87 @@ pub struct Summary {
     pub status: RunStatus,
     pub steps: u64,
     pub trace_hash: AttrValue,
+    /// A litmus test's registers at the end (`1:r0=1 1:r1=0`), and whether its final
+    /// condition holds.
+    pub registers: Option<AttrValue>,
+    pub exists: Option<bool>,
+}
+
+/// An explored execution replayed by the manual scheduler: the agent of every step and the
+/// decisions of the steps that had several options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    pub schedule: Vec<u32>,
+    pub choices: Vec<u32>,
+}
+
+/// How far an exploration has got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Running,
+    /// Asked to stop; the workers report what they found at the end of their chunk.
+    Stopping,
+    Done,
+    /// Stopped before the end: the results cover the executions run until then.
+    Cancelled,
+    /// The scenario could not be explored, or a worker failed.
+    Failed,
+}
+
+impl Phase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Running => "running",
+            Phase::Stopping => "stopping",
+            Phase::Done => "done",
+            Phase::Cancelled => "cancelled",
+            Phase::Failed => "failed",
+        }
+    }
+
+    /// Whether the workers have all stopped.
+    pub fn over(self) -> bool {
+        matches!(self, Phase::Done | Phase::Cancelled | Phase::Failed)
+    }
+}
+
+/// One worker's share of an exploration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    pub executions: u64,
+    /// The most executions it will run (for an exhaustive search, an upper bound); 0 until
+    /// the worker has said.
+    pub budget: u64,
+    pub result: Option<Rc<Exploration>>,
+    pub stopped: bool,
+}
+
+/// An exploration: going on, or over with its results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExploreRun {
+    /// Tells this exploration's worker messages from those of an earlier one.
+    pub id: u64,
+    pub mode: ExploreMode,
+    /// The scenario explored (seeds and replays are taken relative to it).
+    pub scenario: Rc<Scenario>,
+    pub parts: Vec<Part>,
+    pub phase: Phase,
+    /// The merged results, once every part has reported.
+    pub result: Option<Rc<Exploration>>,
+    /// Why the exploration failed, when a worker did.
+    pub problem: Option<AttrValue>,
+    /// The outcome last loaded into the main session.
+    pub selected: Option<usize>,
+}
+
+impl ExploreRun {
+    pub fn executions(&self) -> u64 {
+        self.parts.iter().map(|p| p.executions).sum()
+    }
+
+    pub fn budget(&self) -> u64 {
+        self.parts.iter().map(|p| p.budget).sum()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -74,8 +165,13 @@ pub struct State {
     pub local: AttrValue,
     pub seed: AttrValue,
     pub scheduler: SchedulerKind,
+    pub memory_model: MemoryModel,
+    /// Replays an explored execution instead of running the scheduler.
+    pub replay: Option<Rc<Replay>>,
     pub args: Rc<Vec<ArgRow>>,
     next_arg_id: u32,
+    /// The example the editor holds, until it is edited.
+    pub example: Option<&'static str>,
     pub theme: Theme,
     /// Bumped by every edit of the source or launch, so derived values (the scenario) are
     /// recomputed only when an input changed.
@@ -95,6 +191,13 @@ pub struct State {
     pub diagnostics_source: AttrValue,
     /// Whether the inputs changed since the diagnostics were produced.
     pub diagnostics_stale: bool,
+    /// Whether to open a session and run it as soon as the inputs are in place (after an
+    /// explored outcome was loaded).
+    pub autorun: bool,
+    pub explore_mode: ExploreMode,
+    pub explore_runs: AttrValue,
+    pub explore_preemptions: AttrValue,
+    pub exploration: Option<Rc<ExploreRun>>,
 }
 
 pub enum Action {
@@ -128,6 +231,33 @@ pub enum Action {
     },
     RunStarted,
     RunStopped,
+    SetMemoryModel(MemoryModel),
+    /// Replaces the editor's text (and for a kernel, the launch) with an example.
+    LoadExample(&'static Example),
+    SetExploreMode(ExploreMode),
+    SetExploreRuns(AttrValue),
+    SetExplorePreemptions(AttrValue),
+    /// Workers were started for a new exploration, one part each, with their budgets.
+    ExploreStarted {
+        id: u64,
+        mode: ExploreMode,
+        scenario: Rc<Scenario>,
+        budgets: Vec<u64>,
+    },
+    /// A worker of exploration `id` reported.
+    ExploreEvent {
+        id: u64,
+        part: usize,
+        event: WorkerEvent,
+    },
+    /// The user asked the exploration to stop; its workers report what they have.
+    ExploreStop,
+    /// The workers were terminated without waiting for them.
+    ExploreAbandoned,
+    /// Loads the explored outcome at this index into the launch panel and runs it.
+    LoadOutcome(usize),
+    /// Loads the seed of the explored finding at this index and runs it.
+    LoadFinding(usize),
 }
 
 impl State {
@@ -146,8 +276,11 @@ impl State {
             local: AttrValue::from("4"),
             seed: AttrValue::from("1"),
             scheduler: SchedulerKind::Random,
+            memory_model: MemoryModel::Sc,
+            replay: None,
             next_arg_id: args.len() as u32,
             args: Rc::new(args),
+            example: Some(examples::DEFAULT.id),
             theme,
             revision: 0,
             generation: 0,
@@ -157,7 +290,19 @@ impl State {
             diagnostics: Rc::default(),
             diagnostics_source: AttrValue::default(),
             diagnostics_stale: false,
+            autorun: false,
+            explore_mode: ExploreMode::Random,
+            explore_runs: AttrValue::from(explore::DEFAULT_RUNS.to_string()),
+            explore_preemptions: AttrValue::default(),
+            exploration: None,
         }
+    }
+
+    /// Whether an exploration's workers are still at work.
+    pub fn exploring(&self) -> bool {
+        self.exploration
+            .as_ref()
+            .is_some_and(|run| !run.phase.over())
     }
 
     /// Whether the live session's run has ended.
@@ -174,6 +319,30 @@ impl State {
         self.running = false;
         self.summary = None;
         self.diagnostics_stale = true;
+        // A replay is one execution of one program: any edit leaves it meaningless.
+        self.replay = None;
+        self.autorun = false;
+    }
+
+    /// Sets `f` on a copy of the exploration, if there is one.
+    fn update_exploration(&mut self, f: impl FnOnce(&mut ExploreRun)) {
+        if let Some(run) = &self.exploration {
+            let mut run = ExploreRun::clone(run);
+            f(&mut run);
+            self.exploration = Some(Rc::new(run));
+        }
+    }
+
+    /// Puts the launch panel on an explored execution: its seed, and its replay when the
+    /// seed alone does not reproduce it; then asks for a run.
+    fn load(&mut self, seed: u64, replay: Option<Replay>, scheduler: SchedulerKind) {
+        self.invalidate();
+        self.seed = AttrValue::from(seed.to_string());
+        match replay {
+            Some(replay) => self.replay = Some(Rc::new(replay)),
+            None => self.scheduler = scheduler,
+        }
+        self.autorun = true;
     }
 }
 
@@ -200,6 +369,31 @@ pub fn reduce(state: &State, action: Action) -> State {
                 return next;
             }
             next.source = text;
+            next.example = None;
+            next.invalidate();
+        }
+        Action::LoadExample(example) => {
+            next.source = AttrValue::from(example.source);
+            next.example = Some(example.id);
+            if let Some(launch) = example.launch {
+                next.global = AttrValue::from(launch.global);
+                next.local = AttrValue::from(launch.local);
+                let args: Vec<ArgRow> = launch
+                    .args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, text)| ArgRow {
+                        id: state.next_arg_id + i as u32,
+                        text: AttrValue::from(*text),
+                    })
+                    .collect();
+                next.next_arg_id += args.len() as u32;
+                next.args = Rc::new(args);
+            }
+            next.invalidate();
+        }
+        Action::SetMemoryModel(model) => {
+            next.memory_model = model;
             next.invalidate();
         }
         Action::SetGlobal(text) => {
@@ -248,6 +442,7 @@ pub fn reduce(state: &State, action: Action) -> State {
         }
         Action::SetTheme(theme) => next.theme = theme,
         Action::SessionOpened => {
+            next.autorun = false;
             next.generation += 1;
             next.live = true;
             next.running = false;
@@ -259,6 +454,7 @@ pub fn reduce(state: &State, action: Action) -> State {
             diagnostics,
             source,
         } => {
+            next.autorun = false;
             next.generation += 1;
             next.diagnostics_source = source;
             next.live = false;
@@ -288,8 +484,147 @@ pub fn reduce(state: &State, action: Action) -> State {
         }
         Action::RunStarted => next.running = state.live && state.summary.is_none(),
         Action::RunStopped => next.running = false,
+        Action::SetExploreMode(mode) => next.explore_mode = mode,
+        Action::SetExploreRuns(text) => next.explore_runs = text,
+        Action::SetExplorePreemptions(text) => next.explore_preemptions = text,
+        Action::ExploreStarted {
+            id,
+            mode,
+            scenario,
+            budgets,
+        } => {
+            let parts = budgets
+                .into_iter()
+                .map(|budget| Part {
+                    executions: 0,
+                    budget,
+                    result: None,
+                    stopped: false,
+                })
+                .collect();
+            next.exploration = Some(Rc::new(ExploreRun {
+                id,
+                mode,
+                scenario,
+                parts,
+                phase: Phase::Running,
+                result: None,
+                problem: None,
+                selected: None,
+            }));
+        }
+        Action::ExploreEvent { id, part, event } => {
+            let current = state
+                .exploration
+                .as_ref()
+                .is_some_and(|run| run.id == id && !run.phase.over() && part < run.parts.len());
+            if !current {
+                return next;
+            }
+            if let WorkerEvent::Failed { diagnostics } = &event {
+                next.diagnostics = Rc::new(diagnostics.clone());
+                next.diagnostics_source = state
+                    .exploration
+                    .as_ref()
+                    .map(|run| AttrValue::from(run.scenario.source.clone()))
+                    .unwrap_or_default();
+                next.diagnostics_stale = false;
+            }
+            next.update_exploration(|run| explore_event(run, part, event));
+        }
+        Action::ExploreStop => next.update_exploration(|run| {
+            if run.phase == Phase::Running {
+                run.phase = Phase::Stopping;
+            }
+        }),
+        Action::ExploreAbandoned => next.update_exploration(|run| {
+            if !run.phase.over() {
+                run.phase = Phase::Cancelled;
+                run.result = merged(&run.parts, false);
+            }
+        }),
+        Action::LoadOutcome(index) => {
+            let Some(run) = &state.exploration else {
+                return next;
+            };
+            let Some(outcome) = run.result.as_ref().and_then(|r| r.outcomes.get(index)) else {
+                return next;
+            };
+            let replay = outcome.schedule.as_ref().map(|schedule| Replay {
+                schedule: schedule.clone(),
+                choices: outcome.choices.clone().unwrap_or_default(),
+            });
+            next.load(outcome.seed, replay, run.scenario.scheduler);
+            next.update_exploration(|run| run.selected = Some(index));
+        }
+        Action::LoadFinding(index) => {
+            let Some(run) = &state.exploration else {
+                return next;
+            };
+            // Under exhaustive exploration a finding's seed is the scenario's, which does not
+            // reproduce it: only findings of random exploration can be loaded.
+            if run.mode != ExploreMode::Random {
+                return next;
+            }
+            let Some(found) = run.result.as_ref().and_then(|r| r.findings.get(index)) else {
+                return next;
+            };
+            next.load(found.seed, None, run.scenario.scheduler);
+            next.update_exploration(|run| run.selected = None);
+        }
     }
     next
+}
+
+/// Applies one worker's report to its exploration.
+fn explore_event(run: &mut ExploreRun, part: usize, event: WorkerEvent) {
+    match event {
+        WorkerEvent::Progress { executions, budget } => {
+            run.parts[part].executions = executions;
+            run.parts[part].budget = budget;
+        }
+        WorkerEvent::Done {
+            exploration,
+            stopped,
+        } => {
+            let slot = &mut run.parts[part];
+            slot.executions = exploration.runs + exploration.discarded;
+            slot.stopped = stopped;
+            slot.result = Some(exploration);
+            if run.parts.iter().all(|p| p.result.is_some()) {
+                let stopped = run.phase == Phase::Stopping || run.parts.iter().any(|p| p.stopped);
+                run.phase = if stopped {
+                    Phase::Cancelled
+                } else {
+                    Phase::Done
+                };
+                run.result = merged(&run.parts, true);
+            }
+        }
+        WorkerEvent::Failed { .. } => {
+            run.phase = Phase::Failed;
+            run.problem = Some("the scenario could not be explored; see the problems below".into());
+        }
+        WorkerEvent::Crashed { message } => {
+            run.phase = Phase::Failed;
+            run.problem = Some(message.into());
+            run.result = merged(&run.parts, false);
+        }
+    }
+}
+
+/// The results of the parts that have reported, merged; with `all`, only once every part
+/// has. A lone part is its own result.
+fn merged(parts: &[Part], all: bool) -> Option<Rc<Exploration>> {
+    let done: Vec<&Rc<Exploration>> = parts.iter().filter_map(|p| p.result.as_ref()).collect();
+    if done.is_empty() || (all && done.len() < parts.len()) {
+        return None;
+    }
+    if let [only] = done.as_slice() {
+        return Some(Rc::clone(only));
+    }
+    let explorations: Vec<Exploration> = done.iter().map(|e| Exploration::clone(e)).collect();
+    Some(Rc::new(explore::merge(&explorations)))
 }
 
 #[cfg(test)]
@@ -298,7 +633,12 @@ mod tests {
 
     #[test]
     fn stepping_back_from_the_end_reopens_the_run() {
-        let ended = reduce(&opened(), Action::Advanced { ended: Some(summary(RunStatus::Completed)) });
+        let ended = reduce(
+            &opened(),
+            Action::Advanced {
+                ended: Some(summary(RunStatus::Completed)),
+            },
+        );
         assert!(ended.ended());
         let back = reduce(&ended, Action::Rewound { ended: None });
         assert!(!back.ended() && back.live && !back.running);
@@ -314,6 +654,8 @@ mod tests {
             status,
             steps: 42,
             trace_hash: "3fa2".into(),
+            registers: None,
+            exists: None,
         }
     }
 
@@ -360,6 +702,8 @@ mod tests {
             },
             || Action::AddArg,
             || Action::RemoveArg(1),
+            || Action::SetMemoryModel(MemoryModel::Relaxed),
+            || Action::LoadExample(&examples::EXAMPLES[1]),
         ];
         for edit in edits {
             let running = reduce(&opened(), Action::RunStarted);
@@ -442,5 +786,243 @@ mod tests {
         assert_eq!(dark.theme, Theme::Dark);
         assert!(dark.live);
         assert_eq!(dark.generation, state.generation);
+    }
+
+    use interleave_engine::explore::{explore_with, Config};
+    use interleave_engine::scenario::Dialect;
+
+    fn mp() -> Scenario {
+        let mut scenario =
+            Scenario::new(examples::EXAMPLES[1].source, "test.litmus", Dialect::Litmus);
+        scenario.memory_model = MemoryModel::Relaxed;
+        scenario
+    }
+
+    fn explored(state: &State, id: u64, mode: ExploreMode, parts: usize) -> State {
+        reduce(
+            state,
+            Action::ExploreStarted {
+                id,
+                mode,
+                scenario: Rc::new(mp()),
+                budgets: vec![100; parts],
+            },
+        )
+    }
+
+    fn done(id: u64, part: usize, config: Config, stopped: bool) -> Action {
+        Action::ExploreEvent {
+            id,
+            part,
+            event: WorkerEvent::Done {
+                exploration: Rc::new(explore_with(&mp(), config).unwrap()),
+                stopped,
+            },
+        }
+    }
+
+    fn seeds(first_seed: u64, runs: u64) -> Config {
+        Config {
+            runs,
+            first_seed,
+            exhaustive: false,
+            max_preemptions: None,
+        }
+    }
+
+    const EXHAUSTIVE: Config = Config {
+        runs: 0,
+        first_seed: 0,
+        exhaustive: true,
+        max_preemptions: None,
+    };
+
+    #[test]
+    fn an_exploration_merges_its_parts_when_all_have_reported() {
+        let state = explored(&State::default(), 1, ExploreMode::Random, 2);
+        assert!(state.exploring());
+        let progress = reduce(
+            &state,
+            Action::ExploreEvent {
+                id: 1,
+                part: 1,
+                event: WorkerEvent::Progress {
+                    executions: 40,
+                    budget: 100,
+                },
+            },
+        );
+        let run = progress.exploration.clone().unwrap();
+        assert_eq!((run.executions(), run.budget()), (40, 200));
+        let half = reduce(&progress, done(1, 0, seeds(0, 100), false));
+        assert_eq!(half.exploration.as_ref().unwrap().phase, Phase::Running);
+        assert!(half.exploration.as_ref().unwrap().result.is_none());
+        let all = reduce(&half, done(1, 1, seeds(100, 100), false));
+        let run = all.exploration.clone().unwrap();
+        assert_eq!(run.phase, Phase::Done);
+        assert!(!all.exploring());
+        let result = run.result.clone().unwrap();
+        assert_eq!(result, Rc::new(explore_with(&mp(), seeds(0, 200)).unwrap()));
+        assert_eq!(run.executions(), 200);
+    }
+
+    #[test]
+    fn messages_of_an_earlier_exploration_are_ignored() {
+        let state = explored(&State::default(), 2, ExploreMode::Exhaustive, 1);
+        let stale = reduce(&state, done(1, 0, EXHAUSTIVE, false));
+        assert_eq!(stale.exploration, state.exploration);
+        let out_of_range = reduce(&state, done(2, 5, EXHAUSTIVE, false));
+        assert_eq!(out_of_range.exploration, state.exploration);
+    }
+
+    #[test]
+    fn stopping_gives_the_results_so_far() {
+        let state = explored(&State::default(), 1, ExploreMode::Random, 2);
+        let stopping = reduce(&state, Action::ExploreStop);
+        assert_eq!(
+            stopping.exploration.as_ref().unwrap().phase,
+            Phase::Stopping
+        );
+        let one = reduce(&stopping, done(1, 0, seeds(0, 10), true));
+        let both = reduce(&one, done(1, 1, seeds(50, 10), true));
+        let run = both.exploration.clone().unwrap();
+        assert_eq!(run.phase, Phase::Cancelled);
+        assert_eq!(run.result.as_ref().unwrap().runs, 20);
+        // Abandoning keeps what has arrived.
+        let abandoned = reduce(&one, Action::ExploreAbandoned);
+        let run = abandoned.exploration.clone().unwrap();
+        assert_eq!(run.phase, Phase::Cancelled);
+        assert_eq!(run.result.as_ref().unwrap().runs, 10);
+    }
+
+    #[test]
+    fn a_failed_exploration_shows_its_diagnostics() {
+        let state = explored(&State::default(), 1, ExploreMode::Exhaustive, 1);
+        let failed = reduce(
+            &state,
+            Action::ExploreEvent {
+                id: 1,
+                part: 0,
+                event: WorkerEvent::Failed {
+                    diagnostics: vec![Diagnostic::error("litmus", "bad")],
+                },
+            },
+        );
+        assert_eq!(failed.exploration.as_ref().unwrap().phase, Phase::Failed);
+        assert_eq!(failed.diagnostics.len(), 1);
+        assert!(failed.diagnostics_source.starts_with("OPENCL MP"));
+        let crashed = reduce(
+            &state,
+            Action::ExploreEvent {
+                id: 1,
+                part: 0,
+                event: WorkerEvent::Crashed {
+                    message: "gone".into(),
+                },
+            },
+        );
+        let run = crashed.exploration.clone().unwrap();
+        assert_eq!(
+            (run.phase, run.problem.as_deref()),
+            (Phase::Failed, Some("gone"))
+        );
+    }
+
+    #[test]
+    fn an_exhaustive_outcome_loads_as_a_replay() {
+        let state = reduce(
+            &State::default(),
+            Action::LoadExample(&examples::EXAMPLES[1]),
+        );
+        let state = reduce(&state, Action::SetMemoryModel(MemoryModel::Relaxed));
+        let state = reduce(
+            &explored(&state, 1, ExploreMode::Exhaustive, 1),
+            done(1, 0, EXHAUSTIVE, false),
+        );
+        let result = state.exploration.as_ref().unwrap().result.clone().unwrap();
+        let weak = result
+            .outcomes
+            .iter()
+            .position(|o| o.exists == Some(true))
+            .unwrap();
+        let loaded = reduce(&state, Action::LoadOutcome(weak));
+        let replay = loaded.replay.clone().expect("a replay");
+        assert_eq!(
+            Some(&replay.schedule),
+            result.outcomes[weak].schedule.as_ref()
+        );
+        assert!(loaded.autorun && !loaded.live);
+        assert_eq!(loaded.exploration.as_ref().unwrap().selected, Some(weak));
+        let scenario = crate::form::validate(&loaded).scenario.unwrap();
+        assert_eq!(scenario.scheduler, SchedulerKind::Manual);
+        assert_eq!(scenario.choices, replay.choices);
+        // Opening the session ends the request to run; an edit drops the replay.
+        assert!(!reduce(&loaded, Action::SessionOpened).autorun);
+        let edited = reduce(&loaded, Action::SetSeed("3".into()));
+        assert!(edited.replay.is_none() && !edited.autorun);
+        // Findings of an exhaustive search have no seed that reproduces them.
+        assert_eq!(reduce(&state, Action::LoadFinding(0)).seed, state.seed);
+        assert_eq!(
+            reduce(&state, Action::LoadOutcome(99)).revision,
+            state.revision
+        );
+    }
+
+    #[test]
+    fn a_random_outcome_loads_its_seed_and_scheduler() {
+        let mut state = reduce(&State::default(), Action::SetScheduler(SchedulerKind::Pct));
+        state = explored(&state, 1, ExploreMode::Random, 1);
+        // The explored scenario's scheduler (random) wins over the panel's.
+        let state = reduce(&state, done(1, 0, seeds(20, 50), false));
+        let result = state.exploration.as_ref().unwrap().result.clone().unwrap();
+        let index = result
+            .outcomes
+            .iter()
+            .position(|o| o.schedule.is_none())
+            .unwrap();
+        let loaded = reduce(&state, Action::LoadOutcome(index));
+        assert_eq!(
+            loaded.seed.as_str(),
+            result.outcomes[index].seed.to_string()
+        );
+        assert_eq!(loaded.scheduler, SchedulerKind::Random);
+        assert!(loaded.replay.is_none() && loaded.autorun);
+    }
+
+    #[test]
+    fn explore_settings_keep_the_session() {
+        let state = opened();
+        for action in [
+            Action::SetExploreMode(ExploreMode::Exhaustive),
+            Action::SetExploreRuns("50".into()),
+            Action::SetExplorePreemptions("2".into()),
+        ] {
+            let next = reduce(&state, action);
+            assert!(next.live);
+            assert_eq!(next.revision, state.revision);
+        }
+    }
+
+    #[test]
+    fn a_kernel_example_brings_its_launch() {
+        let litmus = reduce(
+            &State::default(),
+            Action::LoadExample(&examples::EXAMPLES[1]),
+        );
+        assert!(litmus.source.starts_with("OPENCL MP"));
+        assert_eq!(litmus.example, Some("litmus/mp.litmus"));
+        let edited = reduce(&litmus, Action::SetGlobal("3".into()));
+        let back = reduce(&edited, Action::LoadExample(&examples::DEFAULT));
+        assert_eq!(back.global.as_str(), "8");
+        assert_eq!(
+            back.args
+                .iter()
+                .map(|a| a.text.as_str())
+                .collect::<Vec<_>>(),
+            DEFAULT_ARGS
+        );
+        assert!(reduce(&back, Action::EditSource("x".into()))
+            .example
+            .is_none());
     }
 }

@@ -10,7 +10,17 @@
 //! - `#lanes[data-work-items]`, the number of work-items of the example's launch, and one
 //!   `#lanes .lane[data-work-item]` per work-item once the example has run, each with at least
 //!   one `.mark` (an event of that work-item on the timeline);
-//! - `#status[data-status]`, `completed` after a full run and `running` after a single step.
+//! - `#status[data-status]`, `completed` after a full run and `running` after a single step;
+//! - schedule exploration in Web Workers: the example picker `#examples` loads the MP litmus
+//!   test (`#litmus-note` replaces the launch sizes, one lane per thread), `#memory-model`
+//!   selects the relaxed model, `#explore-mode-exhaustive` and `#explore-start` explore it;
+//!   `#explore-status[data-phase]` ends `done`, `#explore-outcomes` lists the four outcomes
+//!   with the weak one `tr[data-exists="true"]`, `#explore-summary` says
+//!   `[data-exists-observed="true"]` and `[data-complete="true"]`, `#explore-histogram` draws
+//!   one bar per outcome (`data-bars`, `data-highlighted`); loading the weak outcome
+//!   (`button.replay`) runs it in the lanes, ending `completed` with `#registers` showing
+//!   `1:r0=1 1:r1=0` and `[data-exists="true"]`; a random exploration over several workers
+//!   counts every seed.
 //!
 //! It needs a built `dist/` directory (named by `INTERLEAVE_DIST`), Chromium and chromedriver,
 //! so it only exists with the `e2e` feature; `cargo xtask test` provides all of that. Every wait
@@ -30,6 +40,14 @@ use std::time::{Duration, Instant};
 
 /// Work-items in the launch of the example the app opens with.
 const DEFAULT_WORK_ITEMS: usize = 8;
+
+/// How long an exploration may take: it starts workers, which fetch and compile their own
+/// WebAssembly, and a busy two-core machine is slow at that.
+const EXPLORE_WAIT: Duration = Duration::from_secs(90);
+
+/// The outcome of message passing that only the relaxed model allows: the flag seen, the
+/// data not.
+const WEAK_MP: &str = "1:r0=1 1:r1=0";
 
 /// How long to wait for the first render: it includes fetching and compiling the wasm module,
 /// which a busy two-core machine can make slow.
@@ -69,7 +87,7 @@ macro_rules! ensure {
 }
 
 #[tokio::test]
-async fn default_example_runs_and_steps_in_chromium() {
+async fn the_app_runs_steps_and_explores_in_chromium() {
     let Some(dist) = std::env::var_os("INTERLEAVE_DIST").map(PathBuf::from) else {
         panic!(
             "INTERLEAVE_DIST is not set. This test needs the app built by Trunk; run \
@@ -86,7 +104,10 @@ async fn default_example_runs_and_steps_in_chromium() {
     let driver = ChromeDriver::start().expect("start chromedriver");
     let client = driver.session().await.expect("open a Chromium session");
 
-    let outcome = check_app(&client, &server.url()).await;
+    let mut outcome = check_app(&client, &server.url()).await;
+    if outcome.is_ok() {
+        outcome = check_exploration(&client).await;
+    }
     if outcome.is_err() {
         // The page as it was when the check failed is the quickest way to see why.
         save_screenshot(&client, "e2e-failure.png").await.ok();
@@ -201,6 +222,208 @@ async fn check_app(client: &Client, url: &str) -> Check {
     .await?;
     save_screenshot(client, "e2e-step.png").await?;
     Ok(())
+}
+
+/// Loads the MP litmus test, explores it exhaustively under the relaxed model in a worker,
+/// checks the outcomes, loads the weak one into the run, and finally explores random seeds
+/// over several workers.
+async fn check_exploration(client: &Client) -> Check {
+    select(client, "#examples", "litmus/mp.litmus").await?;
+    wait_until(
+        "the MP test in the editor, with one lane per thread",
+        WAIT,
+        || async {
+            let note = count(client, "#litmus-note").await?;
+            let threads = attribute(client, "#lanes", "data-work-items").await?;
+            let sizes = count(client, "#global").await?;
+            if note == 1 && threads == "2" && sizes == 0 {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{note} #litmus-note, data-work-items {threads:?}, {sizes} #global"
+                ))
+            }
+        },
+    )
+    .await?;
+    select(client, "#memory-model", "relaxed").await?;
+    click(client, "#explore-mode-exhaustive").await?;
+    wait_until(
+        "the exhaustive mode to show its preemption bound",
+        WAIT,
+        || async {
+            count(client, "#explore-preemptions")
+                .await
+                .and_then(|n| exactly(n, 1, "#explore-preemptions"))
+        },
+    )
+    .await?;
+    click(client, "#explore-start").await?;
+    wait_for_phase(client, "done").await?;
+
+    let rows = client
+        .find_all(Locator::Css("#explore-outcomes tbody tr"))
+        .await
+        .map_err(|e| e.to_string())?;
+    exactly(rows.len(), 4, "#explore-outcomes tbody tr")?;
+    let weak = client
+        .find_all(Locator::Css("#explore-outcomes tr[data-exists=\"true\"]"))
+        .await
+        .map_err(|e| e.to_string())?;
+    exactly(weak.len(), 1, "weak outcome row")?;
+    let label = weak[0].text().await.map_err(|e| e.to_string())?;
+    ensure!(label.contains(WEAK_MP), "the weak row reads {label:?}");
+    ensure!(
+        count(client, "#explore-summary [data-exists-observed=\"true\"]").await? == 1,
+        "the summary does not say the condition was observed"
+    );
+    ensure!(
+        count(client, "#explore-summary [data-complete=\"true\"]").await? == 1,
+        "the summary does not say the search was complete"
+    );
+    let bars = attribute(client, "#explore-histogram", "data-bars").await?;
+    let highlighted = attribute(client, "#explore-histogram", "data-highlighted").await?;
+    ensure!(
+        bars == "4" && highlighted == "1",
+        "the histogram has {bars} bars, {highlighted} highlighted"
+    );
+    scroll_to(client, "#explore-title").await?;
+    save_screenshot(client, "e2e-explore.png").await?;
+
+    click(
+        client,
+        "#explore-outcomes tr[data-exists=\"true\"] button.replay",
+    )
+    .await?;
+    wait_for_status(client, "completed").await?;
+    wait_until(
+        "the run to show the weak outcome's registers",
+        WAIT,
+        || async {
+            let registers = client
+                .find(Locator::Css("#registers"))
+                .await
+                .map_err(|e| format!("no #registers: {e}"))?;
+            let text = registers.text().await.map_err(|e| e.to_string())?;
+            let exists = registers
+                .attr("data-exists")
+                .await
+                .map_err(|e| e.to_string())?;
+            if text.contains(WEAK_MP) && exists.as_deref() == Some("true") {
+                Ok(())
+            } else {
+                Err(format!("#registers reads {text:?}, data-exists {exists:?}"))
+            }
+        },
+    )
+    .await?;
+    let lanes = client
+        .find_all(Locator::Css("#lanes .lane .wi"))
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut labels = Vec::new();
+    for lane in &lanes {
+        labels.push(lane.text().await.map_err(|e| e.to_string())?);
+    }
+    ensure!(
+        labels == ["P0 (wg 0)", "P1 (wg 1)"],
+        "the lanes are {labels:?}"
+    );
+    let scheduler = client
+        .find(Locator::Css("#scheduler"))
+        .await
+        .map_err(|e| e.to_string())?
+        .prop("value")
+        .await
+        .map_err(|e| e.to_string())?;
+    ensure!(
+        scheduler.as_deref() == Some("replay"),
+        "the scheduler reads {scheduler:?}"
+    );
+    ensure!(
+        count(
+            client,
+            "#explore-outcomes tr.selected[data-exists=\"true\"]"
+        )
+        .await?
+            == 1,
+        "the loaded outcome is not marked"
+    );
+    save_screenshot(client, "e2e-explore-replay.png").await?;
+    scroll_to(client, "body").await?;
+    save_screenshot(client, "e2e-explore-run.png").await?;
+
+    // Random seeds, split over the browser's processors and merged: every seed counts once.
+    click(client, "#explore-mode-random").await?;
+    let runs = client
+        .find(Locator::Css("#explore-runs"))
+        .await
+        .map_err(|e| format!("no #explore-runs: {e}"))?;
+    runs.clear().await.map_err(|e| e.to_string())?;
+    runs.send_keys("3000").await.map_err(|e| e.to_string())?;
+    click(client, "#explore-start").await?;
+    wait_for_phase(client, "done").await?;
+    let summary = client
+        .find(Locator::Css("#explore-summary"))
+        .await
+        .map_err(|e| e.to_string())?
+        .text()
+        .await
+        .map_err(|e| e.to_string())?;
+    ensure!(summary.contains("3,000"), "the summary reads {summary:?}");
+    let rows = count(client, "#explore-outcomes tbody tr").await?;
+    ensure!((2..=4).contains(&rows), "{rows} outcomes of random MP");
+    Ok(())
+}
+
+/// Waits until `#explore-status[data-phase]` reads `expected`, failing at once if the
+/// exploration failed.
+async fn wait_for_phase(client: &Client, expected: &str) -> Check {
+    wait_until(
+        &format!("`#explore-status[data-phase]` to be {expected:?}"),
+        EXPLORE_WAIT,
+        || async {
+            let phase = attribute(client, "#explore-status", "data-phase").await?;
+            if phase == expected {
+                return Ok(Ok(()));
+            }
+            if phase == "failed" {
+                let text = client
+                    .find(Locator::Css("#explore-status"))
+                    .await
+                    .map_err(|e| e.to_string())?
+                    .text()
+                    .await
+                    .map_err(|e| e.to_string())?;
+                return Ok(Err(format!("the exploration failed: {text}")));
+            }
+            Err(format!("data-phase is {phase:?}"))
+        },
+    )
+    .await?
+}
+
+/// Chooses the option with `value` in the `<select>` matched by `css`.
+async fn select(client: &Client, css: &str, value: &str) -> Check {
+    client
+        .find(Locator::Css(css))
+        .await
+        .map_err(|e| format!("no {css}: {e}"))?
+        .select_by_value(value)
+        .await
+        .map_err(|e| format!("cannot choose {value:?} in {css}: {e}"))
+}
+
+/// Scrolls the element matched by `css` to the top of the viewport, for a screenshot.
+async fn scroll_to(client: &Client, css: &str) -> Check {
+    client
+        .execute(
+            "document.querySelector(arguments[0]).scrollIntoView({block: 'start'});",
+            vec![json!(css)],
+        )
+        .await
+        .map(|_| ())
+        .map_err(|e| format!("cannot scroll to {css}: {e}"))
 }
 
 /// Ready when `#lanes .lane` holds exactly one lane per work-item, numbered 0..N by

@@ -1,7 +1,7 @@
 //! `cargo xtask test`: every test suite, in order of cost, stopping at the first failure.
 //!
-//! 1. Native tests of the engine, the CLI, the test-support library and this crate: fast, and
-//!    most failures show up here.
+//! 1. Native tests of the engine, the CLI, the test-support library, the app's pure modules
+//!    and this crate: fast, and most failures show up here.
 //! 2. The parse scoreboard of other projects' kernels (`cargo xtask corpus`, short form), only
 //!    when `../shared/corpus` exists beside the checkout, so a clone without it still passes.
 //!    It measures and does not gate, except that an engine panic fails it: user input must
@@ -87,6 +87,8 @@ pub fn run() -> Result<(), String> {
                 "interleave-cli",
                 "-p",
                 "interleave-tests",
+                "-p",
+                "interleave-app",
                 "-p",
                 "xtask",
             ])]),

@@ -3,7 +3,13 @@
 //! The session lives beside the reducer in a shared cell because it is mutable and not
 //! `Clone`; every change to it is followed by an action that bumps the state's generation,
 //! and the view reads a fresh [`Snapshot`] only when the generation changes. Side effects (the
-//! chunked run, the theme attribute, keyboard shortcuts) live in `use_effect_with`.
+//! chunked run, the theme attribute, keyboard shortcuts, loading an explored outcome) live in
+//! `use_effect_with`.
+//!
+//! The workers of an exploration live beside the session in the same way ([`Pool`]): their
+//! messages become actions tagged with the exploration's id, and the pool is dropped (its
+//! workers terminated) once the exploration is over, when a new one starts, or when the app
+//! goes away.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -14,26 +20,33 @@ use interleave_engine::report::RunStatus;
 use interleave_engine::scenario::{Scenario, SchedulerKind};
 use interleave_engine::session::Session;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlElement, HtmlTextAreaElement, KeyboardEvent};
+use web_sys::{
+    HtmlElement, HtmlTextAreaElement, KeyboardEvent, ScrollIntoViewOptions, ScrollLogicalPosition,
+};
 use yew::prelude::*;
 
 use super::controls::Controls;
 use super::diagnostics::Diagnostics;
 use super::editor::Editor;
+use super::examples::ExamplePicker;
+use super::explore::ExplorePanel;
 use super::findings::{Findings, SourcePlace};
 use super::header::Header;
 use super::lanes::Lanes;
 use super::launch::LaunchPanel;
 use super::status::Status;
+use crate::explore::{self, ExploreMode, Job, WorkerEvent};
 use crate::form::{self, Form};
+use crate::pool::Pool;
 use crate::snapshot::{self, Snapshot};
-use crate::state::{Action, State, Summary, Theme};
+use crate::state::{Action, Phase, State, Summary, Theme};
 
 /// Steps per chunk of a run: large enough that runs finish quickly, small enough that the
 /// page repaints and reacts to Pause between chunks.
 const CHUNK: u64 = 20_000;
 
 type SessionCell = Rc<RefCell<Option<Session>>>;
+type PoolCell = Rc<RefCell<Option<Pool>>>;
 
 /// The theme the operating system asks for.
 fn preferred_theme() -> Theme {
@@ -87,6 +100,11 @@ fn advance(cell: &SessionCell, step: impl FnOnce(&mut Session) -> bool) -> (bool
             status: report.status,
             steps: report.steps,
             trace_hash: report.trace_hash.into(),
+            registers: report
+                .registers
+                .as_ref()
+                .map(|r| AttrValue::from(explore::registers_text(r))),
+            exists: report.exists,
         }
     });
     (moved, ended)
@@ -119,6 +137,92 @@ fn place_range(source: &str, place: SourcePlace) -> Option<(usize, usize)> {
     Some((line_start + column, line_start + line.len()))
 }
 
+/// The browser's logical processors (0 when it does not say).
+fn hardware_concurrency() -> usize {
+    let reported = gloo::utils::window().navigator().hardware_concurrency();
+    if reported.is_finite() && reported >= 1.0 {
+        reported as usize
+    } else {
+        0
+    }
+}
+
+/// Brings the lanes into view, for a run started from the results further down the page.
+fn reveal_lanes() {
+    if let Some(lanes) = gloo::utils::document().get_element_by_id("lanes") {
+        let options = ScrollIntoViewOptions::new();
+        options.set_block(ScrollLogicalPosition::Nearest);
+        lanes.scroll_into_view_with_scroll_into_view_options(&options);
+    }
+}
+
+/// Starts the workers of a new exploration of the form's scenario with the Explore panel's
+/// settings, abandoning one still going.
+fn start_exploration(
+    pool: &PoolCell,
+    id: u64,
+    state: &State,
+    form: &Form,
+    dispatch: &UseReducerDispatcher<State>,
+) {
+    let Some(scenario) = &form.scenario else {
+        return;
+    };
+    let mode = state.explore_mode;
+    let jobs: Vec<Job> = match mode {
+        ExploreMode::Random => {
+            let Ok(runs) = explore::parse_runs(&state.explore_runs) else {
+                return;
+            };
+            let workers = explore::worker_count(runs, hardware_concurrency());
+            explore::split_seeds(scenario.seed, runs, workers)
+                .into_iter()
+                .map(|(first_seed, runs)| Job {
+                    runs,
+                    first_seed,
+                    exhaustive: false,
+                    max_preemptions: None,
+                })
+                .collect()
+        }
+        ExploreMode::Exhaustive => {
+            let Ok(max_preemptions) = explore::parse_preemptions(&state.explore_preemptions) else {
+                return;
+            };
+            // No run count: the engine's own budget bounds the search.
+            vec![Job {
+                runs: 0,
+                first_seed: scenario.seed,
+                exhaustive: true,
+                max_preemptions,
+            }]
+        }
+    };
+    let scenario = Rc::new(explore::exploration_scenario(scenario));
+    pool.borrow_mut().take();
+    dispatch.dispatch(Action::ExploreStarted {
+        id,
+        mode,
+        scenario: scenario.clone(),
+        // An exhaustive search learns its budget when it starts.
+        budgets: jobs
+            .iter()
+            .map(|j| if j.exhaustive { 0 } else { j.runs })
+            .collect(),
+    });
+    let on_event = dispatch
+        .to_callback()
+        .reform(move |(part, event)| Action::ExploreEvent { id, part, event });
+    match Pool::start(explore::WORKER_URL, &scenario, &jobs, on_event) {
+        Ok(started) => *pool.borrow_mut() = Some(started),
+        Err(message) => dispatch.dispatch(Action::ExploreEvent {
+            id,
+            part: 0,
+            event: WorkerEvent::Crashed { message },
+        }),
+    }
+}
+
 /// Whether a key press belongs to a text field rather than to the page's shortcuts.
 fn typing_into(event: &KeyboardEvent) -> bool {
     let Some(target) = event
@@ -137,6 +241,8 @@ fn typing_into(event: &KeyboardEvent) -> bool {
 pub fn App() -> Html {
     let state = use_reducer(|| State::new(preferred_theme()));
     let session: SessionCell = use_mut_ref(|| None);
+    let pool: PoolCell = use_mut_ref(|| None);
+    let explorations = use_mut_ref(|| 0u64);
     let textarea = use_node_ref();
     let dispatch = state.dispatcher();
     let actions: Callback<Action> = dispatch.to_callback();
@@ -146,13 +252,13 @@ pub fn App() -> Html {
         use_memo(state.revision, move |_| form::validate(&state))
     };
     let snapshot: Rc<Option<Snapshot>> = {
-        let session = session.clone();
+        let (session, form) = (session.clone(), form.clone());
         use_memo((state.generation, state.live), move |&(_, live)| {
             session
                 .borrow()
                 .as_ref()
                 .filter(|_| live)
-                .map(snapshot::take)
+                .map(|s| snapshot::take(s, form.litmus.as_deref()))
         })
     };
     let active_lines: Rc<Vec<u32>> = {
@@ -196,6 +302,36 @@ pub fn App() -> Html {
             });
             move || drop(timeout)
         });
+    }
+
+    // An explored outcome was loaded into the inputs: run it, and show the lanes.
+    {
+        let (session, dispatch, form) = (session.clone(), dispatch.clone(), form.clone());
+        use_effect_with((state.autorun, state.revision), move |&(autorun, _)| {
+            if autorun && open_session(&session, &dispatch, &form) {
+                dispatch.dispatch(Action::RunStarted);
+                reveal_lanes();
+            }
+        });
+    }
+
+    // The workers go as soon as the exploration is over (each has terminated itself after its
+    // last message; this also ends the others after a failure), and with the app.
+    {
+        let pool = pool.clone();
+        let over = state
+            .exploration
+            .as_ref()
+            .map(|run| (run.id, run.phase.over()));
+        use_effect_with(over, move |over| {
+            if matches!(over, Some((_, true))) {
+                pool.borrow_mut().take();
+            }
+        });
+    }
+    {
+        let pool = pool.clone();
+        use_effect_with((), move |_| move || drop(pool.borrow_mut().take()));
     }
 
     let has_session = state.live && session.borrow().is_some();
@@ -335,7 +471,59 @@ pub fn App() -> Html {
         })
     };
 
+    let on_explore_start = {
+        let (pool, explorations, dispatch, form, state) = (
+            pool.clone(),
+            explorations.clone(),
+            dispatch.clone(),
+            form.clone(),
+            state.clone(),
+        );
+        Callback::from(move |()| {
+            if state.exploring() {
+                return;
+            }
+            let id = {
+                let mut serial = explorations.borrow_mut();
+                *serial += 1;
+                *serial
+            };
+            start_exploration(&pool, id, &state, &form, &dispatch);
+        })
+    };
+    let on_explore_cancel = {
+        let (pool, dispatch, state) = (pool.clone(), dispatch.clone(), state.clone());
+        Callback::from(
+            move |()| match state.exploration.as_ref().map(|run| run.phase) {
+                Some(Phase::Running) => {
+                    if let Some(pool) = pool.borrow().as_ref() {
+                        pool.stop();
+                    }
+                    dispatch.dispatch(Action::ExploreStop);
+                }
+                // A second press does not wait for the chunks to end.
+                Some(Phase::Stopping) => {
+                    pool.borrow_mut().take();
+                    dispatch.dispatch(Action::ExploreAbandoned);
+                }
+                _ => {}
+            },
+        )
+    };
+    let explore_stale = state.exploration.as_ref().is_some_and(|run| {
+        form.scenario
+            .as_ref()
+            .is_none_or(|scenario| !explore::same_program(scenario, &run.scenario))
+    });
+
     let on_edit = actions.reform(Action::EditSource);
+    let on_example = actions.reform(Action::LoadExample);
+    let on_memory_model = actions.reform(Action::SetMemoryModel);
+    let on_explore_mode = actions.reform(Action::SetExploreMode);
+    let on_explore_runs = actions.reform(Action::SetExploreRuns);
+    let on_explore_preemptions = actions.reform(Action::SetExplorePreemptions);
+    let on_load_outcome = actions.reform(Action::LoadOutcome);
+    let on_load_finding = actions.reform(Action::LoadFinding);
     let on_theme = actions.reform(Action::SetTheme);
     let on_global = actions.reform(Action::SetGlobal);
     let on_local = actions.reform(Action::SetLocal);
@@ -354,19 +542,24 @@ pub fn App() -> Html {
         <>
             <Header theme={state.theme} {on_theme} />
             <main class="workspace">
-                <Editor source={state.source.clone()} {on_edit} textarea={textarea.clone()} {active_lines} />
+                <Editor source={state.source.clone()} {on_edit} textarea={textarea.clone()} {active_lines} litmus={form.is_litmus}>
+                    <ExamplePicker current={state.example} on_load={on_example} />
+                </Editor>
                 <div class="run-column">
                     <LaunchPanel
                         global={state.global.clone()}
                         local={state.local.clone()}
                         seed={state.seed.clone()}
                         scheduler={state.scheduler}
+                        memory_model={state.memory_model}
+                        replaying={state.replay.is_some()}
                         args={state.args.clone()}
                         form={form.clone()}
                         {on_global}
                         {on_local}
                         {on_seed}
                         {on_scheduler}
+                        {on_memory_model}
                         {on_arg}
                         {on_add_arg}
                         {on_remove_arg}
@@ -391,15 +584,32 @@ pub fn App() -> Html {
                             failed={!state.live && !state.diagnostics_stale && !state.diagnostics.is_empty()}
                         />
                     </div>
-                    <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} />
+                    <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} litmus={form.is_litmus} />
                 </div>
             </main>
             <footer class="results">
                 <Diagnostics
                     diagnostics={state.diagnostics.clone()}
                     source={state.diagnostics_source.clone()}
-                    file_name={form::FILE_NAME}
+                    file_name={form::file_name(form::is_litmus(&state.diagnostics_source))}
                     stale={state.diagnostics_stale}
+                />
+                <ExplorePanel
+                    mode={state.explore_mode}
+                    runs={state.explore_runs.clone()}
+                    preemptions={state.explore_preemptions.clone()}
+                    exploration={state.exploration.clone()}
+                    {can_start}
+                    stale={explore_stale}
+                    litmus={form.is_litmus}
+                    theme={state.theme}
+                    on_mode={on_explore_mode}
+                    on_runs={on_explore_runs}
+                    on_preemptions={on_explore_preemptions}
+                    on_start={on_explore_start}
+                    on_cancel={on_explore_cancel}
+                    {on_load_outcome}
+                    {on_load_finding}
                 />
                 <Findings {findings} live={state.live} {on_select} />
             </footer>

@@ -17,6 +17,12 @@ pub struct Props {
     /// Lines where some work-item currently stands, marked in the gutter.
     #[prop_or_default]
     pub active_lines: Rc<Vec<u32>>,
+    /// Whether the text is a litmus test rather than a kernel.
+    #[prop_or_default]
+    pub litmus: bool,
+    /// Shown in the panel's title bar (the example picker).
+    #[prop_or_default]
+    pub children: Html,
 }
 
 #[component]
@@ -65,9 +71,17 @@ pub fn Editor(props: &Props) -> Html {
         })
     };
 
+    let (title, language) = if props.litmus {
+        ("Litmus test", "Litmus test (OpenCL litmus format)")
+    } else {
+        ("Kernel", "Kernel source (OpenCL C)")
+    };
     html! {
         <section class="editor panel" aria-labelledby="editor-title">
-            <h2 id="editor-title" class="panel-title">{ "Kernel" }<span class="file">{ crate::form::FILE_NAME }</span></h2>
+            <div class="panel-head">
+                <h2 id="editor-title" class="panel-title">{ title }<span class="file">{ crate::form::file_name(props.litmus) }</span></h2>
+                { props.children.clone() }
+            </div>
             <div class="code-area">
                 <div class="gutter" ref={gutter} aria-hidden="true">
                     { for (1..=line_count as u32).map(|n| {
@@ -79,7 +93,7 @@ pub fn Editor(props: &Props) -> Html {
                     id="source"
                     ref={props.textarea.clone()}
                     value={props.source.clone()}
-                    aria-label="Kernel source (OpenCL C)"
+                    aria-label={language}
                     aria-describedby="editor-hint"
                     spellcheck="false"
                     autocomplete="off"

@@ -20,6 +20,9 @@ pub struct Props {
     pub timeline: Option<Rc<Timeline>>,
     /// Steps one work-item by hand (manual scheduling), by its index.
     pub on_step_lane: Callback<usize>,
+    /// Whether the source is a litmus test, whose threads are the lanes.
+    #[prop_or_default]
+    pub litmus: bool,
 }
 
 /// The event kinds in the order the legend lists them.
@@ -93,14 +96,20 @@ pub fn Lanes(props: &Props) -> Html {
         });
     }
     let body = match &props.timeline {
+        None if props.work_items == 0 && props.litmus => html! {
+            <p class="placeholder">{ "Press Step or Run to see what is wrong with the litmus test." }</p>
+        },
         None if props.work_items == 0 => html! {
             <p class="placeholder">{ "Fix the global size to see the work-items." }</p>
+        },
+        None if props.litmus => html! {
+            <p class="placeholder">{ format!("{} threads, one lane each. Press Step or Run to start a session.", props.work_items) }</p>
         },
         None => html! {
             <p class="placeholder">{ format!("{} work-items. Press Step or Run to start a session.", props.work_items) }</p>
         },
         Some(timeline) => html! {
-            <div class="scroller" ref={scroller} tabindex="0" aria-label="Timeline, one row per work-item">
+            <div class="scroller" ref={scroller} tabindex="0" aria-label={if props.litmus { "Timeline, one row per thread" } else { "Timeline, one row per work-item" }}>
                 <div class="tracks" style={format!("--steps:{}", timeline.steps + 1)}>
                     <div class="cursor" ref={cursor} style={format!("--step:{}", timeline.steps)} aria-hidden="true"></div>
                     { for timeline.groups.iter().map(|rows| html! {

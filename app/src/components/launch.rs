@@ -1,18 +1,23 @@
-//! The launch panel: global and local size, seed, scheduler and the kernel arguments.
+//! The launch panel: global and local size, seed, scheduler, memory model and the kernel
+//! arguments.
 //!
 //! Every field is text the user may be halfway through typing, so an invalid value is kept,
 //! outlined and explained beside the field; it never reaches the engine because the form
-//! then has no scenario to run.
+//! then has no scenario to run. A litmus test places its own threads, so for one the sizes
+//! and arguments give way to a note saying so.
 
 use std::rc::Rc;
 
-use interleave_engine::scenario::SchedulerKind;
+use interleave_engine::scenario::{MemoryModel, SchedulerKind};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::icon::{icon, Icon};
 use crate::form::Form;
-use crate::state::{ArgRow, SCHEDULERS};
+use crate::state::{ArgRow, MEMORY_MODELS, SCHEDULERS};
+
+/// The scheduler select's value while an explored execution is replayed.
+const REPLAY: &str = "replay";
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -20,12 +25,17 @@ pub struct Props {
     pub local: AttrValue,
     pub seed: AttrValue,
     pub scheduler: SchedulerKind,
+    pub memory_model: MemoryModel,
+    /// Whether the scheduler is replaced by the replay of an explored execution.
+    #[prop_or_default]
+    pub replaying: bool,
     pub args: Rc<Vec<ArgRow>>,
     pub form: Rc<Form>,
     pub on_global: Callback<AttrValue>,
     pub on_local: Callback<AttrValue>,
     pub on_seed: Callback<AttrValue>,
     pub on_scheduler: Callback<SchedulerKind>,
+    pub on_memory_model: Callback<MemoryModel>,
     pub on_arg: Callback<(u32, AttrValue)>,
     pub on_add_arg: Callback<()>,
     pub on_remove_arg: Callback<u32>,
@@ -84,14 +94,25 @@ pub fn LaunchPanel(props: &Props) -> Html {
         let select: HtmlSelectElement = event.target_unchecked_into();
         SchedulerKind::parse(&select.value()).unwrap_or(SchedulerKind::Random)
     });
+    let onchange_model = props.on_memory_model.reform(|event: Event| {
+        let select: HtmlSelectElement = event.target_unchecked_into();
+        let value = select.value();
+        MEMORY_MODELS
+            .iter()
+            .find(|(_, name, _)| *name == value)
+            .map_or(MemoryModel::Sc, |&(model, _, _)| model)
+    });
     let seed_error = form.seed_error.as_deref();
+    let litmus = form.is_litmus;
 
     html! {
         <section class="launch panel" aria-labelledby="launch-title">
             <h2 id="launch-title" class="panel-title">{ "Launch" }</h2>
             <div class="launch-grid">
-                { field("global", "Global size", &props.global, form.global_error.as_deref(), "8 or 8,2", props.on_global.reform(input_value)) }
-                { field("local", "Local size", &props.local, form.local_error.as_deref(), "auto", props.on_local.reform(input_value)) }
+                if !litmus {
+                    { field("global", "Global size", &props.global, form.global_error.as_deref(), "8 or 8,2", props.on_global.reform(input_value)) }
+                    { field("local", "Local size", &props.local, form.local_error.as_deref(), "auto", props.on_local.reform(input_value)) }
+                }
                 <div class={classes!("field", seed_error.is_some().then_some("invalid"))}>
                     <label for="seed">{ "Seed" }</label>
                     <div class="with-button">
@@ -116,13 +137,29 @@ pub fn LaunchPanel(props: &Props) -> Html {
                 </div>
                 <div class="field">
                     <label for="scheduler">{ "Scheduler" }</label>
-                    <select id="scheduler" onchange={onchange_scheduler}>
+                    <select id="scheduler" onchange={onchange_scheduler} title={props.replaying.then_some("Replaying an explored execution step by step; choose a scheduler to leave the replay")}>
+                        if props.replaying {
+                            <option value={REPLAY} selected=true>{ "manual (replay)" }</option>
+                        }
                         { for SCHEDULERS.iter().map(|&kind| html! {
-                            <option value={kind.name()} selected={kind == props.scheduler}>{ kind.name() }</option>
+                            <option value={kind.name()} selected={!props.replaying && kind == props.scheduler}>{ kind.name() }</option>
+                        }) }
+                    </select>
+                </div>
+                <div class="field model">
+                    <label for="memory-model">{ "Memory model" }</label>
+                    <select id="memory-model" onchange={onchange_model}>
+                        { for MEMORY_MODELS.iter().map(|&(model, name, words)| html! {
+                            <option value={name} selected={model == props.memory_model}>{ words }</option>
                         }) }
                     </select>
                 </div>
             </div>
+            if litmus {
+                <p id="litmus-note" class="note">
+                    { "This is a litmus test: it places its threads itself, one work-item per thread in the work-groups and devices its header names, with one buffer per location, so it needs no sizes or arguments." }
+                </p>
+            } else {
             <fieldset class="args">
                 <legend>{ "Arguments" }</legend>
                 <ul>
@@ -160,6 +197,7 @@ pub fn LaunchPanel(props: &Props) -> Html {
                 </ul>
                 <button type="button" class="add-arg" onclick={props.on_add_arg.reform(|_: MouseEvent| ())}>{ "+ Add argument" }</button>
             </fieldset>
+            }
         </section>
     }
 }

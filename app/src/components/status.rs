@@ -1,5 +1,7 @@
 //! The status line: how the run stands, for people (the text) and for scripts (the
-//! `data-status` attribute, which is the engine's run-status string).
+//! `data-status` attribute, which is the engine's run-status string). Once a litmus test's
+//! run has ended, its registers follow, with whether the final condition holds
+//! (`data-exists`).
 
 use yew::prelude::*;
 
@@ -56,10 +58,28 @@ pub fn Status(props: &Props) -> Html {
         _ if props.failed => ("error", "error · see the problems below".into(), None),
         _ => ("idle", "ready · press Step or Run".into(), None),
     };
+    let registers = props
+        .summary
+        .as_ref()
+        .filter(|_| props.live)
+        .and_then(|s| s.registers.clone().map(|r| (r, s.exists)));
     html! {
-        <p id="status" class="status" data-status={status} role="status" aria-live="polite" {title}>
-            <span class="dot" aria-hidden="true"></span>
-            { text }
-        </p>
+        <>
+            <p id="status" class="status" data-status={status} role="status" aria-live="polite" {title}>
+                <span class="dot" aria-hidden="true"></span>
+                { text }
+            </p>
+            if let Some((registers, exists)) = registers {
+                <p id="registers" class="registers" data-exists={exists.map(|e| e.to_string())} aria-live="polite">
+                    <span class="label">{ "registers" }</span>
+                    <code>{ if registers.is_empty() { AttrValue::from("none") } else { registers } }</code>
+                    { match exists {
+                        Some(true) => html! { <span class="holds">{ "condition holds" }</span> },
+                        Some(false) => html! { <span class="fails">{ "condition does not hold" }</span> },
+                        None => html! {},
+                    } }
+                </p>
+            }
+        </>
     }
 }

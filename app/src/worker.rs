@@ -1,0 +1,178 @@
+//! The exploration worker's side: what runs inside each Web Worker.
+//!
+//! The worker waits for one [`ToWorker::Explore`], builds the engine's `Explorer` and advances
+//! it a chunk at a time ([`next_chunk`] sizes chunks to about ten milliseconds). Between
+//! chunks it yields to its event loop through a `MessageChannel` (a timer would be clamped to
+//! several milliseconds after a few rounds), so a [`ToWorker::Stop`] from the page is read
+//! within one chunk and answered with the results so far. Progress goes to the page at most
+//! every [`PROGRESS_MS`], which keeps the page from re-rendering for every chunk.
+//!
+//! Messages are JSON strings (see [`crate::explore`]). The page terminates the worker once it
+//! has the results, so nothing here cleans up.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use interleave_engine::explore::Explorer;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, MessagePort};
+
+use crate::explore::{next_chunk, FromWorker, ToWorker};
+
+/// The least time between two progress messages.
+pub const PROGRESS_MS: f64 = 50.0;
+
+struct Running {
+    explorer: Explorer,
+    chunk: u64,
+    last_progress: f64,
+    stop: bool,
+}
+
+struct Worker {
+    scope: DedicatedWorkerGlobalScope,
+    /// Posting to this port schedules the next chunk on the other one.
+    wake: MessagePort,
+    running: Option<Running>,
+}
+
+impl Worker {
+    fn post(&self, message: &FromWorker) {
+        // Posting a string to the page cannot fail; if the page is gone, nobody listens.
+        let _ = self
+            .scope
+            .post_message(&JsValue::from_str(&message.encode()));
+    }
+
+    fn progress(&mut self, now: f64) {
+        if let Some(running) = &mut self.running {
+            running.last_progress = now;
+            let message = FromWorker::Progress {
+                executions: running.explorer.executions(),
+                budget: running.explorer.budget(),
+            };
+            self.post(&message);
+        }
+    }
+
+    fn schedule_chunk(&self) {
+        let _ = self.wake.post_message(&JsValue::NULL);
+    }
+
+    fn received(&mut self, message: ToWorker) {
+        match message {
+            ToWorker::Explore { scenario, job } => match Explorer::new(&scenario, job.config()) {
+                Ok(explorer) => {
+                    self.running = Some(Running {
+                        explorer,
+                        chunk: 1,
+                        last_progress: 0.0,
+                        stop: false,
+                    });
+                    self.progress(js_sys::Date::now());
+                    self.schedule_chunk();
+                }
+                Err(diagnostics) => self.post(&FromWorker::Failed { diagnostics }),
+            },
+            // A Stop after the end has nothing left to stop.
+            ToWorker::Stop => {
+                if let Some(running) = &mut self.running {
+                    running.stop = true;
+                }
+            }
+        }
+    }
+
+    /// Runs one chunk, then reports and schedules the next, or reports the end.
+    fn chunk(&mut self) {
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        if running.stop {
+            let exploration = running.explorer.result();
+            self.running = None;
+            self.post(&FromWorker::Done {
+                exploration,
+                stopped: true,
+            });
+            return;
+        }
+        let started = js_sys::Date::now();
+        let advanced = running.explorer.advance(running.chunk);
+        let now = js_sys::Date::now();
+        running.chunk = next_chunk(running.chunk, now - started);
+        let progress_due = now - running.last_progress >= PROGRESS_MS;
+        match advanced {
+            Ok(false) => {
+                if progress_due {
+                    self.progress(now);
+                }
+                self.schedule_chunk();
+            }
+            Ok(true) => {
+                self.progress(now);
+                if let Some(running) = self.running.take() {
+                    self.post(&FromWorker::Done {
+                        exploration: running.explorer.result(),
+                        stopped: false,
+                    });
+                }
+            }
+            Err(diagnostics) => {
+                self.running = None;
+                self.post(&FromWorker::Failed { diagnostics });
+            }
+        }
+    }
+}
+
+/// The worker's entry point: listens for the page's messages and says it is ready.
+pub fn start() {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let Ok(channel) = web_sys::MessageChannel::new() else {
+        return;
+    };
+    let worker = Rc::new(RefCell::new(Worker {
+        scope: scope.clone(),
+        wake: channel.port2(),
+        running: None,
+    }));
+
+    let tick = {
+        let worker = worker.clone();
+        Closure::<dyn FnMut(MessageEvent)>::new(move |_: MessageEvent| {
+            worker.borrow_mut().chunk();
+        })
+    };
+    channel
+        .port1()
+        .set_onmessage(Some(tick.as_ref().unchecked_ref()));
+    // The worker lives until the page terminates it, and so do its handlers.
+    tick.forget();
+
+    let on_message = {
+        let worker = worker.clone();
+        Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            let text = event.data().as_string().unwrap_or_default();
+            match ToWorker::decode(&text) {
+                Ok(message) => worker.borrow_mut().received(message),
+                // Only the page talks to this worker, so this is a bug, never user input;
+                // saying so beats leaving the page waiting.
+                Err(error) => {
+                    let diagnostic = interleave_engine::diag::Diagnostic::error(
+                        "internal",
+                        format!("the exploration worker could not read its request: {error}"),
+                    );
+                    worker.borrow().post(&FromWorker::Failed {
+                        diagnostics: vec![diagnostic],
+                    });
+                }
+            }
+        })
+    };
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+
+    worker.borrow().post(&FromWorker::Ready);
+}
