@@ -21,6 +21,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::diag::Diagnostic;
+use crate::exec::Machine;
 use crate::ir::{fence, ptr, AtomicOp, Instr};
 use crate::report::{BufferReport, Finding, RunStatus};
 use crate::scenario::{Number, Scenario};
@@ -108,35 +109,63 @@ fn outcome_key(buffers: &[BufferReport]) -> BTreeMap<String, Vec<Option<Number>>
     buffers.iter().map(|b| (b.name.clone(), b.values.clone())).collect()
 }
 
+/// Whether `o == o` for the comparison `Tally::add` makes: its registers are integers, and
+/// its values equal themselves unless one is a NaN.
+fn equals_itself(o: &Outcome) -> bool {
+    o.values.values().flatten().all(|v| !matches!(v, Some(Number::Float(f)) if f.is_nan()))
+}
+
 /// Gathers outcomes and findings run by run.
-#[derive(Clone, Default)]
+#[derive(Default)]
 struct Tally {
     runs: u64,
     /// Executions the model does not allow (a promise left unkept), not counted in `runs`.
     discarded: u64,
     outcomes: Vec<Outcome>,
     findings: Vec<SeededFinding>,
+    /// The raw final states seen so far (`Session::outcome_key`), each with the index of its
+    /// outcome: most runs end in a state seen before, and are counted from this alone.
+    known: BTreeMap<Vec<u64>, usize>,
+    /// The key of the run being added, kept for its allocation.
+    key: Vec<u64>,
 }
 
 impl Tally {
-    fn add(&mut self, session: &Session, seed: u64, replay: Option<(Vec<u32>, Vec<u32>)>) {
+    /// Counts a finished run; `replay` gives its schedule and decisions, asked for only when
+    /// the run shows a new outcome.
+    fn add(&mut self, session: &Session, seed: u64, replay: impl FnOnce() -> Option<(Vec<u32>, Vec<u32>)>) {
         self.runs += 1;
-        let (buffers, registers, exists, findings) = session.outcome();
-        let values = outcome_key(&buffers);
-        match self.outcomes.iter_mut().find(|o| o.values == values && o.registers == registers) {
-            Some(o) => o.count += 1,
-            None => {
-                let (schedule, choices) = match replay {
-                    Some((s, c)) => (Some(s), Some(c)),
-                    None => (None, None),
-                };
-                self.outcomes.push(Outcome { values, registers, exists, count: 1, seed, schedule, choices })
+        session.outcome_key(&mut self.key);
+        if let Some(&i) = self.known.get(self.key.as_slice()) {
+            self.outcomes[i].count += 1;
+        } else {
+            let (buffers, registers, exists, _) = session.outcome();
+            let values = outcome_key(&buffers);
+            let i = match self.outcomes.iter().position(|o| o.values == values && o.registers == registers) {
+                Some(i) => {
+                    self.outcomes[i].count += 1;
+                    i
+                }
+                None => {
+                    let (schedule, choices) = match replay() {
+                        Some((s, c)) => (Some(s), Some(c)),
+                        None => (None, None),
+                    };
+                    self.outcomes.push(Outcome { values, registers, exists, count: 1, seed, schedule, choices });
+                    self.outcomes.len() - 1
+                }
+            };
+            // Another run ending in this state has this outcome, found as above, unless the
+            // outcome is not equal to itself (a NaN among its values): such an outcome
+            // matches nothing, and each run showing it is listed apart, as before.
+            if equals_itself(&self.outcomes[i]) {
+                self.known.insert(self.key.clone(), i);
             }
         }
         // A run counts once for each kind and place, even if it reported it twice (two race
         // pairs that share their later access).
         let mut seen_in_run: Vec<(crate::report::FindingKind, u32, u32)> = Vec::new();
-        for f in findings {
+        for f in session.findings() {
             let key = (f.kind, f.line, f.column);
             if seen_in_run.contains(&key) {
                 continue;
@@ -150,10 +179,12 @@ impl Tally {
         }
     }
 
-    fn finish(mut self, complete: bool, litmus: bool) -> Exploration {
-        self.outcomes.sort_by(|a, b| b.count.cmp(&a.count).then(a.seed.cmp(&b.seed)));
-        let exists_observed = litmus.then(|| self.outcomes.iter().any(|o| o.exists == Some(true)));
-        Exploration { runs: self.runs, discarded: self.discarded, complete, findings: self.findings, outcomes: self.outcomes, exists_observed }
+    /// The exploration's results so far (the tally goes on unchanged).
+    fn finish(&self, complete: bool, litmus: bool) -> Exploration {
+        let mut outcomes = self.outcomes.clone();
+        outcomes.sort_by(|a, b| b.count.cmp(&a.count).then(a.seed.cmp(&b.seed)));
+        let exists_observed = litmus.then(|| outcomes.iter().any(|o| o.exists == Some(true)));
+        Exploration { runs: self.runs, discarded: self.discarded, complete, findings: self.findings.clone(), outcomes, exists_observed }
     }
 }
 
@@ -178,6 +209,8 @@ pub struct Explorer {
     litmus: bool,
     tally: Tally,
     state: State,
+    /// Exploration by seeds: the session and scratch space each run reuses.
+    runner: Runner,
 }
 
 enum State {
@@ -193,6 +226,9 @@ struct Search {
     agents: usize,
     budget: u64,
     reduce: bool,
+    /// The machine every certifying solo run of the search copies its state into (lent to
+    /// the session that needs it), so that those runs reuse one machine's allocations.
+    solo: Option<Box<Machine>>,
 }
 
 impl Explorer {
@@ -200,18 +236,21 @@ impl Explorer {
     pub fn new(scenario: &Scenario, config: Config) -> Result<Explorer, Vec<Diagnostic>> {
         let mut prepared = Prepared::new(scenario.clone())?;
         prepared.history = false;
+        // Runs are told apart by their final states; nothing reads their trace hashes.
+        prepared.trace_hash = false;
         prepared.keep_launch();
         let litmus = prepared.litmus.is_some();
         let state = if config.exhaustive {
             let root = Session::start(&prepared, prepared.scenario.seed)?;
             let agents = root.machine().items.len() + root.machine().groups.len();
             let budget = if config.runs == 0 { DEFAULT_EXHAUSTIVE_RUNS } else { config.runs };
-            let stack = vec![node(root, Vec::new(), 0, None, 0)];
-            State::Exhaustive(Box::new(Search { stack, agents, budget, reduce: config.max_preemptions.is_none() }))
+            let mut solo = None;
+            let stack = vec![node(root, Vec::new(), 0, None, 0, &mut solo)];
+            State::Exhaustive(Box::new(Search { stack, agents, budget, reduce: config.max_preemptions.is_none(), solo }))
         } else {
             State::Seeds { next: 0 }
         };
-        Ok(Explorer { prepared, config, litmus, tally: Tally::default(), state })
+        Ok(Explorer { prepared, config, litmus, tally: Tally::default(), state, runner: Runner::default() })
     }
 
     /// Runs up to `executions` more executions; `Ok(true)` once the exploration is over.
@@ -224,7 +263,7 @@ impl Explorer {
                 State::Seeds { next } => {
                     let seed = self.config.first_seed.wrapping_add(*next);
                     *next += 1;
-                    run_seed(&self.prepared, seed, &mut self.tally)?;
+                    run_seed(&self.prepared, seed, &mut self.tally, &mut self.runner)?;
                     if self.executions() >= pause {
                         return Ok(false);
                     }
@@ -253,16 +292,33 @@ impl Explorer {
     /// The results so far (all of them once `advance` said the exploration is over).
     pub fn result(&self) -> Exploration {
         let complete = matches!(self.state, State::Done { complete: true });
-        self.tally.clone().finish(complete, self.litmus)
+        self.tally.finish(complete, self.litmus)
     }
 }
 
+/// What exploration by seeds keeps from one run to the next, so that once the first runs
+/// have sized them a run allocates next to nothing: the session, restarted in place (see
+/// `Session::restart`), and the vectors the promise steps fill.
+#[derive(Default)]
+struct Runner {
+    session: Option<Session>,
+    enabled: Vec<u32>,
+    free: Vec<u32>,
+    reads: Vec<Footprint>,
+}
+
 /// One run under `seed`, tallied.
-fn run_seed(prepared: &Prepared, seed: u64, tally: &mut Tally) -> Result<(), Vec<Diagnostic>> {
-    let mut session = Session::start(prepared, seed)?;
-    if !promising(&session) {
+fn run_seed(prepared: &Prepared, seed: u64, tally: &mut Tally, runner: &mut Runner) -> Result<(), Vec<Diagnostic>> {
+    let session = match &mut runner.session {
+        Some(session) => {
+            session.restart(prepared, seed)?;
+            session
+        }
+        None => runner.session.insert(Session::start(prepared, seed)?),
+    };
+    if !promising(session) {
         session.run(u64::MAX);
-        tally.add(&session, seed, None);
+        tally.add(session, seed, || None);
         return Ok(());
     }
     // Under the relaxed model a small launch also makes promises now and then, drawn from a
@@ -271,13 +327,16 @@ fn run_seed(prepared: &Prepared, seed: u64, tally: &mut Tally) -> Result<(), Vec
     let mut promised = false;
     while session.status() == RunStatus::Running {
         if session.machine().weak.promises_made < MAX_PROMISES && rng.below(PROMISE_ONE_IN) == 0 {
-            let free: Vec<u32> = session
-                .enabled()
-                .into_iter()
-                .filter(|&a| (a as usize) < session.machine().items.len() && session.machine().weak.agents[a as usize].promise.is_none())
-                .collect();
-            if let Some(&agent) = free.get(rng.below(free.len().max(1) as u64) as usize) {
-                let n = if useful_promise(&session, agent) { session.machine().promise_candidates(agent).len() as u64 } else { 0 };
+            session.enabled_into(&mut runner.enabled);
+            let m = session.machine();
+            runner.free.clear();
+            runner.free.extend(runner.enabled.iter().copied().filter(|&a| (a as usize) < m.items.len() && m.weak.agents[a as usize].promise.is_none()));
+            if let Some(&agent) = runner.free.get(rng.below(runner.free.len().max(1) as u64) as usize) {
+                let n = if useful_promise(session, agent, &mut runner.enabled, &mut runner.reads) {
+                    session.promise_candidates(agent).len() as u64
+                } else {
+                    0
+                };
                 if n > 0 {
                     session.step_agent(agent | PROMISE, rng.below(n) as u32);
                     promised = true;
@@ -293,8 +352,7 @@ fn run_seed(prepared: &Prepared, seed: u64, tally: &mut Tally) -> Result<(), Vec
         tally.discarded += 1;
         return Ok(());
     }
-    let replay = promised.then(|| (session.schedule(), session.choices()));
-    tally.add(&session, seed, replay);
+    tally.add(session, seed, || promised.then(|| (session.schedule(), session.choices())));
     Ok(())
 }
 
@@ -311,23 +369,21 @@ const PROMISE_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// Whether `agent` could promise a write that another agent is about to read: a promise
 /// matters only to a read, and one made just before that read gives every outcome an earlier
-/// one could.
-fn useful_promise(session: &Session, agent: u32) -> bool {
+/// one could. `enabled` and `reads` are scratch vectors the caller keeps.
+fn useful_promise(session: &mut Session, agent: u32, enabled: &mut Vec<u32>, reads: &mut Vec<Footprint>) -> bool {
     let m = session.machine();
     if agent as usize >= m.items.len() || m.weak.agents[agent as usize].promise.is_some() {
         return false;
     }
-    let reads: Vec<Footprint> = session
-        .enabled()
-        .into_iter()
-        .filter(|&b| b != agent)
-        .map(|b| footprint(session, b))
-        .filter(|f| matches!(f, Footprint::Memory { .. }))
-        .collect();
+    session.enabled_into(enabled);
+    reads.clear();
+    reads.extend(
+        enabled.iter().copied().filter(|&b| b != agent).map(|b| footprint(session, b)).filter(|f| matches!(f, Footprint::Memory { .. })),
+    );
     if reads.is_empty() {
         return false;
     }
-    m.promise_candidates(agent).iter().any(|c| {
+    session.promise_candidates(agent).iter().any(|c| {
         let (space, owner, alloc, start) = c.key;
         let write = Footprint::Memory { space, owner, alloc, start, end: start + c.size as u64, write: true };
         reads.iter().any(|&r| dependent(r, write))
@@ -428,15 +484,26 @@ struct Node {
     clock: Vec<u32>,
 }
 
-fn node(session: Session, sleep: Vec<(u32, Footprint)>, preemptions: u32, last_agent: Option<u32>, promises_made: u32) -> Node {
+/// The search's state for `session`; `solo` is the search's machine for certifying runs.
+fn node(
+    mut session: Session,
+    sleep: Vec<(u32, Footprint)>,
+    preemptions: u32,
+    last_agent: Option<u32>,
+    promises_made: u32,
+    solo: &mut Option<Box<Machine>>,
+) -> Node {
     let enabled = session.enabled();
     let mut promises = Vec::new();
     if promising(&session) && promises_made < MAX_PROMISES {
+        let (mut scratch, mut reads) = (Vec::new(), Vec::new());
+        session.swap_solo(solo);
         for &a in &enabled {
-            if useful_promise(&session, a) {
+            if useful_promise(&mut session, a, &mut scratch, &mut reads) {
                 promises.push(a | PROMISE);
             }
         }
+        session.swap_solo(solo);
     }
     Node { session, enabled, promises, backtrack: Vec::new(), done: Vec::new(), sleep, taken: None, preemptions, last_agent, clock: Vec::new() }
 }
@@ -447,15 +514,15 @@ fn node(session: Session, sleep: Vec<(u32, Footprint)>, preemptions: u32, last_a
 fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Option<u32>, pause: u64) -> Option<bool> {
     let (budget, reduce, agents) = (search.budget, search.reduce, search.agents);
     let stack = &mut search.stack;
+    let solo = &mut search.solo;
     while let Some(top) = stack.last_mut() {
         if top.taken.is_none() && top.backtrack.is_empty() {
             // A new state: a finished execution, or the choice of its first step.
             if top.enabled.is_empty() {
-                let (schedule, choices) = path_replay(stack);
                 let leaf = &stack[stack.len() - 1].session;
                 if leaf.status() != RunStatus::Running {
                     if leaf.consistent() {
-                        tally.add(leaf, seed, Some((schedule, choices)));
+                        tally.add(leaf, seed, || Some(path_replay(stack)));
                     } else {
                         tally.discarded += 1;
                     }
@@ -526,7 +593,9 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
         }
         let fp = footprint(&top.session, agent);
         let mut child = top.session.fork();
+        child.swap_solo(solo);
         let (options, _) = child.step_agent(agent, choice);
+        child.swap_solo(solo);
         top.taken = Some((agent, choice, options, fp));
         let sleep: Vec<(u32, Footprint)> =
             if reduce { top.sleep.iter().copied().filter(|&(_, q)| !dependent(q, fp)).collect() } else { Vec::new() };
@@ -535,7 +604,7 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
         top.clock = clock;
         let last_agent = Some(agent);
         let promises_made = child.machine().weak.promises_made;
-        stack.push(node(child, sleep, preemptions, last_agent, promises_made));
+        stack.push(node(child, sleep, preemptions, last_agent, promises_made, solo));
     }
     Some(true)
 }

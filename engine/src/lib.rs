@@ -25,6 +25,7 @@ mod exec;
 mod ir;
 mod lower;
 mod race;
+mod reuse;
 mod rng;
 mod sched;
 mod syntax;

@@ -103,6 +103,14 @@ pub struct Session {
     litmus: Option<Rc<crate::litmus::LitmusTest>>,
     /// Whether to keep snapshots for seeking (exploration runs do not seek).
     history: bool,
+    /// The promise candidates of one work-item in the current state, kept from the moment
+    /// they are asked for to the next step: an explorer asks whether a promise is useful,
+    /// how many candidates there are, and then makes it, and each answer would otherwise
+    /// take its own solo run. Any step clears it.
+    candidates: Option<(u32, Vec<crate::weak::Candidate>)>,
+    /// The machine that certifying solo runs copy the state into, kept so that each copy
+    /// reuses its allocations.
+    solo: Option<Box<Machine>>,
 }
 
 /// A scenario compiled once, to be launched many times ([`Session::start`]).
@@ -116,6 +124,9 @@ pub struct Prepared {
     pub litmus: Option<Rc<crate::litmus::LitmusTest>>,
     /// Whether sessions keep snapshots for seeking.
     pub history: bool,
+    /// Whether sessions fold their events into the trace hash. An exploration turns it off:
+    /// it never reads the hash of its runs, and `trace_hash` then means nothing.
+    pub(crate) trace_hash: bool,
     /// The launched machine, when launching does not depend on the seed (no random buffer
     /// contents, no local memory): exploration then copies it instead of launching again.
     template: Option<Machine>,
@@ -146,7 +157,7 @@ impl Prepared {
                 .with_help("leave it out to make every work-group resident")]);
         }
         let lines = LineIndex::new(&scenario.source);
-        Ok(Prepared { scenario, program: Rc::new(program), kernel, lines, litmus, history: true, template: None })
+        Ok(Prepared { scenario, program: Rc::new(program), kernel, lines, litmus, history: true, trace_hash: true, template: None })
     }
 
     /// Launches once to keep the machine for every later start, when the launch does not
@@ -159,7 +170,31 @@ impl Prepared {
         self.template = machine
             .ok()
             .filter(|m| rng.next_u64() == Rng::new(self.scenario.seed).next_u64() && m.groups.iter().all(|g| g.local.is_empty()));
+        // The litmus test's placement does not depend on the seed either: the template
+        // carries it, so a start only copies it.
+        if let (Some(machine), Some(test)) = (self.template.as_mut(), &self.litmus) {
+            place_litmus(machine, test, self.kernel);
+        }
+        if let Some(machine) = self.template.as_mut() {
+            machine.log.set_hashing(self.trace_hash);
+        }
     }
+}
+
+/// Places a litmus test's threads on their devices, lets its barriers meet by count and marks
+/// the buffers of locations declared `local`, right after the launch.
+fn place_litmus(machine: &mut Machine, test: &crate::litmus::LitmusTest, kernel: usize) {
+    machine.set_group_devices(&test.group_device);
+    machine.barriers_by_count = true;
+    // The buffers of locations declared `local` order like local memory.
+    let params = &machine.program.kernels[kernel].params;
+    let local: Vec<u32> = params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| test.locations.iter().any(|l| l.name == p.name && l.space == crate::litmus::LitmusSpace::Local))
+        .filter_map(|(i, _)| machine.items.first().and_then(|item| item.regs.get(i)).map(|&bits| crate::ir::ptr::alloc(bits)))
+        .collect();
+    machine.weak.local_allocs = local;
 }
 
 /// A litmus test's launch: its work-groups, one buffer of one element per location holding
@@ -217,29 +252,23 @@ impl Session {
         let mut scenario = prepared.scenario.clone();
         scenario.seed = seed;
         let mut rng = Rng::new(scenario.seed);
-        let mut machine = match &prepared.template {
+        let machine = match &prepared.template {
             // The launch does not depend on the seed but for the machine's own stream.
             Some(template) => {
                 let mut machine = template.clone();
                 machine.rng = Rng::new(seed ^ exec::MACHINE_STREAM);
                 machine
             }
-            None => exec::launch(prepared.program.clone(), prepared.kernel, &scenario, &mut rng, limits(&scenario)).map_err(|d| vec![d])?,
+            None => {
+                let mut machine =
+                    exec::launch(prepared.program.clone(), prepared.kernel, &scenario, &mut rng, limits(&scenario)).map_err(|d| vec![d])?;
+                if let Some(test) = &prepared.litmus {
+                    place_litmus(&mut machine, test, prepared.kernel);
+                }
+                machine.log.set_hashing(prepared.trace_hash);
+                machine
+            }
         };
-        if let Some(test) = &prepared.litmus {
-            machine.set_group_devices(&test.group_device);
-            machine.barriers_by_count = true;
-            // The buffers of locations declared `local` order like local memory.
-            let kernel = &machine.program.kernels[prepared.kernel];
-            let local: Vec<u32> = kernel
-                .params
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| test.locations.iter().any(|l| l.name == p.name && l.space == crate::litmus::LitmusSpace::Local))
-                .filter_map(|(i, _)| machine.items.first().and_then(|item| item.regs.get(i)).map(|&bits| crate::ir::ptr::alloc(bits)))
-                .collect();
-            machine.weak.local_allocs = local;
-        }
         let expected_steps = (machine.items.len() as u64 * 8).min(scenario.max_steps);
         let scheduler = Scheduler::new(&scenario, &machine, &mut rng, expected_steps);
         let mut session = Session {
@@ -259,6 +288,8 @@ impl Session {
             future_start: 0,
             litmus: prepared.litmus.clone(),
             history: prepared.history,
+            candidates: None,
+            solo: None,
         };
         session.snapshot_every = session.snapshot_interval();
         session.after_step();
@@ -266,6 +297,39 @@ impl Session {
             session.snapshot();
         }
         Ok(session)
+    }
+
+    /// Starts this session again from the launch of `prepared` (the one it was started from)
+    /// with `seed`: the same state as [`Session::start`] gives, but copied into this
+    /// session's own allocations when the launch was kept, so an exploration does not
+    /// allocate, copy and free a machine's worth of small vectors for every run.
+    pub(crate) fn restart(&mut self, prepared: &Prepared, seed: u64) -> Result<(), Vec<Diagnostic>> {
+        let Some(template) = &prepared.template else {
+            *self = Session::start(prepared, seed)?;
+            return Ok(());
+        };
+        // The scenario, line index, kernel and litmus test are those of `prepared` already;
+        // only the seed differs.
+        self.scenario.seed = seed;
+        self.machine.clone_from(template);
+        self.machine.rng = Rng::new(seed ^ exec::MACHINE_STREAM);
+        self.rng = Rng::new(seed);
+        let expected_steps = (self.machine.items.len() as u64 * 8).min(self.scenario.max_steps);
+        self.scheduler = Scheduler::new(&self.scenario, &self.machine, &mut self.rng, expected_steps);
+        self.status = RunStatus::Running;
+        self.steps = 0;
+        self.findings.clear();
+        self.decisions.clear();
+        self.snapshots.clear();
+        self.future = EventLog::default();
+        self.future_start = 0;
+        self.history = prepared.history;
+        self.snapshot_every = self.snapshot_interval();
+        self.after_step();
+        if self.history {
+            self.snapshot();
+        }
+        Ok(())
     }
 
     pub fn scenario(&self) -> &Scenario {
@@ -326,7 +390,19 @@ impl Session {
         self.steps = next;
         self.machine.step = next;
         if agent & exec::PROMISE != 0 {
-            self.machine.promise(agent & !exec::PROMISE);
+            let wi = agent & !exec::PROMISE;
+            // Candidates asked for in this very state (by an explorer deciding to promise)
+            // are the ones a fresh solo run would find: nothing has stepped since.
+            let candidates = match self.candidates.take() {
+                Some((who, candidates)) if who == wi => candidates,
+                stale => {
+                    let mut found = stale.map(|(_, c)| c).unwrap_or_default();
+                    self.machine.promise_candidates(wi, &mut self.solo, &mut found);
+                    found
+                }
+            };
+            self.machine.promise(wi, &candidates);
+            self.candidates = Some((u32::MAX, candidates));
         } else {
             self.machine.perform(agent);
             if let Some(lanes) = self.scheduler.completed_instruction() {
@@ -406,6 +482,7 @@ impl Session {
                 log.extend_from(&self.future, log.len() - self.future_start..snap.events - self.future_start, snap.hash);
             }
             self.machine = snap.machine;
+            self.forget_candidates();
             self.machine.log = log;
             self.scheduler = snap.scheduler;
             self.rng = snap.rng;
@@ -437,6 +514,7 @@ impl Session {
     /// After every step: the step's own checks, then, once the run has ended, the findings
     /// about its locks (they need the whole event log, so they are made once, at the end).
     fn after_step(&mut self) {
+        self.forget_candidates();
         self.check_step();
         if self.status != RunStatus::Running {
             let locks = crate::locks::findings(&self.machine, self.status, &|span| self.line_col(span));
@@ -926,7 +1004,35 @@ impl Session {
             future_start: 0,
             litmus: self.litmus.clone(),
             history: false,
+            candidates: None,
+            solo: None,
         }
+    }
+
+    /// Exchanges this session's machine for certifying solo runs with `solo`: a search lends
+    /// one machine to each session it steps, so that all their solo runs reuse it.
+    pub(crate) fn swap_solo(&mut self, solo: &mut Option<Box<Machine>>) {
+        std::mem::swap(&mut self.solo, solo);
+    }
+
+    /// Marks the kept promise candidates stale (the state changed), keeping their vector for
+    /// the next ones.
+    fn forget_candidates(&mut self) {
+        if let Some((who, _)) = &mut self.candidates {
+            *who = u32::MAX;
+        }
+    }
+
+    /// The relaxed writes work-item `agent` could promise now (see
+    /// `Machine::promise_candidates`). The answer is kept until the next step, and the solo
+    /// run that finds it runs on a machine this session keeps for the purpose.
+    pub(crate) fn promise_candidates(&mut self, agent: u32) -> &[crate::weak::Candidate] {
+        if !matches!(&self.candidates, Some((who, _)) if *who == agent) {
+            let mut found = self.candidates.take().map(|(_, c)| c).unwrap_or_default();
+            self.machine.promise_candidates(agent, &mut self.solo, &mut found);
+            self.candidates = Some((agent, found));
+        }
+        self.candidates.as_ref().map_or(&[], |(_, c)| c.as_slice())
     }
 
     pub(crate) fn machine(&self) -> &Machine {
@@ -935,12 +1041,19 @@ impl Session {
 
     /// The agents that could take the next step, in index order.
     pub(crate) fn enabled(&self) -> Vec<u32> {
-        if self.status != RunStatus::Running {
-            return Vec::new();
-        }
-        let mut ready: Vec<u32> = self.machine.ready.iter().copied().filter(|&a| self.scheduler.could_pick(&self.machine, a)).collect();
-        ready.sort_unstable();
+        let mut ready = Vec::new();
+        self.enabled_into(&mut ready);
         ready
+    }
+
+    /// [`Session::enabled`] into `ready`, a vector the caller keeps between steps.
+    pub(crate) fn enabled_into(&self, ready: &mut Vec<u32>) {
+        ready.clear();
+        if self.status != RunStatus::Running {
+            return;
+        }
+        ready.extend(self.machine.ready.iter().copied().filter(|&a| self.scheduler.could_pick(&self.machine, a)));
+        ready.sort_unstable();
     }
 
     /// Steps `agent` with option `choice` for the step's decision, if it has one; returns how
@@ -1057,6 +1170,49 @@ impl Session {
     /// whether its condition held, and the findings (without the report's lock analysis).
     pub(crate) fn outcome(&self) -> (Vec<BufferReport>, Option<std::collections::BTreeMap<String, i64>>, Option<bool>, &[Finding]) {
         (self.report_buffers(), self.registers(), self.exists(), &self.findings)
+    }
+
+    /// Writes into `key` a raw key of what [`Session::outcome`] reports as the outcome (the
+    /// buffers, and a litmus test's registers and whether its condition held): the bytes
+    /// and initialisation of each reported buffer, and the values each work-item observed.
+    /// Runs with equal keys have equal outcomes, so an exploration that has seen a key
+    /// counts the run without building strings and maps for it.
+    pub(crate) fn outcome_key(&self, key: &mut Vec<u64>) {
+        key.clear();
+        let kernel = &self.machine.program.kernels[self.kernel];
+        for (i, p) in kernel.params.iter().enumerate() {
+            let ParamKind::Pointer { space: Space::Global, .. } = p.kind else { continue };
+            // The same buffers as `report_buffers`, found the same way.
+            let bits = self.machine.items.first().map_or(0, |item| item.regs[i]);
+            key.push(bits);
+            let alloc_index = crate::ir::ptr::alloc(bits) as usize;
+            if alloc_index == 0 {
+                continue;
+            }
+            let alloc = &self.machine.global[alloc_index];
+            key.push(alloc.bytes.len() as u64);
+            for chunk in alloc.bytes.chunks(8) {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                key.push(u64::from_le_bytes(word));
+            }
+            match &alloc.init {
+                None => key.push(u64::MAX),
+                Some(init) => {
+                    key.push(init.len() as u64);
+                    key.extend(init.chunks(64).map(|bits| bits.iter().enumerate().fold(0u64, |w, (k, &b)| w | (b as u64) << k)));
+                }
+            }
+        }
+        if self.litmus.is_some() {
+            for item in &self.machine.items {
+                key.push(item.observed.len() as u64);
+                for &(slot, value) in &item.observed {
+                    key.push(slot as u64);
+                    key.push(value);
+                }
+            }
+        }
     }
 
     /// The global buffers' values, as the report lists them.

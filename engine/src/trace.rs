@@ -75,8 +75,8 @@ pub struct Event {
     pub scope: Option<u8>,
 }
 
-/// The columns of the event log.
-#[derive(Clone, Debug, Default)]
+/// The columns of the event log. Copying one into another reuses the columns' allocations.
+#[derive(Debug, Default)]
 pub struct EventLog {
     step: Vec<u64>,
     work_item: Vec<u32>,
@@ -89,7 +89,12 @@ pub struct EventLog {
     order: Vec<u8>,
     scope: Vec<u8>,
     hash: u64,
+    /// Events are recorded without being folded into the hash (see
+    /// [`EventLog::set_hashing`]).
+    unhashed: bool,
 }
+
+crate::reuse::clone_fields!(EventLog { step, work_item, kind, location, read, written, span, order, scope, hash, unhashed });
 
 /// The `order` and `scope` column value of events that have none.
 const NONE: u8 = u8::MAX;
@@ -136,9 +141,17 @@ impl EventLog {
         &self.kind
     }
 
-    /// The running hash of every event pushed so far.
+    /// The running hash of every event pushed so far (meaningless in a log that does not
+    /// hash).
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// Whether pushing an event folds it into the hash (by default it does). An exploration
+    /// compares runs by their final states and never reads a trace hash, and hashing each
+    /// event was a tenth of a run's time, so its sessions turn it off.
+    pub fn set_hashing(&mut self, on: bool) {
+        self.unhashed = !on;
     }
 
     /// Forgets every event after the first `len`, whose running hash was `hash`.
@@ -169,6 +182,7 @@ impl EventLog {
             order: self.order.split_off(at.min(self.order.len())),
             scope: self.scope.split_off(at.min(self.scope.len())),
             hash: 0,
+            unhashed: self.unhashed,
         };
         self.hash = hash;
         tail
@@ -190,6 +204,22 @@ impl EventLog {
     }
 
     pub fn push(&mut self, event: Event) {
+        if !self.unhashed {
+            self.fold(&event);
+        }
+        self.step.push(event.step);
+        self.work_item.push(event.work_item);
+        self.kind.push(event.kind);
+        self.location.push(event.location);
+        self.read.push(event.read);
+        self.written.push(event.written);
+        self.span.push(event.span);
+        self.order.push(event.order.unwrap_or(NONE));
+        self.scope.push(event.scope.unwrap_or(NONE));
+    }
+
+    /// Folds `event` into the running hash.
+    fn fold(&mut self, event: &Event) {
         // Every field goes into the hash in a fixed little-endian layout, so the digest is the
         // same on every platform.
         let mut bytes = [0u8; 56];
@@ -208,14 +238,5 @@ impl EventLog {
         bytes[50] = event.order.map_or(0, |o| o + 1);
         bytes[51] = event.scope.map_or(0, |s| s + 1);
         self.hash = xxhash_rust::xxh3::xxh3_64_with_seed(&bytes, self.hash);
-        self.step.push(event.step);
-        self.work_item.push(event.work_item);
-        self.kind.push(event.kind);
-        self.location.push(event.location);
-        self.read.push(event.read);
-        self.written.push(event.written);
-        self.span.push(event.span);
-        self.order.push(event.order.unwrap_or(NONE));
-        self.scope.push(event.scope.unwrap_or(NONE));
     }
 }

@@ -44,6 +44,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::ir::order;
+use crate::reuse::clone_fields;
 
 /// Scope levels, narrowest first: what a release reaches and an acquire learns from.
 pub const LEVEL_GROUP: usize = 0;
@@ -60,8 +61,24 @@ const TS_GAP: u32 = 16;
 const MAX_HISTORY: usize = 32;
 
 /// For each location (by dense id), the oldest timestamp that may still be read.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct View(Vec<(u32, u32)>);
+
+impl Clone for View {
+    fn clone(&self) -> View {
+        View(self.0.clone())
+    }
+
+    /// Copies into this view's own vector, so that restoring a machine does not allocate.
+    /// Most views of a launched machine are empty, and an empty one is copied inline.
+    fn clone_from(&mut self, source: &View) {
+        if source.0.is_empty() {
+            self.0.clear();
+        } else {
+            self.0.clone_from(&source.0);
+        }
+    }
+}
 
 impl View {
     pub fn get(&self, loc: u32) -> u32 {
@@ -207,7 +224,7 @@ pub struct Certify {
 }
 
 /// The writes of one location.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct History {
     /// Bytes per access: only accesses of this size read older writes.
     pub size: u8,
@@ -220,9 +237,17 @@ pub struct History {
     pub sc: u32,
 }
 
+clone_fields!(History { size, messages, floor, sc });
+
 impl History {
     fn latest_ts(&self) -> u32 {
         self.messages.last().map_or(0, |m| m.ts)
+    }
+
+    /// The timestamps of the writes a load may read, latest first: those at or after
+    /// `oldest`, but not `own` (the reader's unkept promise).
+    fn readable(&self, oldest: u32, own: Option<u32>) -> impl Iterator<Item = u32> + '_ {
+        self.messages.iter().rev().map(|m| m.ts).take_while(move |&ts| ts >= oldest).filter(move |&ts| Some(ts) != own)
     }
 
     fn message(&self, ts: u32) -> Option<&Message> {
@@ -232,7 +257,7 @@ impl History {
 }
 
 /// What one work-item (or copy engine) may read and has published.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Agent {
     /// The oldest write of each location it may still read.
     pub cur: View,
@@ -246,6 +271,8 @@ pub struct Agent {
     /// It read a release that was only promised: it may not acquire from now on.
     pub tainted: bool,
 }
+
+clone_fields!(Agent { cur, pending, released, promise, tainted });
 
 /// A load that read an older write than the latest: for the timeline and the inspector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -262,10 +289,12 @@ pub struct StaleRead {
 pub type LocKey = (u8, u32, u32, u64);
 
 /// The model's state: part of the machine, so snapshots and seeks carry it.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Weak {
     pub enabled: bool,
-    ids: BTreeMap<LocKey, u32>,
+    /// Each location's dense id, sorted by key: a run touches few locations, and a vector
+    /// (unlike a map's nodes) is copied into an existing one without allocating.
+    ids: Vec<(LocKey, u32)>,
     /// Each location's space (whether a barrier's fence flags cover it).
     spaces: Vec<u8>,
     pub histories: Vec<History>,
@@ -299,6 +328,124 @@ pub struct Weak {
     pub promises_made: u32,
     /// Global allocations that stand for local memory (a litmus test's `local` locations).
     pub local_allocs: Vec<u32>,
+    /// Histories a copy into this model dropped (`clone_from` of a state with fewer
+    /// locations), emptied and kept for their allocations: a new location takes one. Not part
+    /// of the state: a clone starts without any.
+    spare: Vec<History>,
+}
+
+/// `Weak` copies field by field like [`clone_fields!`], but for its histories: exploration
+/// restores a launched machine, which has none, before every run, and the histories the
+/// previous run made go to the spare pool instead of being freed.
+impl Clone for Weak {
+    fn clone(&self) -> Weak {
+        let Weak {
+            enabled,
+            ids,
+            spaces,
+            histories,
+            agents,
+            agent_group,
+            agent_device,
+            sc_group,
+            sc_device,
+            sc_system,
+            forced,
+            last_options,
+            last_choice,
+            script,
+            script_pos,
+            stale,
+            made,
+            invalid,
+            certifying,
+            promises_made,
+            local_allocs,
+            spare: _,
+        } = self;
+        Weak {
+            enabled: *enabled,
+            ids: ids.clone(),
+            spaces: spaces.clone(),
+            histories: histories.clone(),
+            agents: agents.clone(),
+            agent_group: agent_group.clone(),
+            agent_device: agent_device.clone(),
+            sc_group: sc_group.clone(),
+            sc_device: sc_device.clone(),
+            sc_system: sc_system.clone(),
+            forced: *forced,
+            last_options: *last_options,
+            last_choice: *last_choice,
+            script: script.clone(),
+            script_pos: *script_pos,
+            stale: stale.clone(),
+            made: made.clone(),
+            invalid: *invalid,
+            certifying: certifying.clone(),
+            promises_made: *promises_made,
+            local_allocs: local_allocs.clone(),
+            spare: Vec::new(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Weak) {
+        let Weak {
+            enabled,
+            ids,
+            spaces,
+            histories,
+            agents,
+            agent_group,
+            agent_device,
+            sc_group,
+            sc_device,
+            sc_system,
+            forced,
+            last_options,
+            last_choice,
+            script,
+            script_pos,
+            stale,
+            made,
+            invalid,
+            certifying,
+            promises_made,
+            local_allocs,
+            spare: _,
+        } = source;
+        while self.histories.len() > histories.len() {
+            let Some(mut h) = self.histories.pop() else { break };
+            h.messages.clear();
+            self.spare.push(h);
+        }
+        // Spare histories to copy the source's extra ones into.
+        while self.histories.len() < histories.len() {
+            let Some(h) = self.spare.pop() else { break };
+            self.histories.push(h);
+        }
+        self.histories.clone_from(histories);
+        self.enabled.clone_from(enabled);
+        self.ids.clone_from(ids);
+        self.spaces.clone_from(spaces);
+        self.agents.clone_from(agents);
+        self.agent_group.clone_from(agent_group);
+        self.agent_device.clone_from(agent_device);
+        self.sc_group.clone_from(sc_group);
+        self.sc_device.clone_from(sc_device);
+        self.sc_system.clone_from(sc_system);
+        self.forced.clone_from(forced);
+        self.last_options.clone_from(last_options);
+        self.last_choice.clone_from(last_choice);
+        self.script.clone_from(script);
+        self.script_pos.clone_from(script_pos);
+        self.stale.clone_from(stale);
+        self.made.clone_from(made);
+        self.invalid.clone_from(invalid);
+        self.certifying.clone_from(certifying);
+        self.promises_made.clone_from(promises_made);
+        self.local_allocs.clone_from(local_allocs);
+    }
 }
 
 /// How a write is made.
@@ -374,9 +521,21 @@ impl Weak {
         }
     }
 
+    /// The dense id of `key`, the next unused one when it is new.
     fn id(&mut self, key: LocKey) -> u32 {
-        let next = self.histories.len() as u32;
-        *self.ids.entry(key).or_insert(next)
+        match self.ids.binary_search_by_key(&key, |&(k, _)| k) {
+            Ok(i) => self.ids[i].1,
+            Err(i) => {
+                let next = self.histories.len() as u32;
+                self.ids.insert(i, (key, next));
+                next
+            }
+        }
+    }
+
+    /// The dense id of `key`, if the location has a history.
+    fn find_id(&self, key: LocKey) -> Option<u32> {
+        self.ids.binary_search_by_key(&key, |&(k, _)| k).ok().map(|i| self.ids[i].1)
     }
 
     /// The history of `key`, created with `initial` as its first write when new; `None` when
@@ -389,24 +548,25 @@ impl Weak {
             // thread, but orders like local memory.
             let local = key.0 == crate::trace::Space::Global as u8 && self.local_allocs.contains(&key.2);
             self.spaces.push(if local { crate::trace::Space::Local as u8 } else { key.0 });
-            self.histories.push(History {
-                size,
-                messages: vec![Message {
-                    ts: 0,
-                    value: initial,
-                    agent: u32::MAX,
-                    event: u32::MAX,
-                    step: 0,
-                    group: 0,
-                    device: 0,
-                    published: None,
-                    race_release: None,
-                    promised_by: None,
-                    rmw: false,
-                }],
-                floor: 0,
-                sc: 0,
+            let mut h = self.spare.pop().unwrap_or(History { size, messages: Vec::new(), floor: 0, sc: 0 });
+            h.size = size;
+            h.floor = 0;
+            h.sc = 0;
+            h.messages.clear();
+            h.messages.push(Message {
+                ts: 0,
+                value: initial,
+                agent: u32::MAX,
+                event: u32::MAX,
+                step: 0,
+                group: 0,
+                device: 0,
+                published: None,
+                race_release: None,
+                promised_by: None,
+                rmw: false,
             });
+            self.histories.push(h);
         }
         (id, self.histories[id as usize].size == size)
     }
@@ -417,7 +577,7 @@ impl Weak {
     pub fn load(&mut self, agent: u32, key: LocKey, size: u8, ord: Ordering, event: u32, choose: Option<&mut dyn FnMut(u32) -> u32>) -> Read {
         let plain = Read { value: None, stale: false, race_release: None };
         // Memory nobody wrote during the run has one write: its initial contents.
-        let Some(&id) = self.ids.get(&key) else {
+        let Some(id) = self.find_id(key) else {
             return plain;
         };
         let h = &self.histories[id as usize];
@@ -432,16 +592,16 @@ impl Weak {
         if ord.sc() {
             oldest = oldest.max(h.sc);
         }
-        // The writes it may read, latest first: never its own unkept promise.
+        // The writes it may read, latest first: never its own unkept promise. They are
+        // counted, then walked again for the one chosen, rather than collected: a load is on
+        // the interpreter's path, which does not allocate.
         let own = self.agents[agent as usize].promise.filter(|p| p.id == id).map(|p| p.ts);
-        let readable: Vec<u32> =
-            h.messages.iter().rev().map(|m| m.ts).take_while(|&ts| ts >= oldest).filter(|&ts| Some(ts) != own).collect();
-        let Some(&newest) = readable.first() else {
+        let Some(newest) = h.readable(oldest, own).next() else {
             return self.finish_load(agent, id, latest_ts, latest_ts, ord, event);
         };
-        let options = readable.len() as u32;
+        let options = h.readable(oldest, own).count() as u32;
         let k = if options > 1 { self.decide(options, &mut || choose(options)) } else { 0 };
-        let ts = readable.get(k as usize).copied().unwrap_or(newest);
+        let ts = self.histories[id as usize].readable(oldest, own).nth(k as usize).unwrap_or(newest);
         self.finish_load(agent, id, ts, latest_ts, ord, event)
     }
 
@@ -735,7 +895,7 @@ impl Weak {
     /// promised one: memory already shows the promised value.
     pub fn promised_before(&self, agent: u32, key: LocKey) -> Option<u64> {
         let p = self.agents.get(agent as usize)?.promise?;
-        (self.ids.get(&key) == Some(&p.id)).then_some(p.before)
+        (self.find_id(key) == Some(p.id)).then_some(p.before)
     }
 
     /// Whether the execution so far is one the model allows to end here: no promise left
@@ -746,7 +906,7 @@ impl Weak {
 
     /// Keeps the race detector's release of the write just made at `key`.
     pub fn set_race_release(&mut self, key: LocKey, release: Option<Box<crate::race::shadow::Release>>) {
-        if let Some(&id) = self.ids.get(&key) {
+        if let Some(id) = self.find_id(key) {
             if let Some(m) = self.histories[id as usize].messages.last_mut() {
                 m.race_release = release;
             }

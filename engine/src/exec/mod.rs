@@ -16,13 +16,14 @@ pub mod printf;
 use crate::diag::Span;
 use crate::ir::{CollectiveOp, Instr, NumTy, Program, Reg, ScanOp};
 use crate::report::{FindingKind, PrintfLine};
+use crate::reuse::clone_fields;
 use crate::scenario::Access;
 use crate::trace::{Event, EventKind, EventLog, Location, Space};
 
 pub use launch::{launch, Geometry, MACHINE_STREAM};
 
 /// One allocation of global, constant or local memory.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Alloc {
     /// What the kernel calls it (parameter or variable name).
     pub name: String,
@@ -36,6 +37,8 @@ pub struct Alloc {
     /// The race detector's record of its accesses.
     pub shadow: crate::race::shadow::Shadow,
 }
+
+clone_fields!(Alloc { name, bytes, init, access, elem, shadow });
 
 /// Where a work-item is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +60,7 @@ pub enum Status {
 /// progress. A work-item spins when its whole private state (program counter, registers,
 /// call stack, private memory) repeats at the same event while no shared memory changed:
 /// from there it can only repeat the same cycle until another agent writes.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct SpinWatch {
     /// The machine's write epoch this watch belongs to; a write anywhere starts a new one.
     pub epoch: u64,
@@ -78,6 +81,8 @@ pub struct SpinWatch {
     pub spinning: bool,
 }
 
+clone_fields!(SpinWatch { epoch, func, pc, since, taken, regs, frames, private, spinning });
+
 /// A caller's frame, saved while a helper function runs.
 #[derive(Clone, Debug)]
 pub struct Frame {
@@ -91,8 +96,9 @@ pub struct Frame {
     pub private_top: u32,
 }
 
-/// One simulated work-item: plain data, cheap to clone.
-#[derive(Clone, Debug)]
+/// One simulated work-item: plain data, cheap to clone (and cheaper to copy into an existing
+/// one, whose vectors are reused).
+#[derive(Debug)]
 pub struct WorkItem {
     pub func: u32,
     pub pc: u32,
@@ -125,6 +131,26 @@ pub struct WorkItem {
     /// Values it recorded with `__interleave_observe` (a litmus test's registers), by slot.
     pub observed: Vec<(u32, u64)>,
 }
+
+clone_fields!(WorkItem {
+    func,
+    pc,
+    base,
+    frames,
+    regs,
+    private,
+    private_init,
+    status,
+    group,
+    copies_called,
+    unwaited,
+    waiting_for,
+    warp,
+    cycles,
+    spin,
+    spurious,
+    observed,
+});
 
 impl WorkItem {
     /// Where the work-item is: the instruction of its next event, or the barrier or wait it
@@ -166,7 +192,7 @@ pub struct Arrival {
 }
 
 /// The meeting point of a work-group's barriers and collectives, or of a warp's.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Rendezvous {
     /// Members that have not finished.
     pub unfinished: u32,
@@ -177,6 +203,8 @@ pub struct Rendezvous {
     pub first_finished: Option<(u32, Span)>,
 }
 
+clone_fields!(Rendezvous { unfinished, waiting, first_finished });
+
 /// Which rendezvous: a work-group's or a warp's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
@@ -185,7 +213,7 @@ pub enum Scope {
 }
 
 /// One warp (CUDA) or sub-group (OpenCL): consecutive work-items of a group.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Warp {
     /// Linear index of its first work-item (lane 0).
     pub first: u32,
@@ -194,8 +222,10 @@ pub struct Warp {
     pub active: u64,
 }
 
+clone_fields!(Warp { first, rendezvous, active });
+
 /// Barrier state, local memory and async copies of one work-group.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Group {
     /// Linear index of its first work-item.
     pub first: u32,
@@ -204,6 +234,8 @@ pub struct Group {
     /// Its async copies in call order; the copy engine works through them in order.
     pub copies: Vec<AsyncCopy>,
 }
+
+clone_fields!(Group { first, rendezvous, local, copies });
 
 /// A problem a work-item ran into, before it is placed in the user's source.
 #[derive(Clone, Debug)]
@@ -234,8 +266,10 @@ impl Default for Limits {
     }
 }
 
-/// The whole mutable state of a run.
-#[derive(Clone, Debug)]
+/// The whole mutable state of a run. Copying one into another (`clone_from`) reuses the
+/// destination's allocations: exploration restores the launched machine that way before
+/// every run.
+#[derive(Debug)]
 pub struct Machine {
     pub program: std::rc::Rc<Program>,
     pub geometry: Geometry,
@@ -293,6 +327,38 @@ pub struct Machine {
     pub barriers_by_count: bool,
 }
 
+clone_fields!(Machine {
+    program,
+    geometry,
+    global,
+    constant,
+    program_globals,
+    groups,
+    warps,
+    items,
+    heap,
+    ready,
+    ready_pos,
+    log,
+    faults,
+    reported,
+    printf,
+    printf_bytes,
+    limits,
+    step,
+    runaway,
+    warp_size,
+    released,
+    write_epoch,
+    resident_limit,
+    resident,
+    next_group,
+    rng,
+    races,
+    weak,
+    barriers_by_count,
+});
+
 /// In a schedule, an agent index with this bit set is a promise step of that work-item (the
 /// relaxed model's speculative write; see `crate::weak`).
 pub const PROMISE: u32 = 0x8000_0000;
@@ -301,16 +367,26 @@ pub const PROMISE: u32 = 0x8000_0000;
 const SOLO_STEPS: u32 = 256;
 
 impl Machine {
-    /// The relaxed writes `agent` could promise now: those a run of `agent` alone from here,
-    /// reading the latest writes, makes before any release, read-modify-write, SC fence or
-    /// barrier (each one certified by that very run).
-    pub fn promise_candidates(&self, agent: u32) -> Vec<crate::weak::Candidate> {
+    /// The relaxed writes `agent` could promise now, into `found` (emptied first): those a
+    /// run of `agent` alone from here, reading the latest writes, makes before any release,
+    /// read-modify-write, SC fence or barrier (each one certified by that very run). The solo
+    /// run is on `solo`, a machine kept between calls, into which this one is copied reusing
+    /// its allocations (made on the first call).
+    pub fn promise_candidates(&self, agent: u32, solo: &mut Option<Box<Machine>>, found: &mut Vec<crate::weak::Candidate>) {
+        found.clear();
         let wi = agent as usize;
         if !self.weak.enabled || wi >= self.items.len() || self.items[wi].status != Status::Ready || self.weak.agents[wi].promise.is_some() {
-            return Vec::new();
+            return;
         }
-        let mut solo = self.clone();
-        solo.weak.certifying = Some(crate::weak::Certify { agent, ..Default::default() });
+        let solo = match solo {
+            Some(solo) => {
+                Machine::clone_from(solo, self);
+                solo
+            }
+            None => solo.insert(Box::new(self.clone())),
+        };
+        // The solo run collects its stores straight into `found`'s vector.
+        solo.weak.certifying = Some(crate::weak::Certify { agent, stores: std::mem::take(found), stopped: false });
         for _ in 0..SOLO_STEPS {
             if solo.items[wi].status != Status::Ready || solo.runaway.is_some() || solo.weak.certifying.as_ref().is_none_or(|c| c.stopped) {
                 break;
@@ -318,16 +394,23 @@ impl Machine {
             solo.step += 1;
             solo.perform(agent);
         }
-        let mut stores = solo.weak.certifying.take().map(|c| c.stores).unwrap_or_default();
-        let mut seen = std::collections::BTreeSet::new();
-        stores.retain(|s| seen.insert(*s));
-        stores
+        *found = solo.weak.certifying.take().map(|c| c.stores).unwrap_or_default();
+        // Each distinct write once, at its first place (there are few: a quadratic scan
+        // allocates nothing).
+        let mut kept = 0;
+        for k in 0..found.len() {
+            let c = found[k];
+            if !found[..kept].contains(&c) {
+                found[kept] = c;
+                kept += 1;
+            }
+        }
+        found.truncate(kept);
     }
 
-    /// Work-item `agent` promises one of its candidate writes (a decision among them);
-    /// `false` when it has none.
-    pub fn promise(&mut self, agent: u32) -> bool {
-        let candidates = self.promise_candidates(agent);
+    /// Work-item `agent` promises one of `candidates`, its candidate writes in the current
+    /// state (a decision among them); `false` when it has none.
+    pub fn promise(&mut self, agent: u32, candidates: &[crate::weak::Candidate]) -> bool {
         let n = candidates.len() as u32;
         if n == 0 {
             return false;

@@ -10,7 +10,7 @@
 //! sparse sorted vectors.
 
 /// A sparse vector clock with barrier counts.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Knowledge {
     /// `(agent, clock)`, sorted by agent: every event of `agent` up to its `clock`-th happens
     /// before.
@@ -19,6 +19,25 @@ pub struct Knowledge {
     /// barriers, so what its members did before a barrier among those (in the memory they
     /// fenced there) happens before.
     groups: Vec<(u32, u32)>,
+}
+
+impl Clone for Knowledge {
+    fn clone(&self) -> Knowledge {
+        Knowledge { items: self.items.clone(), groups: self.groups.clone() }
+    }
+
+    /// Copies into this clock's own vectors, so that restoring a machine does not allocate.
+    /// What a launched machine's agents know is empty, and an empty clock is copied inline.
+    fn clone_from(&mut self, source: &Knowledge) {
+        let Knowledge { items, groups } = source;
+        if items.is_empty() && groups.is_empty() {
+            self.items.clear();
+            self.groups.clear();
+        } else {
+            self.items.clone_from(items);
+            self.groups.clone_from(groups);
+        }
+    }
 }
 
 impl Knowledge {

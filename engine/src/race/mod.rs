@@ -66,7 +66,7 @@ pub struct RaceRecord {
 const MAX_WORDS_COUNTED: usize = 100_000;
 
 /// The detector's state: part of the machine, so snapshots and seeks carry it.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Races {
     pub enabled: bool,
     /// The work-group of each agent (work-items, then one copy engine per group).
@@ -95,6 +95,23 @@ pub struct Races {
     /// What the device heap's `free` calls published, for later `malloc` calls.
     pub heap: Knowledge,
 }
+
+crate::reuse::clone_fields!(Races {
+    enabled,
+    agent_group,
+    agent_device,
+    work_items,
+    clock,
+    know,
+    pending,
+    fenced,
+    crossings,
+    barriers,
+    records,
+    index,
+    scope_mismatches,
+    heap,
+});
 
 /// One shared-memory access to check.
 #[derive(Clone, Copy, Debug)]

@@ -90,11 +90,36 @@ pub struct Cell {
 }
 
 /// The shadow of one allocation.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Shadow {
     /// Pages grow up to the highest word touched in them, so the shadow of a small buffer
-    /// (a litmus test's location) is as small as the buffer.
+    /// (a litmus test's location) is as small as the buffer. A page that is present but empty
+    /// is the same as one never touched ([`Shadow::cell`] grows either alike).
     pages: Vec<Option<Vec<Cell>>>,
+}
+
+impl Clone for Shadow {
+    fn clone(&self) -> Shadow {
+        Shadow { pages: self.pages.clone() }
+    }
+
+    /// Copies `source` into this shadow's own pages. Pages that `source` lacks are emptied
+    /// rather than freed, which is the same as untouched, so restoring a launched machine
+    /// (whose shadow is usually bare) before each explored run keeps the pages the previous
+    /// run allocated.
+    fn clone_from(&mut self, source: &Shadow) {
+        if self.pages.len() < source.pages.len() {
+            self.pages.resize_with(source.pages.len(), || None);
+        }
+        for (k, page) in self.pages.iter_mut().enumerate() {
+            match (page, source.pages.get(k)) {
+                (Some(cells), Some(Some(from))) => cells.clone_from(from),
+                (Some(cells), _) => cells.clear(),
+                (page @ None, Some(from)) => page.clone_from(from),
+                (None, None) => {}
+            }
+        }
+    }
 }
 
 impl Shadow {
