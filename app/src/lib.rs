@@ -15,8 +15,10 @@
 
 pub mod components;
 pub mod examples;
+pub mod explain;
 pub mod explore;
 pub mod form;
+pub mod inspector;
 pub mod pool;
 pub mod snapshot;
 pub mod state;

@@ -16,6 +16,8 @@ use yew::{AttrValue, Reducible};
 
 use crate::examples::{self, Example};
 use crate::explore::{self, ExploreMode, WorkerEvent};
+use crate::inspector::Tab;
+use interleave_engine::inspect::MemoryRef;
 
 /// The example the editor starts with.
 pub const DEFAULT_SOURCE: &str = examples::DEFAULT.source;
@@ -158,6 +160,74 @@ impl ExploreRun {
     }
 }
 
+/// How fast Run goes: as fast as the page allows, or slowly enough to watch the lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Speed {
+    /// Chunks of about a frame's worth of steps, one after the other.
+    Max,
+    /// About this many steps a second.
+    PerSecond(u32),
+}
+
+impl Speed {
+    /// The speeds the run controls offer, with their labels.
+    pub const CHOICES: [(Speed, &'static str); 4] = [
+        (Speed::Max, "max"),
+        (Speed::PerSecond(1000), "1000 steps/s"),
+        (Speed::PerSecond(100), "100 steps/s"),
+        (Speed::PerSecond(10), "10 steps/s"),
+    ];
+
+    pub fn label(self) -> &'static str {
+        Speed::CHOICES
+            .iter()
+            .find(|(speed, _)| *speed == self)
+            .map_or("max", |(_, label)| label)
+    }
+}
+
+/// Where a run stops by itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunTarget {
+    /// The end of the run.
+    End,
+    /// The first step after which the session has more findings than this.
+    NextFinding { after: usize },
+    /// This step (a seek past the furthest step reached, which has to run the scheduler).
+    Step(u64),
+}
+
+/// The sizes of the resizable panes, in CSS pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Panes {
+    /// The editor's column.
+    pub editor: f64,
+    /// The inspector's column.
+    pub inspector: f64,
+    /// The height of the workspace (editor, timeline, inspector); the results follow below.
+    pub workspace: f64,
+}
+
+impl Panes {
+    pub const DEFAULT: Panes = Panes {
+        editor: 520.0,
+        inspector: 340.0,
+        workspace: 640.0,
+    };
+    /// No pane gets narrower than this, so a drag cannot make one vanish.
+    pub const MIN: f64 = 200.0;
+    /// Nor wider than this.
+    pub const MAX: f64 = 1400.0;
+}
+
+/// Which splitter a resize moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    Editor,
+    Inspector,
+    Workspace,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
     pub source: AttrValue,
@@ -198,6 +268,25 @@ pub struct State {
     pub explore_runs: AttrValue,
     pub explore_preemptions: AttrValue,
     pub exploration: Option<Rc<ExploreRun>>,
+    /// The selected work-item (linear index): the inspector shows it, the editor marks its
+    /// line and the timeline highlights its lane.
+    pub selected: Option<usize>,
+    pub inspector_tab: Tab,
+    /// The memory the inspector's memory tab shows, once the user chose one.
+    pub memory: Option<MemoryRef>,
+    /// Whether the console shows only the selected work-item's output.
+    pub console_only_selected: bool,
+    pub speed: Speed,
+    /// Where the run going on stops by itself.
+    pub run_target: RunTarget,
+    /// Whether the keyboard shortcuts overlay is open.
+    pub help_open: bool,
+    /// The finding last opened (by a click or by next/previous finding).
+    pub finding: Option<usize>,
+    /// `(serial, step)`: asks the timeline to bring `step` into view; the serial changes with
+    /// every request, so asking twice for the same step works.
+    pub reveal: Option<(u64, u64)>,
+    pub panes: Panes,
 }
 
 pub enum Action {
@@ -258,6 +347,26 @@ pub enum Action {
     LoadOutcome(usize),
     /// Loads the seed of the explored finding at this index and runs it.
     LoadFinding(usize),
+    SelectWorkItem(usize),
+    SetInspectorTab(Tab),
+    SetMemory(MemoryRef),
+    SetConsoleOnlySelected(bool),
+    SetSpeed(Speed),
+    /// Runs until the session has more findings than `after`, or the run ends.
+    RunToFinding { after: usize },
+    /// Runs until step `target`, or the run ends.
+    RunToStep(u64),
+    ToggleHelp,
+    CloseHelp,
+    /// Opens the finding at this index: the editor selects its place, the timeline shows its
+    /// step and its work-item becomes the selected one (`work_item`, a lane, when known).
+    OpenFinding {
+        index: usize,
+        step: Option<u64>,
+        work_item: Option<usize>,
+    },
+    /// Moves a splitter: the pane's new size in CSS pixels.
+    ResizePane { pane: Pane, size: f64 },
 }
 
 impl State {
@@ -295,6 +404,16 @@ impl State {
             explore_runs: AttrValue::from(explore::DEFAULT_RUNS.to_string()),
             explore_preemptions: AttrValue::default(),
             exploration: None,
+            selected: None,
+            inspector_tab: Tab::WorkItem,
+            memory: None,
+            console_only_selected: false,
+            speed: Speed::Max,
+            run_target: RunTarget::End,
+            help_open: false,
+            finding: None,
+            reveal: None,
+            panes: Panes::DEFAULT,
         }
     }
 
@@ -322,6 +441,7 @@ impl State {
         // A replay is one execution of one program: any edit leaves it meaningless.
         self.replay = None;
         self.autorun = false;
+        self.finding = None;
     }
 
     /// Sets `f` on a copy of the exploration, if there is one.
@@ -442,6 +562,7 @@ pub fn reduce(state: &State, action: Action) -> State {
         }
         Action::SetTheme(theme) => next.theme = theme,
         Action::SessionOpened => {
+            next.finding = None;
             next.autorun = false;
             next.generation += 1;
             next.live = true;
@@ -482,7 +603,18 @@ pub fn reduce(state: &State, action: Action) -> State {
             next.summary = ended;
             next.running = false;
         }
-        Action::RunStarted => next.running = state.live && state.summary.is_none(),
+        Action::RunStarted => {
+            next.running = state.live && state.summary.is_none();
+            next.run_target = RunTarget::End;
+        }
+        Action::RunToFinding { after } => {
+            next.running = state.live && state.summary.is_none();
+            next.run_target = RunTarget::NextFinding { after };
+        }
+        Action::RunToStep(target) => {
+            next.running = state.live && state.summary.is_none();
+            next.run_target = RunTarget::Step(target);
+        }
         Action::RunStopped => next.running = false,
         Action::SetExploreMode(mode) => next.explore_mode = mode,
         Action::SetExploreRuns(text) => next.explore_runs = text,
@@ -572,6 +704,39 @@ pub fn reduce(state: &State, action: Action) -> State {
             next.load(found.seed, None, run.scenario.scheduler);
             next.update_exploration(|run| run.selected = None);
         }
+        Action::SelectWorkItem(index) => next.selected = Some(index),
+        Action::SetInspectorTab(tab) => next.inspector_tab = tab,
+        Action::SetMemory(memory) => next.memory = Some(memory),
+        Action::SetConsoleOnlySelected(only) => next.console_only_selected = only,
+        Action::SetSpeed(speed) => next.speed = speed,
+        Action::ToggleHelp => next.help_open = !state.help_open,
+        Action::CloseHelp => next.help_open = false,
+        Action::OpenFinding {
+            index,
+            step,
+            work_item,
+        } => {
+            next.finding = Some(index);
+            if let Some(step) = step {
+                let serial = state.reveal.map_or(1, |(serial, _)| serial + 1);
+                next.reveal = Some((serial, step));
+            }
+            if work_item.is_some() {
+                next.selected = work_item;
+            }
+        }
+        Action::ResizePane { pane, size } => {
+            let size = if size.is_finite() {
+                size.clamp(Panes::MIN, Panes::MAX)
+            } else {
+                return next;
+            };
+            match pane {
+                Pane::Editor => next.panes.editor = size,
+                Pane::Inspector => next.panes.inspector = size,
+                Pane::Workspace => next.panes.workspace = size,
+            }
+        }
     }
     next
 }
@@ -647,6 +812,107 @@ mod tests {
 
     fn opened() -> State {
         reduce(&State::default(), Action::SessionOpened)
+    }
+
+    #[test]
+    fn run_to_finding_runs_with_its_target_and_run_resets_it() {
+        let to_finding = reduce(&opened(), Action::RunToFinding { after: 2 });
+        assert!(to_finding.running);
+        assert_eq!(to_finding.run_target, RunTarget::NextFinding { after: 2 });
+        let paused = reduce(&to_finding, Action::RunStopped);
+        let run = reduce(&paused, Action::RunStarted);
+        assert!(run.running);
+        assert_eq!(run.run_target, RunTarget::End);
+        // Without a session nothing runs.
+        let idle = reduce(&State::default(), Action::RunToFinding { after: 0 });
+        assert!(!idle.running);
+    }
+
+    #[test]
+    fn opening_a_finding_reveals_its_step_and_selects_its_work_item() {
+        let first = reduce(
+            &opened(),
+            Action::OpenFinding {
+                index: 1,
+                step: Some(12),
+                work_item: Some(3),
+            },
+        );
+        assert_eq!(first.finding, Some(1));
+        assert_eq!(first.selected, Some(3));
+        let (serial, step) = first.reveal.expect("a reveal request");
+        assert_eq!(step, 12);
+        // Opening the same finding again asks again, with a new serial.
+        let again = reduce(
+            &first,
+            Action::OpenFinding {
+                index: 1,
+                step: Some(12),
+                work_item: None,
+            },
+        );
+        assert_eq!(again.reveal, Some((serial + 1, 12)));
+        assert_eq!(again.selected, Some(3), "no work-item keeps the selection");
+        // A new session forgets which finding was open, but not the selection.
+        let reopened = reduce(&again, Action::SessionOpened);
+        assert_eq!(reopened.finding, None);
+        assert_eq!(reopened.selected, Some(3));
+    }
+
+    #[test]
+    fn panes_stay_within_their_bounds() {
+        let wide = reduce(
+            &State::default(),
+            Action::ResizePane {
+                pane: Pane::Editor,
+                size: 1e9,
+            },
+        );
+        assert_eq!(wide.panes.editor, Panes::MAX);
+        let narrow = reduce(
+            &wide,
+            Action::ResizePane {
+                pane: Pane::Inspector,
+                size: 3.0,
+            },
+        );
+        assert_eq!(narrow.panes.inspector, Panes::MIN);
+        let nan = reduce(
+            &narrow,
+            Action::ResizePane {
+                pane: Pane::Workspace,
+                size: f64::NAN,
+            },
+        );
+        assert_eq!(nan.panes, narrow.panes);
+    }
+
+    #[test]
+    fn view_settings_keep_the_session() {
+        let state = opened();
+        let actions: Vec<Action> = vec![
+            Action::SelectWorkItem(2),
+            Action::SetInspectorTab(Tab::Locks),
+            Action::SetConsoleOnlySelected(true),
+            Action::SetSpeed(Speed::PerSecond(10)),
+            Action::ToggleHelp,
+            Action::ResizePane {
+                pane: Pane::Workspace,
+                size: 400.0,
+            },
+        ];
+        let mut now = state.clone();
+        for action in actions {
+            now = reduce(&now, action);
+            assert!(now.live);
+            assert_eq!(now.generation, state.generation);
+            assert_eq!(now.revision, state.revision);
+        }
+        assert_eq!(now.selected, Some(2));
+        assert_eq!(now.inspector_tab, Tab::Locks);
+        assert!(now.console_only_selected && now.help_open);
+        assert_eq!(now.speed.label(), "10 steps/s");
+        assert!(!reduce(&now, Action::CloseHelp).help_open);
     }
 
     fn summary(status: RunStatus) -> Summary {

@@ -584,3 +584,221 @@ mod explore_panel {
         assert_eq!(loaded.take(), None);
     }
 }
+
+/// The step the status line says the session is at.
+fn steps(root: &Element) -> u64 {
+    find(root, "#status")
+        .get_attribute("data-steps")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("#status has no data-steps"))
+}
+
+/// Runs the default example to its end.
+async fn run_to_end(root: &Element) {
+    click(root, "#run").await;
+    for _ in 0..100 {
+        if status(root) != "running" {
+            break;
+        }
+        TimeoutFuture::new(50).await;
+    }
+    assert_eq!(status(root), "completed");
+}
+
+/// Sets a range input's value and fires `input`, as dragging its thumb does.
+async fn scrub(root: &Element, value: u64) {
+    let input = find(root, "#scrubber").unchecked_into::<HtmlInputElement>();
+    input.set_value(&value.to_string());
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    input
+        .dispatch_event(&Event::new_with_event_init_dict("input", &init).unwrap())
+        .unwrap();
+    settle().await;
+}
+
+#[wasm_bindgen_test]
+async fn the_scrubber_and_go_to_step_seek_exactly() {
+    let root = mount_app().await;
+    run_to_end(&root).await;
+    let end = steps(&root);
+    assert!(end > 10, "the example takes more than ten steps ({end})");
+    let at_end = find(&root, "#lanes").inner_html();
+    scrub(&root, 5).await;
+    assert_eq!(steps(&root), 5);
+    assert_eq!(status(&root), "running", "a step before the end reopens the run");
+    let at_five = find(&root, "#lanes").inner_html();
+    // "Go to step" with Enter, then back to the end with the end button.
+    type_into(&root, "#goto-step", "9").await;
+    press(&find(&root, "#goto-step"), "Enter").await;
+    assert_eq!(steps(&root), 9);
+    click(&root, "#go-end").await;
+    assert_eq!(steps(&root), end);
+    assert_eq!(status(&root), "completed");
+    assert_eq!(find(&root, "#lanes").inner_html(), at_end, "the end is exactly the end");
+    scrub(&root, 5).await;
+    assert_eq!(find(&root, "#lanes").inner_html(), at_five, "step 5 is exactly step 5");
+    click(&root, "#go-start").await;
+    assert_eq!(steps(&root), 0);
+    // A bad step number is flagged next to the field and changes nothing.
+    type_into(&root, "#goto-step", "ten").await;
+    click(&root, "#goto-go").await;
+    assert_eq!(steps(&root), 0);
+    assert_eq!(
+        find(&root, "#goto-step").get_attribute("aria-invalid").as_deref(),
+        Some("true")
+    );
+    assert!(!find(&root, "#goto-step-error").text_content().unwrap_or_default().is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn run_to_the_next_finding_stops_at_it() {
+    let root = mount_app().await;
+    click(&root, "#run-to-finding").await;
+    for _ in 0..100 {
+        if count(&root, "#findings .finding") > 0 && count(&root, "#pause") == 0 {
+            break;
+        }
+        TimeoutFuture::new(50).await;
+    }
+    assert_eq!(count(&root, "#findings .finding"), 1, "it stops at the first finding");
+    let at = steps(&root);
+    // The finding's own step is where the run stopped.
+    let meta = find(&root, "#findings .finding .when").text_content().unwrap_or_default();
+    assert_eq!(meta, format!("step {at}"));
+    // Its explanation says what the kind means and how it is usually fixed.
+    let explain = find(&root, "#findings .finding .explain").text_content().unwrap_or_default();
+    assert!(explain.contains("What is data-race?") && explain.contains("Usual fix"), "{explain}");
+}
+
+#[wasm_bindgen_test]
+async fn opening_a_finding_selects_its_work_item_and_its_source() {
+    let root = mount_app().await;
+    run_to_end(&root).await;
+    click(&root, "#findings .finding .finding-open").await;
+    assert_eq!(count(&root, "#findings .finding.current"), 1);
+    let work_item = find(&root, "#inspector-work-item")
+        .get_attribute("data-work-item")
+        .expect("the finding's work-item is selected");
+    let who = find(&root, "#findings .finding .who").text_content().unwrap_or_default();
+    assert_eq!(who, format!("wi {work_item}"), "the global id and the lane agree here");
+    // The editor selects the racing statement.
+    let textarea = find(&root, "#source").unchecked_into::<HtmlTextAreaElement>();
+    let (start, end) = (
+        textarea.selection_start().unwrap().unwrap() as usize,
+        textarea.selection_end().unwrap().unwrap() as usize,
+    );
+    let selected: String = textarea.value().chars().skip(start).take(end - start).collect();
+    assert!(selected.contains("counters[0]"), "{selected:?}");
+}
+
+#[wasm_bindgen_test]
+async fn the_inspector_shows_memory_locks_barriers_and_the_work_item() {
+    let root = mount_app().await;
+    run_to_end(&root).await;
+    assert!(find(&root, "#inspector-panel").text_content().unwrap_or_default().contains("select a work-item"));
+    click(&root, "#inspector-tab-memory").await;
+    assert_eq!(find(&root, "#inspector-panel").get_attribute("data-tab").as_deref(), Some("memory"));
+    // `ids` holds each work-item's local id, written by that work-item.
+    assert_eq!(count(&root, "#inspector-memory .cell"), 8);
+    let values: Vec<String> = (0..8)
+        .map(|i| find(&root, &format!(".cell[data-index=\"{i}\"] .cell-value")).text_content().unwrap_or_default())
+        .collect();
+    assert_eq!(values, ["0", "1", "2", "3", "0", "1", "2", "3"]);
+    // The writer of element 5 becomes the selected work-item.
+    click(&root, ".cell[data-index=\"5\"] .cell-writer").await;
+    click(&root, "#inspector-tab-work-item").await;
+    assert_eq!(
+        find(&root, "#inspector-work-item").get_attribute("data-work-item").as_deref(),
+        Some("5")
+    );
+    let ids = find(&root, "#inspector-work-item .ids").text_content().unwrap_or_default();
+    assert!(ids.contains("(5, 0, 0)") && ids.contains("(1, 0, 0)"), "{ids}");
+    assert!(find(&root, ".wi-state").text_content().unwrap_or_default().contains("finished"));
+    click(&root, "#inspector-tab-locks").await;
+    assert!(find(&root, "#inspector-panel").text_content().unwrap_or_default().contains("No locks"));
+    click(&root, "#inspector-tab-barriers").await;
+    assert!(find(&root, "#inspector-panel").text_content().unwrap_or_default().contains("No work-item is waiting"));
+    // Back to the start: every work-item is about to run its first line.
+    click(&root, "#go-start").await;
+    click(&root, "#inspector-tab-work-item").await;
+    let state = find(&root, ".wi-state").text_content().unwrap_or_default();
+    assert!(state.starts_with("running (line"), "{state}");
+    assert!(count(&root, "#inspector-work-item .vars") <= 1);
+}
+
+#[wasm_bindgen_test]
+async fn a_work_item_waiting_at_a_barrier_is_shown_with_who_is_missing() {
+    let root = mount_app().await;
+    click(&root, "#step").await;
+    // Work-item 0 writes ids[0] and then waits at the barrier of group 0.
+    for _ in 0..2 {
+        click(&root, ".lane[data-work-item=\"0\"] .lane-step").await;
+    }
+    click(&root, "#inspector-tab-barriers").await;
+    let text = find(&root, "#inspector-barriers").text_content().unwrap_or_default();
+    assert!(text.contains("group 0:"), "{text}");
+    assert!(text.contains("missing"), "{text}");
+}
+
+#[wasm_bindgen_test]
+async fn the_inspector_tabs_follow_the_arrow_keys() {
+    let root = mount_app().await;
+    let tab = find(&root, "#inspector-tab-work-item");
+    press(&tab, "ArrowRight").await;
+    assert_eq!(find(&root, "#inspector-panel").get_attribute("data-tab").as_deref(), Some("memory"));
+    press(&find(&root, "#inspector-tab-memory"), "End").await;
+    assert_eq!(find(&root, "#inspector-panel").get_attribute("data-tab").as_deref(), Some("barriers"));
+    assert_eq!(
+        find(&root, "#inspector-tab-barriers").get_attribute("aria-selected").as_deref(),
+        Some("true")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_help_overlay_lists_the_shortcuts_and_closes_with_escape() {
+    let root = mount_app().await;
+    assert_eq!(count(&root, "#help"), 0);
+    click(&root, "#help-open").await;
+    assert_eq!(count(&root, "#help"), 1);
+    let rows = count(&root, "#help .shortcuts tr");
+    assert_eq!(rows as usize, interleave_app::components::help::SHORTCUTS.len());
+    assert_eq!(find(&root, "#help").get_attribute("role").as_deref(), Some("dialog"));
+    press(&find(&root, "#help"), "Escape").await;
+    assert_eq!(count(&root, "#help"), 0);
+}
+
+#[wasm_bindgen_test]
+async fn the_keyboard_alone_steps_goes_back_and_seeks() {
+    let root = mount_app().await;
+    let body = gloo::utils::body();
+    // Every mounted app listens on the document, so only this root's numbers are read.
+    press(&body, "s").await;
+    press(&body, "s").await;
+    press(&body, "s").await;
+    assert_eq!(steps(&root), 3);
+    press(&body, "b").await;
+    assert_eq!(steps(&root), 2);
+    press(&body, "Home").await;
+    assert_eq!(steps(&root), 0);
+    press(&body, "End").await;
+    assert_eq!(steps(&root), 3, "End goes to the furthest step reached");
+}
+
+#[wasm_bindgen_test]
+async fn a_splitter_resizes_its_pane_from_the_keyboard() {
+    let root = mount_app().await;
+    let splitter = find(&root, "#splitter-editor");
+    let before: f64 = splitter.get_attribute("aria-valuenow").unwrap().parse().unwrap();
+    press(&splitter, "ArrowRight").await;
+    let after: f64 = find(&root, "#splitter-editor").get_attribute("aria-valuenow").unwrap().parse().unwrap();
+    assert_eq!(after, before + 24.0);
+    let style = find(&root, "main.workspace").get_attribute("style").unwrap_or_default();
+    assert!(style.contains(&format!("--editor-w:{after:.0}px")), "{style}");
+    // The inspector grows when its splitter moves left.
+    let inspector = find(&root, "#splitter-inspector");
+    let before: f64 = inspector.get_attribute("aria-valuenow").unwrap().parse().unwrap();
+    press(&inspector, "ArrowLeft").await;
+    let after: f64 = find(&root, "#splitter-inspector").get_attribute("aria-valuenow").unwrap().parse().unwrap();
+    assert_eq!(after, before + 24.0);
+}

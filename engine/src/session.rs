@@ -978,6 +978,17 @@ impl Session {
         &self.findings
     }
 
+    /// The furthest step of the recorded path: after seeking back, the steps up to here are
+    /// known and a seek forward within them replays exactly what happened first.
+    pub fn recorded_steps(&self) -> u64 {
+        self.decisions.len() as u64
+    }
+
+    /// The printf output so far, line by line with the work-item that printed it.
+    pub fn printf(&self) -> &[crate::report::PrintfLine] {
+        &self.machine.printf
+    }
+
     /// The locks the run has used so far, each with its timeline (see `crate::locks`).
     pub fn locks(&self) -> Vec<crate::report::LockReport> {
         crate::locks::reports(&self.machine)

@@ -25,25 +25,36 @@ use web_sys::{
 };
 use yew::prelude::*;
 
+use super::console::Console;
 use super::controls::Controls;
 use super::diagnostics::Diagnostics;
 use super::editor::Editor;
 use super::examples::ExamplePicker;
 use super::explore::ExplorePanel;
-use super::findings::{Findings, SourcePlace};
+use super::findings::{self as findings_view, Findings, Opened, SourcePlace};
 use super::header::Header;
+use super::help::Help;
+use super::inspector::Inspector;
 use super::lanes::Lanes;
 use super::launch::LaunchPanel;
+use super::splitter::Splitter;
 use super::status::Status;
 use crate::explore::{self, ExploreMode, Job, WorkerEvent};
 use crate::form::{self, Form};
+use crate::inspector::{self, Inspection};
 use crate::pool::Pool;
 use crate::snapshot::{self, Snapshot};
-use crate::state::{Action, Phase, State, Summary, Theme};
+use crate::state::{Action, Pane, Phase, RunTarget, Speed, State, Summary, Theme};
 
-/// Steps per chunk of a run: large enough that runs finish quickly, small enough that the
-/// page repaints and reacts to Pause between chunks.
-const CHUNK: u64 = 20_000;
+/// How long one chunk of a run at full speed may take before the page gets to repaint and
+/// react to Pause: about half a frame.
+const CHUNK_MS: f64 = 8.0;
+/// Steps between two looks at the clock within a chunk: reading it costs far more than a
+/// step, and 256 steps take well under a millisecond.
+const CLOCK_EVERY: u32 = 256;
+/// The shortest pause between two chunks of a slow run; faster speeds take several steps a
+/// chunk instead.
+const SLOW_TICK_MS: f64 = 16.0;
 
 type SessionCell = Rc<RefCell<Option<Session>>>;
 type PoolCell = Rc<RefCell<Option<Pool>>>;
@@ -108,6 +119,59 @@ fn advance(cell: &SessionCell, step: impl FnOnce(&mut Session) -> bool) -> (bool
         }
     });
     (moved, ended)
+}
+
+/// Whether the run has reached where it should stop by itself.
+fn reached(session: &Session, target: RunTarget) -> bool {
+    match target {
+        RunTarget::End => false,
+        RunTarget::NextFinding { after } => session.findings().len() > after,
+        RunTarget::Step(step) => session.steps() >= step,
+    }
+}
+
+/// How a run goes at `speed`: the pause before each chunk in milliseconds, and the most
+/// steps a chunk takes (`None`: as many as fit in [`CHUNK_MS`]).
+fn pace(speed: Speed) -> (u32, Option<u64>) {
+    match speed {
+        Speed::Max => (0, None),
+        Speed::PerSecond(per_second) => {
+            let per_second = f64::from(per_second.max(1));
+            let tick = (1000.0 / per_second).max(SLOW_TICK_MS);
+            let steps = (per_second * tick / 1000.0).round().max(1.0);
+            (tick as u32, Some(steps as u64))
+        }
+    }
+}
+
+/// One chunk of a run: steps until the target is reached, the run ends, `limit` steps were
+/// taken or the chunk's time is up. Returns whether it moved and whether it reached the
+/// target.
+fn run_chunk(session: &mut Session, target: RunTarget, limit: Option<u64>) -> (bool, bool) {
+    let started = js_sys::Date::now();
+    let mut moved = false;
+    let mut taken: u64 = 0;
+    loop {
+        if reached(session, target) {
+            return (moved, true);
+        }
+        if limit.is_some_and(|limit| taken >= limit) || !session.step() {
+            return (moved, false);
+        }
+        moved = true;
+        taken += 1;
+        if limit.is_none()
+            && taken % u64::from(CLOCK_EVERY) == 0
+            && js_sys::Date::now() - started >= CHUNK_MS
+        {
+            return (moved, reached(session, target));
+        }
+    }
+}
+
+/// The lane of the work-item with global id `id`, if there is one.
+fn lane_of(session: &Session, id: [u64; 3]) -> Option<usize> {
+    (0..session.work_item_count()).find(|&i| session.work_item(i).global_id == id)
 }
 
 /// Converts a byte offset into `text` to the UTF-16 offset the DOM's selection APIs use.
@@ -237,6 +301,92 @@ fn typing_into(event: &KeyboardEvent) -> bool {
             .is_some_and(|e| e.is_content_editable())
 }
 
+/// Focuses the element with `id`, if the page has it.
+fn focus(id: &str) {
+    if let Some(element) = gloo::utils::document()
+        .get_element_by_id(id)
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+    {
+        let _ = element.focus();
+    }
+}
+
+/// Whether the focused element uses arrows or Space itself.
+fn control_focused(event: &KeyboardEvent) -> bool {
+    event
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|target| {
+            matches!(target.tag_name().as_str(), "BUTTON" | "CANVAS" | "A" | "SUMMARY")
+                || target.get_attribute("role").is_some()
+                || target.get_attribute("tabindex").is_some()
+        })
+}
+
+/// What the page's keyboard shortcuts call; compared so the listener is rebound only when
+/// one of them changed.
+#[derive(Clone, PartialEq)]
+struct Shortcuts {
+    on_step: Callback<()>,
+    on_step_back: Callback<()>,
+    on_run: Callback<()>,
+    on_pause: Callback<()>,
+    on_reset: Callback<()>,
+    on_run_to_finding: Callback<()>,
+    on_next_finding: Callback<bool>,
+    on_seek: Callback<u64>,
+    on_help: Callback<()>,
+    running: bool,
+    furthest: u64,
+}
+
+impl Shortcuts {
+    /// Acts on `event`; returns whether it was a shortcut.
+    fn handle(&self, event: &KeyboardEvent) -> bool {
+        if event.ctrl_key() || event.meta_key() || event.alt_key() || typing_into(event) {
+            return false;
+        }
+        let key = event.key();
+        if matches!(key.as_str(), "ArrowLeft" | "ArrowRight" | " ") && control_focused(event) {
+            return false;
+        }
+        match key.as_str() {
+            "s" | "ArrowRight" => self.on_step.emit(()),
+            "b" | "ArrowLeft" => self.on_step_back.emit(()),
+            "r" | " " if self.running => self.on_pause.emit(()),
+            "r" | " " => self.on_run.emit(()),
+            "f" => self.on_run_to_finding.emit(()),
+            "n" => self.on_next_finding.emit(true),
+            "p" => self.on_next_finding.emit(false),
+            "Home" => self.on_seek.emit(0),
+            "End" => self.on_seek.emit(self.furthest),
+            "g" => focus("goto-step"),
+            "0" => self.on_reset.emit(()),
+            "e" => focus_editor(),
+            "t" => focus_timeline(),
+            "?" => self.on_help.emit(()),
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// Puts the keyboard in the editor.
+fn focus_editor() {
+    focus("source");
+}
+
+/// Puts the keyboard on the timeline.
+fn focus_timeline() {
+    let document = gloo::utils::document();
+    let target = document
+        .get_element_by_id("timeline-canvas")
+        .or_else(|| document.query_selector("#lanes .scroller").ok().flatten());
+    if let Some(element) = target.and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
+        let _ = element.focus();
+    }
+}
+
 #[component]
 pub fn App() -> Html {
     let state = use_reducer(|| State::new(preferred_theme()));
@@ -276,6 +426,55 @@ pub fn App() -> Html {
         })
     };
 
+    // The furthest step of the recorded path: the scrubber's end.
+    let furthest: u64 = {
+        let session = session.clone();
+        *use_memo((state.generation, state.live), move |&(_, live)| {
+            session
+                .borrow()
+                .as_ref()
+                .filter(|_| live)
+                .map_or(0, Session::recorded_steps)
+        })
+    };
+    // The inspector reads only its open tab, and only when the session or the choice moved.
+    let inspection: Option<Rc<Inspection>> = {
+        let session = session.clone();
+        let deps = (
+            state.generation,
+            state.live,
+            state.selected,
+            state.inspector_tab,
+            state.memory,
+        );
+        Option::clone(&use_memo(deps, move |&(_, live, selected, tab, memory)| {
+            session
+                .borrow()
+                .as_ref()
+                .filter(|_| live)
+                .map(|s| Rc::new(inspector::inspect(s, tab, selected, memory)))
+        }))
+    };
+    let console_lines: Rc<Vec<(String, String)>> = {
+        let session = session.clone();
+        let deps = (
+            state.generation,
+            state.live,
+            state.selected,
+            state.console_only_selected,
+        );
+        use_memo(deps, move |&(_, live, selected, only)| {
+            let guard = session.borrow();
+            let Some(s) = guard.as_ref().filter(|_| live) else {
+                return Vec::new();
+            };
+            let who = selected
+                .filter(|&i| only && i < s.work_item_count())
+                .map(|i| s.work_item(i).global_id);
+            inspector::console(s.printf(), who)
+        })
+    };
+
     // The theme is an attribute on the root element so the whole stylesheet can follow it.
     use_effect_with(state.theme, |theme| {
         let root = gloo::utils::document_element();
@@ -284,18 +483,27 @@ pub fn App() -> Html {
 
     // A run goes on one chunk per timeout while `running` holds. Each chunk bumps the
     // generation, which re-runs this effect for the next chunk; Pause, Reset or an edit
-    // clear `running`, and dropping the pending timeout cancels it.
+    // clear `running`, and dropping the pending timeout cancels it. A chunk stops early when
+    // the run reaches its target (the next finding, or a step far ahead).
     {
         let session = session.clone();
         let dispatch = dispatch.clone();
-        use_effect_with((state.running, state.generation), move |&(running, _)| {
+        let deps = (state.running, state.generation, state.run_target, state.speed);
+        use_effect_with(deps, move |&(running, _, target, speed)| {
+            let (pause_ms, limit) = pace(speed);
             let timeout = running.then(|| {
-                Timeout::new(0, move || {
-                    let (moved, ended) = advance(&session, |s| s.run(CHUNK) > 0);
+                Timeout::new(pause_ms, move || {
+                    let mut arrived = false;
+                    let (moved, ended) = advance(&session, |s| {
+                        let (moved, reached) = run_chunk(s, target, limit);
+                        arrived = reached;
+                        moved
+                    });
                     if moved || ended.is_some() {
                         dispatch.dispatch(Action::Advanced { ended });
-                    } else {
-                        // A session that neither moves nor ends would spin here for ever.
+                    }
+                    // A session that neither moves nor ends would spin here for ever.
+                    if arrived || !moved {
                         dispatch.dispatch(Action::RunStopped);
                     }
                 })
@@ -401,55 +609,6 @@ pub fn App() -> Html {
         })
     };
 
-    // Shortcuts: s steps, r runs (or pauses a run), 0 or Home resets. Keys typed into a
-    // field are left alone. The listener is rebound when the callbacks change.
-    {
-        let running = state.running;
-        use_effect_with(
-            (
-                on_step.clone(),
-                on_run.clone(),
-                on_pause.clone(),
-                on_reset.clone(),
-                running,
-            ),
-            move |(on_step, on_run, on_pause, on_reset, running)| {
-                let (on_step, on_run, on_pause, on_reset, running) = (
-                    on_step.clone(),
-                    on_run.clone(),
-                    on_pause.clone(),
-                    on_reset.clone(),
-                    *running,
-                );
-                // Not passive: a handled shortcut prevents the key's default action (Home scrolling).
-                let options = EventListenerOptions::enable_prevent_default();
-                let document = gloo::utils::document();
-                let listener =
-                    EventListener::new_with_options(&document, "keydown", options, move |event| {
-                        let Some(event) = event.dyn_ref::<KeyboardEvent>() else {
-                            return;
-                        };
-                        if event.ctrl_key()
-                            || event.meta_key()
-                            || event.alt_key()
-                            || typing_into(event)
-                        {
-                            return;
-                        }
-                        match event.key().as_str() {
-                            "s" => on_step.emit(()),
-                            "r" if running => on_pause.emit(()),
-                            "r" => on_run.emit(()),
-                            "0" | "Home" => on_reset.emit(()),
-                            _ => return,
-                        }
-                        event.prevent_default();
-                    });
-                move || drop(listener)
-            },
-        );
-    }
-
     let on_select = {
         let (textarea, source) = (textarea.clone(), state.source.clone());
         Callback::from(move |place: SourcePlace| {
@@ -470,6 +629,122 @@ pub fn App() -> Html {
             element.set_scroll_top((line * line_height - element.client_height() / 3).max(0));
         })
     };
+
+    let on_seek = {
+        let (session, dispatch, state) = (session.clone(), dispatch.clone(), state.clone());
+        Callback::from(move |target: u64| {
+            if state.running || !has_session {
+                return;
+            }
+            // Steps never reached yet have to be run, which may take long: in chunks.
+            if target > furthest && !state.ended() {
+                dispatch.dispatch(Action::RunToStep(target));
+                return;
+            }
+            let (moved, ended) = advance(&session, |s| {
+                let at = s.steps();
+                s.seek(target) != at
+            });
+            if moved {
+                dispatch.dispatch(Action::Rewound { ended });
+            }
+        })
+    };
+    let on_run_to_finding = {
+        let (session, dispatch, form, state) = (
+            session.clone(),
+            dispatch.clone(),
+            form.clone(),
+            state.clone(),
+        );
+        Callback::from(move |()| {
+            if state.running || (has_session && state.ended()) {
+                return;
+            }
+            if has_session || open_session(&session, &dispatch, &form) {
+                let after = session.borrow().as_ref().map_or(0, |s| s.findings().len());
+                dispatch.dispatch(Action::RunToFinding { after });
+            }
+        })
+    };
+    let on_open_finding = {
+        let (session, dispatch, on_select) = (session.clone(), dispatch.clone(), on_select.clone());
+        Callback::from(move |opened: Opened| {
+            on_select.emit(opened.place);
+            let work_item = opened
+                .work_item
+                .and_then(|id| session.borrow().as_ref().and_then(|s| lane_of(s, id)));
+            dispatch.dispatch(Action::OpenFinding {
+                index: opened.index,
+                step: opened.step,
+                work_item,
+            });
+            // Keep the opened finding in view in the list too.
+            if let Some(item) =
+                gloo::utils::document().get_element_by_id(&format!("finding-{}", opened.index))
+            {
+                let options = ScrollIntoViewOptions::new();
+                options.set_block(ScrollLogicalPosition::Nearest);
+                item.scroll_into_view_with_scroll_into_view_options(&options);
+            }
+        })
+    };
+    let findings_now = Option::as_ref(&snapshot)
+        .map(|s| s.findings.clone())
+        .unwrap_or_default();
+    // Next and previous finding, cycling through the list.
+    let on_next_finding = {
+        let (findings, on_open, current) = (findings_now.clone(), on_open_finding.clone(), state.finding);
+        Callback::from(move |forward: bool| {
+            let count = findings.len();
+            if count == 0 {
+                return;
+            }
+            let index = match (current, forward) {
+                (None, true) => 0,
+                (None, false) => count - 1,
+                (Some(i), true) => (i + 1) % count,
+                (Some(i), false) => (i + count - 1) % count,
+            };
+            on_open.emit(findings_view::primary(index, &findings[index]));
+        })
+    };
+    let on_toggle_help = actions.reform(|()| Action::ToggleHelp);
+
+    // The page's shortcuts (listed in the help overlay, `?`). Keys typed into a field or the
+    // editor are left alone, and so are arrows and Space while a control that uses them
+    // (a button, a slider, a tab, a splitter, the timeline) has the focus.
+    {
+        let handlers = Shortcuts {
+            on_step: on_step.clone(),
+            on_step_back: on_step_back.clone(),
+            on_run: on_run.clone(),
+            on_pause: on_pause.clone(),
+            on_reset: on_reset.clone(),
+            on_run_to_finding: on_run_to_finding.clone(),
+            on_next_finding: on_next_finding.clone(),
+            on_seek: on_seek.clone(),
+            on_help: on_toggle_help.clone(),
+            running: state.running,
+            furthest,
+        };
+        use_effect_with(handlers, move |handlers| {
+            let handlers = handlers.clone();
+            // Not passive: a handled shortcut prevents the key's default action (Home
+            // scrolling, Space pressing a button).
+            let options = EventListenerOptions::enable_prevent_default();
+            let document = gloo::utils::document();
+            let listener =
+                EventListener::new_with_options(&document, "keydown", options, move |event| {
+                    if let Some(event) = event.dyn_ref::<KeyboardEvent>() {
+                        if handlers.handle(event) {
+                            event.prevent_default();
+                        }
+                    }
+                });
+            move || drop(listener)
+        });
+    }
 
     let on_explore_start = {
         let (pool, explorations, dispatch, form, state) = (
@@ -533,19 +808,36 @@ pub fn App() -> Html {
     let on_add_arg = actions.reform(|()| Action::AddArg);
     let on_remove_arg = actions.reform(Action::RemoveArg);
 
+    let on_select_work_item = actions.reform(Action::SelectWorkItem);
+    let on_tab = actions.reform(Action::SetInspectorTab);
+    let on_memory = actions.reform(Action::SetMemory);
+    let on_only_selected = actions.reform(Action::SetConsoleOnlySelected);
+    let on_speed = actions.reform(Action::SetSpeed);
+    let on_close_help = actions.reform(|()| Action::CloseHelp);
+    let on_resize = actions.reform(|(pane, size)| Action::ResizePane { pane, size });
+    let lane_of_id = {
+        let session = session.clone();
+        Callback::from(move |id: [u64; 3]| session.borrow().as_ref().and_then(|s| lane_of(s, id)))
+    };
+
     let snapshot = Option::as_ref(&snapshot);
-    let findings = snapshot.map(|s| s.findings.clone()).unwrap_or_default();
     let steps = snapshot.map_or(0, |s| s.steps);
     let can_start = form.scenario.is_some();
+    let seed = form.scenario.as_ref().map(|s| s.seed).filter(|_| state.live);
+    let panes = state.panes;
+    let layout = format!(
+        "--editor-w:{:.0}px;--inspector-w:{:.0}px;--workspace-h:{:.0}px",
+        panes.editor, panes.inspector, panes.workspace
+    );
 
     html! {
         <>
-            <Header theme={state.theme} {on_theme} />
-            <main class="workspace">
-                <Editor source={state.source.clone()} {on_edit} textarea={textarea.clone()} {active_lines} litmus={form.is_litmus}>
-                    <ExamplePicker current={state.example} on_load={on_example} />
-                </Editor>
-                <div class="run-column">
+            <Header theme={state.theme} {on_theme} on_help={on_toggle_help.clone()} />
+            <main class="workspace" style={layout}>
+                <div class="column scenario-column">
+                    <Editor source={state.source.clone()} {on_edit} textarea={textarea.clone()} {active_lines} litmus={form.is_litmus}>
+                        <ExamplePicker current={state.example} on_load={on_example} />
+                    </Editor>
                     <LaunchPanel
                         global={state.global.clone()}
                         local={state.local.clone()}
@@ -564,17 +856,26 @@ pub fn App() -> Html {
                         {on_add_arg}
                         {on_remove_arg}
                     />
+                </div>
+                <Splitter pane={Pane::Editor} size={panes.editor} vertical={true} grows_forward={true} label="Resize the editor" on_resize={on_resize.clone()} />
+                <div class="column run-column">
                     <div class="runbar">
                         <Controls
                             {can_start}
                             running={state.running}
                             ended={state.ended()}
+                            live={has_session}
+                            {steps}
+                            {furthest}
+                            speed={state.speed}
                             {on_run}
                             {on_pause}
                             {on_step}
-                            can_step_back={has_session && steps > 0}
                             {on_step_back}
+                            {on_run_to_finding}
                             {on_reset}
+                            on_seek={on_seek.clone()}
+                            {on_speed}
                         />
                         <Status
                             live={state.live}
@@ -586,8 +887,30 @@ pub fn App() -> Html {
                     </div>
                     <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} litmus={form.is_litmus} />
                 </div>
+                <Splitter pane={Pane::Inspector} size={panes.inspector} vertical={true} grows_forward={false} label="Resize the inspector" on_resize={on_resize.clone()} />
+                <div class="column inspector-column">
+                    <Inspector
+                        tab={state.inspector_tab}
+                        {inspection}
+                        {on_tab}
+                        {on_memory}
+                        on_select_work_item={on_select_work_item.clone()}
+                        lane_of={lane_of_id}
+                    />
+                </div>
             </main>
+            <Splitter pane={Pane::Workspace} size={panes.workspace} vertical={false} grows_forward={true} label="Resize the workspace" {on_resize} />
             <footer class="results">
+                <div class="results-row">
+                    <Findings findings={findings_now} live={state.live} {seed} current={state.finding} on_open={on_open_finding} />
+                    <Console
+                        lines={console_lines}
+                        only_selected={state.console_only_selected}
+                        has_selection={state.selected.is_some()}
+                        {on_only_selected}
+                        live={state.live}
+                    />
+                </div>
                 <Diagnostics
                     diagnostics={state.diagnostics.clone()}
                     source={state.diagnostics_source.clone()}
@@ -611,8 +934,10 @@ pub fn App() -> Html {
                     {on_load_outcome}
                     {on_load_finding}
                 />
-                <Findings {findings} live={state.live} {on_select} />
             </footer>
+            if state.help_open {
+                <Help on_close={on_close_help} />
+            }
         </>
     }
 }

@@ -1,11 +1,19 @@
 //! The findings of the run: what the engine's detectors reported, in the order it reported
-//! them. Choosing one selects its place in the editor.
+//! them, each with its message, its source locations (the primary one and the related ones,
+//! such as the other access of a race), the step, the work-items and the seed, and an
+//! "explain" text saying what the kind means and how such bugs are usually fixed.
+//!
+//! Opening a place (a click, or `n`/`p` from the keyboard) asks the app to select it in the
+//! editor, bring its step into view on the timeline and select its work-item.
 
 use std::rc::Rc;
 
 use interleave_engine::diag::{Severity, Span};
 use interleave_engine::report::Finding;
 use yew::prelude::*;
+
+use crate::explain::explain;
+use crate::inspector::work_item_name;
 
 /// Where a finding points in the source: its span if it has one, else its line and column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,12 +23,28 @@ pub struct SourcePlace {
     pub column: u32,
 }
 
+/// One place of a finding that the user opened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opened {
+    /// The finding's index in the list.
+    pub index: usize,
+    pub place: SourcePlace,
+    pub step: Option<u64>,
+    pub work_item: Option<[u64; 3]>,
+}
+
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub findings: Rc<Vec<Finding>>,
     /// Whether there is a session at all (an empty list then means "nothing found so far").
     pub live: bool,
-    pub on_select: Callback<SourcePlace>,
+    /// The seed of the run, shown with each finding so that it can be reproduced.
+    #[prop_or_default]
+    pub seed: Option<u64>,
+    /// The finding last opened, highlighted.
+    #[prop_or_default]
+    pub current: Option<usize>,
+    pub on_open: Callback<Opened>,
 }
 
 pub fn severity_name(severity: Severity) -> &'static str {
@@ -30,47 +54,78 @@ pub fn severity_name(severity: Severity) -> &'static str {
     }
 }
 
-/// `wi 5` or `wi (1,2,0)`.
-fn work_item_name(id: [u64; 3]) -> String {
-    if id[1] == 0 && id[2] == 0 {
-        format!("wi {}", id[0])
-    } else {
-        format!("wi ({},{},{})", id[0], id[1], id[2])
+/// The place the finding itself points at.
+pub fn primary(index: usize, finding: &Finding) -> Opened {
+    Opened {
+        index,
+        place: SourcePlace {
+            span: finding.span,
+            line: finding.line,
+            column: finding.column,
+        },
+        step: finding.step,
+        work_item: finding.work_item,
     }
 }
 
 #[component]
 pub fn Findings(props: &Props) -> Html {
     let items = props.findings.iter().enumerate().map(|(i, finding)| {
-        let place = SourcePlace { span: finding.span, line: finding.line, column: finding.column };
-        let onclick = props.on_select.reform(move |_: MouseEvent| place);
+        let opened = primary(i, finding);
+        let onclick = props.on_open.reform(move |_: MouseEvent| opened);
         let severity = severity_name(finding.severity);
         let at = (finding.line > 0).then(|| format!("{}:{}", finding.line, finding.column));
+        let text = explain(finding.kind);
+        let current = props.current == Some(i);
         html! {
-            <li key={i} class={classes!("finding", severity)} data-kind={finding.kind.as_str()}>
-                <button type="button" {onclick} disabled={finding.line == 0 && finding.span.is_none()}>
+            <li
+                key={i}
+                id={format!("finding-{i}")}
+                class={classes!("finding", severity, current.then_some("current"))}
+                data-kind={finding.kind.as_str()}
+                aria-current={current.then_some("true")}
+            >
+                <button type="button" class="finding-open" {onclick} title="Show it in the editor and on the timeline">
                     <span class="sev">{ severity }</span>
                     <span class="kind">{ finding.kind.as_str() }</span>
+                    if finding.benign { <span class="tag">{ "benign" }</span> }
                     <span class="msg">{ &finding.message }</span>
                     <span class="meta">
                         if let Some(at) = at { <span class="at">{ at }</span> }
                         if let Some(id) = finding.work_item { <span class="who">{ work_item_name(id) }</span> }
                         if let Some(step) = finding.step { <span class="when">{ format!("step {step}") }</span> }
+                        if let Some(seed) = props.seed { <span class="seed">{ format!("seed {seed}") }</span> }
                     </span>
                 </button>
                 if !finding.related.is_empty() {
                     <ul class="related">
-                        { for finding.related.iter().map(|related| html! {
-                            <li>
-                                { &related.message }
-                                { format!(" ({}:{}", related.line, related.column) }
-                                if let Some(id) = related.work_item { { format!(", {}", work_item_name(id)) } }
-                                if let Some(step) = related.step { { format!(", step {step}") } }
-                                { ")" }
-                            </li>
+                        { for finding.related.iter().map(|related| {
+                            let opened = Opened {
+                                index: i,
+                                place: SourcePlace { span: related.span, line: related.line, column: related.column },
+                                step: related.step,
+                                work_item: related.work_item,
+                            };
+                            let onclick = props.on_open.reform(move |_: MouseEvent| opened);
+                            html! {
+                                <li>
+                                    <button type="button" class="link related-open" {onclick} disabled={related.line == 0 && related.span.is_none()}>
+                                        { &related.message }
+                                        { format!(" ({}:{}", related.line, related.column) }
+                                        if let Some(id) = related.work_item { { format!(", {}", work_item_name(id)) } }
+                                        if let Some(step) = related.step { { format!(", step {step}") } }
+                                        { ")" }
+                                    </button>
+                                </li>
+                            }
                         }) }
                     </ul>
                 }
+                <details class="explain">
+                    <summary>{ format!("What is {}?", finding.kind.as_str()) }</summary>
+                    <p>{ text.meaning }</p>
+                    <p><strong>{ "Usual fix: " }</strong>{ text.fix }</p>
+                </details>
             </li>
         }
     });

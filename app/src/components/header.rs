@@ -1,4 +1,4 @@
-//! The page header: the product name and the theme toggle.
+//! The page header: the product name, the keyboard shortcuts button and the theme toggle.
 
 use yew::prelude::*;
 
@@ -9,6 +9,8 @@ use crate::state::Theme;
 pub struct Props {
     pub theme: Theme,
     pub on_theme: Callback<Theme>,
+    /// Opens the keyboard shortcuts overlay.
+    pub on_help: Callback<()>,
 }
 
 #[component]
@@ -27,6 +29,9 @@ pub fn Header(props: &Props) -> Html {
                 { "Interleave" }
             </h1>
             <p class="tagline">{ "every work-item, step by step" }</p>
+            <button id="help-open" type="button" class="icon" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" aria-keyshortcuts="?" onclick={props.on_help.reform(|_: MouseEvent| ())}>
+                { "?" }
+            </button>
             <button id="theme" type="button" class="icon" aria-label={label.clone()} title={label} {onclick}>
                 { icon(glyph) }
             </button>

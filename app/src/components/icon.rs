@@ -13,6 +13,10 @@ pub enum Icon {
     Moon,
     Sun,
     Close,
+    Back,
+    ToStart,
+    ToEnd,
+    Flag,
 }
 
 /// The icon as an `aria-hidden` SVG that takes the current text colour.
@@ -44,6 +48,10 @@ pub fn icon(which: Icon) -> Html {
                 <path d="M8 1v2M8 13v2M1 8h2M13 8h2M3 3l1.4 1.4M11.6 11.6L13 13M3 13l1.4-1.4M11.6 4.4L13 3" stroke="currentColor" stroke-width="1.4" stroke-linecap="round" />
             </>
         },
+        Icon::Back => html! { <path d="M12.5 3.5v9l-7-4.5zM5 3.5H3v9h2z" fill="currentColor" /> },
+        Icon::ToStart => html! { <path d="M3 3h2v10H3zM13.5 3.5v9l-7.5-4.5z" fill="currentColor" /> },
+        Icon::ToEnd => html! { <path d="M11 3h2v10h-2zM2.5 3.5v9l7.5-4.5z" fill="currentColor" /> },
+        Icon::Flag => html! { <path d="M4 2v12M4 2.5h8l-2 3 2 3H4" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round" /> },
         Icon::Close => {
             html! { <path d="M4 4l8 8M12 4l-8 8" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" /> }
         }

@@ -3,6 +3,7 @@
 //! its own (the textarea by a code editor, the lane DOM by a canvas).
 
 pub mod app;
+pub mod console;
 pub mod controls;
 pub mod diagnostics;
 pub mod editor;
@@ -10,9 +11,12 @@ pub mod examples;
 pub mod explore;
 pub mod findings;
 pub mod header;
+pub mod help;
 pub mod histogram;
 pub mod icon;
+pub mod inspector;
 pub mod lanes;
 pub mod launch;
 pub mod outcomes;
+pub mod splitter;
 pub mod status;

@@ -65,7 +65,7 @@ pub fn Status(props: &Props) -> Html {
         .and_then(|s| s.registers.clone().map(|r| (r, s.exists)));
     html! {
         <>
-            <p id="status" class="status" data-status={status} role="status" aria-live="polite" {title}>
+            <p id="status" class="status" data-status={status} data-steps={props.steps.to_string()} role="status" aria-live="polite" {title}>
                 <span class="dot" aria-hidden="true"></span>
                 { text }
             </p>
