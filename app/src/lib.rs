@@ -20,6 +20,7 @@ pub mod form;
 pub mod pool;
 pub mod snapshot;
 pub mod state;
+pub mod timeline;
 pub mod worker;
 
 pub use components::app::App;

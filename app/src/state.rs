@@ -198,6 +198,8 @@ pub struct State {
     pub explore_runs: AttrValue,
     pub explore_preemptions: AttrValue,
     pub exploration: Option<Rc<ExploreRun>>,
+    /// The work-item selected on the timeline (its linear index).
+    pub selected: Option<usize>,
 }
 
 pub enum Action {
@@ -258,6 +260,10 @@ pub enum Action {
     LoadOutcome(usize),
     /// Loads the seed of the explored finding at this index and runs it.
     LoadFinding(usize),
+    /// Selects a work-item on the timeline.
+    SelectWorkItem(usize),
+    /// A session was opened with this many work-items: a selection beyond them is dropped.
+    WorkItemsKnown(usize),
 }
 
 impl State {
@@ -295,6 +301,7 @@ impl State {
             explore_runs: AttrValue::from(explore::DEFAULT_RUNS.to_string()),
             explore_preemptions: AttrValue::default(),
             exploration: None,
+            selected: None,
         }
     }
 
@@ -572,6 +579,8 @@ pub fn reduce(state: &State, action: Action) -> State {
             next.load(found.seed, None, run.scenario.scheduler);
             next.update_exploration(|run| run.selected = None);
         }
+        Action::SelectWorkItem(index) => next.selected = Some(index),
+        Action::WorkItemsKnown(count) => next.selected = state.selected.filter(|&s| s < count),
     }
     next
 }
@@ -1024,5 +1033,14 @@ mod tests {
         assert!(reduce(&back, Action::EditSource("x".into()))
             .example
             .is_none());
+    }
+
+    #[test]
+    fn a_selected_work_item_survives_new_sessions_that_have_it() {
+        let selected = reduce(&State::default(), Action::SelectWorkItem(6));
+        assert_eq!(selected.selected, Some(6));
+        let opened = reduce(&selected, Action::SessionOpened);
+        assert_eq!(reduce(&opened, Action::WorkItemsKnown(8)).selected, Some(6));
+        assert_eq!(reduce(&opened, Action::WorkItemsKnown(4)).selected, None);
     }
 }

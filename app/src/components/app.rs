@@ -70,8 +70,10 @@ fn open_session(cell: &SessionCell, dispatch: &UseReducerDispatcher<State>, form
     };
     match Session::new(Scenario::clone(scenario)) {
         Ok(session) => {
+            let work_items = session.work_item_count();
             *cell.borrow_mut() = Some(session);
             dispatch.dispatch(Action::SessionOpened);
+            dispatch.dispatch(Action::WorkItemsKnown(work_items));
             true
         }
         Err(diagnostics) => {
@@ -251,14 +253,14 @@ pub fn App() -> Html {
         let state = state.clone();
         use_memo(state.revision, move |_| form::validate(&state))
     };
+    // The timeline's events are kept between snapshots, so each one only adds the new ones.
+    let timeline_cache = use_mut_ref(snapshot::TimelineCache::default);
     let snapshot: Rc<Option<Snapshot>> = {
         let (session, form) = (session.clone(), form.clone());
         use_memo((state.generation, state.live), move |&(_, live)| {
-            session
-                .borrow()
-                .as_ref()
-                .filter(|_| live)
-                .map(|s| snapshot::take(s, form.litmus.as_deref()))
+            session.borrow().as_ref().filter(|_| live).map(|s| {
+                snapshot::take_with(s, form.litmus.as_deref(), &mut timeline_cache.borrow_mut())
+            })
         })
     };
     let active_lines: Rc<Vec<u32>> = {
@@ -377,6 +379,23 @@ pub fn App() -> Html {
             }
         })
     };
+    let on_seek = {
+        let (session, dispatch) = (session.clone(), dispatch.clone());
+        Callback::from(move |step: u64| {
+            let mut back = false;
+            let (moved, ended) = advance(&session, |s| {
+                let at = s.steps();
+                back = step < at;
+                s.seek(step) != at
+            });
+            match (moved, back) {
+                (true, true) => dispatch.dispatch(Action::Rewound { ended }),
+                (true, false) => dispatch.dispatch(Action::Advanced { ended }),
+                (false, _) => {}
+            }
+        })
+    };
+    let on_select_lane = actions.reform(Action::SelectWorkItem);
     let on_run = {
         let (session, dispatch, form, state) = (
             session.clone(),
@@ -584,7 +603,7 @@ pub fn App() -> Html {
                             failed={!state.live && !state.diagnostics_stale && !state.diagnostics.is_empty()}
                         />
                     </div>
-                    <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} litmus={form.is_litmus} />
+                    <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} litmus={form.is_litmus} selected={state.selected} {on_select_lane} {on_seek} />
                 </div>
             </main>
             <footer class="results">

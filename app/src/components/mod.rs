@@ -16,3 +16,4 @@ pub mod lanes;
 pub mod launch;
 pub mod outcomes;
 pub mod status;
+pub mod timeline_canvas;
