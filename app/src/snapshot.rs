@@ -354,11 +354,16 @@ pub fn describe(timeline: &Timeline, event: usize) -> Option<String> {
     };
     let source = &*timeline.source;
     let lines = LineIndex::new(source);
-    let mut text = vec![format!(
-        "{} · {}",
-        mark_title(&e, source, &lines),
-        label(e.work_item)
-    )];
+    // The location gets a line of its own, with the memory's name.
+    let title = mark_title(
+        &Event {
+            location: None,
+            ..e
+        },
+        source,
+        &lines,
+    );
+    let mut text = vec![format!("{title} · {}", label(e.work_item))];
     let overlays = &timeline.overlays;
     if let Some(loc) = e.location {
         let space = format!("{:?}", loc.space).to_lowercase();

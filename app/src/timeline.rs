@@ -2086,4 +2086,72 @@ mod tests {
         scene_input.height = AXIS_HEIGHT + 2.0 * ROW_HEIGHT;
         assert_eq!(scene(&scene_input).events, 2);
     }
+
+    #[test]
+    fn lockstep_scenes_join_the_active_lanes_and_mark_the_masked_ones() {
+        // One warp of four: lanes 0, 1 and 3 step an instruction together; lane 2 is masked
+        // off, and once it has finished it is no longer marked.
+        let mut s = store(4, 4, 4, true);
+        for (step, wi) in [(1, 0), (2, 1), (3, 3)] {
+            s.push(&event(step, wi, EventKind::Load));
+        }
+        let specs: Vec<LaneSpec> = (0..4)
+            .map(|wi| LaneSpec {
+                work_item: wi,
+                group: 0,
+                warp: 0,
+            })
+            .collect();
+        let rows = layout(&specs, true, &BTreeSet::new());
+        let scene_of = |s: &EventStore| {
+            let mut scene_input = input(s, &rows, &[]);
+            scene_input.limit = s.len();
+            scene(&scene_input)
+        };
+        let joins = |scene: &Scene| -> Vec<(f64, f64, f64, f64)> {
+            scene
+                .shapes
+                .iter()
+                .filter_map(|shape| match shape {
+                    Shape::Lines {
+                        paint: Paint::Lockstep,
+                        lines,
+                        ..
+                    } => Some(lines.clone()),
+                    _ => None,
+                })
+                .flatten()
+                .collect()
+        };
+        let masked = |scene: &Scene| -> usize {
+            scene
+                .shapes
+                .iter()
+                .map(|shape| match shape {
+                    Shape::Outline {
+                        paint: Paint::Inactive,
+                        rects,
+                    } => rects.len(),
+                    _ => 0,
+                })
+                .sum()
+        };
+        let first = scene_of(&s);
+        // One line from lane 0's row (1) to lane 3's (4), one masked lane.
+        let lines = joins(&first);
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].1, AXIS_HEIGHT + 1.5 * ROW_HEIGHT);
+        assert_eq!(lines[0].3, AXIS_HEIGHT + 4.5 * ROW_HEIGHT);
+        assert_eq!(masked(&first), 1);
+        // Lane 2 finishes alone; the next instruction of the others does not mark it.
+        s.push(&event(4, 2, EventKind::Finish));
+        for (step, wi) in [(5, 0), (6, 1), (7, 3)] {
+            s.push(&event(step, wi, EventKind::Store));
+        }
+        assert_eq!(
+            masked(&scene_of(&s)),
+            1 + 3,
+            "lane 2's own step masks the other three"
+        );
+    }
 }

@@ -954,13 +954,29 @@ mod timeline {
         let mut handle =
             yew::Renderer::<Lanes>::with_root_and_props(root.clone(), props(timeline.clone()))
                 .render();
-        while count(&root, ".lane") < 1024 {
+        while count(&root, ".lane") == 0 {
             TimeoutFuture::new(0).await;
         }
         let first_render = now() - started;
         settle().await;
-        assert_eq!(count(&root, ".lane"), 1024);
+        // Only the label rows near the viewport are in the DOM; scrolling brings the others.
+        let rendered = count(&root, ".lane");
+        assert!((30..=200).contains(&rendered), "{rendered} label rows");
         assert_eq!(count(&root, ".lane.selected[data-work-item=\"5\"]"), 1);
+        let body: HtmlElement = find(&root, ".lanes-body").unchecked_into();
+        let full = body.scroll_height();
+        assert!(
+            full as f64 >= 1028.0 * 22.0,
+            "the column keeps its full height: {full}"
+        );
+        body.set_scroll_top(full);
+        settle().await;
+        assert_eq!(count(&root, ".lane[data-work-item=\"1023\"]"), 1);
+        assert_eq!(count(&root, ".lane[data-work-item=\"5\"]"), 0);
+        assert_eq!(body.scroll_height(), full);
+        body.set_scroll_top(0);
+        settle().await;
+        assert_eq!(count(&root, ".lane[data-work-item=\"0\"]"), 1);
         // The component's own paint: fitted, every visible row's events.
         let drawn = canvas_number(&root, "data-events");
         assert!(drawn > 1000.0, "{drawn}");
@@ -1055,29 +1071,66 @@ mod timeline {
         let mean = times.iter().sum::<f64>() / times.len() as f64;
         let worst = times.iter().copied().fold(0.0, f64::max);
 
-        // A new snapshot of the same run (one more event seen) re-renders the label column.
-        let next = Rc::new(Timeline {
-            limit: total - 1,
-            ..(*timeline).clone()
-        });
-        let before = find(&root, ".lane[data-work-item=\"0\"]").get_attribute("data-marks");
+        // A new snapshot of the same run (one event fewer seen, as after a step back)
+        // re-renders the label column: time it until the DOM shows the change.
+        let mut earlier = (*timeline).clone();
+        earlier.limit = total - 1;
+        let lane = &mut earlier.groups[0].lanes[0];
+        lane.marks = lane.marks.saturating_sub(1);
+        let expected = lane.marks.to_string();
         let started = now();
-        handle.update(props(next));
-        let mut rerender = 0.0;
+        handle.update(props(Rc::new(earlier)));
+        let mut rerender = f64::NAN;
         for _ in 0..2000 {
             TimeoutFuture::new(0).await;
-            if canvas.get_attribute("data-events").is_some()
-                && find(&root, "#lanes")
-                    .get_attribute("data-work-items")
-                    .is_some()
-            {
+            let shown = find(&root, ".lane[data-work-item=\"0\"]").get_attribute("data-marks");
+            if shown.as_deref() == Some(expected.as_str()) {
                 rerender = now() - started;
-                if find(&root, ".lane[data-work-item=\"0\"]").get_attribute("data-marks") == before
-                {
-                    break;
-                }
+                break;
             }
         }
+        assert!(rerender.is_finite(), "the new snapshot was never rendered");
+        // A revealed step comes into view, once per serial.
+        let canvas_rect = canvas.get_bounding_client_rect();
+        let init = web_sys::WheelEventInit::new();
+        init.set_delta_y(-2000.0);
+        init.set_cancelable(true);
+        init.set_client_x((canvas_rect.left() + 10.0) as i32);
+        init.set_client_y((canvas_rect.top() + 40.0) as i32);
+        canvas
+            .dispatch_event(&web_sys::WheelEvent::new_with_event_init_dict("wheel", &init).unwrap())
+            .unwrap();
+        settle().await;
+        let view = |root: &Element| {
+            (
+                canvas_number(root, "data-view-start"),
+                canvas_number(root, "data-view-end"),
+            )
+        };
+        let zoomed = view(&root);
+        assert!(zoomed.1 < 90_000.0, "{zoomed:?}");
+        let reveal = |serial, step| LanesProps {
+            reveal: Some((serial, step)),
+            ..props(timeline.clone())
+        };
+        handle.update(reveal(1, 90_000));
+        settle().await;
+        let revealed = view(&root);
+        assert!(
+            revealed.0 <= 90_000.0 && 90_000.0 <= revealed.1,
+            "{revealed:?}"
+        );
+        assert!(
+            (revealed.1 - revealed.0 - (zoomed.1 - zoomed.0)).abs() <= 1.0,
+            "the zoom is kept"
+        );
+        handle.update(reveal(1, 10_000));
+        settle().await;
+        assert_eq!(
+            view(&root),
+            revealed,
+            "the same serial again changes nothing"
+        );
         console_log!(
             "timeline of 1,024 lanes and {total} events: first render {first_render:.1} ms, paint mean {mean:.2} ms, worst {worst:.2} ms over {} paints, re-render {rerender:.1} ms",
             times.len()

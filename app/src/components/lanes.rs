@@ -6,7 +6,8 @@
 //! and "step this work-item by hand" button, a button that selects the lane, and a button per
 //! header that folds it. The canvas ([`TimelineCanvas`]) draws everything else. Both sit in
 //! one scrolling element, so they scroll together vertically; the canvas stays in view and
-//! draws the rows the scroll position shows.
+//! draws the rows the scroll position shows, and the label column renders only the rows
+//! near the viewport, between spacers that keep its full height.
 
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -59,6 +60,18 @@ const KINDS: [&str; 12] = [
     "finish",
     "statement",
 ];
+
+/// Label rows rendered beyond each edge of the viewport.
+const OVERSCAN: usize = 40;
+/// Label rows rendered before the first scroll.
+const INITIAL_ROWS: usize = 100;
+
+/// The rows in a viewport `height` pixels tall scrolled `top` pixels down.
+fn rows_in_view(top: f64, height: f64) -> std::ops::Range<usize> {
+    let first = ((top - AXIS_HEIGHT).max(0.0) / ROW_HEIGHT) as usize;
+    let last = ((top + height) / ROW_HEIGHT).ceil() as usize;
+    first..last.max(first)
+}
 
 /// How the rows' groups are called in this dialect: (group, warp).
 fn group_words(dialect: Option<Dialect>) -> (&'static str, &'static str) {
@@ -166,6 +179,37 @@ pub fn Lanes(props: &Props) -> Html {
         })
     };
 
+    // Only the label rows near the viewport are in the DOM: re-rendering a thousand rows on
+    // every step takes tens of milliseconds, a hundred takes next to nothing. The window
+    // moves when scrolling brings its edge within half the overscan.
+    let window = use_state(|| 0..INITIAL_ROWS);
+    {
+        let (scroller, window) = (scroller.clone(), window.clone());
+        let present = props.timeline.is_some();
+        use_effect_with(present, move |_| {
+            let listener = scroller.cast::<HtmlElement>().map(|element| {
+                let target = element.clone();
+                gloo::events::EventListener::new(&target, "scroll", move |_| {
+                    let visible =
+                        rows_in_view(element.scroll_top() as f64, element.client_height() as f64);
+                    // Moved when the visible rows come within half the overscan of an edge
+                    // (the first row is an edge only when rows are hidden before it).
+                    let margin = OVERSCAN / 2;
+                    let current = (*window).clone();
+                    let low = if current.start == 0 {
+                        0
+                    } else {
+                        current.start + margin
+                    };
+                    if visible.start < low || visible.end + margin > current.end {
+                        window.set(visible.start.saturating_sub(OVERSCAN)..visible.end + OVERSCAN);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+
     // Keep the selected lane in view when the keyboard moves the selection.
     {
         let (scroller, rows) = (scroller.clone(), rows.clone());
@@ -216,6 +260,11 @@ pub fn Lanes(props: &Props) -> Html {
         },
         Some(timeline) => {
             let (group_word, warp_word) = group_words(timeline.dialect);
+            // The window, kept within the rows (folding may have removed some).
+            let shown = {
+                let end = window.end.min(rows.rows.len());
+                window.start.min(end)..end
+            };
             let first_warp = |group: u32| first_warps.get(&group).copied().unwrap_or(0);
             let label = if props.litmus {
                 "Timeline of events, one row per thread"
@@ -227,7 +276,8 @@ pub fn Lanes(props: &Props) -> Html {
                     <div class="lanes-body" ref={scroller.clone()} style={format!("--row-h:{ROW_HEIGHT}px;--axis-h:{AXIS_HEIGHT}px")}>
                         <div class="lane-labels">
                             <div class="lanes-corner" aria-hidden="true">{ "step →" }</div>
-                            { for rows.rows.iter().map(|row| match row {
+                            <div class="lane-spacer" style={format!("height:{}px", shown.start as f64 * ROW_HEIGHT)}></div>
+                            { for rows.rows[shown.clone()].iter().map(|row| match row {
                                 Row::Group { group, lanes: members, collapsed } => header_row(
                                     "group",
                                     format!("g{group}"),
@@ -249,6 +299,7 @@ pub fn Lanes(props: &Props) -> Html {
                                     None => html! {},
                                 },
                             }) }
+                            <div class="lane-spacer" style={format!("height:{}px", (rows.rows.len() - shown.end) as f64 * ROW_HEIGHT)}></div>
                         </div>
                         <TimelineCanvas
                             timeline={timeline.clone()}

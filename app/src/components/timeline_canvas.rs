@@ -6,8 +6,8 @@
 //! state and ask for one `requestAnimationFrame` (repeated requests before it runs are one
 //! frame), so a gesture never re-renders a component. The painter reads the snapshot's
 //! shared event store directly; the hover tooltip is made only for the event under the
-//! pointer. Colours are the theme's CSS custom properties, read again when the root's
-//! `data-theme` changes.
+//! pointer. Colours are the theme's CSS custom properties, read again (and the frame
+//! painted again) when the root's `data-theme` changes.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -17,8 +17,8 @@ use gloo::render::{request_animation_frame, AnimationFrame};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{
-    CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, KeyboardEvent, PointerEvent,
-    ResizeObserver, WheelEvent,
+    CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, KeyboardEvent, MutationObserver,
+    MutationObserverInit, PointerEvent, ResizeObserver, WheelEvent,
 };
 use yew::prelude::*;
 
@@ -803,11 +803,27 @@ pub fn TimelineCanvas(props: &Props) -> Html {
                 observer.observe(c);
                 observer.observe(s);
             }
+            // A theme change is a change of the root's `data-theme`: paint in its colours.
+            let themed = {
+                let shared = shared.clone();
+                Closure::<dyn FnMut()>::new(move || schedule(&shared))
+            };
+            let theme = MutationObserver::new(themed.as_ref().unchecked_ref()).ok();
+            if let Some(theme) = &theme {
+                let options = MutationObserverInit::new();
+                options.set_attributes(true);
+                options.set_attribute_filter(&js_sys::Array::of1(&"data-theme".into()));
+                let _ = theme.observe_with_options(&gloo::utils::document_element(), &options);
+            }
             schedule(&shared);
             move || {
                 if let Some(observer) = observer {
                     observer.disconnect();
                 }
+                if let Some(theme) = theme {
+                    theme.disconnect();
+                }
+                drop(themed);
                 drop(resized);
                 drop(listeners);
                 shared.borrow_mut().frame = None;
@@ -829,7 +845,6 @@ pub fn TimelineCanvas(props: &Props) -> Html {
                     p.timeline = timeline.clone();
                     p.layout = layout.clone();
                     p.selected = *selected;
-                    p.hovered = None;
                     let bounds = p.bounds();
                     // A new run starts fitted; the same run follows its cursor.
                     if !same_run && timeline.steps == 0 {
@@ -837,6 +852,8 @@ pub fn TimelineCanvas(props: &Props) -> Html {
                     }
                     let fitted = p.fitted;
                     p.view = p.view.follow(before, bounds, fitted);
+                    // The tooltip described the previous snapshot; the pointer shows the
+                    // next one when it moves.
                     show_tooltip(&mut p, None, 0.0, 0.0);
                 }
                 schedule(&shared);
@@ -870,7 +887,8 @@ pub fn TimelineCanvas(props: &Props) -> Html {
                 id="timeline-canvas"
                 ref={canvas}
                 tabindex="0"
-                role="img"
+                role="application"
+                aria-roledescription="timeline"
                 aria-label={props.label.clone()}
                 aria-describedby="timeline-keys"
             ></canvas>
