@@ -217,7 +217,10 @@ fn timeline(session: &Session, litmus: Option<&LitmusTest>, cache: &mut Timeline
         let group_of = (0..count)
             .map(|i| session.work_item(i).group as u32)
             .collect();
-        Topology::new(group_of, warp_size, lockstep)
+        Topology {
+            lockstep,
+            ..Topology::new(group_of, warp_size)
+        }
     };
     let events = cache.sync(session, topology);
     let store = events.borrow();
@@ -525,16 +528,19 @@ mod tests {
         assert_eq!(fresh.timeline.groups[1].lanes[1].label, "wi 5 (g1·l1)");
         assert!(session.step());
         let stepped = take(&session, None);
-        let marks: usize = stepped
-            .timeline
+        assert_eq!(total_marks(&stepped.timeline), 1);
+        assert_eq!(stepped.steps, 1);
+        assert_eq!(stepped.timeline.limit, 1);
+    }
+
+    /// Every lane's events, added up.
+    fn total_marks(timeline: &Timeline) -> usize {
+        timeline
             .groups
             .iter()
             .flat_map(|g| &g.lanes)
             .map(|l| l.marks)
-            .sum();
-        assert_eq!(marks, 1);
-        assert_eq!(stepped.steps, 1);
-        assert_eq!(stepped.timeline.limit, 1);
+            .sum()
     }
 
     fn default_session() -> Session {
@@ -559,14 +565,7 @@ mod tests {
         assert_eq!(back.timeline.events, second.timeline.events);
         assert_eq!(back.timeline.limit, session.events().len());
         // The snapshot's marks are those of its own steps.
-        let marks: usize = back
-            .timeline
-            .groups
-            .iter()
-            .flat_map(|g| &g.lanes)
-            .map(|l| l.marks)
-            .sum();
-        assert_eq!(marks, session.events().len());
+        assert_eq!(total_marks(&back.timeline), session.events().len());
         // A different path from there (a work-item stepped by hand) is a new store, and so is
         // another run.
         let other = (0..8)

@@ -179,8 +179,9 @@ pub struct Topology {
 }
 
 impl Topology {
-    /// Work-items numbered group by group (`group_of`), in warps of `warp_size` within each.
-    pub fn new(group_of: Vec<u32>, warp_size: u32, lockstep: bool) -> Topology {
+    /// Work-items numbered group by group (`group_of`), in warps of `warp_size` within each;
+    /// not in lockstep (set `lockstep` on the result for a lockstep run).
+    pub fn new(group_of: Vec<u32>, warp_size: u32) -> Topology {
         let warp_size = warp_size.max(1);
         let mut warp_of = Vec::with_capacity(group_of.len());
         let (mut warp, mut local, mut previous) = (0u32, 0u32, None);
@@ -215,7 +216,7 @@ impl Topology {
             warp_items: ranges(&warp_of),
             group_of,
             warp_of,
-            lockstep,
+            lockstep: false,
         }
     }
 }
@@ -730,10 +731,19 @@ impl Place {
     }
 }
 
-/// Lays out `lanes` (in order, group by group) under group headers, and under warp headers
-/// too when `split_warps` is set and a group has more than one warp. Collapsed headers hide
+/// Which headers the rows are grouped under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Headers {
+    /// Work-groups only.
+    Groups,
+    /// Work-groups, and warps within those that have more than one (CUDA).
+    GroupsAndWarps,
+}
+
+/// Lays out `lanes` (in order, group by group) under `headers`. Collapsed headers hide
 /// their lanes.
-pub fn layout(lanes: &[LaneSpec], split_warps: bool, folded: &BTreeSet<Fold>) -> Layout {
+pub fn layout(lanes: &[LaneSpec], headers: Headers, folded: &BTreeSet<Fold>) -> Layout {
+    let split_warps = headers == Headers::GroupsAndWarps;
     let mut rows = Vec::new();
     let size = lanes
         .iter()
@@ -1615,12 +1625,15 @@ mod tests {
     /// A store of `items` work-items in groups of `group`, warps of `warp`.
     fn store(items: u32, group: u32, warp: u32, lockstep: bool) -> EventStore {
         let group_of = (0..items).map(|wi| wi / group).collect();
-        EventStore::new(Topology::new(group_of, warp, lockstep))
+        EventStore::new(Topology {
+            lockstep,
+            ..Topology::new(group_of, warp)
+        })
     }
 
     #[test]
     fn warps_are_numbered_across_groups() {
-        let topology = Topology::new(vec![0, 0, 0, 1, 1, 1], 2, false);
+        let topology = Topology::new(vec![0, 0, 0, 1, 1, 1], 2);
         assert_eq!(topology.warp_of, [0, 0, 1, 2, 2, 3]);
         assert_eq!(topology.warp_items, [0..2, 2..3, 3..5, 5..6]);
         assert_eq!(topology.group_items, [0..3, 3..6]);
@@ -1746,15 +1759,19 @@ mod tests {
     #[test]
     fn layout_groups_lanes_and_collapses_headers() {
         let specs = lanes(&[(0, 4), (1, 4)], 2);
-        let open = layout(&specs, false, &BTreeSet::new());
+        let open = layout(&specs, Headers::Groups, &BTreeSet::new());
         assert_eq!(open.rows.len(), 10);
         assert_eq!(open.place(5), Some(Place::Lane(7)));
-        let folded = layout(&specs, false, &BTreeSet::from([Fold::Group(0)]));
+        let folded = layout(&specs, Headers::Groups, &BTreeSet::from([Fold::Group(0)]));
         assert_eq!(folded.rows.len(), 6);
         assert_eq!(folded.place(2), Some(Place::Folded(0)));
         assert_eq!(folded.place(4), Some(Place::Lane(2)));
         // CUDA: warps within blocks, each collapsible.
-        let warps = layout(&specs, true, &BTreeSet::from([Fold::Warp(101)]));
+        let warps = layout(
+            &specs,
+            Headers::GroupsAndWarps,
+            &BTreeSet::from([Fold::Warp(101)]),
+        );
         let kinds: Vec<&str> = warps
             .rows
             .iter()
@@ -1767,7 +1784,11 @@ mod tests {
         assert_eq!(kinds.concat(), "gwllwllgwllw");
         assert_eq!(warps.place(7), Some(Place::Folded(11)));
         // A group of one warp gets no warp header.
-        let one = layout(&lanes(&[(0, 2)], 32), true, &BTreeSet::new());
+        let one = layout(
+            &lanes(&[(0, 2)], 32),
+            Headers::GroupsAndWarps,
+            &BTreeSet::new(),
+        );
         assert_eq!(one.rows.len(), 3);
         assert_eq!(one.visible_rows(30.0, 10.0), 1..2);
         assert_eq!(one.row_at(45.0), Some(2));
@@ -1980,7 +2001,7 @@ mod tests {
                 warp: wi / 4,
             })
             .collect();
-        (s, layout(&specs, false, &BTreeSet::new()))
+        (s, layout(&specs, Headers::Groups, &BTreeSet::new()))
     }
 
     fn input<'a>(s: &'a EventStore, layout: &'a Layout, races: &'a [RaceArc]) -> SceneInput<'a> {
@@ -2074,7 +2095,7 @@ mod tests {
                 warp: wi / 4,
             })
             .collect();
-        let folded = layout(&specs, false, &BTreeSet::from([Fold::Group(0)]));
+        let folded = layout(&specs, Headers::Groups, &BTreeSet::from([Fold::Group(0)]));
         let mut scene_input = input(&s, &folded, &[]);
         let whole = scene(&scene_input);
         assert_eq!(whole.events, 8);
@@ -2102,7 +2123,7 @@ mod tests {
                 warp: 0,
             })
             .collect();
-        let rows = layout(&specs, true, &BTreeSet::new());
+        let rows = layout(&specs, Headers::GroupsAndWarps, &BTreeSet::new());
         let scene_of = |s: &EventStore| {
             let mut scene_input = input(s, &rows, &[]);
             scene_input.limit = s.len();

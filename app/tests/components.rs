@@ -691,7 +691,7 @@ mod timeline {
     use interleave_app::components::lanes::{Lanes, Props as LanesProps};
     use interleave_app::components::timeline_canvas::{paint_frame, theme_colours, Frame};
     use interleave_app::snapshot::{GroupRows, Lane, SharedEvents, Timeline};
-    use interleave_app::timeline::{layout, EventStore, LaneSpec, Topology, View};
+    use interleave_app::timeline::{layout, EventStore, Headers, LaneSpec, Topology, View};
     use interleave_engine::diag::Span;
     use interleave_engine::trace::{Event, EventKind, Location, Space};
     use std::collections::BTreeSet;
@@ -838,7 +838,7 @@ mod timeline {
     /// stores, atomics and a barrier every 10,000 steps in every group.
     fn synthetic(lanes: u32, events: u64) -> Rc<Timeline> {
         let group_of: Vec<u32> = (0..lanes).map(|wi| wi / 256).collect();
-        let mut store = EventStore::new(Topology::new(group_of, 32, false));
+        let mut store = EventStore::new(Topology::new(group_of, 32));
         let mut state = 12345u64;
         let mut step = 0u64;
         while step < events {
@@ -1003,7 +1003,7 @@ mod timeline {
                 })
             })
             .collect();
-        let rows = layout(&specs, false, &BTreeSet::new());
+        let rows = layout(&specs, Headers::Groups, &BTreeSet::new());
         let colours = theme_colours();
         let width = canvas.client_width() as f64;
         let fit = timeline.steps as f64 + 2.0;

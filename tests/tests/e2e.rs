@@ -529,14 +529,21 @@ async fn canvas_number(client: &Client, name: &str) -> Check<f64> {
         .map_err(|_| format!("#timeline-canvas[{name}] is {value:?}"))
 }
 
-/// Moves the mouse to viewport point (`x`, `y`), pressing and releasing it there when `click`.
-async fn mouse(client: &Client, x: f64, y: f64, click: bool) -> Check {
+/// What the mouse does at a point.
+#[derive(Clone, Copy, PartialEq)]
+enum Mouse {
+    Hover,
+    Click,
+}
+
+/// Moves the mouse to viewport point (`x`, `y`) and, for a click, presses and releases it.
+async fn mouse(client: &Client, x: f64, y: f64, what: Mouse) -> Check {
     let mut actions = MouseActions::new("mouse".to_string()).then(PointerAction::MoveTo {
         duration: None,
         x: x.round(),
         y: y.round(),
     });
-    if click {
+    if what == Mouse::Click {
         actions = actions
             .then(PointerAction::Down {
                 button: MOUSE_BUTTON_LEFT,
@@ -559,7 +566,10 @@ async fn check_timeline(client: &Client) -> Check {
         canvas_number(client, "data-view-start").await?,
         canvas_number(client, "data-view-end").await?,
     );
-    ensure!(start == 0.0, "the finished run is not fitted: starts at step {start}");
+    ensure!(
+        start == 0.0,
+        "the finished run is not fitted: starts at step {start}"
+    );
     ensure!(
         end >= canvas_number(client, "data-cursor-step").await?,
         "the fitted view ends at step {end}, before the cursor"
@@ -621,7 +631,7 @@ async fn check_timeline(client: &Client) -> Check {
     let mut found = None;
     for step in first..=last {
         let x = left + (step as f64 + 0.5 - start) * scale;
-        mouse(client, x, y, false).await?;
+        mouse(client, x, y, Mouse::Hover).await?;
         let hidden = client
             .find(Locator::Css(".timeline-tooltip"))
             .await
@@ -637,7 +647,7 @@ async fn check_timeline(client: &Client) -> Check {
     }
     let (x, step) = found.ok_or("no mark of the first lane shows a tooltip when hovered")?;
     save_screenshot(client, "e2e-timeline-tooltip.png").await?;
-    mouse(client, x, y, true).await?;
+    mouse(client, x, y, Mouse::Click).await?;
     wait_until(
         &format!("a click on the event of step {step} to seek there"),
         WAIT,

@@ -18,7 +18,7 @@ use yew::prelude::*;
 
 use super::timeline_canvas::TimelineCanvas;
 use crate::snapshot::{Lane, Timeline, MAX_LANES};
-use crate::timeline::{layout, Fold, LaneSpec, Layout, Row, AXIS_HEIGHT, ROW_HEIGHT};
+use crate::timeline::{layout, Fold, Headers, LaneSpec, Layout, Row, AXIS_HEIGHT, ROW_HEIGHT};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -82,14 +82,16 @@ fn group_words(dialect: Option<Dialect>) -> (&'static str, &'static str) {
     }
 }
 
+/// A lane's label row; `selected` is the selected work-item, highlighted if it is this one.
 fn lane_row(
     lane: &Lane,
-    selected: bool,
+    selected: Option<usize>,
     on_step_lane: &Callback<usize>,
     on_select_lane: &Callback<usize>,
 ) -> Html {
     let index = lane.index;
     let ready = lane.status == "ready";
+    let selected = selected == Some(index);
     html! {
         <div
             class={classes!("lane", selected.then_some("selected"))}
@@ -123,15 +125,28 @@ fn lane_row(
     }
 }
 
-/// A header row: a button that folds or unfolds its lanes.
-fn header_row(
+/// What a header row shows.
+struct Header {
+    /// `group` or `warp`.
     class: &'static str,
     key: String,
     text: String,
+    /// How many lanes it holds.
     count: usize,
     collapsed: bool,
     onclick: Callback<MouseEvent>,
-) -> Html {
+}
+
+/// A header row: a button that folds or unfolds its lanes.
+fn header_row(header: Header) -> Html {
+    let Header {
+        class,
+        key,
+        text,
+        count,
+        collapsed,
+        onclick,
+    } = header;
     html! {
         <div class={classes!("lane-header", class)} {key}>
             <button type="button" class="fold" aria-expanded={(!collapsed).to_string()} {onclick}>
@@ -166,7 +181,11 @@ pub fn Lanes(props: &Props) -> Html {
             })
         })
         .collect();
-    let split_warps = props.timeline.as_ref().is_some_and(|t| t.warps);
+    let headers = if props.timeline.as_ref().is_some_and(|t| t.warps) {
+        Headers::GroupsAndWarps
+    } else {
+        Headers::Groups
+    };
     // Each group's first warp, so that warps are numbered from 0 within their group.
     let mut first_warps = std::collections::BTreeMap::new();
     for spec in &specs {
@@ -174,8 +193,8 @@ pub fn Lanes(props: &Props) -> Html {
     }
     let rows: Rc<Layout> = {
         let folded = (*folded).clone();
-        use_memo((specs, split_warps, folded), |(specs, split, folded)| {
-            layout(specs, *split, folded)
+        use_memo((specs, headers, folded), |(specs, headers, folded)| {
+            layout(specs, *headers, folded)
         })
     };
 
@@ -278,24 +297,24 @@ pub fn Lanes(props: &Props) -> Html {
                             <div class="lanes-corner" aria-hidden="true">{ "step →" }</div>
                             <div class="lane-spacer" style={format!("height:{}px", shown.start as f64 * ROW_HEIGHT)}></div>
                             { for rows.rows[shown.clone()].iter().map(|row| match row {
-                                Row::Group { group, lanes: members, collapsed } => header_row(
-                                    "group",
-                                    format!("g{group}"),
-                                    format!("{group_word} {group}"),
-                                    members.len(),
-                                    *collapsed,
-                                    toggle(Fold::Group(*group)),
-                                ),
-                                Row::Warp { group, warp, lanes: members, collapsed } => header_row(
-                                    "warp",
-                                    format!("w{warp}"),
-                                    format!("{warp_word} {}", warp - first_warp(*group)),
-                                    members.len(),
-                                    *collapsed,
-                                    toggle(Fold::Warp(*warp)),
-                                ),
+                                Row::Group { group, lanes: members, collapsed } => header_row(Header {
+                                    class: "group",
+                                    key: format!("g{group}"),
+                                    text: format!("{group_word} {group}"),
+                                    count: members.len(),
+                                    collapsed: *collapsed,
+                                    onclick: toggle(Fold::Group(*group)),
+                                }),
+                                Row::Warp { group, warp, lanes: members, collapsed } => header_row(Header {
+                                    class: "warp",
+                                    key: format!("w{warp}"),
+                                    text: format!("{warp_word} {}", warp - first_warp(*group)),
+                                    count: members.len(),
+                                    collapsed: *collapsed,
+                                    onclick: toggle(Fold::Warp(*warp)),
+                                }),
                                 Row::Lane { position, .. } => match lanes.get(*position) {
-                                    Some(lane) => lane_row(lane, props.selected == Some(lane.index), &props.on_step_lane, &props.on_select_lane),
+                                    Some(lane) => lane_row(lane, props.selected, &props.on_step_lane, &props.on_select_lane),
                                     None => html! {},
                                 },
                             }) }
