@@ -22,6 +22,7 @@ pub mod inspector;
 pub mod pool;
 pub mod snapshot;
 pub mod state;
+pub mod timeline;
 pub mod worker;
 
 pub use components::app::App;

@@ -347,6 +347,7 @@ pub enum Action {
     LoadOutcome(usize),
     /// Loads the seed of the explored finding at this index and runs it.
     LoadFinding(usize),
+    /// Selects a work-item (on the timeline, in the inspector, or by opening a finding).
     SelectWorkItem(usize),
     SetInspectorTab(Tab),
     SetMemory(MemoryRef),
@@ -367,6 +368,8 @@ pub enum Action {
     },
     /// Moves a splitter: the pane's new size in CSS pixels.
     ResizePane { pane: Pane, size: f64 },
+    /// A session was opened with this many work-items: a selection beyond them is dropped.
+    WorkItemsKnown(usize),
 }
 
 impl State {
@@ -737,6 +740,7 @@ pub fn reduce(state: &State, action: Action) -> State {
                 Pane::Workspace => next.panes.workspace = size,
             }
         }
+        Action::WorkItemsKnown(count) => next.selected = state.selected.filter(|&s| s < count),
     }
     next
 }
@@ -1290,5 +1294,14 @@ mod tests {
         assert!(reduce(&back, Action::EditSource("x".into()))
             .example
             .is_none());
+    }
+
+    #[test]
+    fn a_selected_work_item_survives_new_sessions_that_have_it() {
+        let selected = reduce(&State::default(), Action::SelectWorkItem(6));
+        assert_eq!(selected.selected, Some(6));
+        let opened = reduce(&selected, Action::SessionOpened);
+        assert_eq!(reduce(&opened, Action::WorkItemsKnown(8)).selected, Some(6));
+        assert_eq!(reduce(&opened, Action::WorkItemsKnown(4)).selected, None);
     }
 }

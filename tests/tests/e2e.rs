@@ -8,8 +8,13 @@
 //! - `button#run`, `button#step`, `button#reset`, and the editor `#source` holding the default
 //!   example's kernel;
 //! - `#lanes[data-work-items]`, the number of work-items of the example's launch, and one
-//!   `#lanes .lane[data-work-item]` per work-item once the example has run, each with at least
-//!   one `.mark` (an event of that work-item on the timeline);
+//!   `#lanes .lane[data-work-item]` per work-item once the example has run, each with a
+//!   positive `data-marks` (its events on the timeline);
+//! - the timeline canvas `#timeline-canvas` (`data-view-start`, `data-view-end`,
+//!   `data-cursor-step`, `data-events`): the wheel zooms about the pointer (the visible steps
+//!   change), hovering a mark shows its tooltip, and clicking it seeks the run to its step
+//!   (`#status` then counts that many steps); screenshots show it zoomed in on the barrier in
+//!   the light and the dark theme;
 //! - `#status[data-status]`, `completed` after a full run and `running` after a single step;
 //! - schedule exploration in Web Workers: the example picker `#examples` loads the MP litmus
 //!   test (`#litmus-note` replaces the launch sizes, one lane per thread), `#memory-model`
@@ -28,6 +33,9 @@
 //! fixed sleep would be either flaky or slow. Screenshots go to `target/screenshots/` so that a
 //! failure (or a layout change) can be looked at afterwards.
 
+use fantoccini::actions::{
+    InputSource, MouseActions, PointerAction, WheelAction, WheelActions, MOUSE_BUTTON_LEFT,
+};
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder, Locator};
 use interleave_tests::serve_dir;
@@ -57,6 +65,10 @@ const FIRST_RENDER_WAIT: Duration = Duration::from_secs(40);
 const WAIT: Duration = Duration::from_secs(20);
 
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
+
+/// The timeline's axis and row heights in CSS pixels (`interleave_app::timeline`).
+const AXIS_HEIGHT: f64 = 22.0;
+const ROW_HEIGHT: f64 = 22.0;
 
 /// Chromium's flags. Root needs `--no-sandbox`; the network is closed on test machines, so the
 /// background-networking, component-update and sync flags stop Chromium from trying to reach
@@ -194,28 +206,31 @@ async fn check_app(client: &Client, url: &str) -> Check {
     })
     .await?;
     save_screenshot(client, "e2e-default-example.png").await?;
+    check_timeline(client).await?;
 
     click(client, "button#reset").await?;
     // Waiting for the marks to disappear makes sure the reset has been handled before the step,
     // so the count below cannot include a leftover of the run.
-    wait_until("the reset to clear every `.mark`", WAIT, || async {
-        count(client, ".mark")
-            .await
-            .and_then(|n| exactly(n, 0, ".mark"))
+    wait_until("the reset to clear every mark", WAIT, || async {
+        let marks = total_marks(client).await?;
+        exactly(marks, 0, "marks")
     })
     .await?;
 
     click(client, "button#step").await?;
     wait_until(
-        "one step: a single `.mark` and status `running`",
+        "one step: a single mark and status `running`",
         WAIT,
         || async {
-            let marks = count(client, ".mark").await?;
+            let marks = total_marks(client).await?;
+            let drawn = attribute(client, "#timeline-canvas", "data-events").await?;
             let status = attribute(client, "#status", "data-status").await?;
-            if marks == 1 && status == "running" {
+            if marks == 1 && drawn == "1" && status == "running" {
                 Ok(())
             } else {
-                Err(format!("{marks} .mark element(s), data-status {status:?}"))
+                Err(format!(
+                    "{marks} mark(s), {drawn} drawn, data-status {status:?}"
+                ))
             }
         },
     )
@@ -427,7 +442,7 @@ async fn scroll_to(client: &Client, css: &str) -> Check {
 }
 
 /// Ready when `#lanes .lane` holds exactly one lane per work-item, numbered 0..N by
-/// `data-work-item`, and every lane shows at least one mark.
+/// `data-work-item`, and every lane has at least one event (`data-marks`).
 async fn lanes_after_run(client: &Client) -> Check {
     let lanes = client
         .find_all(Locator::Css("#lanes .lane"))
@@ -442,10 +457,14 @@ async fn lanes_after_run(client: &Client) -> Check {
             .map_err(|e| e.to_string())?
             .ok_or("a .lane has no data-work-item attribute")?;
         let marks = lane
-            .find_all(Locator::Css(".mark"))
+            .attr("data-marks")
             .await
-            .map_err(|e| e.to_string())?;
-        ensure!(!marks.is_empty(), "lane {number} has no .mark");
+            .map_err(|e| e.to_string())?
+            .ok_or("a .lane has no data-marks attribute")?;
+        ensure!(
+            marks.parse::<usize>().is_ok_and(|m| m > 0),
+            "lane {number} has data-marks {marks:?}"
+        );
         numbers.push(
             number
                 .parse::<usize>()
@@ -457,6 +476,203 @@ async fn lanes_after_run(client: &Client) -> Check {
         numbers == (0..DEFAULT_WORK_ITEMS).collect::<Vec<_>>(),
         "lanes are numbered {numbers:?}, expected 0..{DEFAULT_WORK_ITEMS}"
     );
+    Ok(())
+}
+
+/// The sum of the lanes' `data-marks`: every event on the timeline.
+async fn total_marks(client: &Client) -> Check<usize> {
+    let lanes = client
+        .find_all(Locator::Css("#lanes .lane"))
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut total = 0;
+    for lane in &lanes {
+        let marks = lane
+            .attr("data-marks")
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or("a .lane has no data-marks attribute")?;
+        total += marks
+            .parse::<usize>()
+            .map_err(|_| format!("data-marks {marks:?}"))?;
+    }
+    Ok(total)
+}
+
+/// The timeline canvas's box in the viewport: left, top, width, height.
+async fn canvas_box(client: &Client) -> Check<(f64, f64, f64, f64)> {
+    let value = client
+        .execute(
+            "const r = document.getElementById('timeline-canvas').getBoundingClientRect();\
+             return [r.left, r.top, r.width, r.height];",
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("cannot measure the canvas: {e}"))?;
+    let numbers: Vec<f64> = value
+        .as_array()
+        .ok_or("the canvas's box is not a list")?
+        .iter()
+        .filter_map(Value::as_f64)
+        .collect();
+    match numbers[..] {
+        [left, top, width, height] => Ok((left, top, width, height)),
+        _ => Err(format!("the canvas's box is {value}")),
+    }
+}
+
+/// A number the canvas records about its last paint.
+async fn canvas_number(client: &Client, name: &str) -> Check<f64> {
+    let value = attribute(client, "#timeline-canvas", name).await?;
+    value
+        .parse()
+        .map_err(|_| format!("#timeline-canvas[{name}] is {value:?}"))
+}
+
+/// What the mouse does at a point.
+#[derive(Clone, Copy, PartialEq)]
+enum Mouse {
+    Hover,
+    Click,
+}
+
+/// Moves the mouse to viewport point (`x`, `y`) and, for a click, presses and releases it.
+async fn mouse(client: &Client, x: f64, y: f64, what: Mouse) -> Check {
+    let mut actions = MouseActions::new("mouse".to_string()).then(PointerAction::MoveTo {
+        duration: None,
+        x: x.round(),
+        y: y.round(),
+    });
+    if what == Mouse::Click {
+        actions = actions
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+    }
+    client
+        .perform_actions(actions)
+        .await
+        .map_err(|e| format!("cannot move the mouse to ({x}, {y}): {e}"))
+}
+
+/// The timeline of the completed default run: zoom with the wheel, screenshots in both
+/// themes, then a click on an event seeks to its step.
+async fn check_timeline(client: &Client) -> Check {
+    let (left, top, width, _) = canvas_box(client).await?;
+    let (start, end) = (
+        canvas_number(client, "data-view-start").await?,
+        canvas_number(client, "data-view-end").await?,
+    );
+    ensure!(
+        start == 0.0,
+        "the finished run is not fitted: starts at step {start}"
+    );
+    ensure!(
+        end >= canvas_number(client, "data-cursor-step").await?,
+        "the fitted view ends at step {end}, before the cursor"
+    );
+    // The barrier of count.cl is in the first half of the run: zoom in about it.
+    let wheel = WheelActions::new("wheel".to_string()).then(WheelAction::Scroll {
+        duration: None,
+        x: (left + width * 0.3) as i64,
+        y: (top + 60.0) as i64,
+        delta_x: 0,
+        delta_y: -250,
+    });
+    client
+        .perform_actions(wheel)
+        .await
+        .map_err(|e| format!("cannot turn the wheel: {e}"))?;
+    wait_until(
+        "the wheel to zoom in (`data-view-start` and `data-view-end` closer)",
+        WAIT,
+        || async {
+            let zoomed = (
+                canvas_number(client, "data-view-start").await?,
+                canvas_number(client, "data-view-end").await?,
+            );
+            if zoomed.0 > start && zoomed.1 - zoomed.0 < end - start {
+                Ok(())
+            } else {
+                Err(format!("the view is {zoomed:?}, was ({start}, {end})"))
+            }
+        },
+    )
+    .await?;
+    scroll_to(client, ".timeline").await?;
+    save_screenshot(client, "e2e-timeline-light.png").await?;
+    click(client, "button#theme").await?;
+    wait_until("the dark theme", WAIT, || async {
+        let theme = attribute(client, "html", "data-theme").await?;
+        if theme == "dark" {
+            Ok(())
+        } else {
+            Err(format!("data-theme is {theme:?}"))
+        }
+    })
+    .await?;
+    // The canvas repaints on the next animation frame.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    save_screenshot(client, "e2e-timeline-dark.png").await?;
+    click(client, "button#theme").await?;
+
+    // Find a mark of the first lane (the row under the group header) by hovering it.
+    let (left, top, _, _) = canvas_box(client).await?;
+    let (first, last) = (
+        canvas_number(client, "data-view-start").await? as u64,
+        canvas_number(client, "data-view-end").await? as u64,
+    );
+    let start = canvas_number(client, "data-start").await?;
+    let scale = canvas_number(client, "data-px-per-step").await?;
+    let y = top + AXIS_HEIGHT + ROW_HEIGHT * 1.5;
+    let mut found = None;
+    for step in first..=last {
+        let x = left + (step as f64 + 0.5 - start) * scale;
+        mouse(client, x, y, Mouse::Hover).await?;
+        let hidden = client
+            .find(Locator::Css(".timeline-tooltip"))
+            .await
+            .map_err(|e| e.to_string())?
+            .attr("hidden")
+            .await
+            .map_err(|e| e.to_string())?;
+        if hidden.is_none() {
+            let step = attribute(client, ".timeline-tooltip", "data-step").await?;
+            found = Some((x, step));
+            break;
+        }
+    }
+    let (x, step) = found.ok_or("no mark of the first lane shows a tooltip when hovered")?;
+    save_screenshot(client, "e2e-timeline-tooltip.png").await?;
+    mouse(client, x, y, Mouse::Click).await?;
+    wait_until(
+        &format!("a click on the event of step {step} to seek there"),
+        WAIT,
+        || async {
+            let cursor = attribute(client, "#timeline-canvas", "data-cursor-step").await?;
+            let status = client
+                .find(Locator::Css("#status"))
+                .await
+                .map_err(|e| e.to_string())?
+                .text()
+                .await
+                .map_err(|e| e.to_string())?;
+            if cursor == step && status.contains(&format!(" {step} step")) {
+                Ok(())
+            } else {
+                Err(format!("cursor at {cursor}, status {status:?}"))
+            }
+        },
+    )
+    .await?;
+    ensure!(
+        count(client, ".lane.selected[data-work-item=\"0\"]").await? == 1,
+        "the click did not select the first lane"
+    );
+    save_screenshot(client, "e2e-timeline-seek.png").await?;
     Ok(())
 }
 

@@ -81,8 +81,10 @@ fn open_session(cell: &SessionCell, dispatch: &UseReducerDispatcher<State>, form
     };
     match Session::new(Scenario::clone(scenario)) {
         Ok(session) => {
+            let work_items = session.work_item_count();
             *cell.borrow_mut() = Some(session);
             dispatch.dispatch(Action::SessionOpened);
+            dispatch.dispatch(Action::WorkItemsKnown(work_items));
             true
         }
         Err(diagnostics) => {
@@ -401,14 +403,14 @@ pub fn App() -> Html {
         let state = state.clone();
         use_memo(state.revision, move |_| form::validate(&state))
     };
+    // The timeline's events are kept between snapshots, so each one only adds the new ones.
+    let timeline_cache = use_mut_ref(snapshot::TimelineCache::default);
     let snapshot: Rc<Option<Snapshot>> = {
         let (session, form) = (session.clone(), form.clone());
         use_memo((state.generation, state.live), move |&(_, live)| {
-            session
-                .borrow()
-                .as_ref()
-                .filter(|_| live)
-                .map(|s| snapshot::take(s, form.litmus.as_deref()))
+            session.borrow().as_ref().filter(|_| live).map(|s| {
+                snapshot::take_with(s, form.litmus.as_deref(), &mut timeline_cache.borrow_mut())
+            })
         })
     };
     let active_lines: Rc<Vec<u32>> = {
@@ -585,6 +587,7 @@ pub fn App() -> Html {
             }
         })
     };
+    let on_select_lane = actions.reform(Action::SelectWorkItem);
     let on_run = {
         let (session, dispatch, form, state) = (
             session.clone(),
@@ -641,12 +644,16 @@ pub fn App() -> Html {
                 dispatch.dispatch(Action::RunToStep(target));
                 return;
             }
+            let mut back = false;
             let (moved, ended) = advance(&session, |s| {
                 let at = s.steps();
+                back = target < at;
                 s.seek(target) != at
             });
-            if moved {
-                dispatch.dispatch(Action::Rewound { ended });
+            match (moved, back) {
+                (true, true) => dispatch.dispatch(Action::Rewound { ended }),
+                (true, false) => dispatch.dispatch(Action::Advanced { ended }),
+                (false, _) => {}
             }
         })
     };
@@ -885,7 +892,7 @@ pub fn App() -> Html {
                             failed={!state.live && !state.diagnostics_stale && !state.diagnostics.is_empty()}
                         />
                     </div>
-                    <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} litmus={form.is_litmus} />
+                    <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} litmus={form.is_litmus} selected={state.selected} {on_select_lane} on_seek={on_seek.clone()} reveal={state.reveal} />
                 </div>
                 <Splitter pane={Pane::Inspector} size={panes.inspector} vertical={true} grows_forward={false} label="Resize the inspector" on_resize={on_resize.clone()} />
                 <div class="column inspector-column">

@@ -20,3 +20,4 @@ pub mod launch;
 pub mod outcomes;
 pub mod splitter;
 pub mod status;
+pub mod timeline_canvas;
