@@ -5,8 +5,8 @@
 //! sees the app as a user does, after Trunk's bundling and wasm-opt, under the real
 //! Content-Security-Policy, with real clicks. It checks the DOM contract the app promises:
 //!
-//! - `button#run`, `button#step`, `button#reset`, and the editor `#source` holding the default
-//!   example's kernel;
+//! - `button#run`, `button#step`, `button#reset`, and the code editor `#editor .cm-content`
+//!   holding the default example's kernel;
 //! - `#lanes[data-work-items]`, the number of work-items of the example's launch, and one
 //!   `#lanes .lane[data-work-item]` per work-item once the example has run, each with at least
 //!   one `.mark` (an event of that work-item on the timeline);
@@ -20,7 +20,11 @@
 //!   one bar per outcome (`data-bars`, `data-highlighted`); loading the weak outcome
 //!   (`button.replay`) runs it in the lanes, ending `completed` with `#registers` showing
 //!   `1:r0=1 1:r1=0` and `[data-exists="true"]`; a random exploration over several workers
-//!   counts every seed.
+//!   counts every seed;
+//! - the code editor: the GPU words highlighted (`.cm-gpu-qualifier`), a finding's marker in
+//!   the gutter (`.cm-finding-marker[data-line]`), opening a finding selects its line
+//!   (`#editor[data-selection-line]`), real typing reaches the app (the run is dropped) and
+//!   undo takes it back, and Escape then Tab leaves the editor; screenshots in both themes.
 //!
 //! It needs a built `dist/` directory (named by `INTERLEAVE_DIST`), Chromium and chromedriver,
 //! so it only exists with the `e2e` feature; `cargo xtask test` provides all of that. Every wait
@@ -28,6 +32,7 @@
 //! fixed sleep would be either flaky or slow. Screenshots go to `target/screenshots/` so that a
 //! failure (or a layout change) can be looked at afterwards.
 
+use fantoccini::key::Key;
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder, Locator};
 use interleave_tests::serve_dir;
@@ -106,6 +111,9 @@ async fn the_app_runs_steps_and_explores_in_chromium() {
 
     let mut outcome = check_app(&client, &server.url()).await;
     if outcome.is_ok() {
+        outcome = check_editor(&client).await;
+    }
+    if outcome.is_ok() {
         outcome = check_exploration(&client).await;
     }
     if outcome.is_err() {
@@ -151,21 +159,14 @@ async fn check_app(client: &Client, url: &str) -> Check {
     .await?;
 
     wait_until(
-        "the editor `#source` to hold the default kernel",
+        "the editor `#editor .cm-content` to hold the default kernel",
         WAIT,
         || async {
-            let source = client
-                .find(Locator::Css("#source"))
-                .await
-                .map_err(|e| e.to_string())?;
-            let text = match source.prop("value").await.map_err(|e| e.to_string())? {
-                Some(value) => value,
-                None => source.text().await.map_err(|e| e.to_string())?,
-            };
+            let text = editor_text(client).await?;
             if text.contains("__kernel") {
                 Ok(())
             } else {
-                Err(format!("#source holds {:?}", abbreviate(&text)))
+                Err(format!("the editor holds {:?}", abbreviate(&text)))
             }
         },
     )
@@ -221,6 +222,131 @@ async fn check_app(client: &Client, url: &str) -> Check {
     )
     .await?;
     save_screenshot(client, "e2e-step.png").await?;
+    Ok(())
+}
+
+/// The text the code editor shows, line by line.
+async fn editor_text(client: &Client) -> Check<String> {
+    client
+        .find(Locator::Css("#editor .cm-content"))
+        .await
+        .map_err(|e| format!("no #editor .cm-content: {e}"))?
+        .text()
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// Sends keys to the element that has the focus, as a user types.
+async fn type_keys(client: &Client, keys: &str) -> Check {
+    client
+        .active_element()
+        .await
+        .map_err(|e| format!("no focused element: {e}"))?
+        .send_keys(keys)
+        .await
+        .map_err(|e| format!("cannot type: {e}"))
+}
+
+/// Whether the focus is inside the code editor.
+async fn editor_has_focus(client: &Client) -> Check<bool> {
+    let inside = client
+        .execute(
+            "return !!document.activeElement.closest('#editor .cm-editor');",
+            vec![],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(inside == Value::Bool(true))
+}
+
+/// The code editor: highlighting, the findings gutter, opening a finding, real typing and
+/// undo, leaving with Escape then Tab, and how it looks in both themes.
+async fn check_editor(client: &Client) -> Check {
+    let qualifiers = count(client, "#editor .cm-gpu-qualifier").await?;
+    ensure!(qualifiers >= 2, "{qualifiers} highlighted GPU qualifiers");
+
+    // The default example's lost update is a data race on line 11.
+    click(client, "button#reset").await?;
+    click(client, "button#run").await?;
+    wait_for_status(client, "completed").await?;
+    wait_until("a finding marker on line 11", WAIT, || async {
+        count(client, "#editor .cm-finding-marker[data-line=\"11\"]")
+            .await
+            .and_then(|n| exactly(n, 1, ".cm-finding-marker on line 11"))
+    })
+    .await?;
+    let at = client
+        .find(Locator::Css("#findings li .at"))
+        .await
+        .map_err(|e| format!("no finding with a place: {e}"))?
+        .text()
+        .await
+        .map_err(|e| e.to_string())?;
+    let line = at.split(':').next().unwrap_or_default().to_owned();
+    click(client, "#findings li button").await?;
+    wait_until("opening the finding to select its line", WAIT, || async {
+        let selected = attribute(client, "#editor", "data-selection-line").await?;
+        ensure!(
+            selected == line,
+            "data-selection-line {selected:?}, finding at {at:?}"
+        );
+        ensure!(
+            editor_has_focus(client).await?,
+            "the editor does not have the focus"
+        );
+        Ok(())
+    })
+    .await?;
+
+    scroll_to(client, "body").await?;
+    save_screenshot(client, "e2e-editor-light.png").await?;
+    click(client, "#theme").await?;
+    wait_until("the dark theme", WAIT, || async {
+        let theme = attribute(client, "html", "data-theme").await?;
+        ensure!(theme == "dark", "data-theme {theme:?}");
+        Ok(())
+    })
+    .await?;
+    save_screenshot(client, "e2e-editor-dark.png").await?;
+    click(client, "#theme").await?;
+
+    // Typing at the start of the text: the app hears it and drops the finished run.
+    click(client, "#editor .cm-content").await?;
+    let home = format!("{}{}{}", Key::Control, Key::Home, Key::Null);
+    type_keys(client, &format!("{home}// edited{}", Key::Enter)).await?;
+    wait_until("the typed line to reach the app", WAIT, || async {
+        let text = editor_text(client).await?;
+        ensure!(
+            text.starts_with("// edited\n// Lost updates"),
+            "the editor holds {:?}",
+            abbreviate(&text)
+        );
+        let status = attribute(client, "#status", "data-status").await?;
+        ensure!(status == "idle", "data-status {status:?} after an edit");
+        Ok(())
+    })
+    .await?;
+    // The typed text and the line break are separate undo steps (more if the machine was
+    // slow between keys), so undo is pressed until the text is back, a bounded number of times.
+    let undo = format!("{}z{}", Key::Control, Key::Null);
+    let mut restored = false;
+    for _ in 0..10 {
+        type_keys(client, &undo).await?;
+        tokio::time::sleep(POLL_INTERVAL).await;
+        if editor_text(client).await?.starts_with("// Lost updates") {
+            restored = true;
+            break;
+        }
+    }
+    let text = editor_text(client).await?;
+    ensure!(restored, "undo left {:?}", abbreviate(&text));
+
+    // Tab indents, so Escape first lets Tab move the focus on.
+    type_keys(client, &format!("{}{}", Key::Escape, Key::Tab)).await?;
+    ensure!(
+        !editor_has_focus(client).await?,
+        "Escape then Tab left the focus in the editor"
+    );
     Ok(())
 }
 
