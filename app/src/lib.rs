@@ -13,12 +13,14 @@
 //! running [`worker`] in the `explore-worker` binary, and [`explore`] holds what they say to
 //! each other.
 
+pub mod codemirror;
 pub mod components;
 pub mod examples;
 pub mod explain;
 pub mod explore;
 pub mod form;
 pub mod inspector;
+pub mod marks;
 pub mod pool;
 pub mod snapshot;
 pub mod state;

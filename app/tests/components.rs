@@ -14,8 +14,8 @@ use interleave_engine::diag::{Diagnostic, Span};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{
-    Element, Event, EventInit, EventTarget, HtmlButtonElement, HtmlElement, HtmlInputElement,
-    HtmlTextAreaElement, KeyboardEvent, KeyboardEventInit,
+    Element, Event, EventInit, EventTarget, HtmlButtonElement, HtmlDocument, HtmlElement,
+    HtmlInputElement, HtmlTextAreaElement, KeyboardEvent, KeyboardEventInit,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -92,13 +92,47 @@ async fn type_into(root: &Element, selector: &str, value: &str) {
 }
 
 /// Presses `key` on `target` (a bubbling, cancelable keydown, like a real key press).
-async fn press(target: &EventTarget, key: &str) {
+/// Returns whether the page let the key's default action happen (it did not handle it).
+async fn press(target: &EventTarget, key: &str) -> bool {
     let init = KeyboardEventInit::new();
     init.set_key(key);
+    // The legacy key code too, which CodeMirror reads for Escape and Tab.
+    let code = match key {
+        "Tab" => 9,
+        "Escape" => 27,
+        _ => key
+            .chars()
+            .next()
+            .map_or(0, |c| c.to_ascii_uppercase() as u32),
+    };
+    init.set_key_code(code);
     init.set_bubbles(true);
     init.set_cancelable(true);
     let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
-    target.dispatch_event(&event).unwrap();
+    let allowed = target.dispatch_event(&event).unwrap();
+    settle().await;
+    allowed
+}
+
+/// The text in the code editor under `root`.
+fn editor_text(root: &Element) -> String {
+    interleave_app::codemirror::text_of(&find(root, "#editor")).expect("no editor in #editor")
+}
+
+/// Types `text` into the code editor the way a user's keyboard does (the browser edits the
+/// content and CodeMirror reads the edit back), at the cursor, or over everything when
+/// `replace_all` is set.
+async fn type_into_editor(root: &Element, text: &str, replace_all: bool) {
+    let content = find(root, ".cm-content").unchecked_into::<HtmlElement>();
+    content.focus().unwrap();
+    settle().await;
+    let document = gloo::utils::document().unchecked_into::<HtmlDocument>();
+    if replace_all {
+        assert!(document.exec_command("selectAll").unwrap());
+    }
+    assert!(document
+        .exec_command_with_show_ui_and_value("insertText", false, text)
+        .unwrap());
     settle().await;
 }
 
@@ -119,6 +153,16 @@ fn disabled(root: &Element, selector: &str) -> bool {
         .disabled()
 }
 
+/// Waits (bounded) until a run started with Run has stopped.
+async fn wait_while_running(root: &Element) {
+    for _ in 0..100 {
+        if status(root) != "running" {
+            break;
+        }
+        TimeoutFuture::new(50).await;
+    }
+}
+
 fn status(root: &Element) -> String {
     find(root, "#status")
         .get_attribute("data-status")
@@ -128,15 +172,23 @@ fn status(root: &Element) -> String {
 #[wasm_bindgen_test]
 async fn the_editor_starts_with_the_example() {
     let root = mount_app().await;
-    let source = find(&root, "textarea#source")
-        .unchecked_into::<HtmlTextAreaElement>()
-        .value();
+    assert_eq!(count(&root, "#editor .cm-editor"), 1);
+    let source = editor_text(&root);
     assert!(source.contains("__kernel void count"), "{source}");
     assert_eq!(source, include_str!("../../static/examples/count.cl"));
     assert_eq!(
-        count(&root, ".gutter .ln") as usize,
+        count(&root, ".cm-content .cm-line") as usize,
         source.split('\n').count()
     );
+    assert_eq!(
+        find(&root, ".cm-content")
+            .get_attribute("aria-label")
+            .as_deref(),
+        Some("Kernel source")
+    );
+    // The GPU words are highlighted as such.
+    assert!(count(&root, ".cm-content .cm-gpu-qualifier") >= 2);
+    assert!(count(&root, ".cm-content .cm-gpu-builtin") >= 3);
 }
 
 #[wasm_bindgen_test]
@@ -219,12 +271,7 @@ async fn one_step_creates_every_lane_and_one_mark() {
 async fn run_goes_to_the_end_and_shows_the_trace_hash() {
     let root = mount_app().await;
     click(&root, "#run").await;
-    for _ in 0..100 {
-        if status(&root) != "running" {
-            break;
-        }
-        TimeoutFuture::new(50).await;
-    }
+    wait_while_running(&root).await;
     assert_eq!(status(&root), "completed");
     let text = find(&root, "#status").text_content().unwrap_or_default();
     assert!(text.contains("steps") && text.contains("trace"), "{text}");
@@ -289,16 +336,19 @@ async fn an_edit_drops_the_session() {
 #[wasm_bindgen_test]
 async fn a_broken_kernel_shows_diagnostics() {
     let root = mount_app().await;
-    type_into(
-        &root,
-        "#source",
-        "__kernel void k(__global int *p) { p[0] = ; }",
-    )
-    .await;
+    let broken = "__kernel void k(__global int *p) { p[0] = ; }";
+    type_into_editor(&root, broken, true).await;
+    assert_eq!(editor_text(&root), broken);
     click(&root, "#step").await;
     assert_eq!(status(&root), "error");
     assert!(count(&root, "#diagnostics .diagnostic") >= 1);
     assert_eq!(count(&root, ".lane"), 0);
+    // The same problem is underlined in the editor, at the `;` the parser stopped at.
+    let underline = find(
+        &root,
+        "#editor .cm-diagnostic-underline.cm-diagnostic-primary",
+    );
+    assert_eq!(underline.text_content().as_deref(), Some(";"));
 }
 
 #[wasm_bindgen_test]
@@ -334,7 +384,7 @@ async fn diagnostics_show_source_as_text() {
 #[wasm_bindgen_test]
 async fn shortcuts_step_but_not_while_typing() {
     let root = mount_app().await;
-    let source = find(&root, "#source");
+    let source = find(&root, ".cm-content");
     press(&source, "s").await;
     assert_eq!(
         count(&root, ".lane"),
@@ -349,18 +399,23 @@ async fn shortcuts_step_but_not_while_typing() {
 #[wasm_bindgen_test]
 async fn tab_indents_in_the_editor() {
     let root = mount_app().await;
-    let textarea = find(&root, "#source").unchecked_into::<HtmlTextAreaElement>();
-    textarea.set_selection_range(0, 0).unwrap();
-    press(&textarea, "Tab").await;
+    let content = find(&root, ".cm-content").unchecked_into::<HtmlElement>();
+    content.focus().unwrap();
+    // The cursor starts at the beginning of the text.
+    assert!(!press(&content, "Tab").await, "the editor handles Tab");
     assert!(
-        textarea.value().starts_with("    // Lost updates"),
+        editor_text(&root).starts_with("    // Lost updates"),
         "{}",
-        textarea.value()
+        editor_text(&root)
     );
-    // Escape first lets Tab leave the editor instead.
-    press(&textarea, "Escape").await;
-    press(&textarea, "Tab").await;
-    assert!(!textarea.value().starts_with("        "));
+    // Escape first lets Tab leave the editor instead: the editor leaves the key to the
+    // browser, which moves the focus on.
+    press(&content, "Escape").await;
+    assert!(
+        press(&content, "Tab").await,
+        "Tab after Escape is not taken"
+    );
+    assert!(!editor_text(&root).starts_with("        "));
 }
 
 /// Chooses `value` in the `<select>` matched by `selector`, as a user would: set the value,
@@ -385,9 +440,7 @@ fn text(root: &Element, selector: &str) -> String {
 async fn a_litmus_example_runs_one_lane_per_thread() {
     let root = mount_app().await;
     choose(&root, "#examples", "litmus/mp.litmus").await;
-    let source = find(&root, "#source")
-        .unchecked_into::<HtmlTextAreaElement>()
-        .value();
+    let source = editor_text(&root);
     assert!(source.starts_with("OPENCL MP"), "{source}");
     // The test places its threads: no sizes or arguments, a note instead.
     assert_eq!(count(&root, "#litmus-note"), 1);
@@ -396,12 +449,7 @@ async fn a_litmus_example_runs_one_lane_per_thread() {
     assert_eq!(count(&root, "#lanes[data-work-items=\"2\"]"), 1);
     choose(&root, "#memory-model", "relaxed").await;
     click(&root, "#run").await;
-    for _ in 0..100 {
-        if status(&root) != "running" {
-            break;
-        }
-        TimeoutFuture::new(50).await;
-    }
+    wait_while_running(&root).await;
     assert_eq!(status(&root), "completed");
     let labels: Vec<String> = (0..count(&root, ".lane .wi"))
         .map(|i| {
@@ -705,14 +753,12 @@ async fn opening_a_finding_selects_its_work_item_and_its_source() {
         .expect("the finding's work-item is selected");
     let who = find(&root, "#findings .finding .who").text_content().unwrap_or_default();
     assert_eq!(who, format!("wi {work_item}"), "the global id and the lane agree here");
-    // The editor selects the racing statement.
-    let textarea = find(&root, "#source").unchecked_into::<HtmlTextAreaElement>();
-    let (start, end) = (
-        textarea.selection_start().unwrap().unwrap() as usize,
-        textarea.selection_end().unwrap().unwrap() as usize,
-    );
-    let selected: String = textarea.value().chars().skip(start).take(end - start).collect();
-    assert!(selected.contains("counters[0]"), "{selected:?}");
+    // The editor selects the racing statement, on line 11, and the timeline shows the
+    // finding's step with the work-item's lane selected.
+    assert_eq!(count(&root, "#editor[data-selection-line=\"11\"]"), 1);
+    let selection = gloo::utils::window().get_selection().unwrap().unwrap().to_string();
+    assert!(String::from(selection).contains("counters[0]"));
+    assert_eq!(count(&root, &format!(".lane.selected[data-work-item=\"{work_item}\"]")), 1);
 }
 
 #[wasm_bindgen_test]
@@ -1343,5 +1389,342 @@ mod timeline {
             times.len()
         );
         handle.destroy();
+    }
+}
+
+/// Presses Ctrl+`key` on `target`.
+async fn press_ctrl(target: &EventTarget, key: &str) {
+    let init = KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_key_code(
+        key.chars()
+            .next()
+            .map_or(0, |c| c.to_ascii_uppercase() as u32),
+    );
+    init.set_ctrl_key(true);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    target.dispatch_event(&event).unwrap();
+    settle().await;
+}
+
+/// Waits (bounded) until `selector` matches under `root`.
+async fn wait_for(root: &Element, selector: &str) -> bool {
+    for _ in 0..100 {
+        if count(root, selector) > 0 {
+            return true;
+        }
+        TimeoutFuture::new(30).await;
+    }
+    false
+}
+
+#[wasm_bindgen_test]
+async fn typing_keeps_the_cursor_and_history_and_an_example_replaces_the_text() {
+    let root = mount_app().await;
+    let kernel = include_str!("../../static/examples/count.cl");
+    // Each edit goes to the app and comes back as its source: the second key must still
+    // land after the first.
+    type_into_editor(&root, "a", false).await;
+    type_into_editor(&root, "b", false).await;
+    assert_eq!(editor_text(&root), format!("ab{kernel}"));
+    // The edit reached the app: the example picker no longer claims the example.
+    assert_ne!(
+        find(&root, "#examples")
+            .unchecked_into::<web_sys::HtmlSelectElement>()
+            .value(),
+        "count.cl"
+    );
+    // Undo still knows both keys.
+    let content = find(&root, ".cm-content");
+    press_ctrl(&content, "z").await;
+    assert_eq!(editor_text(&root), kernel);
+
+    choose(&root, "#examples", "litmus/mp.litmus").await;
+    assert_eq!(
+        editor_text(&root),
+        include_str!("../../static/examples/litmus/mp.litmus")
+    );
+    assert_eq!(
+        find(&root, ".cm-content")
+            .get_attribute("aria-label")
+            .as_deref(),
+        Some("Litmus test")
+    );
+    assert_eq!(count(&root, "#editor[data-selection-line=\"1\"]"), 1);
+    // Loading an example is one undoable step, and the app follows the undo.
+    press_ctrl(&find(&root, ".cm-content"), "z").await;
+    assert_eq!(editor_text(&root), kernel);
+    assert_eq!(count(&root, "#lanes[data-work-items=\"8\"]"), 1);
+}
+
+#[wasm_bindgen_test]
+async fn work_items_and_findings_are_marked_in_the_editor() {
+    let root = mount_app().await;
+    click(&root, "#step").await;
+    // No work-item is selected, so every current line is marked faintly.
+    assert!(count(&root, "#editor .cm-line.cm-other-wi") >= 1);
+    assert_eq!(count(&root, "#editor .cm-line.cm-active-wi"), 0);
+    click(&root, "#run").await;
+    wait_while_running(&root).await;
+    assert_eq!(status(&root), "completed");
+    // The lost update on `counters[0]` is a data race, on line 11 of count.cl.
+    assert!(wait_for(&root, ".cm-finding-marker[data-line=\"11\"]").await);
+    let marker = find(&root, ".cm-finding-marker[data-line=\"11\"]");
+    assert!(
+        marker
+            .get_attribute("title")
+            .unwrap_or_default()
+            .contains("data-race"),
+        "{:?}",
+        marker.get_attribute("title")
+    );
+    assert!(marker.get_attribute("aria-label").is_some());
+    // A click on the marker brings its finding in the list into focus.
+    marker.unchecked_ref::<HtmlElement>().click();
+    settle().await;
+    let focused = gloo::utils::document().active_element().unwrap();
+    assert!(
+        focused.closest("#findings").unwrap().is_some(),
+        "{}",
+        focused.outer_html()
+    );
+    assert!(
+        focused.text_content().unwrap_or_default().contains("11:"),
+        "{:?}",
+        focused.text_content()
+    );
+    // Opening a finding selects its place in the editor.
+    focused.unchecked_ref::<HtmlElement>().click();
+    settle().await;
+    assert_eq!(count(&root, "#editor[data-selection-line=\"11\"]"), 1);
+    let active = gloo::utils::document().active_element().unwrap();
+    assert!(
+        active.class_list().contains("cm-content"),
+        "the editor has the focus"
+    );
+}
+
+mod editor {
+    use super::*;
+    use interleave_app::components::editor::{Editor, EditorHandle, Props};
+    use interleave_app::state::Theme;
+    use interleave_engine::diag::Severity;
+    use interleave_engine::report::{Finding, FindingKind};
+    use std::cell::Cell;
+    use web_sys::{MouseEvent, MouseEventInit};
+    use yew::{AttrValue, Callback, Html};
+
+    fn props(source: &str, handle: &EditorHandle) -> Props {
+        Props {
+            source: source.into(),
+            on_edit: Callback::noop(),
+            handle: handle.clone(),
+            active_lines: Rc::default(),
+            selected_line: None,
+            diagnostics: Rc::default(),
+            diagnostics_source: AttrValue::default(),
+            findings: Rc::default(),
+            on_gutter_finding: Callback::noop(),
+            theme: Theme::Light,
+            litmus: false,
+            children: Html::default(),
+        }
+    }
+
+    async fn mount(props: Props) -> Element {
+        let root = fresh_root();
+        yew::Renderer::<Editor>::with_root_and_props(root.clone(), props).render();
+        settle().await;
+        root
+    }
+
+    fn finding(line: u32, severity: Severity, message: &str) -> Finding {
+        Finding {
+            kind: FindingKind::DataRace,
+            severity,
+            message: message.into(),
+            line,
+            column: 1,
+            work_item: None,
+            step: None,
+            related: Vec::new(),
+            race: None,
+            memory: None,
+            benign: false,
+            addresses: None,
+            span: None,
+        }
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_selected_work_item_line_is_marked_strongly_and_the_others_faintly() {
+        let handle = EditorHandle::default();
+        let root = mount(Props {
+            selected_line: Some(2),
+            active_lines: Rc::new(vec![2, 4]),
+            ..props("one\ntwo\nthree\nfour\n", &handle)
+        })
+        .await;
+        assert_eq!(count(&root, ".cm-line.cm-active-wi"), 1);
+        assert_eq!(text(&root, ".cm-line.cm-active-wi"), "two");
+        assert_eq!(count(&root, ".cm-line.cm-other-wi"), 1);
+        assert_eq!(text(&root, ".cm-line.cm-other-wi"), "four");
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_diagnostic_is_underlined_with_its_message_on_hover() {
+        let source = "__kernel void k() {\n    int x = ;\n}\n";
+        let start = source.find(';').unwrap() as u32;
+        let diagnostic = interleave_engine::diag::Diagnostic::error(
+            "syntax-error",
+            "expected an expression <b>here</b>",
+        )
+        .with_span(interleave_engine::diag::Span::new(start, start + 1), "here");
+        let handle = EditorHandle::default();
+        let root = mount(Props {
+            diagnostics: Rc::new(vec![diagnostic]),
+            diagnostics_source: source.into(),
+            ..props(source, &handle)
+        })
+        .await;
+        let underline = find(&root, ".cm-diagnostic-underline.cm-diagnostic-error");
+        assert_eq!(underline.text_content().as_deref(), Some(";"));
+
+        // The page holds every earlier test's app above this editor: bring it into the
+        // viewport, where the editor can map the pointer's coordinates to text.
+        underline.scroll_into_view();
+        settle().await;
+        let rect = underline.get_bounding_client_rect();
+        let init = MouseEventInit::new();
+        init.set_bubbles(true);
+        init.set_client_x((rect.left() + rect.width() / 2.0) as i32);
+        init.set_client_y((rect.top() + rect.height() / 2.0) as i32);
+        let event = MouseEvent::new_with_mouse_event_init_dict("mousemove", &init).unwrap();
+        underline.dispatch_event(&event).unwrap();
+        assert!(
+            wait_for(&root, ".cm-diagnostic-tooltip").await,
+            "no tooltip on hover"
+        );
+        assert_eq!(
+            text(&root, ".cm-diagnostic-tooltip"),
+            "error[syntax-error]: expected an expression <b>here</b>"
+        );
+        assert_eq!(
+            count(&root, ".cm-diagnostic-tooltip b"),
+            0,
+            "messages are text"
+        );
+    }
+
+    #[wasm_bindgen_test]
+    async fn diagnostics_of_another_text_are_not_shown() {
+        let handle = EditorHandle::default();
+        let diagnostic = interleave_engine::diag::Diagnostic::error("syntax-error", "bad")
+            .with_span(interleave_engine::diag::Span::new(0, 3), "here");
+        let root = mount(Props {
+            diagnostics: Rc::new(vec![diagnostic]),
+            diagnostics_source: "something else".into(),
+            ..props("int x;\n", &handle)
+        })
+        .await;
+        assert_eq!(count(&root, ".cm-diagnostic-underline"), 0);
+    }
+
+    #[wasm_bindgen_test]
+    async fn findings_sit_in_the_gutter_and_answer_clicks() {
+        let clicked = Rc::new(Cell::new(None));
+        let on_gutter_finding = {
+            let clicked = clicked.clone();
+            Callback::from(move |line| clicked.set(Some(line)))
+        };
+        let handle = EditorHandle::default();
+        let root = mount(Props {
+            findings: Rc::new(vec![
+                finding(3, Severity::Warning, "a benign race"),
+                finding(3, Severity::Error, "a race on x"),
+                finding(0, Severity::Error, "no place"),
+            ]),
+            on_gutter_finding,
+            ..props("a\nb\nc\nd\n", &handle)
+        })
+        .await;
+        assert_eq!(count(&root, ".cm-finding-marker[data-line]"), 1);
+        let marker = find(&root, ".cm-finding-marker[data-line=\"3\"]");
+        assert!(marker.class_list().contains("cm-finding-error"));
+        assert_eq!(
+            marker.get_attribute("title").as_deref(),
+            Some("data-race: a benign race\ndata-race: a race on x")
+        );
+        marker.unchecked_ref::<HtmlElement>().click();
+        settle().await;
+        assert_eq!(clicked.get(), Some(3));
+    }
+
+    #[wasm_bindgen_test]
+    async fn select_moves_the_selection_into_view() {
+        // Multi-byte characters before the target check the byte to UTF-16 conversion.
+        let mut source = String::new();
+        for i in 1..=200 {
+            source.push_str(&format!("// é𝑥 line {i}\n"));
+        }
+        source.push_str("int target;\n");
+        let handle = EditorHandle::default();
+        let root = mount(props(&source, &handle)).await;
+        find(&root, "#editor")
+            .set_attribute("style", "height: 150px; display: flex")
+            .unwrap();
+        settle().await;
+        let start = source.find("target").unwrap();
+        handle.select(start, start + "target".len());
+        handle.focus();
+        settle().await;
+        assert_eq!(count(&root, "#editor[data-selection-line=\"201\"]"), 1);
+        let selection = gloo::utils::window().get_selection().unwrap().unwrap();
+        assert_eq!(String::from(selection.to_string()), "target");
+        // The line is on screen inside the scrolled editor.
+        let scroller = find(&root, ".cm-scroller").get_bounding_client_rect();
+        let lines = root.query_selector_all(".cm-line").unwrap();
+        let line = (0..lines.length())
+            .filter_map(|i| lines.get(i))
+            .map(|n| n.unchecked_into::<Element>())
+            .find(|l| l.text_content().as_deref() == Some("int target;"))
+            .expect("the target line is drawn");
+        let rect = line.get_bounding_client_rect();
+        assert!(
+            rect.top() >= scroller.top() && rect.bottom() <= scroller.bottom(),
+            "line at {}..{}, editor at {}..{}",
+            rect.top(),
+            rect.bottom(),
+            scroller.top(),
+            scroller.bottom()
+        );
+        assert_eq!(handle.text().as_deref(), Some(source.as_str()));
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_litmus_test_is_highlighted_with_its_own_words() {
+        let handle = EditorHandle::default();
+        let root = mount(Props {
+            litmus: true,
+            theme: Theme::Dark,
+            ..props(
+                include_str!("../../static/examples/litmus/mp.litmus"),
+                &handle,
+            )
+        })
+        .await;
+        assert_eq!(
+            find(&root, ".cm-content")
+                .get_attribute("aria-label")
+                .as_deref(),
+            Some("Litmus test")
+        );
+        // `global`, `atomic_int`, `atomic_store_explicit` and `memory_order_relaxed`.
+        assert!(count(&root, ".cm-gpu-qualifier") >= 4);
+        assert!(count(&root, ".cm-gpu-type") >= 4);
+        assert!(count(&root, ".cm-gpu-builtin") >= 4);
+        assert!(count(&root, ".cm-gpu-constant") >= 4);
     }
 }

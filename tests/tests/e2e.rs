@@ -5,8 +5,8 @@
 //! sees the app as a user does, after Trunk's bundling and wasm-opt, under the real
 //! Content-Security-Policy, with real clicks. It checks the DOM contract the app promises:
 //!
-//! - `button#run`, `button#step`, `button#reset`, and the editor `#source` holding the default
-//!   example's kernel;
+//! - `button#run`, `button#step`, `button#reset`, and the code editor `#editor .cm-content`
+//!   holding the default example's kernel;
 //! - `#lanes[data-work-items]`, the number of work-items of the example's launch, and one
 //!   `#lanes .lane[data-work-item]` per work-item once the example has run, each with a
 //!   positive `data-marks` (its events on the timeline);
@@ -25,7 +25,11 @@
 //!   one bar per outcome (`data-bars`, `data-highlighted`); loading the weak outcome
 //!   (`button.replay`) runs it in the lanes, ending `completed` with `#registers` showing
 //!   `1:r0=1 1:r1=0` and `[data-exists="true"]`; a random exploration over several workers
-//!   counts every seed.
+//!   counts every seed;
+//! - the code editor: the GPU words highlighted (`.cm-gpu-qualifier`), a finding's marker in
+//!   the gutter (`.cm-finding-marker[data-line]`), opening a finding selects its line
+//!   (`#editor[data-selection-line]`), real typing reaches the app (the run is dropped) and
+//!   undo takes it back, and Escape then Tab leaves the editor; screenshots in both themes.
 //!
 //! It needs a built `dist/` directory (named by `INTERLEAVE_DIST`), Chromium and chromedriver,
 //! so it only exists with the `e2e` feature; `cargo xtask test` provides all of that. Every wait
@@ -34,8 +38,10 @@
 //! failure (or a layout change) can be looked at afterwards.
 
 use fantoccini::actions::{
-    InputSource, MouseActions, PointerAction, WheelAction, WheelActions, MOUSE_BUTTON_LEFT,
+    InputSource, KeyAction, KeyActions, MouseActions, PointerAction, WheelAction, WheelActions,
+    MOUSE_BUTTON_LEFT,
 };
+use fantoccini::key::Key;
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder, Locator};
 use interleave_tests::serve_dir;
@@ -118,6 +124,12 @@ async fn the_app_runs_steps_and_explores_in_chromium() {
 
     let mut outcome = check_app(&client, &server.url()).await;
     if outcome.is_ok() {
+        outcome = check_editor(&client).await;
+    }
+    if outcome.is_ok() {
+        outcome = check_workbench(&client).await;
+    }
+    if outcome.is_ok() {
         outcome = check_exploration(&client).await;
     }
     if outcome.is_err() {
@@ -163,21 +175,14 @@ async fn check_app(client: &Client, url: &str) -> Check {
     .await?;
 
     wait_until(
-        "the editor `#source` to hold the default kernel",
+        "the editor `#editor .cm-content` to hold the default kernel",
         WAIT,
         || async {
-            let source = client
-                .find(Locator::Css("#source"))
-                .await
-                .map_err(|e| e.to_string())?;
-            let text = match source.prop("value").await.map_err(|e| e.to_string())? {
-                Some(value) => value,
-                None => source.text().await.map_err(|e| e.to_string())?,
-            };
+            let text = editor_text(client).await?;
             if text.contains("__kernel") {
                 Ok(())
             } else {
-                Err(format!("#source holds {:?}", abbreviate(&text)))
+                Err(format!("the editor holds {:?}", abbreviate(&text)))
             }
         },
     )
@@ -236,6 +241,131 @@ async fn check_app(client: &Client, url: &str) -> Check {
     )
     .await?;
     save_screenshot(client, "e2e-step.png").await?;
+    Ok(())
+}
+
+/// The text the code editor shows, line by line.
+async fn editor_text(client: &Client) -> Check<String> {
+    client
+        .find(Locator::Css("#editor .cm-content"))
+        .await
+        .map_err(|e| format!("no #editor .cm-content: {e}"))?
+        .text()
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// Sends keys to the element that has the focus, as a user types.
+async fn type_keys(client: &Client, keys: &str) -> Check {
+    client
+        .active_element()
+        .await
+        .map_err(|e| format!("no focused element: {e}"))?
+        .send_keys(keys)
+        .await
+        .map_err(|e| format!("cannot type: {e}"))
+}
+
+/// Whether the focus is inside the code editor.
+async fn editor_has_focus(client: &Client) -> Check<bool> {
+    let inside = client
+        .execute(
+            "return !!document.activeElement.closest('#editor .cm-editor');",
+            vec![],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(inside == Value::Bool(true))
+}
+
+/// The code editor: highlighting, the findings gutter, opening a finding, real typing and
+/// undo, leaving with Escape then Tab, and how it looks in both themes.
+async fn check_editor(client: &Client) -> Check {
+    let qualifiers = count(client, "#editor .cm-gpu-qualifier").await?;
+    ensure!(qualifiers >= 2, "{qualifiers} highlighted GPU qualifiers");
+
+    // The default example's lost update is a data race on line 11.
+    click(client, "button#reset").await?;
+    click(client, "button#run").await?;
+    wait_for_status(client, "completed").await?;
+    wait_until("a finding marker on line 11", WAIT, || async {
+        count(client, "#editor .cm-finding-marker[data-line=\"11\"]")
+            .await
+            .and_then(|n| exactly(n, 1, ".cm-finding-marker on line 11"))
+    })
+    .await?;
+    let at = client
+        .find(Locator::Css("#findings li .at"))
+        .await
+        .map_err(|e| format!("no finding with a place: {e}"))?
+        .text()
+        .await
+        .map_err(|e| e.to_string())?;
+    let line = at.split(':').next().unwrap_or_default().to_owned();
+    click(client, "#findings li button").await?;
+    wait_until("opening the finding to select its line", WAIT, || async {
+        let selected = attribute(client, "#editor", "data-selection-line").await?;
+        ensure!(
+            selected == line,
+            "data-selection-line {selected:?}, finding at {at:?}"
+        );
+        ensure!(
+            editor_has_focus(client).await?,
+            "the editor does not have the focus"
+        );
+        Ok(())
+    })
+    .await?;
+
+    scroll_to(client, "body").await?;
+    save_screenshot(client, "e2e-editor-light.png").await?;
+    click(client, "#theme").await?;
+    wait_until("the dark theme", WAIT, || async {
+        let theme = attribute(client, "html", "data-theme").await?;
+        ensure!(theme == "dark", "data-theme {theme:?}");
+        Ok(())
+    })
+    .await?;
+    save_screenshot(client, "e2e-editor-dark.png").await?;
+    click(client, "#theme").await?;
+
+    // Typing at the start of the text: the app hears it and drops the finished run.
+    click(client, "#editor .cm-content").await?;
+    let home = format!("{}{}{}", Key::Control, Key::Home, Key::Null);
+    type_keys(client, &format!("{home}// edited{}", Key::Enter)).await?;
+    wait_until("the typed line to reach the app", WAIT, || async {
+        let text = editor_text(client).await?;
+        ensure!(
+            text.starts_with("// edited\n// Lost updates"),
+            "the editor holds {:?}",
+            abbreviate(&text)
+        );
+        let status = attribute(client, "#status", "data-status").await?;
+        ensure!(status == "idle", "data-status {status:?} after an edit");
+        Ok(())
+    })
+    .await?;
+    // The typed text and the line break are separate undo steps (more if the machine was
+    // slow between keys), so undo is pressed until the text is back, a bounded number of times.
+    let undo = format!("{}z{}", Key::Control, Key::Null);
+    let mut restored = false;
+    for _ in 0..10 {
+        type_keys(client, &undo).await?;
+        tokio::time::sleep(POLL_INTERVAL).await;
+        if editor_text(client).await?.starts_with("// Lost updates") {
+            restored = true;
+            break;
+        }
+    }
+    let text = editor_text(client).await?;
+    ensure!(restored, "undo left {:?}", abbreviate(&text));
+
+    // Tab indents, so Escape first lets Tab move the focus on.
+    type_keys(client, &format!("{}{}", Key::Escape, Key::Tab)).await?;
+    ensure!(
+        !editor_has_focus(client).await?,
+        "Escape then Tab left the focus in the editor"
+    );
     Ok(())
 }
 
@@ -893,4 +1023,297 @@ impl Drop for ChromeDriver {
 fn free_local_port() -> Result<SocketAddr, String> {
     let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
     listener.local_addr().map_err(|e| e.to_string())
+}
+
+/// The scenario the responsiveness check opens: 4 work-groups of 64 work-items, about two
+/// million steps.
+const HISTOGRAM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/e2e/histogram.toml");
+/// Its steps to the end (the run is deterministic: the scenario fixes the seed).
+const HISTOGRAM_STEPS: u64 = 2_097_856;
+/// How long the histogram's run may take on a slow, busy machine.
+const LONG_RUN_WAIT: Duration = Duration::from_secs(240);
+/// The longest the page may take to answer a click while a run goes on.
+const RESPONSIVE: Duration = Duration::from_millis(1500);
+
+/// The workbench around the run: every control has an accessible name; the keyboard alone
+/// steps, goes back and seeks; a finding opened moves the editor, the timeline and the
+/// inspector to it; the theme switches; and a kernel of 4 work-groups of 64 work-items runs to
+/// its end while the page keeps answering.
+async fn check_workbench(client: &Client) -> Check {
+    check_accessible_names(client).await?;
+    check_keyboard(client).await?;
+    check_open_finding(client).await?;
+    check_themes(client).await?;
+    check_responsive_run(client).await
+}
+
+/// Every element a user can operate has a name a screen reader can say.
+async fn check_accessible_names(client: &Client) -> Check {
+    let unnamed = client
+        .execute(
+            r#"
+            const named = (el) => {
+                const text = (s) => (s || '').trim();
+                if (text(el.getAttribute('aria-label'))) return true;
+                const by = el.getAttribute('aria-labelledby');
+                if (by && by.split(/\s+/).some((id) => text(document.getElementById(id)?.textContent))) return true;
+                if (el.labels && Array.from(el.labels).some((l) => text(l.textContent))) return true;
+                if (text(el.getAttribute('title'))) return true;
+                if (['BUTTON', 'SUMMARY', 'A', 'OPTION'].includes(el.tagName) && text(el.textContent)) return true;
+                return false;
+            };
+            const selector = 'button, input, select, textarea, summary, a[href], canvas, [role], [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
+            return Array.from(document.querySelectorAll(selector))
+                .filter((el) => el.getClientRects().length > 0 || el.type === 'file')
+                .filter((el) => !['presentation', 'none', 'status', 'toolbar', 'group', 'tablist', 'tabpanel', 'dialog', 'log', 'list', 'listitem'].includes(el.getAttribute('role')) || el.getAttribute('tabindex') !== null)
+                .filter((el) => !named(el))
+                .map((el) => el.outerHTML.slice(0, 160));
+            "#,
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("cannot scan for unnamed controls: {e}"))?;
+    let unnamed: Vec<String> = serde_json::from_value(unnamed).map_err(|e| e.to_string())?;
+    ensure!(
+        unnamed.is_empty(),
+        "controls without an accessible name:\n{}",
+        unnamed.join("\n")
+    );
+    Ok(())
+}
+
+/// Presses `key` with nothing focused, as a keyboard user on the page does.
+async fn press_key(client: &Client, key: char) -> Check {
+    client
+        .execute("document.activeElement && document.activeElement.blur();", vec![])
+        .await
+        .map_err(|e| e.to_string())?;
+    let keys = KeyActions::new("keyboard".to_string())
+        .then(KeyAction::Down { value: key })
+        .then(KeyAction::Up { value: key });
+    client
+        .perform_actions(keys)
+        .await
+        .map_err(|e| format!("cannot press {key:?}: {e}"))
+}
+
+/// The step the status line says the session is at.
+async fn status_steps(client: &Client) -> Check<u64> {
+    attribute(client, "#status", "data-steps")
+        .await?
+        .parse()
+        .map_err(|e| format!("#status data-steps: {e}"))
+}
+
+async fn wait_for_steps(client: &Client, expected: u64) -> Check {
+    wait_until(&format!("the session to be at step {expected}"), WAIT, || async {
+        let at = status_steps(client).await?;
+        if at == expected {
+            Ok(())
+        } else {
+            Err(format!("it is at step {at}"))
+        }
+    })
+    .await
+}
+
+/// Reset, step, step back and seek with the keyboard alone.
+async fn check_keyboard(client: &Client) -> Check {
+    press_key(client, '0').await?;
+    wait_for_steps(client, 0).await?;
+    for _ in 0..3 {
+        press_key(client, 's').await?;
+    }
+    wait_for_steps(client, 3).await?;
+    press_key(client, 'b').await?;
+    wait_for_steps(client, 2).await?;
+    press_key(client, Key::Home.into()).await?;
+    wait_for_steps(client, 0).await?;
+    press_key(client, Key::End.into()).await?;
+    wait_for_steps(client, 3).await?;
+    // The help overlay opens with `?` and closes with Escape.
+    press_key(client, '?').await?;
+    wait_until("the shortcuts overlay", WAIT, || async {
+        count(client, "#help").await.and_then(|n| exactly(n, 1, "#help"))
+    })
+    .await?;
+    save_screenshot(client, "e2e-help.png").await?;
+    let keys = KeyActions::new("keyboard".to_string())
+        .then(KeyAction::Down { value: Key::Escape.into() })
+        .then(KeyAction::Up { value: Key::Escape.into() });
+    client.perform_actions(keys).await.map_err(|e| e.to_string())?;
+    wait_until("the overlay to close", WAIT, || async {
+        count(client, "#help").await.and_then(|n| exactly(n, 0, "#help"))
+    })
+    .await
+}
+
+/// Runs the default example to its end and opens its first finding: the editor selects the
+/// finding's line, the timeline shows its step and the inspector its work-item.
+async fn check_open_finding(client: &Client) -> Check {
+    click(client, "#reset").await?;
+    wait_for_steps(client, 0).await?;
+    click(client, "#run").await?;
+    wait_for_status(client, "completed").await?;
+    // Zoom in somewhere else first, so that the jump is visible.
+    click(client, "#timeline-canvas").await.ok();
+    let finding = client
+        .find(Locator::Css("#findings .finding"))
+        .await
+        .map_err(|e| format!("no finding after the run: {e}"))?;
+    let at = finding
+        .find(Locator::Css(".at"))
+        .await
+        .map_err(|e| e.to_string())?
+        .text()
+        .await
+        .map_err(|e| e.to_string())?;
+    let line: u64 = at
+        .split(':')
+        .next()
+        .and_then(|l| l.parse().ok())
+        .ok_or_else(|| format!("the finding's place reads {at:?}"))?;
+    let step: f64 = finding
+        .find(Locator::Css(".when"))
+        .await
+        .map_err(|e| e.to_string())?
+        .text()
+        .await
+        .map_err(|e| e.to_string())?
+        .trim_start_matches("step ")
+        .parse()
+        .map_err(|e| format!("the finding's step: {e}"))?;
+    let who = finding
+        .find(Locator::Css(".who"))
+        .await
+        .map_err(|e| e.to_string())?
+        .text()
+        .await
+        .map_err(|e| e.to_string())?;
+    click(client, "#findings .finding .finding-open").await?;
+    wait_until("the finding to open everywhere", WAIT, || async {
+        let current = count(client, "#findings .finding.current").await?;
+        let selection = attribute(client, "#editor", "data-selection-line").await?;
+        let start = canvas_number(client, "data-view-start").await?;
+        let end = canvas_number(client, "data-view-end").await?;
+        let work_item = attribute(client, "#inspector-work-item", "data-work-item").await?;
+        let selected = count(client, &format!(".lane.selected[data-work-item=\"{work_item}\"]")).await?;
+        let ok = current == 1
+            && selection == line.to_string()
+            && start <= step
+            && step <= end
+            && format!("wi {work_item}") == who
+            && selected == 1;
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "current {current}, editor line {selection} (want {line}), view {start}..{end} \
+                 (want step {step}), inspector {work_item} (want {who}), selected lanes {selected}"
+            ))
+        }
+    })
+    .await?;
+    scroll_to(client, "body").await?;
+    save_screenshot(client, "e2e-finding-opened.png").await
+}
+
+/// Switches to the other theme and back, with a screenshot of each.
+async fn check_themes(client: &Client) -> Check {
+    let first = attribute(client, "html", "data-theme").await?;
+    click(client, "#theme").await?;
+    let second = wait_until("the theme to switch", WAIT, || async {
+        let now = attribute(client, "html", "data-theme").await?;
+        if now != first {
+            Ok(now)
+        } else {
+            Err(format!("still {now}"))
+        }
+    })
+    .await?;
+    save_screenshot(client, &format!("e2e-theme-{second}.png")).await?;
+    click(client, "#theme").await?;
+    wait_until("the theme to switch back", WAIT, || async {
+        let now = attribute(client, "html", "data-theme").await?;
+        if now == first {
+            Ok(())
+        } else {
+            Err(format!("still {now}"))
+        }
+    })
+    .await?;
+    save_screenshot(client, &format!("e2e-theme-{first}.png")).await
+}
+
+/// Opens the histogram scenario (4 work-groups of 64) and runs it; while it runs, the page
+/// answers clicks on the inspector's tabs quickly and the step count keeps growing; the run
+/// ends where the scenario's deterministic trace ends.
+async fn check_responsive_run(client: &Client) -> Check {
+    let input = client
+        .find(Locator::Css("#open-file-input"))
+        .await
+        .map_err(|e| format!("no file input: {e}"))?;
+    input
+        .send_keys(HISTOGRAM)
+        .await
+        .map_err(|e| format!("cannot choose {HISTOGRAM}: {e}"))?;
+    wait_until("the histogram's 256 work-items", WAIT, || async {
+        let items = attribute(client, "#lanes", "data-work-items").await?;
+        if items == "256" {
+            Ok(())
+        } else {
+            Err(format!("data-work-items is {items}"))
+        }
+    })
+    .await?;
+    click(client, "#run").await?;
+    let mut answered = 0;
+    let mut last_steps = 0;
+    let mut growing = 0;
+    for round in 0..6 {
+        if attribute(client, "#status", "data-status").await? != "running" {
+            break;
+        }
+        let tab = if round % 2 == 0 { "memory" } else { "work-item" };
+        let clicked = Instant::now();
+        click(client, &format!("#inspector-tab-{tab}")).await?;
+        wait_until("the inspector to answer during the run", RESPONSIVE, || async {
+            let shown = attribute(client, "#inspector-panel", "data-tab").await?;
+            if shown == tab {
+                Ok(())
+            } else {
+                Err(format!("it shows {shown}"))
+            }
+        })
+        .await?;
+        let running = attribute(client, "#status", "data-status").await? == "running";
+        if running {
+            answered += 1;
+            ensure!(clicked.elapsed() < RESPONSIVE, "a click took {:?}", clicked.elapsed());
+        }
+        let steps = status_steps(client).await?;
+        if steps > last_steps {
+            growing += 1;
+        }
+        last_steps = steps;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    ensure!(
+        answered >= 2 && growing >= 2,
+        "the page answered {answered} click(s) during the run, and the step count grew {growing} time(s)"
+    );
+    save_screenshot(client, "e2e-histogram-running.png").await?;
+    wait_until("the histogram to run to its end", LONG_RUN_WAIT, || async {
+        let status = attribute(client, "#status", "data-status").await?;
+        if status == "completed" {
+            Ok(())
+        } else {
+            Err(format!("status {status} at step {}", status_steps(client).await?))
+        }
+    })
+    .await?;
+    let steps = status_steps(client).await?;
+    ensure!(steps == HISTOGRAM_STEPS, "the run ended at step {steps}, not {HISTOGRAM_STEPS}");
+    click(client, "#inspector-tab-memory").await?;
+    save_screenshot(client, "e2e-histogram-done.png").await
 }

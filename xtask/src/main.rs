@@ -10,6 +10,8 @@
 //!   [`fuzz`]).
 //! - `cargo xtask bench [ARGS...]` runs the engine's criterion benchmarks and prints a summary
 //!   (see [`bench`]).
+//! - `cargo xtask editor` builds the code editor's JavaScript bundle, which the app needs to
+//!   compile (see [`editor`]); `serve` and `test` do this first on their own.
 //!
 //! Each first makes sure the tools it uses are installed (see [`setup`]), so a fresh machine
 //! needs only these commands. Each task is a module with one entry point; a new task is a
@@ -21,6 +23,7 @@ mod corpus_detect;
 mod corpus_gpuverify;
 mod corpus_litmus;
 mod corpus_runs;
+mod editor;
 mod fuzz;
 mod serve;
 mod setup;
@@ -44,10 +47,13 @@ tasks:
                      frontend or execute (installs nightly and cargo-fuzz if missing)
   bench [ARGS...]    run the engine's benchmarks (criterion) and print a summary; ARGS
                      go to criterion, e.g. a name filter such as `seek` or `--test`
+  editor             build the code editor's JavaScript bundle (app/js/bundle/editor.js)
+                     with npm and esbuild, if it is missing or out of date
   help               print this message
 
 `serve` and `test` install the tools they need first (Rust's wasm target, Trunk,
-wasm-bindgen-cli, wasm-opt, and for `test` Chromium with chromedriver).";
+wasm-bindgen-cli, wasm-opt, and for `test` Chromium with chromedriver) and build the
+editor bundle.";
 
 /// A parsed command line.
 #[derive(Debug, PartialEq, Eq)]
@@ -57,6 +63,7 @@ enum Task {
     Corpus { dir: Option<PathBuf>, json: bool },
     Fuzz { target: String, seconds: u64 },
     Bench { args: Vec<String> },
+    Editor,
     Help,
 }
 
@@ -68,6 +75,7 @@ impl Task {
         let task = match args.next().as_deref() {
             None | Some("help" | "-h" | "--help") => Task::Help,
             Some("test") => Task::Test,
+            Some("editor") => Task::Editor,
             // Everything after `bench` belongs to criterion (a filter, `--test`, ...).
             Some("bench") => return Ok(Task::Bench { args: args.collect() }),
             Some("serve") => {
@@ -153,6 +161,7 @@ fn main() -> ExitCode {
         Task::Corpus { dir, json } => corpus::run(dir, json),
         Task::Fuzz { target, seconds } => fuzz::run(&target, seconds),
         Task::Bench { args } => bench::run(&args),
+        Task::Editor => editor::ensure_bundle(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -197,6 +206,7 @@ mod tests {
         assert_eq!(parse(&[]), Ok(Task::Help));
         assert_eq!(parse(&["help"]), Ok(Task::Help));
         assert_eq!(parse(&["test"]), Ok(Task::Test));
+        assert_eq!(parse(&["editor"]), Ok(Task::Editor));
         assert_eq!(parse(&["serve"]), Ok(Task::Serve { port: 8080 }));
         assert_eq!(
             parse(&["serve", "--port", "8099"]),

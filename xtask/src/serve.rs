@@ -11,6 +11,7 @@ use crate::test::trunk_build;
 
 pub fn run(port: u16) -> Result<(), String> {
     setup::ensure(BUILD_TOOLS)?;
+    crate::editor::ensure_bundle()?;
     let root = crate::workspace_root();
     let mut build = trunk_build(&root);
     println!("building: {}", crate::describe(&build));

@@ -45,6 +45,9 @@ pub fn run() -> Result<(), String> {
         Tool::WasmOpt,
         Tool::Chromium,
     ])?;
+    // The app links the editor bundle in, so it must exist before the first stage compiles
+    // the app (natively).
+    crate::editor::ensure_bundle()?;
     let chromium = found.chromium.ok_or("chromium was not found")?;
     let chromedriver = found.chromedriver.ok_or("chromedriver was not found")?;
     let root = crate::workspace_root();

@@ -16,19 +16,17 @@ use std::rc::Rc;
 
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Timeout;
-use interleave_engine::report::RunStatus;
+use interleave_engine::report::{Finding, RunStatus};
 use interleave_engine::scenario::{Scenario, SchedulerKind};
 use interleave_engine::session::Session;
 use wasm_bindgen::JsCast;
-use web_sys::{
-    HtmlElement, HtmlTextAreaElement, KeyboardEvent, ScrollIntoViewOptions, ScrollLogicalPosition,
-};
+use web_sys::{HtmlElement, KeyboardEvent, ScrollIntoViewOptions, ScrollLogicalPosition};
 use yew::prelude::*;
 
 use super::console::Console;
 use super::controls::Controls;
 use super::diagnostics::Diagnostics;
-use super::editor::Editor;
+use super::editor::{Editor, EditorHandle};
 use super::examples::ExamplePicker;
 use super::explore::ExplorePanel;
 use super::findings::{self as findings_view, Findings, Opened, SourcePlace};
@@ -176,15 +174,6 @@ fn lane_of(session: &Session, id: [u64; 3]) -> Option<usize> {
     (0..session.work_item_count()).find(|&i| session.work_item(i).global_id == id)
 }
 
-/// Converts a byte offset into `text` to the UTF-16 offset the DOM's selection APIs use.
-fn utf16_offset(text: &str, byte: usize) -> u32 {
-    let mut byte = byte.min(text.len());
-    while !text.is_char_boundary(byte) {
-        byte -= 1;
-    }
-    text[..byte].encode_utf16().count() as u32
-}
-
 /// The byte range a finding points at: its span, or the rest of its line from its column.
 fn place_range(source: &str, place: SourcePlace) -> Option<(usize, usize)> {
     if let Some(span) = place.span {
@@ -210,6 +199,20 @@ fn hardware_concurrency() -> usize {
         reported as usize
     } else {
         0
+    }
+}
+
+/// Moves the focus to the first finding on `line` in the findings list (which scrolls it into
+/// view), for a click on the editor's findings gutter.
+fn reveal_finding(findings: &[Finding], line: u32) {
+    let Some(index) = findings.iter().position(|f| f.line == line) else {
+        return;
+    };
+    let selector = format!("#findings > li:nth-child({}) > button", index + 1);
+    if let Ok(Some(button)) = gloo::utils::document().query_selector(&selector) {
+        if let Some(button) = button.dyn_ref::<HtmlElement>() {
+            let _ = button.focus();
+        }
     }
 }
 
@@ -373,9 +376,16 @@ impl Shortcuts {
     }
 }
 
-/// Puts the keyboard in the editor.
+/// Puts the keyboard in the editor (CodeMirror's editable content).
 fn focus_editor() {
-    focus("source");
+    if let Some(content) = gloo::utils::document()
+        .query_selector("#editor .cm-content")
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+    {
+        let _ = content.focus();
+    }
 }
 
 /// Puts the keyboard on the timeline.
@@ -395,7 +405,7 @@ pub fn App() -> Html {
     let session: SessionCell = use_mut_ref(|| None);
     let pool: PoolCell = use_mut_ref(|| None);
     let explorations = use_mut_ref(|| 0u64);
-    let textarea = use_node_ref();
+    let editor = (*use_state(EditorHandle::default)).clone();
     let dispatch = state.dispatcher();
     let actions: Callback<Action> = dispatch.to_callback();
 
@@ -613,23 +623,13 @@ pub fn App() -> Html {
     };
 
     let on_select = {
-        let (textarea, source) = (textarea.clone(), state.source.clone());
+        let (editor, source) = (editor.clone(), state.source.clone());
         Callback::from(move |place: SourcePlace| {
-            let Some(element) = textarea.cast::<HtmlTextAreaElement>() else {
-                return;
-            };
             let Some((start, end)) = place_range(&source, place) else {
                 return;
             };
-            let _ = element.focus();
-            let _ = element
-                .set_selection_range(utf16_offset(&source, start), utf16_offset(&source, end));
-            // Bring the line into view: lines are evenly spaced, so its height follows from
-            // the scroll height and the number of lines.
-            let line = source[..start.min(source.len())].matches('\n').count() as i32;
-            let lines = source.split('\n').count().max(1) as i32;
-            let line_height = element.scroll_height() / lines;
-            element.set_scroll_top((line * line_height - element.client_height() / 3).max(0));
+            editor.select(start, end);
+            editor.focus();
         })
     };
 
@@ -836,13 +836,46 @@ pub fn App() -> Html {
         "--editor-w:{:.0}px;--inspector-w:{:.0}px;--workspace-h:{:.0}px",
         panes.editor, panes.inspector, panes.workspace
     );
+    // A gutter marker opens the first finding on its line and moves the focus to it in the
+    // findings list, where its explanation is.
+    let on_gutter_finding = {
+        let (findings, on_open) = (findings_now.clone(), on_open_finding.clone());
+        Callback::from(move |line: u32| {
+            if let Some((index, finding)) = findings.iter().enumerate().find(|(_, f)| f.line == line) {
+                on_open.emit(findings_view::primary(index, finding));
+                reveal_finding(&findings, line);
+            }
+        })
+    };
+    // The selected work-item's current line, marked strongly in the editor.
+    let selected_line = state.selected.and_then(|selected| {
+        snapshot?
+            .timeline
+            .groups
+            .iter()
+            .flat_map(|g| g.lanes.iter())
+            .find(|lane| lane.index == selected && lane.status != "finished")
+            .and_then(|lane| lane.line)
+    });
 
     html! {
         <>
             <Header theme={state.theme} {on_theme} on_help={on_toggle_help.clone()} />
             <main class="workspace" style={layout}>
                 <div class="column scenario-column">
-                    <Editor source={state.source.clone()} {on_edit} textarea={textarea.clone()} {active_lines} litmus={form.is_litmus}>
+                    <Editor
+                        source={state.source.clone()}
+                        {on_edit}
+                        handle={editor.clone()}
+                        {active_lines}
+                        {selected_line}
+                        litmus={form.is_litmus}
+                        diagnostics={state.diagnostics.clone()}
+                        diagnostics_source={state.diagnostics_source.clone()}
+                        findings={findings_now.clone()}
+                        {on_gutter_finding}
+                        theme={state.theme}
+                    >
                         <ExamplePicker current={state.example} on_load={on_example} />
                     </Editor>
                     <LaunchPanel
