@@ -13,10 +13,13 @@
 //! running [`worker`] in the `explore-worker` binary, and [`explore`] holds what they say to
 //! each other.
 
+pub mod args;
 pub mod components;
 pub mod examples;
 pub mod explore;
+pub mod files;
 pub mod form;
+pub mod inputs;
 pub mod pool;
 pub mod snapshot;
 pub mod state;
