@@ -20,7 +20,10 @@ use interleave_engine::scenario::{Access, ArgBinding, ArgSpec, BufferInit, ElemT
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParamClass {
     /// A `__global` or `__constant` pointer: a buffer (`None` for `void*` or structs).
-    Buffer { elem: Option<ElemType>, read_only: bool },
+    Buffer {
+        elem: Option<ElemType>,
+        read_only: bool,
+    },
     /// A `__local` pointer: a size in bytes for each work-group.
     Local { elem: Option<ElemType> },
     /// A scalar passed by value.
@@ -535,7 +538,9 @@ fn check_row(
         if let Some(param) = param {
             // An emptied text passes nothing, which a scalar cannot do without.
             if matches!(classify(param), ParamClass::Scalar(_)) {
-                checked.errors.push((Field::Text, format!("`{name}` needs a value")));
+                checked
+                    .errors
+                    .push((Field::Text, format!("`{name}` needs a value")));
             }
         }
     }
@@ -636,8 +641,11 @@ mod tests {
                 },
             ]
         );
-        let by_value = params("typedef struct { int a; int b; } P; __kernel void k(P p, int4 v) {}");
-        assert!(by_value.iter().all(|p| classify(p) == ParamClass::Aggregate));
+        let by_value =
+            params("typedef struct { int a; int b; } P; __kernel void k(P p, int4 v) {}");
+        assert!(by_value
+            .iter()
+            .all(|p| classify(p) == ParamClass::Aggregate));
     }
 
     #[test]
@@ -646,7 +654,10 @@ mod tests {
         let table = table(Some(&params), &[], SIZES);
         let names: Vec<&str> = table.rows.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["out", "in", "tmp", "n", "raw"]);
-        assert!(table.rows.iter().all(|r| r.id.is_none() && r.binding.is_none()));
+        assert!(table
+            .rows
+            .iter()
+            .all(|r| r.id.is_none() && r.binding.is_none()));
         let n = &table.rows[3];
         assert_eq!(n.error(Field::Value), Some("enter a value"));
         assert!(!table.valid());
@@ -726,7 +737,11 @@ mod tests {
         base.kind = ArgKind::Buffer;
         let cases: Vec<(fn(&mut ArgFields), Field, &str)> = vec![
             (|f| f.len = "0".into(), Field::Len, "a length of at least 1"),
-            (|f| f.len = "eight".into(), Field::Len, "`eight` is not a whole number"),
+            (
+                |f| f.len = "eight".into(),
+                Field::Len,
+                "`eight` is not a whole number",
+            ),
             (|f| f.len = "".into(), Field::Len, "enter a length"),
             (
                 |f| {
@@ -828,7 +843,10 @@ mod tests {
             fields: None,
         };
         let table2 = table(Some(&params), &[moved], SIZES);
-        assert!(table2.rows[0].error(Field::Text).unwrap().contains("binds `n`"));
+        assert!(table2.rows[0]
+            .error(Field::Text)
+            .unwrap()
+            .contains("binds `n`"));
         // Emptying a scalar's text leaves it without a value.
         let emptied = RowInput {
             id: 3,

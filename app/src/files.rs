@@ -58,6 +58,8 @@ fn base_name(path: &str) -> &str {
 pub struct OpenedFile {
     pub name: String,
     pub text: String,
+    /// Why the file could not be read (too large, or a read error), if it could not.
+    pub unreadable: Option<String>,
 }
 
 /// What opening files changes.
@@ -125,6 +127,13 @@ fn find<'a>(files: &'a [OpenedFile], path: &str, except: &OpenedFile) -> Option<
 
 /// Opens a set of files handed over together.
 pub fn open(files: &[OpenedFile]) -> Result<Opened, Failure> {
+    if let Some(file) = files.iter().find(|f| f.unreadable.is_some()) {
+        let why = file.unreadable.as_deref().unwrap_or_default();
+        return Err(Failure::new(
+            open_error(format!("`{}` cannot be opened: {why}", file.name)),
+            None,
+        ));
+    }
     if let Some(sim_file) = files.iter().find(|f| kind(&f.name) == FileKind::Sim) {
         return open_sim(files, sim_file);
     }
@@ -195,7 +204,8 @@ fn open_sim(files: &[OpenedFile], sim_file: &OpenedFile) -> Result<Opened, Failu
 fn open_scenario(files: &[OpenedFile], toml_file: &OpenedFile) -> Result<Opened, Failure> {
     let mut kernel_name = None;
     let scenario = scenario::from_toml(&toml_file.text, |path| {
-        let kernel = find(files, path, toml_file).ok_or_else(|| needs_kernel(toml_file, base_name(path)))?;
+        let kernel =
+            find(files, path, toml_file).ok_or_else(|| needs_kernel(toml_file, base_name(path)))?;
         kernel_name = Some(kernel.name.clone());
         Ok((kernel.text.clone(), kernel.name.clone()))
     })
@@ -230,6 +240,7 @@ mod tests {
         OpenedFile {
             name: name.into(),
             text: text.into(),
+            unreadable: None,
         }
     }
 
@@ -264,7 +275,10 @@ mod tests {
             }
         );
         let litmus = open(&[file("mp.litmus", "OPENCL MP")]).unwrap();
-        assert!(matches!(litmus.change, Change::Source { dialect: None, .. }));
+        assert!(matches!(
+            litmus.change,
+            Change::Source { dialect: None, .. }
+        ));
     }
 
     #[test]
@@ -308,7 +322,8 @@ mod tests {
         let args: Vec<&str> = inputs.args.iter().map(|a| a.text.as_str()).collect();
         assert_eq!(args, ["a=int[8]:fill=2", "n=int:3"]);
         // A kernel the file does not define is the kernel's problem, shown against it.
-        let wrong = open(&[file("run.sim", sim), file("k.cl", "__kernel void j() {}")]).unwrap_err();
+        let wrong =
+            open(&[file("run.sim", sim), file("k.cl", "__kernel void j() {}")]).unwrap_err();
         assert_eq!(wrong.file_name, "k.cl");
         let broken = open(&[file("run.sim", "k.cl\n")]).unwrap_err();
         assert_eq!(broken.file_name, "run.sim");
@@ -324,11 +339,23 @@ mod tests {
             let failure = open(&files).unwrap_err();
             assert!(failure.diagnostics[0].help.is_some());
         }
+        let too_large = OpenedFile {
+            unreadable: Some("it is too large".into()),
+            ..file("big.cl", "")
+        };
+        let failure = open(&[file("k.toml", COUNT_TOML), too_large]).unwrap_err();
+        assert_eq!(
+            failure.diagnostics[0].message,
+            "`big.cl` cannot be opened: it is too large"
+        );
     }
 
     #[test]
     fn a_downloaded_scenario_reads_back() {
-        let scenario = from_toml(COUNT_TOML, |_| Ok((COUNT_CL.to_string(), "count.cl".into()))).unwrap();
+        let scenario = from_toml(COUNT_TOML, |_| {
+            Ok((COUNT_CL.to_string(), "count.cl".into()))
+        })
+        .unwrap();
         let text = to_toml(&scenario).unwrap();
         let opened = open(&[file("count.toml", &text)]).unwrap();
         let Change::Scenario(inputs) = opened.change else {

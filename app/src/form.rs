@@ -303,8 +303,11 @@ pub fn validate(state: &State) -> Form {
     // The global size in work-items: for CUDA, grid x block.
     let global = match (global, &local) {
         (Some(grid), Some(Some(block))) if cuda => {
-            let product: Option<Vec<u64>> =
-                grid.iter().zip(block).map(|(g, b)| g.checked_mul(*b)).collect();
+            let product: Option<Vec<u64>> = grid
+                .iter()
+                .zip(block)
+                .map(|(g, b)| g.checked_mul(*b))
+                .collect();
             if product.is_none() {
                 form.global_error = Some("too many threads".into());
             }
@@ -635,16 +638,25 @@ mod tests {
                 (|f: &Form| f.offset_error.is_some()) as fn(&Form) -> bool,
             ),
             (Action::SetOffset("-1".into()), |f| f.offset_error.is_some()),
-            (Action::SetWarpSize("0".into()), |f| f.warp_size_error.is_some()),
-            (Action::SetWarpSize("65".into()), |f| f.warp_size_error.is_some()),
-            (Action::SetPctDepth("".into()), |f| f.pct_depth_error.is_some()),
+            (Action::SetWarpSize("0".into()), |f| {
+                f.warp_size_error.is_some()
+            }),
+            (Action::SetWarpSize("65".into()), |f| {
+                f.warp_size_error.is_some()
+            }),
+            (Action::SetPctDepth("".into()), |f| {
+                f.pct_depth_error.is_some()
+            }),
             (Action::SetResidentGroups("0".into()), |f| {
                 f.resident_groups_error.is_some()
             }),
-            (Action::SetMaxSteps("0".into()), |f| f.max_steps_error.is_some()),
-            (Action::SetMaxSteps((MAX_STEPS + 1).to_string().into()), |f| {
+            (Action::SetMaxSteps("0".into()), |f| {
                 f.max_steps_error.is_some()
             }),
+            (
+                Action::SetMaxSteps((MAX_STEPS + 1).to_string().into()),
+                |f| f.max_steps_error.is_some(),
+            ),
             (
                 Action::SetArgText {
                     param: "ids".into(),
@@ -681,7 +693,10 @@ mod tests {
         assert_eq!(scenario.scheduler, SchedulerKind::Pct);
         assert_eq!(scenario.pct_depth, 5);
         assert_eq!(scenario.max_resident_groups, Some(1));
-        assert_eq!(scenario.progress, interleave_engine::scenario::Progress::Fair);
+        assert_eq!(
+            scenario.progress,
+            interleave_engine::scenario::Progress::Fair
+        );
         assert_eq!(
             scenario.granularity,
             interleave_engine::scenario::Granularity::Statement

@@ -158,9 +158,17 @@ pub fn from_scenario(scenario: &Scenario) -> Inputs {
     let (global, local) = match (scenario.dialect, &launch.local) {
         (Dialect::Cuda, Some(block))
             if block.len() == launch.global.len()
-                && block.iter().zip(&launch.global).all(|(b, g)| *b > 0 && g % b == 0) =>
+                && block
+                    .iter()
+                    .zip(&launch.global)
+                    .all(|(b, g)| *b > 0 && g % b == 0) =>
         {
-            let grid: Vec<u64> = launch.global.iter().zip(block).map(|(g, b)| g / b).collect();
+            let grid: Vec<u64> = launch
+                .global
+                .iter()
+                .zip(block)
+                .map(|(g, b)| g / b)
+                .collect();
             (sizes_text(&grid), sizes_text(block))
         }
         // A CUDA launch without a block leaves the block to be filled in (the panel flags it).
@@ -323,7 +331,10 @@ mod tests {
             ("[1, 2]", "no version"),
             ("{\"version\": 99, \"current\": {}}", "newer version"),
             ("{\"version\": 1}", "empty"),
-            ("{\"version\": 1, \"current\": {\"global\": 8}}", "cannot be read"),
+            (
+                "{\"version\": 1, \"current\": {\"global\": 8}}",
+                "cannot be read",
+            ),
         ] {
             let error = decode(text).unwrap_err();
             assert!(error.contains(why), "{text}: {error}");
@@ -354,7 +365,10 @@ mod tests {
         scenario.schedule = vec![1, 0];
         scenario.args = vec![ArgBinding::parse("p=int[4]:fill=1").unwrap()];
         let inputs = from_scenario(&scenario);
-        assert_eq!((inputs.global.as_str(), inputs.local.as_str()), ("2,2", "32,2"));
+        assert_eq!(
+            (inputs.global.as_str(), inputs.local.as_str()),
+            ("2,2", "32,2")
+        );
         assert_eq!(inputs.dialect, "cuda");
         assert_eq!(inputs.scheduler, "random");
         assert_eq!(inputs.replay.unwrap().schedule, [1, 0]);

@@ -11,7 +11,9 @@ use std::rc::Rc;
 use interleave_engine::diag::Diagnostic;
 use interleave_engine::explore::Exploration;
 use interleave_engine::report::RunStatus;
-use interleave_engine::scenario::{Dialect, Granularity, MemoryModel, Progress, Scenario, SchedulerKind};
+use interleave_engine::scenario::{
+    Dialect, Granularity, MemoryModel, Progress, Scenario, SchedulerKind,
+};
 use yew::{AttrValue, Reducible};
 
 use crate::args::{self, ArgFields};
@@ -892,25 +894,31 @@ pub fn reduce(state: &State, action: Action) -> State {
             next.invalidate();
         }
         Action::OpenFiles(opened) => match files::open(&opened) {
-            Ok(opened) => next.replace_inputs(&opened.label, |next| match opened.change {
-                Change::Source {
-                    source,
-                    dialect,
-                    file_name,
-                } => {
-                    next.source = AttrValue::from(source);
-                    if let Some(dialect) = dialect {
-                        let (global, local) =
-                            form::convert_sizes(&next.global, &next.local, dialect);
-                        next.global = AttrValue::from(global);
-                        next.local = AttrValue::from(local);
-                        next.dialect = dialect;
-                    }
-                    next.kernel = None;
-                    next.example = None;
-                    next.file_name = Some(AttrValue::from(file_name));
+            Ok(opened) => next.replace_inputs(&opened.label, |next| {
+                // The problems of a file opened before are settled by this one.
+                if next.diagnostics_file.take().is_some() {
+                    next.diagnostics = Rc::default();
                 }
-                Change::Scenario(inputs) => next.set_inputs(&inputs),
+                match opened.change {
+                    Change::Source {
+                        source,
+                        dialect,
+                        file_name,
+                    } => {
+                        next.source = AttrValue::from(source);
+                        if let Some(dialect) = dialect {
+                            let (global, local) =
+                                form::convert_sizes(&next.global, &next.local, dialect);
+                            next.global = AttrValue::from(global);
+                            next.local = AttrValue::from(local);
+                            next.dialect = dialect;
+                        }
+                        next.kernel = None;
+                        next.example = None;
+                        next.file_name = Some(AttrValue::from(file_name));
+                    }
+                    Change::Scenario(inputs) => next.set_inputs(&inputs),
+                }
             }),
             Err(failure) => {
                 next.diagnostics = Rc::new(failure.diagnostics);
@@ -1429,7 +1437,10 @@ mod tests {
         let odd = reduce(&State::default(), Action::SetLocal("3".into()));
         let odd = reduce(&odd, Action::SetDialect(Dialect::Cuda));
         assert_eq!(odd.global.as_str(), "8");
-        assert_eq!(reduce(&odd, Action::SetDialect(Dialect::Litmus)).dialect, Dialect::Cuda);
+        assert_eq!(
+            reduce(&odd, Action::SetDialect(Dialect::Litmus)).dialect,
+            Dialect::Cuda
+        );
     }
 
     #[test]
@@ -1461,8 +1472,14 @@ mod tests {
 
     #[test]
     fn loading_over_edits_keeps_them_one_click_away() {
-        let untouched = reduce(&State::default(), Action::LoadExample(&examples::EXAMPLES[1]));
-        assert!(untouched.stash.is_none(), "an unedited example loses nothing");
+        let untouched = reduce(
+            &State::default(),
+            Action::LoadExample(&examples::EXAMPLES[1]),
+        );
+        assert!(
+            untouched.stash.is_none(),
+            "an unedited example loses nothing"
+        );
         let edited = reduce(&State::default(), Action::SetGlobal("3".into()));
         let loaded = reduce(&edited, Action::LoadExample(&examples::EXAMPLES[1]));
         let stash = loaded.stash.clone().expect("the edits are kept");
@@ -1510,7 +1527,10 @@ mod tests {
         assert!(back.edited);
         assert_eq!(back.theme, Theme::Dark);
         // An unedited example comes back as that example.
-        let example = reduce(&State::default(), Action::LoadExample(&examples::EXAMPLES[3]));
+        let example = reduce(
+            &State::default(),
+            Action::LoadExample(&examples::EXAMPLES[3]),
+        );
         let stored =
             inputs::decode(&inputs::encode(example.inputs(), example.edited, None)).unwrap();
         let back = State::from_stored(Theme::Light, &stored);
@@ -1523,11 +1543,15 @@ mod tests {
         let file = |name: &str, text: &str| OpenedFile {
             name: name.into(),
             text: text.into(),
+            unreadable: None,
         };
         let opened = reduce(
             &State::default(),
             Action::OpenFiles(vec![
-                file("t.toml", "source_file = \"t.cu\"\nseed = 9\n[launch]\nglobal = [8]\nlocal = [2]\n"),
+                file(
+                    "t.toml",
+                    "source_file = \"t.cu\"\nseed = 9\n[launch]\nglobal = [8]\nlocal = [2]\n",
+                ),
                 file("t.cu", "__global__ void t(int *p) { p[threadIdx.x] = 1; }"),
             ]),
         );
@@ -1536,8 +1560,12 @@ mod tests {
         assert_eq!(opened.seed.as_str(), "9");
         assert_eq!(opened.file_name.as_deref(), Some("t.cu"));
         assert!(opened.stash.is_none() && !opened.edited);
-        let kernel = reduce(&opened, Action::OpenFiles(vec![file("k.cl", "__kernel void k() {}")]));
+        let kernel = reduce(
+            &opened,
+            Action::OpenFiles(vec![file("k.cl", "__kernel void k() {}")]),
+        );
         assert_eq!(kernel.dialect, Dialect::OpenCl);
+        assert!(kernel.stash.is_none(), "nothing was edited");
         assert_eq!((kernel.global.as_str(), kernel.local.as_str()), ("8", "2"));
         assert_eq!(kernel.seed.as_str(), "9", "a kernel file keeps the launch");
         let failed = reduce(&kernel, Action::OpenFiles(vec![file("t.toml", "seed = [")]));
@@ -1545,6 +1573,13 @@ mod tests {
         assert_eq!(failed.diagnostics.len(), 1);
         assert_eq!(failed.diagnostics_file.as_deref(), Some("t.toml"));
         assert_eq!(failed.diagnostics_source.as_str(), "seed = [");
-        assert!(reduce(&failed, Action::SessionOpened).diagnostics_file.is_none());
+        assert!(reduce(&failed, Action::SessionOpened)
+            .diagnostics_file
+            .is_none());
+        let fixed = reduce(
+            &failed,
+            Action::OpenFiles(vec![file("k.cl", "__kernel void k() {}")]),
+        );
+        assert!(fixed.diagnostics.is_empty() && fixed.diagnostics_file.is_none());
     }
 }

@@ -30,10 +30,13 @@ use super::diagnostics::Diagnostics;
 use super::editor::Editor;
 use super::examples::ExamplePicker;
 use super::explore::ExplorePanel;
+use super::files::FileBar;
 use super::findings::{Findings, SourcePlace};
 use super::header::Header;
 use super::lanes::Lanes;
 use super::launch::LaunchPanel;
+use super::persist;
+use super::restore::RestoreBanner;
 use super::status::Status;
 use crate::explore::{self, ExploreMode, Job, WorkerEvent};
 use crate::form::{self, Form};
@@ -239,7 +242,8 @@ fn typing_into(event: &KeyboardEvent) -> bool {
 
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(|| State::new(preferred_theme()));
+    let state = use_reducer(|| persist::initial_state(preferred_theme()));
+    persist::use_persistence(&state);
     let session: SessionCell = use_mut_ref(|| None);
     let pool: PoolCell = use_mut_ref(|| None);
     let explorations = use_mut_ref(|| 0u64);
@@ -532,6 +536,9 @@ pub fn App() -> Html {
     let on_arg = actions.reform(|(id, text)| Action::SetArg { id, text });
     let on_add_arg = actions.reform(|()| Action::AddArg);
     let on_remove_arg = actions.reform(Action::RemoveArg);
+    let on_open_files = actions.reform(Action::OpenFiles);
+    let on_restore = actions.reform(|()| Action::RestoreEdits);
+    let on_dismiss_stash = actions.reform(|()| Action::DismissStash);
 
     let snapshot = Option::as_ref(&snapshot);
     let findings = snapshot.map(|s| s.findings.clone()).unwrap_or_default();
@@ -541,9 +548,11 @@ pub fn App() -> Html {
     html! {
         <>
             <Header theme={state.theme} {on_theme} />
+            <RestoreBanner stash={state.stash.clone()} {on_restore} on_dismiss={on_dismiss_stash} />
             <main class="workspace">
                 <Editor source={state.source.clone()} {on_edit} textarea={textarea.clone()} {active_lines} litmus={form.is_litmus}>
                     <ExamplePicker current={state.example} on_load={on_example} />
+                    <FileBar scenario={form.scenario.clone()} file_name={state.file_name.clone()} on_open={on_open_files} />
                 </Editor>
                 <div class="run-column">
                     <LaunchPanel
@@ -563,6 +572,15 @@ pub fn App() -> Html {
                         {on_arg}
                         {on_add_arg}
                         {on_remove_arg}
+                        dialect={state.dialect}
+                        offset={state.offset.clone()}
+                        warp_size={state.warp_size.clone()}
+                        pct_depth={state.pct_depth.clone()}
+                        resident_groups={state.resident_groups.clone()}
+                        progress={state.progress}
+                        granularity={state.granularity}
+                        max_steps={state.max_steps.clone()}
+                        on_edit={actions.clone()}
                     />
                     <div class="runbar">
                         <Controls
@@ -581,7 +599,7 @@ pub fn App() -> Html {
                             running={state.running}
                             {steps}
                             summary={state.summary.clone()}
-                            failed={!state.live && !state.diagnostics_stale && !state.diagnostics.is_empty()}
+                            failed={!state.live && !state.diagnostics_stale && !state.diagnostics.is_empty() && state.diagnostics_file.is_none()}
                         />
                     </div>
                     <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} litmus={form.is_litmus} />
@@ -591,7 +609,7 @@ pub fn App() -> Html {
                 <Diagnostics
                     diagnostics={state.diagnostics.clone()}
                     source={state.diagnostics_source.clone()}
-                    file_name={form::file_name(form::is_litmus(&state.diagnostics_source))}
+                    file_name={state.diagnostics_file.clone().unwrap_or_else(|| form::file_name(form::is_litmus(&state.diagnostics_source)).into())}
                     stale={state.diagnostics_stale}
                 />
                 <ExplorePanel
