@@ -90,10 +90,10 @@ impl Init {
     /// Every kind of initial contents, with the words the panel shows for it.
     pub const ALL: [(Init, &'static str, &'static str); 6] = [
         (Init::Zeros, "zeros", "zeros"),
-        (Init::Fill, "fill", "fill value"),
-        (Init::Range, "range", "range start:step"),
+        (Init::Fill, "fill", "fill"),
+        (Init::Range, "range", "range"),
         (Init::Random, "random", "random"),
-        (Init::Values, "values", "list of values"),
+        (Init::Values, "values", "values"),
         (Init::Uninit, "uninit", "uninitialised"),
     ];
 

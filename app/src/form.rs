@@ -254,6 +254,35 @@ fn describe(diagnostic: &Diagnostic, source: &str) -> String {
     }
 }
 
+/// The kernels `source` defines, as the engine's front end reads them. The last answer is
+/// kept, so that edits of the launch fields (which re-validate the form) do not compile an
+/// unchanged source again; only the source, dialect and definitions decide it.
+fn signatures(
+    source: &str,
+    dialect: Dialect,
+    defines: &[String],
+) -> Result<Vec<KernelSignature>, Vec<Diagnostic>> {
+    type Key = (String, Dialect, Vec<String>);
+    type Answer = Result<Vec<KernelSignature>, Vec<Diagnostic>>;
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(Key, Answer)>> = const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some(((s, d, defs), answer)) = last.as_ref() {
+            if s == source && *d == dialect && defs == defines {
+                return answer.clone();
+            }
+        }
+        let answer = frontend::kernels(source, dialect, defines);
+        *last = Some((
+            (source.to_string(), dialect, defines.to_vec()),
+            answer.clone(),
+        ));
+        answer
+    })
+}
+
 /// Parses the seed: any unsigned 64-bit integer, decimal or `0x` hex.
 pub fn parse_seed(text: &str) -> Result<u64, String> {
     let text = text.trim();
@@ -360,7 +389,7 @@ pub fn validate(state: &State) -> Form {
 
     // The kernel's parameters lay out the argument table.
     let dialect = if cuda { Dialect::Cuda } else { Dialect::OpenCl };
-    let params = match frontend::kernels(&state.source, dialect, &state.carried.defines) {
+    let params = match signatures(&state.source, dialect, &state.carried.defines) {
         Ok(kernels) if kernels.is_empty() => {
             form.signature_problem = Some("the source defines no kernel yet".into());
             None

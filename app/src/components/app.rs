@@ -552,7 +552,7 @@ pub fn App() -> Html {
             <main class="workspace">
                 <Editor source={state.source.clone()} {on_edit} textarea={textarea.clone()} {active_lines} litmus={form.is_litmus}>
                     <ExamplePicker current={state.example} on_load={on_example} />
-                    <FileBar scenario={form.scenario.clone()} file_name={state.file_name.clone()} on_open={on_open_files} />
+                    <FileBar scenario={form.scenario.clone()} file_name={state.file_name.clone().or_else(|| state.example.map(AttrValue::from))} on_open={on_open_files} />
                 </Editor>
                 <div class="run-column">
                     <LaunchPanel

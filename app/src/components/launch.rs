@@ -520,7 +520,7 @@ fn row_select(
 fn kind_options(class: Option<ParamClass>) -> Vec<(ArgKind, &'static str)> {
     match class {
         Some(ParamClass::Buffer { .. }) => vec![
-            (ArgKind::Default, "default: seeded random"),
+            (ArgKind::Default, "default (random)"),
             (ArgKind::Buffer, "buffer"),
             (ArgKind::Null, "NULL"),
         ],
@@ -530,7 +530,7 @@ fn kind_options(class: Option<ParamClass>) -> Vec<(ArgKind, &'static str)> {
         ],
         Some(ParamClass::Scalar(_)) => vec![(ArgKind::Scalar, "value")],
         Some(ParamClass::Aggregate) => vec![
-            (ArgKind::Default, "default: random bytes"),
+            (ArgKind::Default, "default (random)"),
             (ArgKind::Buffer, "bytes"),
         ],
         None => vec![
@@ -553,8 +553,13 @@ fn kind_name(kind: ArgKind) -> &'static str {
     }
 }
 
-/// The controls for a row's structured fields.
-fn controls(row: &Checked, class: Option<ParamClass>, on_edit: &Callback<Action>) -> Html {
+/// The controls for a row's structured fields, followed by `tail` (the row's text).
+fn controls(
+    row: &Checked,
+    class: Option<ParamClass>,
+    on_edit: &Callback<Action>,
+    tail: Html,
+) -> Html {
     let fields = &row.fields;
     let kinds = kind_options(class);
     let kind_select = (kinds.len() > 1).then(|| {
@@ -668,6 +673,7 @@ fn controls(row: &Checked, class: Option<ParamClass>, on_edit: &Callback<Action>
         <div class="arg-controls">
             { kind_select.unwrap_or_default() }
             { body }
+            { tail }
         </div>
     }
 }
@@ -724,15 +730,16 @@ fn arg_row(row: &Checked, props: &TableProps) -> Html {
                 <span class="param-type">{ type_name.unwrap_or_else(|| "type unknown".into()) }</span>
             </th>
             <td>
-                { controls(row, class, &props.on_edit) }
-                <div class="arg-line">
-                    { text_cell(row, on_text, placeholder) }
-                    if let Some(id) = row.id {
-                        <button type="button" class="icon reset-arg" aria-label={format!("Reset {} to its default", row.name)} title="Back to the default" onclick={props.on_remove_arg.reform(move |_: MouseEvent| id)}>
-                            { icon(Icon::Reset) }
-                        </button>
-                    }
-                </div>
+                { controls(row, class, &props.on_edit, html! {
+                    <div class="arg-line">
+                        { text_cell(row, on_text, placeholder) }
+                        if let Some(id) = row.id {
+                            <button type="button" class="icon reset-arg" aria-label={format!("Reset {} to its default", row.name)} title="Back to the default" onclick={props.on_remove_arg.reform(move |_: MouseEvent| id)}>
+                                { icon(Icon::Reset) }
+                            </button>
+                        }
+                    </div>
+                }) }
             </td>
         </tr>
     }
