@@ -610,6 +610,9 @@ mod tests {
             .params
     }
 
+    /// A change to a row's fields, for the data-driven cases.
+    type Edit = fn(&mut ArgFields);
+
     const SIZES: Sizes = Sizes {
         work_items: 8,
         group_items: 4,
@@ -671,7 +674,7 @@ mod tests {
     fn fields_become_the_engine_s_argument_text() {
         let mut fields = ArgFields::for_param(&params(KERNEL)[0], SIZES);
         fields.kind = ArgKind::Buffer;
-        let cases: Vec<(fn(&mut ArgFields), &str)> = vec![
+        let cases: Vec<(Edit, &str)> = vec![
             (|_| {}, "out=int[8]"),
             (
                 |f| {
@@ -735,7 +738,7 @@ mod tests {
     fn each_invalid_field_is_flagged_on_its_own() {
         let mut base = ArgFields::for_param(&params(KERNEL)[0], SIZES);
         base.kind = ArgKind::Buffer;
-        let cases: Vec<(fn(&mut ArgFields), Field, &str)> = vec![
+        let cases: Vec<(Edit, Field, &str)> = vec![
             (|f| f.len = "0".into(), Field::Len, "a length of at least 1"),
             (
                 |f| f.len = "eight".into(),
