@@ -6,15 +6,32 @@
 //! engine's call, reported as diagnostics when the session is created.
 //!
 //! The dialect follows the text: a litmus test (its first word is `OPENCL`) places its own
-//! threads, so the NDRange and arguments are neither checked nor used for it.
+//! threads, so the NDRange and arguments are neither checked nor used for it. Otherwise the
+//! panel's dialect decides: an OpenCL NDRange (global, local, offset) or a CUDA grid of
+//! blocks, whose global size is grid x block per dimension, as the CLI's `--grid`/`--block`.
+//!
+//! The kernel's signature (read by the engine's front end) lays out the argument table
+//! (`crate::args`); a source that does not compile yet keeps the rows the user had, and the
+//! form says why the parameters are unknown.
 
-use std::collections::HashSet;
 use std::rc::Rc;
 
+use interleave_engine::diag::{Diagnostic, LineIndex};
+use interleave_engine::frontend::{self, KernelSignature};
 use interleave_engine::litmus::{self, LitmusTest};
-use interleave_engine::scenario::{ArgBinding, Dialect, Launch, Scenario, SchedulerKind};
+use interleave_engine::scenario::{Dialect, Launch, Scenario, SchedulerKind};
+use interleave_engine::session::MAX_HISTORY_EVENTS;
 
+use crate::args::{self, Sizes, Table};
+use crate::inputs::sizes_text;
 use crate::state::State;
+
+/// The largest warp or sub-group the engine simulates.
+pub const MAX_WARP_SIZE: u64 = 64;
+/// The deepest PCT search the engine runs.
+pub const MAX_PCT_DEPTH: u64 = 64;
+/// The most steps a run can take: the events the engine's history keeps for stepping back.
+pub const MAX_STEPS: u64 = MAX_HISTORY_EVENTS as u64;
 
 /// The name diagnostics give the editor's text.
 pub const FILE_NAME: &str = "kernel.cl";
@@ -88,9 +105,57 @@ pub struct Form {
     pub litmus: Option<Rc<LitmusTest>>,
     /// Whether the source is a litmus test (parsed or not).
     pub is_litmus: bool,
+    /// Whether the sizes are a CUDA grid and block rather than an OpenCL NDRange.
+    pub cuda: bool,
+    pub offset_error: Option<String>,
+    pub warp_size_error: Option<String>,
+    pub pct_depth_error: Option<String>,
+    pub resident_groups_error: Option<String>,
+    pub max_steps_error: Option<String>,
+    /// The kernels the source defines, once it compiles.
+    pub kernels: Option<Rc<Vec<KernelSignature>>>,
+    /// The kernel launched, when known.
+    pub kernel: Option<String>,
+    /// Why the kernel's parameters cannot be read (the source does not compile yet).
+    pub signature_problem: Option<String>,
+    /// The argument table: a checked row per parameter.
+    pub table: Rc<Table>,
 }
 
 impl Form {
+    /// The launch settings that are invalid, by the words their labels use.
+    pub fn invalid_settings(&self) -> Vec<String> {
+        let (global, local) = if self.cuda {
+            ("Grid", "Block")
+        } else {
+            ("Global size", "Local size")
+        };
+        let mut names: Vec<String> = [
+            (&self.global_error, global),
+            (&self.local_error, local),
+            (&self.offset_error, "Offset"),
+            (&self.seed_error, "Seed"),
+            (&self.pct_depth_error, "PCT depth"),
+            (&self.warp_size_error, "Warp size"),
+            (&self.resident_groups_error, "Resident groups"),
+            (&self.max_steps_error, "Max steps"),
+        ]
+        .into_iter()
+        .filter(|(error, _)| error.is_some())
+        .map(|(_, name)| name.to_string())
+        .collect();
+        if !self.is_litmus {
+            names.extend(
+                self.table
+                    .rows
+                    .iter()
+                    .filter(|row| !row.errors.is_empty())
+                    .map(|row| format!("argument `{}`", row.name)),
+            );
+        }
+        names
+    }
+
     pub fn arg_error(&self, id: u32) -> Option<&str> {
         self.arg_errors
             .iter()
@@ -121,6 +186,103 @@ pub fn parse_sizes(text: &str) -> Result<Vec<u64>, String> {
         .collect()
 }
 
+/// Parses an offset: empty for none, or one to three whole numbers (zero allowed).
+pub fn parse_offset(text: &str) -> Result<Vec<u64>, String> {
+    let parts: Vec<&str> = text
+        .split(|c: char| c == ',' || c == 'x' || c.is_whitespace())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.len() > 3 {
+        return Err("at most three dimensions".into());
+    }
+    parts
+        .iter()
+        .map(|part| {
+            part.parse::<u64>()
+                .map_err(|_| format!("`{part}` is not a whole number"))
+        })
+        .collect()
+}
+
+/// Parses a whole number from `min` to `max`.
+pub fn parse_count(text: &str, min: u64, max: u64) -> Result<u64, String> {
+    let text = text.trim();
+    let range = || format!("a whole number from {min} to {max}");
+    match text.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        Ok(_) => Err(range()),
+        Err(_) if text.is_empty() => Err(format!("enter {}", range())),
+        Err(_) => Err(format!("`{text}` is not {}", range())),
+    }
+}
+
+/// The sizes in the other dialect's terms: an NDRange's global size becomes the grid (global
+/// / local per dimension) and a grid becomes the global size (grid x block). Sizes that do
+/// not convert exactly (unparsable, or not divisible) are left as they are.
+pub fn convert_sizes(global: &str, local: &str, to: Dialect) -> (String, String) {
+    let unchanged = (global.to_string(), local.to_string());
+    let (Ok(g), Ok(l)) = (parse_sizes(global), parse_sizes(local)) else {
+        return unchanged;
+    };
+    if g.len() != l.len() {
+        return unchanged;
+    }
+    let converted: Option<Vec<u64>> = match to {
+        Dialect::Cuda => g
+            .iter()
+            .zip(&l)
+            .map(|(g, l)| (g % l == 0).then_some(g / l))
+            .collect(),
+        Dialect::OpenCl | Dialect::Litmus => {
+            g.iter().zip(&l).map(|(g, l)| g.checked_mul(*l)).collect()
+        }
+    };
+    match converted {
+        Some(global) => (sizes_text(&global), local.trim().to_string()),
+        None => unchanged,
+    }
+}
+
+/// A compiler diagnostic in one line, with where it is.
+fn describe(diagnostic: &Diagnostic, source: &str) -> String {
+    match diagnostic.span {
+        Some(span) => {
+            let (line, column) = LineIndex::new(source).line_col(source, span.start);
+            format!("line {line}:{column}: {}", diagnostic.message)
+        }
+        None => diagnostic.message.clone(),
+    }
+}
+
+/// The kernels `source` defines, as the engine's front end reads them. The last answer is
+/// kept, so that edits of the launch fields (which re-validate the form) do not compile an
+/// unchanged source again; only the source, dialect and definitions decide it.
+fn signatures(
+    source: &str,
+    dialect: Dialect,
+    defines: &[String],
+) -> Result<Vec<KernelSignature>, Vec<Diagnostic>> {
+    type Key = (String, Dialect, Vec<String>);
+    type Answer = Result<Vec<KernelSignature>, Vec<Diagnostic>>;
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(Key, Answer)>> = const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some(((s, d, defs), answer)) = last.as_ref() {
+            if s == source && *d == dialect && defs == defines {
+                return answer.clone();
+            }
+        }
+        let answer = frontend::kernels(source, dialect, defines);
+        *last = Some((
+            (source.to_string(), dialect, defines.to_vec()),
+            answer.clone(),
+        ));
+        answer
+    })
+}
+
 /// Parses the seed: any unsigned 64-bit integer, decimal or `0x` hex.
 pub fn parse_seed(text: &str) -> Result<u64, String> {
     let text = text.trim();
@@ -136,26 +298,28 @@ pub fn validate(state: &State) -> Form {
     if is_litmus(&state.source) {
         return validate_litmus(state);
     }
-    let mut form = Form::default();
+    let cuda = state.dialect == Dialect::Cuda;
+    let mut form = Form {
+        cuda,
+        ..Form::default()
+    };
+    // For CUDA, `global` and `local` hold the grid and the block.
     let global = parse_sizes(&state.global)
         .map_err(|e| form.global_error = Some(e))
         .ok();
-    if let Some(global) = &global {
-        form.work_items = global
-            .iter()
-            .try_fold(1u64, |acc, &n| acc.checked_mul(n))
-            .unwrap_or(0);
-        if form.work_items == 0 {
-            form.global_error = Some("too many work-items".into());
-        }
-    }
-    let local = if state.local.trim().is_empty() {
+    let local = if state.local.trim().is_empty() && !cuda {
         Some(None)
+    } else if state.local.trim().is_empty() {
+        form.local_error = Some("enter the block size, e.g. 32 or 16,16".into());
+        None
     } else {
         match parse_sizes(&state.local) {
             Ok(local) if global.as_ref().is_some_and(|g| g.len() != local.len()) => {
-                form.local_error =
-                    Some("give the local size as many dimensions as the global size".into());
+                form.local_error = Some(if cuda {
+                    "give the block as many dimensions as the grid".into()
+                } else {
+                    "give the local size as many dimensions as the global size".into()
+                });
                 None
             }
             Ok(local) => Some(Some(local)),
@@ -165,42 +329,184 @@ pub fn validate(state: &State) -> Form {
             }
         }
     };
-    let seed = parse_seed(&state.seed)
-        .map_err(|e| form.seed_error = Some(e))
-        .ok();
-    let mut args = Vec::new();
-    let mut names = HashSet::new();
-    for row in state.args.iter() {
-        if row.text.trim().is_empty() {
-            continue;
-        }
-        match ArgBinding::parse(row.text.trim()) {
-            Ok(binding) if !names.insert(binding.name.clone()) => {
-                form.arg_errors
-                    .push((row.id, format!("`{}` is bound twice", binding.name)));
+    // The global size in work-items: for CUDA, grid x block.
+    let global = match (global, &local) {
+        (Some(grid), Some(Some(block))) if cuda => {
+            let product: Option<Vec<u64>> = grid
+                .iter()
+                .zip(block)
+                .map(|(g, b)| g.checked_mul(*b))
+                .collect();
+            if product.is_none() {
+                form.global_error = Some("too many threads".into());
             }
-            Ok(binding) => args.push(binding),
-            Err(diagnostic) => form.arg_errors.push((row.id, diagnostic.message)),
+            product
+        }
+        // Without a valid block, a grid alone says nothing about the threads.
+        (_, _) if cuda => None,
+        (global, _) => global,
+    };
+    if let Some(global) = &global {
+        form.work_items = global
+            .iter()
+            .try_fold(1u64, |acc, &n| acc.checked_mul(n))
+            .unwrap_or(0);
+        if form.work_items == 0 {
+            form.global_error = Some("too many work-items".into());
         }
     }
-    if let (Some(global), Some(local), Some(seed), true) = (
+    let offset = if cuda {
+        Some(Vec::new())
+    } else {
+        match parse_offset(&state.offset) {
+            Ok(offset)
+                if !offset.is_empty()
+                    && global.as_ref().is_some_and(|g| g.len() != offset.len()) =>
+            {
+                form.offset_error =
+                    Some("give the offset as many dimensions as the global size".into());
+                None
+            }
+            Ok(offset) => Some(offset),
+            Err(e) => {
+                form.offset_error = Some(e);
+                None
+            }
+        }
+    };
+    let warp_size = parse_count(&state.warp_size, 1, MAX_WARP_SIZE)
+        .map_err(|e| form.warp_size_error = Some(e))
+        .ok();
+    let resident_groups = if state.resident_groups.trim().is_empty() {
+        Some(None)
+    } else {
+        parse_count(&state.resident_groups, 1, u64::from(u32::MAX))
+            .map(|n| Some(n as u32))
+            .map_err(|e| form.resident_groups_error = Some(e))
+            .ok()
+    };
+    let common = common_settings(state, &mut form);
+
+    // The kernel's parameters lay out the argument table.
+    let dialect = if cuda { Dialect::Cuda } else { Dialect::OpenCl };
+    let params = match signatures(&state.source, dialect, &state.carried.defines) {
+        Ok(kernels) if kernels.is_empty() => {
+            form.signature_problem = Some("the source defines no kernel yet".into());
+            None
+        }
+        Ok(kernels) => {
+            let chosen = state
+                .kernel
+                .as_deref()
+                .and_then(|name| kernels.iter().position(|k| k.name == name))
+                .unwrap_or(0);
+            form.kernel = Some(kernels[chosen].name.clone());
+            let params = kernels[chosen].params.clone();
+            form.kernels = Some(Rc::new(kernels));
+            Some(params)
+        }
+        Err(diagnostics) => {
+            form.signature_problem = Some(diagnostics.first().map_or_else(
+                || "the source does not compile".to_string(),
+                |d| describe(d, &state.source),
+            ));
+            None
+        }
+    };
+    let group_items = match &local {
+        Some(Some(local)) => local.iter().product(),
+        _ => form.work_items.min(256),
+    };
+    let sizes = Sizes {
+        work_items: form.work_items,
+        group_items,
+    };
+    let rows: Vec<args::RowInput> = state.args.iter().map(|row| row.input()).collect();
+    let table = args::table(params.as_deref(), &rows, sizes);
+    for row in table.rows.iter().chain(&table.set_aside) {
+        if let (Some(id), Some((_, message))) = (row.id, row.errors.first()) {
+            form.arg_errors.push((id, message.clone()));
+        }
+    }
+    let args_valid = table.valid();
+    let bindings = table.bindings();
+    form.table = Rc::new(table);
+
+    if let (
+        Some(global),
+        Some(local),
+        Some(offset),
+        Some(warp_size),
+        Some(resident_groups),
+        Some(common),
+        true,
+    ) = (
         global,
         local,
-        seed,
-        form.global_error.is_none() && form.arg_errors.is_empty(),
+        offset,
+        warp_size,
+        resident_groups,
+        common,
+        form.global_error.is_none() && args_valid,
     ) {
-        let mut scenario = Scenario::new(state.source.as_str(), FILE_NAME, Dialect::OpenCl);
+        let mut scenario = Scenario::new(state.source.as_str(), FILE_NAME, dialect);
+        state.carried.apply(&mut scenario);
         scenario.launch = Launch {
             global,
             local,
-            offset: Vec::new(),
+            offset,
         };
-        scenario.args = args;
-        scenario.seed = seed;
+        scenario.args = bindings;
+        scenario.kernel = match &form.kernels {
+            Some(kernels) if kernels.len() > 1 => form.kernel.clone(),
+            Some(_) => None,
+            None => state.kernel.as_ref().map(|k| k.to_string()),
+        };
+        scenario.warp_size = warp_size as u32;
+        scenario.max_resident_groups = resident_groups;
+        scenario.progress = state.progress;
+        common.apply(&mut scenario);
         schedule(&mut scenario, state);
         form.scenario = Some(Rc::new(scenario));
     }
     form
+}
+
+/// The settings a litmus test shares with a kernel: seed, PCT depth, granularity and the
+/// step limit.
+struct Common {
+    seed: u64,
+    pct_depth: u32,
+    max_steps: u64,
+    granularity: interleave_engine::scenario::Granularity,
+}
+
+impl Common {
+    fn apply(&self, scenario: &mut Scenario) {
+        scenario.seed = self.seed;
+        scenario.pct_depth = self.pct_depth;
+        scenario.max_steps = self.max_steps;
+        scenario.granularity = self.granularity;
+    }
+}
+
+/// Checks the settings every run has, flagging the invalid ones on `form`.
+fn common_settings(state: &State, form: &mut Form) -> Option<Common> {
+    let seed = parse_seed(&state.seed)
+        .map_err(|e| form.seed_error = Some(e))
+        .ok();
+    let pct_depth = parse_count(&state.pct_depth, 1, MAX_PCT_DEPTH)
+        .map_err(|e| form.pct_depth_error = Some(e))
+        .ok();
+    let max_steps = parse_count(&state.max_steps, 1, MAX_STEPS)
+        .map_err(|e| form.max_steps_error = Some(e))
+        .ok();
+    Some(Common {
+        seed: seed?,
+        pct_depth: pct_depth? as u32,
+        max_steps: max_steps?,
+        granularity: state.granularity,
+    })
 }
 
 /// The form of a litmus test: only the seed is checked, because the test gives the launch
@@ -216,15 +522,11 @@ fn validate_litmus(state: &State) -> Form {
         form.work_items = test.threads.len() as u64;
         form.litmus = Some(Rc::new(test));
     }
-    match parse_seed(&state.seed) {
-        Ok(seed) => {
-            let mut scenario =
-                Scenario::new(state.source.as_str(), LITMUS_FILE_NAME, Dialect::Litmus);
-            scenario.seed = seed;
-            schedule(&mut scenario, state);
-            form.scenario = Some(Rc::new(scenario));
-        }
-        Err(e) => form.seed_error = Some(e),
+    if let Some(common) = common_settings(state, &mut form) {
+        let mut scenario = Scenario::new(state.source.as_str(), LITMUS_FILE_NAME, Dialect::Litmus);
+        common.apply(&mut scenario);
+        schedule(&mut scenario, state);
+        form.scenario = Some(Rc::new(scenario));
     }
     form
 }
@@ -355,5 +657,185 @@ mod tests {
     fn seeds_accept_hex() {
         assert_eq!(parse_seed("0x10"), Ok(16));
         assert_eq!(parse_seed("18446744073709551615"), Ok(u64::MAX));
+    }
+
+    #[test]
+    fn the_new_settings_are_checked_and_block_the_scenario() {
+        for (action, check) in [
+            (
+                Action::SetOffset("1,2".into()),
+                (|f: &Form| f.offset_error.is_some()) as fn(&Form) -> bool,
+            ),
+            (Action::SetOffset("-1".into()), |f| f.offset_error.is_some()),
+            (Action::SetWarpSize("0".into()), |f| {
+                f.warp_size_error.is_some()
+            }),
+            (Action::SetWarpSize("65".into()), |f| {
+                f.warp_size_error.is_some()
+            }),
+            (Action::SetPctDepth("".into()), |f| {
+                f.pct_depth_error.is_some()
+            }),
+            (Action::SetResidentGroups("0".into()), |f| {
+                f.resident_groups_error.is_some()
+            }),
+            (Action::SetMaxSteps("0".into()), |f| {
+                f.max_steps_error.is_some()
+            }),
+            (
+                Action::SetMaxSteps((MAX_STEPS + 1).to_string().into()),
+                |f| f.max_steps_error.is_some(),
+            ),
+            (
+                Action::SetArgText {
+                    param: "ids".into(),
+                    text: "ids=int[x]".into(),
+                },
+                |f| f.arg_error(0).is_some(),
+            ),
+        ] {
+            let form = validate(&reduce(&State::default(), action));
+            assert!(check(&form), "{form:?}");
+            assert!(form.scenario.is_none());
+            assert!(!form.invalid_settings().is_empty());
+        }
+    }
+
+    #[test]
+    fn every_setting_reaches_the_scenario() {
+        let mut state = State::default();
+        for action in [
+            Action::SetOffset("2".into()),
+            Action::SetWarpSize("4".into()),
+            Action::SetScheduler(SchedulerKind::Pct),
+            Action::SetPctDepth("5".into()),
+            Action::SetResidentGroups("1".into()),
+            Action::SetProgress(interleave_engine::scenario::Progress::Fair),
+            Action::SetGranularity(interleave_engine::scenario::Granularity::Statement),
+            Action::SetMaxSteps("1234".into()),
+        ] {
+            state = reduce(&state, action);
+        }
+        let scenario = validate(&state).scenario.expect("valid");
+        assert_eq!(scenario.launch.offset, [2]);
+        assert_eq!(scenario.warp_size, 4);
+        assert_eq!(scenario.scheduler, SchedulerKind::Pct);
+        assert_eq!(scenario.pct_depth, 5);
+        assert_eq!(scenario.max_resident_groups, Some(1));
+        assert_eq!(
+            scenario.progress,
+            interleave_engine::scenario::Progress::Fair
+        );
+        assert_eq!(
+            scenario.granularity,
+            interleave_engine::scenario::Granularity::Statement
+        );
+        assert_eq!(scenario.max_steps, 1234);
+        // The empty resident count means every group.
+        let all = reduce(&state, Action::SetResidentGroups(" ".into()));
+        assert_eq!(validate(&all).scenario.unwrap().max_resident_groups, None);
+    }
+
+    #[test]
+    fn a_cuda_launch_is_a_grid_of_blocks() {
+        let state = reduce(&State::default(), Action::SetDialect(Dialect::Cuda));
+        let state = reduce(
+            &state,
+            Action::EditSource("__global__ void count(int *ids, int *counters) {}".into()),
+        );
+        let form = validate(&state);
+        assert!(form.cuda);
+        assert_eq!(form.work_items, 8);
+        let scenario = form.scenario.expect("valid");
+        assert_eq!(scenario.dialect, Dialect::Cuda);
+        assert_eq!(scenario.launch.global, [8]);
+        assert_eq!(scenario.launch.local, Some(vec![4]));
+        let no_block = validate(&reduce(&state, Action::SetLocal("".into())));
+        assert!(no_block.local_error.is_some() && no_block.scenario.is_none());
+        assert_eq!(no_block.work_items, 0);
+        let mismatched = validate(&reduce(&state, Action::SetLocal("2,2".into())));
+        assert!(mismatched.local_error.unwrap().contains("block"));
+    }
+
+    #[test]
+    fn the_table_follows_the_kernel_s_signature() {
+        let form = validate(&State::default());
+        let names: Vec<&str> = form.table.rows.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["ids", "counters"]);
+        assert_eq!(form.kernel.as_deref(), Some("count"));
+        assert!(form.signature_problem.is_none());
+        // Two kernels: the first is chosen until another is, and the scenario names it.
+        let two = reduce(
+            &State::default(),
+            Action::EditSource(
+                "__kernel void a(__global int *ids) {}\n__kernel void b(float x) {}".into(),
+            ),
+        );
+        let form = validate(&two);
+        assert_eq!(form.kernels.as_ref().map(|k| k.len()), Some(2));
+        assert_eq!(form.scenario.unwrap().kernel.as_deref(), Some("a"));
+        let b = validate(&reduce(&two, Action::SetKernel("b".into())));
+        assert_eq!(b.table.rows[0].name, "x");
+        assert_eq!(b.table.set_aside.len(), 2, "the rows of `a` are kept aside");
+        assert!(b.scenario.is_none(), "`x` needs a value");
+        let b = validate(&reduce(
+            &reduce(&two, Action::SetKernel("b".into())),
+            Action::SetArgText {
+                param: "x".into(),
+                text: "x=float:1.5".into(),
+            },
+        ));
+        let scenario = b.scenario.expect("valid");
+        assert_eq!(scenario.kernel.as_deref(), Some("b"));
+        assert_eq!(scenario.args.len(), 1);
+    }
+
+    #[test]
+    fn a_source_that_does_not_compile_keeps_its_rows() {
+        let state = reduce(
+            &State::default(),
+            Action::EditSource("__kernel void count(__global int *ids".into()),
+        );
+        let form = validate(&state);
+        let problem = form.signature_problem.clone().expect("a reason");
+        assert!(problem.starts_with("line 1:"), "{problem}");
+        let names: Vec<&str> = form.table.rows.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["ids", "counters"]);
+        // The run still goes to the engine, which explains the error in full.
+        assert_eq!(form.scenario.expect("valid").args.len(), 2);
+    }
+
+    #[test]
+    fn a_litmus_test_checks_its_run_settings() {
+        let state = reduce(
+            &State::default(),
+            Action::LoadExample(&crate::examples::EXAMPLES[1]),
+        );
+        let state = reduce(&state, Action::SetMaxSteps("10".into()));
+        assert_eq!(validate(&state).scenario.unwrap().max_steps, 10);
+        let bad = validate(&reduce(&state, Action::SetPctDepth("100".into())));
+        assert!(bad.pct_depth_error.is_some() && bad.scenario.is_none());
+        assert_eq!(bad.invalid_settings(), ["PCT depth"]);
+    }
+
+    #[test]
+    fn sizes_convert_between_dialects_only_when_exact() {
+        assert_eq!(
+            convert_sizes("16,4", "4,2", Dialect::Cuda),
+            ("4,2".to_string(), "4,2".to_string())
+        );
+        assert_eq!(
+            convert_sizes("4,2", "4,2", Dialect::OpenCl),
+            ("16,4".to_string(), "4,2".to_string())
+        );
+        for (global, local) in [("9", "4"), ("8", ""), ("8", "2,2"), ("x", "1")] {
+            assert_eq!(
+                convert_sizes(global, local, Dialect::Cuda),
+                (global.to_string(), local.to_string())
+            );
+        }
+        assert_eq!(parse_offset(""), Ok(vec![]));
+        assert_eq!(parse_offset("0, 4"), Ok(vec![0, 4]));
+        assert!(parse_count("", 1, 2).unwrap_err().starts_with("enter"));
     }
 }

@@ -13,13 +13,16 @@
 //! running [`worker`] in the `explore-worker` binary, and [`explore`] holds what they say to
 //! each other.
 
+pub mod args;
 pub mod codemirror;
 pub mod components;
 pub mod examples;
 pub mod explain;
 pub mod explore;
+pub mod files;
 pub mod form;
 pub mod inspector;
+pub mod inputs;
 pub mod marks;
 pub mod pool;
 pub mod snapshot;

@@ -11,13 +11,19 @@ use std::rc::Rc;
 use interleave_engine::diag::Diagnostic;
 use interleave_engine::explore::Exploration;
 use interleave_engine::report::RunStatus;
-use interleave_engine::scenario::{MemoryModel, Scenario, SchedulerKind};
+use interleave_engine::scenario::{
+    Dialect, Granularity, MemoryModel, Progress, Scenario, SchedulerKind,
+};
 use yew::{AttrValue, Reducible};
 
+use crate::args::{self, ArgFields};
 use crate::examples::{self, Example};
 use crate::explore::{self, ExploreMode, WorkerEvent};
 use crate::inspector::Tab;
 use interleave_engine::inspect::MemoryRef;
+use crate::files::{self, Change, OpenedFile};
+use crate::form;
+use crate::inputs::{self, Carried, Inputs, Stash, StoredArg, StoredReplay};
 
 /// The example the editor starts with.
 pub const DEFAULT_SOURCE: &str = examples::DEFAULT.source;
@@ -32,11 +38,18 @@ pub const MEMORY_MODELS: [(MemoryModel, &str, &str); 2] = [
 ];
 
 /// The schedulers the launch panel offers, in the order it lists them.
-pub const SCHEDULERS: [SchedulerKind; 4] = [
+pub const SCHEDULERS: [SchedulerKind; 5] = [
     SchedulerKind::Random,
     SchedulerKind::RoundRobin,
     SchedulerKind::RunToBlock,
     SchedulerKind::Pct,
+    SchedulerKind::Lockstep,
+];
+
+/// The dialects the launch panel offers (a litmus test is recognised from its text).
+pub const DIALECTS: [(Dialect, &str, &str); 2] = [
+    (Dialect::OpenCl, "opencl", "OpenCL C"),
+    (Dialect::Cuda, "cuda", "CUDA"),
 ];
 
 /// The colour theme of the page.
@@ -67,7 +80,36 @@ impl Theme {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArgRow {
     pub id: u32,
+    /// The `NAME=SPEC` text the engine parses.
     pub text: AttrValue,
+    /// The parameter the row was made for in the argument table; `None` for a row typed as
+    /// text, which is for the parameter its text names.
+    pub param: Option<AttrValue>,
+    /// The structured fields, when the row was last edited through them; `text` is then
+    /// what they make.
+    pub fields: Option<ArgFields>,
+}
+
+impl ArgRow {
+    /// A row typed as text.
+    pub fn typed(id: u32, text: AttrValue) -> ArgRow {
+        ArgRow {
+            id,
+            text,
+            param: None,
+            fields: None,
+        }
+    }
+
+    /// What the argument table needs to know of the row.
+    pub fn input(&self) -> args::RowInput<'_> {
+        args::RowInput {
+            id: self.id,
+            text: &self.text,
+            param: self.param.as_deref(),
+            fields: self.fields.as_ref(),
+        }
+    }
 }
 
 /// What the status line shows once a run has ended; taken from the engine's report once,
@@ -287,6 +329,31 @@ pub struct State {
     /// every request, so asking twice for the same step works.
     pub reveal: Option<(u64, u64)>,
     pub panes: Panes,
+    /// OpenCL C or CUDA; a litmus test is recognised from the source instead.
+    pub dialect: Dialect,
+    /// The kernel to launch when the source defines several.
+    pub kernel: Option<AttrValue>,
+    /// The global offset (OpenCL only).
+    pub offset: AttrValue,
+    pub warp_size: AttrValue,
+    pub pct_depth: AttrValue,
+    /// How many work-groups may be resident at once; empty for all of them.
+    pub resident_groups: AttrValue,
+    pub progress: Progress,
+    pub granularity: Granularity,
+    pub max_steps: AttrValue,
+    /// The fields of an opened scenario that the panel has no control for.
+    pub carried: Rc<Carried>,
+    /// The file the source was opened from.
+    pub file_name: Option<AttrValue>,
+    /// Whether the inputs were edited since an example or file was loaded (loading over
+    /// edits keeps them in `stash`).
+    pub edited: bool,
+    /// Edits set aside by loading something over them, one click from coming back.
+    pub stash: Option<Rc<Stash>>,
+    /// The file the diagnostics are about, when they come from opening a file rather than
+    /// from compiling the editor's source.
+    pub diagnostics_file: Option<AttrValue>,
 }
 
 pub enum Action {
@@ -370,6 +437,29 @@ pub enum Action {
     ResizePane { pane: Pane, size: f64 },
     /// A session was opened with this many work-items: a selection beyond them is dropped.
     WorkItemsKnown(usize),
+    /// Switches between OpenCL C and CUDA (sizes become a grid of blocks and back).
+    SetDialect(Dialect),
+    SetKernel(AttrValue),
+    SetOffset(AttrValue),
+    SetWarpSize(AttrValue),
+    SetPctDepth(AttrValue),
+    SetResidentGroups(AttrValue),
+    SetProgress(Progress),
+    SetGranularity(Granularity),
+    SetMaxSteps(AttrValue),
+    /// The argument table's fields for the parameter `fields.name`.
+    SetArgFields(ArgFields),
+    /// The argument table's text for parameter `param`.
+    SetArgText {
+        param: AttrValue,
+        text: AttrValue,
+    },
+    /// Files chosen in the picker or dropped on the page, read as text.
+    OpenFiles(Vec<OpenedFile>),
+    /// Brings back the inputs set aside by the last load (and sets aside what was loaded).
+    RestoreEdits,
+    /// Forgets the inputs set aside.
+    DismissStash,
 }
 
 impl State {
@@ -377,10 +467,7 @@ impl State {
         let args: Vec<ArgRow> = DEFAULT_ARGS
             .iter()
             .enumerate()
-            .map(|(i, text)| ArgRow {
-                id: i as u32,
-                text: AttrValue::from(*text),
-            })
+            .map(|(i, text)| text_row(i as u32, text))
             .collect();
         State {
             source: AttrValue::from(DEFAULT_SOURCE),
@@ -417,7 +504,186 @@ impl State {
             finding: None,
             reveal: None,
             panes: Panes::DEFAULT,
+            dialect: Dialect::OpenCl,
+            kernel: None,
+            offset: AttrValue::default(),
+            warp_size: AttrValue::from(Scenario::default().warp_size.to_string()),
+            pct_depth: AttrValue::from(Scenario::default().pct_depth.to_string()),
+            resident_groups: AttrValue::default(),
+            progress: Progress::OccupancyBound,
+            granularity: Granularity::Event,
+            max_steps: AttrValue::from(Scenario::default().max_steps.to_string()),
+            carried: Rc::default(),
+            file_name: None,
+            edited: false,
+            stash: None,
+            diagnostics_file: None,
         }
+    }
+
+    /// The state the page starts with after a reload: `stored`'s inputs over the defaults.
+    pub fn from_stored(theme: Theme, stored: &inputs::Stored) -> State {
+        let mut state = State::new(theme);
+        state.set_inputs(&stored.current);
+        state.edited = stored.edited;
+        state.stash = stored.stash.clone().map(Rc::new);
+        state
+    }
+
+    /// The inputs as they are, for storing them or setting them aside.
+    pub fn inputs(&self) -> Inputs {
+        Inputs {
+            source: self.source.to_string(),
+            dialect: inputs::dialect_name(self.dialect).into(),
+            kernel: self.kernel.as_ref().map(|k| k.to_string()),
+            global: self.global.to_string(),
+            local: self.local.to_string(),
+            offset: self.offset.to_string(),
+            seed: self.seed.to_string(),
+            scheduler: self.scheduler.name().into(),
+            pct_depth: self.pct_depth.to_string(),
+            memory_model: MEMORY_MODELS
+                .iter()
+                .find(|(model, _, _)| *model == self.memory_model)
+                .map_or("sc", |(_, name, _)| name)
+                .into(),
+            warp_size: self.warp_size.to_string(),
+            resident_groups: self.resident_groups.to_string(),
+            progress: self.progress.name().into(),
+            granularity: self.granularity.name().into(),
+            max_steps: self.max_steps.to_string(),
+            args: self
+                .args
+                .iter()
+                .map(|row| StoredArg {
+                    text: row.text.to_string(),
+                    param: row.param.as_ref().map(|p| p.to_string()),
+                    fields: row
+                        .fields
+                        .as_ref()
+                        .and_then(|f| serde_json::to_value(f).ok()),
+                })
+                .collect(),
+            replay: self.replay.as_ref().map(|r| StoredReplay {
+                schedule: r.schedule.clone(),
+                choices: r.choices.clone(),
+            }),
+            carried: Carried::clone(&self.carried),
+            example: self.example.map(str::to_string),
+            file_name: self.file_name.as_ref().map(|f| f.to_string()),
+        }
+    }
+
+    /// Puts `inputs` in the editor and the launch panel. Names that are not known (from an
+    /// older or damaged stored value) leave the field at its default.
+    fn set_inputs(&mut self, inputs: &Inputs) {
+        let defaults = State::new(self.theme);
+        let text = |value: &str| AttrValue::from(value.to_string());
+        self.source = text(&inputs.source);
+        self.dialect = DIALECTS
+            .iter()
+            .find(|(_, name, _)| *name == inputs.dialect)
+            .map_or(Dialect::OpenCl, |(dialect, _, _)| *dialect);
+        self.kernel = inputs.kernel.as_deref().map(text);
+        self.global = text(&inputs.global);
+        self.local = text(&inputs.local);
+        self.offset = text(&inputs.offset);
+        self.seed = text(&inputs.seed);
+        self.scheduler = SchedulerKind::parse(&inputs.scheduler)
+            .filter(|kind| SCHEDULERS.contains(kind))
+            .unwrap_or(defaults.scheduler);
+        self.pct_depth = text(&inputs.pct_depth);
+        self.memory_model = MEMORY_MODELS
+            .iter()
+            .find(|(_, name, _)| *name == inputs.memory_model)
+            .map_or(defaults.memory_model, |(model, _, _)| *model);
+        self.warp_size = text(&inputs.warp_size);
+        self.resident_groups = text(&inputs.resident_groups);
+        self.progress = Progress::parse(&inputs.progress).unwrap_or_default();
+        self.granularity = Granularity::parse(&inputs.granularity).unwrap_or_default();
+        self.max_steps = text(&inputs.max_steps);
+        let first = self.next_arg_id;
+        let rows: Vec<ArgRow> = inputs
+            .args
+            .iter()
+            .enumerate()
+            .map(|(i, stored)| {
+                let id = first + i as u32;
+                match stored.fields() {
+                    Some(fields) => ArgRow {
+                        id,
+                        text: AttrValue::from(fields.text()),
+                        param: stored.param.as_deref().map(text),
+                        fields: Some(fields),
+                    },
+                    None => ArgRow {
+                        param: stored.param.as_deref().map(text),
+                        ..text_row(id, &stored.text)
+                    },
+                }
+            })
+            .collect();
+        self.next_arg_id += rows.len() as u32;
+        self.args = Rc::new(rows);
+        self.replay = inputs.replay.as_ref().map(|r| {
+            Rc::new(Replay {
+                schedule: r.schedule.clone(),
+                choices: r.choices.clone(),
+            })
+        });
+        self.carried = Rc::new(inputs.carried.clone());
+        self.example = inputs
+            .example
+            .as_deref()
+            .and_then(examples::find)
+            .map(|e| e.id);
+        self.file_name = inputs.file_name.as_deref().map(text);
+    }
+
+    /// Loads something (`label`) in place of the inputs: what `load` sets replaces them, and
+    /// edits are set aside in the stash rather than lost. The replay of an earlier input
+    /// does not carry over.
+    fn replace_inputs(&mut self, label: &str, load: impl FnOnce(&mut State)) {
+        let edits = self.edited.then(|| self.inputs());
+        self.replay = None;
+        load(self);
+        let replay = self.replay.clone();
+        self.invalidate();
+        self.replay = replay;
+        self.edited = false;
+        self.stash = match (edits, &self.stash) {
+            (Some(inputs), _) => Some(Rc::new(Stash {
+                label: label.to_string(),
+                inputs,
+                restored: false,
+            })),
+            // Nothing new to keep: edits set aside earlier stay, under the new name.
+            (None, Some(stash)) if !stash.restored => Some(Rc::new(Stash {
+                label: label.to_string(),
+                ..Stash::clone(stash)
+            })),
+            (None, _) => None,
+        };
+    }
+
+    /// Sets the argument row of parameter `param` (adding it when it has none yet).
+    fn set_arg_row(&mut self, param: &str, text: AttrValue, fields: Option<ArgFields>) {
+        let mut rows = (*self.args).clone();
+        let found = rows.iter_mut().find(|row| row.input().key() == param);
+        let row = ArgRow {
+            id: found.as_ref().map_or(self.next_arg_id, |row| row.id),
+            text,
+            param: Some(AttrValue::from(param.to_string())),
+            fields,
+        };
+        match found {
+            Some(slot) => *slot = row,
+            None => {
+                self.next_arg_id += 1;
+                rows.push(row);
+            }
+        }
+        self.args = Rc::new(rows);
     }
 
     /// Whether an exploration's workers are still at work.
@@ -435,6 +701,7 @@ impl State {
     /// Any edit of the scenario makes the session describe a different program or launch, so
     /// it is dropped and the next Run or Step starts a new one.
     fn invalidate(&mut self) {
+        self.edited = true;
         self.revision += 1;
         self.generation += 1;
         self.live = false;
@@ -495,26 +762,27 @@ pub fn reduce(state: &State, action: Action) -> State {
             next.example = None;
             next.invalidate();
         }
-        Action::LoadExample(example) => {
+        Action::LoadExample(example) => next.replace_inputs(example.title, |next| {
             next.source = AttrValue::from(example.source);
             next.example = Some(example.id);
+            next.file_name = None;
             if let Some(launch) = example.launch {
+                next.dialect = Dialect::OpenCl;
+                next.kernel = None;
                 next.global = AttrValue::from(launch.global);
                 next.local = AttrValue::from(launch.local);
+                next.offset = AttrValue::default();
                 let args: Vec<ArgRow> = launch
                     .args
                     .iter()
                     .enumerate()
-                    .map(|(i, text)| ArgRow {
-                        id: state.next_arg_id + i as u32,
-                        text: AttrValue::from(*text),
-                    })
+                    .map(|(i, text)| text_row(next.next_arg_id + i as u32, text))
                     .collect();
                 next.next_arg_id += args.len() as u32;
                 next.args = Rc::new(args);
+                next.carried = Rc::default();
             }
-            next.invalidate();
-        }
+        }),
         Action::SetMemoryModel(model) => {
             next.memory_model = model;
             next.invalidate();
@@ -538,17 +806,16 @@ pub fn reduce(state: &State, action: Action) -> State {
         Action::SetArg { id, text } => {
             let mut args = (*state.args).clone();
             if let Some(row) = args.iter_mut().find(|row| row.id == id) {
+                // Typed text is what counts from now on; the fields follow it.
                 row.text = text;
+                row.fields = None;
             }
             next.args = Rc::new(args);
             next.invalidate();
         }
         Action::AddArg => {
             let mut args = (*state.args).clone();
-            args.push(ArgRow {
-                id: state.next_arg_id,
-                text: AttrValue::default(),
-            });
+            args.push(ArgRow::typed(state.next_arg_id, AttrValue::default()));
             next.next_arg_id += 1;
             next.args = Rc::new(args);
             next.invalidate();
@@ -573,6 +840,7 @@ pub fn reduce(state: &State, action: Action) -> State {
             next.summary = None;
             next.diagnostics = Rc::default();
             next.diagnostics_stale = false;
+            next.diagnostics_file = None;
         }
         Action::SessionFailed {
             diagnostics,
@@ -586,6 +854,7 @@ pub fn reduce(state: &State, action: Action) -> State {
             next.summary = None;
             next.diagnostics = diagnostics;
             next.diagnostics_stale = false;
+            next.diagnostics_file = None;
         }
         Action::Advanced { ended } => {
             // Steps of a session that an edit has already dropped change nothing on screen.
@@ -657,6 +926,7 @@ pub fn reduce(state: &State, action: Action) -> State {
                 return next;
             }
             if let WorkerEvent::Failed { diagnostics } = &event {
+                next.diagnostics_file = None;
                 next.diagnostics = Rc::new(diagnostics.clone());
                 next.diagnostics_source = state
                     .exploration
@@ -741,8 +1011,114 @@ pub fn reduce(state: &State, action: Action) -> State {
             }
         }
         Action::WorkItemsKnown(count) => next.selected = state.selected.filter(|&s| s < count),
+        Action::SetDialect(dialect) => {
+            if dialect == state.dialect || dialect == Dialect::Litmus {
+                return next;
+            }
+            let (global, local) = form::convert_sizes(&state.global, &state.local, dialect);
+            next.global = AttrValue::from(global);
+            next.local = AttrValue::from(local);
+            next.dialect = dialect;
+            next.invalidate();
+        }
+        Action::SetKernel(name) => {
+            next.kernel = Some(name);
+            next.invalidate();
+        }
+        Action::SetOffset(text) => {
+            next.offset = text;
+            next.invalidate();
+        }
+        Action::SetWarpSize(text) => {
+            next.warp_size = text;
+            next.invalidate();
+        }
+        Action::SetPctDepth(text) => {
+            next.pct_depth = text;
+            next.invalidate();
+        }
+        Action::SetResidentGroups(text) => {
+            next.resident_groups = text;
+            next.invalidate();
+        }
+        Action::SetProgress(progress) => {
+            next.progress = progress;
+            next.invalidate();
+        }
+        Action::SetGranularity(granularity) => {
+            next.granularity = granularity;
+            next.invalidate();
+        }
+        Action::SetMaxSteps(text) => {
+            next.max_steps = text;
+            next.invalidate();
+        }
+        Action::SetArgFields(fields) => {
+            let param = fields.name.clone();
+            next.set_arg_row(&param, AttrValue::from(fields.text()), Some(fields));
+            next.invalidate();
+        }
+        Action::SetArgText { param, text } => {
+            next.set_arg_row(&param, text, None);
+            next.invalidate();
+        }
+        Action::OpenFiles(opened) => match files::open(&opened) {
+            Ok(opened) => next.replace_inputs(&opened.label, |next| {
+                // The problems of a file opened before are settled by this one.
+                if next.diagnostics_file.take().is_some() {
+                    next.diagnostics = Rc::default();
+                }
+                match opened.change {
+                    Change::Source {
+                        source,
+                        dialect,
+                        file_name,
+                    } => {
+                        next.source = AttrValue::from(source);
+                        if let Some(dialect) = dialect {
+                            let (global, local) =
+                                form::convert_sizes(&next.global, &next.local, dialect);
+                            next.global = AttrValue::from(global);
+                            next.local = AttrValue::from(local);
+                            next.dialect = dialect;
+                        }
+                        next.kernel = None;
+                        next.example = None;
+                        next.file_name = Some(AttrValue::from(file_name));
+                    }
+                    Change::Scenario(inputs) => next.set_inputs(&inputs),
+                }
+            }),
+            Err(failure) => {
+                next.diagnostics = Rc::new(failure.diagnostics);
+                next.diagnostics_source = AttrValue::from(failure.source);
+                next.diagnostics_file = Some(AttrValue::from(failure.file_name));
+                next.diagnostics_stale = false;
+                next.generation += 1;
+            }
+        },
+        Action::RestoreEdits => {
+            let Some(stash) = &state.stash else {
+                return next;
+            };
+            let loaded = state.inputs();
+            next.set_inputs(&stash.inputs);
+            next.invalidate();
+            next.edited = !stash.restored;
+            next.stash = Some(Rc::new(Stash {
+                label: stash.label.clone(),
+                inputs: loaded,
+                restored: !stash.restored,
+            }));
+        }
+        Action::DismissStash => next.stash = None,
     }
     next
+}
+
+/// A row typed as text, shown in the table with the fields its text stands for.
+fn text_row(id: u32, text: &str) -> ArgRow {
+    ArgRow::typed(id, AttrValue::from(text.to_string()))
 }
 
 /// Applies one worker's report to its exploration.
@@ -1303,5 +1679,186 @@ mod tests {
         let opened = reduce(&selected, Action::SessionOpened);
         assert_eq!(reduce(&opened, Action::WorkItemsKnown(8)).selected, Some(6));
         assert_eq!(reduce(&opened, Action::WorkItemsKnown(4)).selected, None);
+    }
+
+    #[test]
+    fn the_new_launch_settings_invalidate_the_session() {
+        let edits: Vec<fn() -> Action> = vec![
+            || Action::SetDialect(Dialect::Cuda),
+            || Action::SetKernel("count".into()),
+            || Action::SetOffset("2".into()),
+            || Action::SetWarpSize("16".into()),
+            || Action::SetPctDepth("4".into()),
+            || Action::SetResidentGroups("1".into()),
+            || Action::SetProgress(Progress::Fair),
+            || Action::SetGranularity(Granularity::Statement),
+            || Action::SetMaxSteps("500".into()),
+            || Action::SetArgText {
+                param: "ids".into(),
+                text: "ids=int[4]".into(),
+            },
+        ];
+        for edit in edits {
+            let running = reduce(&opened(), Action::RunStarted);
+            let edited = reduce(&running, edit());
+            assert!(!edited.live && !edited.running && edited.edited);
+            assert!(edited.revision > running.revision);
+        }
+    }
+
+    #[test]
+    fn switching_the_dialect_turns_sizes_into_a_grid_and_back() {
+        let cuda = reduce(&State::default(), Action::SetDialect(Dialect::Cuda));
+        assert_eq!((cuda.global.as_str(), cuda.local.as_str()), ("2", "4"));
+        let back = reduce(&cuda, Action::SetDialect(Dialect::OpenCl));
+        assert_eq!((back.global.as_str(), back.local.as_str()), ("8", "4"));
+        // Sizes that do not divide stay as they are.
+        let odd = reduce(&State::default(), Action::SetLocal("3".into()));
+        let odd = reduce(&odd, Action::SetDialect(Dialect::Cuda));
+        assert_eq!(odd.global.as_str(), "8");
+        assert_eq!(
+            reduce(&odd, Action::SetDialect(Dialect::Litmus)).dialect,
+            Dialect::Cuda
+        );
+    }
+
+    #[test]
+    fn table_edits_update_a_parameter_s_row_or_add_one() {
+        let mut fields = crate::args::ArgFields::from_binding(
+            &interleave_engine::scenario::ArgBinding::parse("counters=int[2]").unwrap(),
+        );
+        fields.len = "3".into();
+        let state = reduce(&State::default(), Action::SetArgFields(fields.clone()));
+        assert_eq!(state.args.len(), 2);
+        assert_eq!(state.args[1].id, 1);
+        assert_eq!(state.args[1].text.as_str(), "counters=int[3]");
+        assert_eq!(state.args[1].fields, Some(fields.clone()));
+        fields.name = "extra".into();
+        let added = reduce(&state, Action::SetArgFields(fields));
+        assert_eq!(added.args.len(), 3);
+        assert_eq!(added.args[2].param.as_deref(), Some("extra"));
+        // Text typed into the row replaces its fields.
+        let typed = reduce(
+            &added,
+            Action::SetArgText {
+                param: "extra".into(),
+                text: "extra=null".into(),
+            },
+        );
+        assert_eq!(typed.args[2].fields, None);
+        assert_eq!(typed.args[2].text.as_str(), "extra=null");
+    }
+
+    #[test]
+    fn loading_over_edits_keeps_them_one_click_away() {
+        let untouched = reduce(
+            &State::default(),
+            Action::LoadExample(&examples::EXAMPLES[1]),
+        );
+        assert!(
+            untouched.stash.is_none(),
+            "an unedited example loses nothing"
+        );
+        let edited = reduce(&State::default(), Action::SetGlobal("3".into()));
+        let loaded = reduce(&edited, Action::LoadExample(&examples::EXAMPLES[1]));
+        let stash = loaded.stash.clone().expect("the edits are kept");
+        assert_eq!(stash.label, examples::EXAMPLES[1].title);
+        assert!(!stash.restored && !loaded.edited);
+        assert!(loaded.source.starts_with("OPENCL MP"));
+        // Loading another example without editing keeps the same edits aside.
+        let again = reduce(&loaded, Action::LoadExample(&examples::EXAMPLES[2]));
+        assert_eq!(again.stash.as_ref().unwrap().inputs.global, "3");
+        let restored = reduce(&again, Action::RestoreEdits);
+        assert_eq!(restored.global.as_str(), "3");
+        assert!(restored.source.contains("__kernel void count"));
+        assert!(restored.stash.as_ref().unwrap().restored);
+        assert!(restored.revision > again.revision && restored.edited);
+        // And back: what was loaded is kept in turn.
+        let back = reduce(&restored, Action::RestoreEdits);
+        assert_eq!(back.source, again.source);
+        assert!(!back.stash.as_ref().unwrap().restored);
+        assert!(reduce(&back, Action::DismissStash).stash.is_none());
+    }
+
+    #[test]
+    fn stored_inputs_bring_back_the_state() {
+        let mut state = State::default();
+        for action in [
+            Action::SetDialect(Dialect::Cuda),
+            Action::SetGlobal("x".into()),
+            Action::SetWarpSize("8".into()),
+            Action::SetScheduler(SchedulerKind::Lockstep),
+            Action::SetProgress(Progress::Fair),
+            Action::SetGranularity(Granularity::Statement),
+            Action::SetMemoryModel(MemoryModel::Relaxed),
+            Action::SetResidentGroups("2".into()),
+            Action::SetArgText {
+                param: "ids".into(),
+                text: "ids=int[".into(),
+            },
+        ] {
+            state = reduce(&state, action);
+        }
+        let text = inputs::encode(state.inputs(), state.edited, None);
+        let stored = inputs::decode(&text).unwrap();
+        let back = State::from_stored(Theme::Dark, &stored);
+        assert_eq!(back.inputs(), state.inputs());
+        assert!(back.edited);
+        assert_eq!(back.theme, Theme::Dark);
+        // An unedited example comes back as that example.
+        let example = reduce(
+            &State::default(),
+            Action::LoadExample(&examples::EXAMPLES[3]),
+        );
+        let stored =
+            inputs::decode(&inputs::encode(example.inputs(), example.edited, None)).unwrap();
+        let back = State::from_stored(Theme::Light, &stored);
+        assert_eq!(back.example, Some(examples::EXAMPLES[3].id));
+        assert!(!back.edited);
+    }
+
+    #[test]
+    fn opened_files_replace_the_inputs_or_explain_why_not() {
+        let file = |name: &str, text: &str| OpenedFile {
+            name: name.into(),
+            text: text.into(),
+            unreadable: None,
+        };
+        let opened = reduce(
+            &State::default(),
+            Action::OpenFiles(vec![
+                file(
+                    "t.toml",
+                    "source_file = \"t.cu\"\nseed = 9\n[launch]\nglobal = [8]\nlocal = [2]\n",
+                ),
+                file("t.cu", "__global__ void t(int *p) { p[threadIdx.x] = 1; }"),
+            ]),
+        );
+        assert_eq!(opened.dialect, Dialect::Cuda);
+        assert_eq!((opened.global.as_str(), opened.local.as_str()), ("4", "2"));
+        assert_eq!(opened.seed.as_str(), "9");
+        assert_eq!(opened.file_name.as_deref(), Some("t.cu"));
+        assert!(opened.stash.is_none() && !opened.edited);
+        let kernel = reduce(
+            &opened,
+            Action::OpenFiles(vec![file("k.cl", "__kernel void k() {}")]),
+        );
+        assert_eq!(kernel.dialect, Dialect::OpenCl);
+        assert!(kernel.stash.is_none(), "nothing was edited");
+        assert_eq!((kernel.global.as_str(), kernel.local.as_str()), ("8", "2"));
+        assert_eq!(kernel.seed.as_str(), "9", "a kernel file keeps the launch");
+        let failed = reduce(&kernel, Action::OpenFiles(vec![file("t.toml", "seed = [")]));
+        assert_eq!(failed.source, kernel.source);
+        assert_eq!(failed.diagnostics.len(), 1);
+        assert_eq!(failed.diagnostics_file.as_deref(), Some("t.toml"));
+        assert_eq!(failed.diagnostics_source.as_str(), "seed = [");
+        assert!(reduce(&failed, Action::SessionOpened)
+            .diagnostics_file
+            .is_none());
+        let fixed = reduce(
+            &failed,
+            Action::OpenFiles(vec![file("k.cl", "__kernel void k() {}")]),
+        );
+        assert!(fixed.diagnostics.is_empty() && fixed.diagnostics_file.is_none());
     }
 }

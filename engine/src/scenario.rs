@@ -596,6 +596,14 @@ pub fn from_toml(
     Ok(scenario)
 }
 
+/// Writes `scenario` as a scenario file with its source inline, which [`from_toml`] reads back
+/// to an equal scenario. TOML integers are signed 64-bit, so a seed or count above
+/// `i64::MAX` cannot be written; that is an error rather than a different number.
+pub fn to_toml(scenario: &Scenario) -> Result<String, Diagnostic> {
+    toml::to_string(scenario)
+        .map_err(|e| Diagnostic::error("invalid-input", format!("this scenario cannot be written as TOML: {}", e.to_string().trim_end())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,6 +30,13 @@
 //!   the gutter (`.cm-finding-marker[data-line]`), opening a finding selects its line
 //!   (`#editor[data-selection-line]`), real typing reaches the app (the run is dropped) and
 //!   undo takes it back, and Escape then Tab leaves the editor; screenshots in both themes.
+//! - the launch panel and files: the example picker brings back the default kernel over the
+//!   replayed litmus test (`#restore-edits` offers the edits back), a field of the argument
+//!   table (`#args-table tr[data-param="counters"]`) is changed and the kernel runs to
+//!   `completed`; `#download-scenario` saves a `.toml` file that the engine's `from_toml` (the
+//!   CLI's reader) reads back with the edited argument; a reload starts from the stored
+//!   inputs with the edit in place; files dragged over the page show `#drop-target`, and a
+//!   scenario file dropped without its kernel is explained in `#diagnostics`.
 //!
 //! It needs a built `dist/` directory (named by `INTERLEAVE_DIST`), Chromium and chromedriver,
 //! so it only exists with the `e2e` feature; `cargo xtask test` provides all of that. Every wait
@@ -131,6 +138,9 @@ async fn the_app_runs_steps_and_explores_in_chromium() {
     }
     if outcome.is_ok() {
         outcome = check_exploration(&client).await;
+    }
+    if outcome.is_ok() {
+        outcome = check_launch_and_files(&client).await;
     }
     if outcome.is_err() {
         // The page as it was when the check failed is the quickest way to see why.
@@ -518,6 +528,164 @@ async fn check_exploration(client: &Client) -> Check {
     ensure!(summary.contains("3,000"), "the summary reads {summary:?}");
     let rows = count(client, "#explore-outcomes tbody tr").await?;
     ensure!((2..=4).contains(&rows), "{rows} outcomes of random MP");
+    Ok(())
+}
+
+/// Where Chromium saves downloads: the scenario file the app offers lands here.
+fn download_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target/e2e-downloads")
+}
+
+/// The value of the input or select matched by `css`.
+async fn value(client: &Client, css: &str) -> Check<String> {
+    client
+        .find(Locator::Css(css))
+        .await
+        .map_err(|e| format!("no {css}: {e}"))?
+        .prop("value")
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("{css} has no value"))
+}
+
+/// Replaces the text of the input matched by `css` as a user would: select it all, type.
+async fn retype(client: &Client, css: &str, text: &str) -> Check {
+    let input = client
+        .find(Locator::Css(css))
+        .await
+        .map_err(|e| format!("no {css}: {e}"))?;
+    input.clear().await.map_err(|e| e.to_string())?;
+    input
+        .send_keys(text)
+        .await
+        .map_err(|e| format!("cannot type into {css}: {e}"))
+}
+
+/// Dispatches a drag event of `kind` carrying files made in the page (WebDriver cannot drag
+/// files from the desktop), on the lanes.
+async fn drag_files(client: &Client, kind: &str, files: &[(&str, &str)]) -> Check {
+    client
+        .execute(
+            "const transfer = new DataTransfer();
+             for (const [name, text] of arguments[1]) transfer.items.add(new File([text], name));
+             const event = new DragEvent(arguments[0], {bubbles: true, cancelable: true, dataTransfer: transfer});
+             document.querySelector('#lanes').dispatchEvent(event);",
+            vec![json!(kind), json!(files)],
+        )
+        .await
+        .map(|_| ())
+        .map_err(|e| format!("cannot dispatch {kind}: {e}"))
+}
+
+/// The launch panel and files: the default example back over edits (with the restore
+/// banner), a change through the argument table, a run, the downloaded scenario read back by
+/// the engine, the edit restored after a reload, and dropped files.
+async fn check_launch_and_files(client: &Client) -> Check {
+    select(client, "#examples", "count.cl").await?;
+    wait_until(
+        "the default kernel's table, and the banner keeping the replayed test",
+        WAIT,
+        || async {
+            let rows = count(client, "#args-table tr[data-param]").await?;
+            let banner = count(client, "#restore-edits").await?;
+            if rows == 2 && banner == 1 {
+                Ok(())
+            } else {
+                Err(format!("{rows} parameter rows, {banner} #restore-edits"))
+            }
+        },
+    )
+    .await?;
+    scroll_to(client, "body").await?;
+    save_screenshot(client, "e2e-restore-banner.png").await?;
+
+    retype(client, "#arg-counters-len", "4").await?;
+    retype(client, "#arg-counters-fill", "5").await?;
+    let edited = "counters=int[4]:fill=5";
+    wait_until("the row's text to follow its fields", WAIT, || async {
+        let text = value(client, "#arg-counters-text").await?;
+        if text == edited {
+            Ok(())
+        } else {
+            Err(format!("#arg-counters-text reads {text:?}"))
+        }
+    })
+    .await?;
+    click(client, "button#run").await?;
+    wait_for_status(client, "completed").await?;
+    save_screenshot(client, "e2e-launch-table.png").await?;
+
+    // The download is a scenario file the CLI's reader accepts, with the edit in it.
+    let dir = download_dir();
+    let file = dir.join("count.toml");
+    let _ = std::fs::remove_file(&file);
+    click(client, "#download-scenario").await?;
+    let text = wait_until("the scenario file to be downloaded", WAIT, || async {
+        std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))
+    })
+    .await?;
+    let scenario = interleave_engine::scenario::from_toml(&text, |path| {
+        Err(interleave_engine::diag::Diagnostic::error(
+            "invalid-input",
+            format!("the downloaded scenario names a source file, {path}"),
+        ))
+    })
+    .map_err(|d| format!("the downloaded scenario does not read back: {}\n{text}", d.message))?;
+    let args: Vec<String> = scenario.args.iter().map(|a| a.to_string()).collect();
+    ensure!(
+        args == ["ids=int[8]", edited] && scenario.source.contains("__kernel void count"),
+        "the downloaded scenario has arguments {args:?}"
+    );
+    ensure!(
+        scenario.launch.global == [8] && scenario.launch.local == Some(vec![4]),
+        "the downloaded launch is {:?}",
+        scenario.launch
+    );
+
+    // A reload starts from the stored inputs.
+    client.refresh().await.map_err(|e| format!("cannot reload: {e}"))?;
+    wait_until("the edit to be back after a reload", FIRST_RENDER_WAIT, || async {
+        let text = value(client, "#arg-counters-text").await?;
+        let len = value(client, "#arg-counters-len").await?;
+        if text == edited && len == "4" {
+            Ok(())
+        } else {
+            Err(format!("#arg-counters-text reads {text:?}, length {len:?}"))
+        }
+    })
+    .await?;
+    click(client, "#theme").await?;
+    save_screenshot(client, "e2e-launch-reloaded-dark.png").await?;
+
+    // Files dragged over the page: the drop target, then a scenario without its kernel.
+    drag_files(client, "dragenter", &[("count.toml", &text)]).await?;
+    wait_until("the drop target", WAIT, || async {
+        count(client, "#drop-target")
+            .await
+            .and_then(|n| exactly(n, 1, "#drop-target"))
+    })
+    .await?;
+    save_screenshot(client, "e2e-drop-target-dark.png").await?;
+    let lonely = "source_file = \"count.cl\"\n";
+    drag_files(client, "drop", &[("alone.toml", lonely)]).await?;
+    wait_until("the dropped file's problem", WAIT, || async {
+        let problems = client
+            .find(Locator::Css("#diagnostics"))
+            .await
+            .map_err(|e| format!("no #diagnostics: {e}"))?
+            .text()
+            .await
+            .map_err(|e| e.to_string())?;
+        if problems.contains("count.cl") && count(client, "#drop-target").await? == 0 {
+            Ok(())
+        } else {
+            Err(format!("#diagnostics reads {:?}", abbreviate(&problems)))
+        }
+    })
+    .await?;
+    scroll_to(client, "#diagnostics-title").await?;
+    save_screenshot(client, "e2e-drop-problem-dark.png").await?;
+    click(client, "#theme").await?;
     Ok(())
 }
 
@@ -986,9 +1154,25 @@ impl ChromeDriver {
     /// Opens a WebDriver session in headless Chromium with console logging on.
     async fn session(&self) -> Result<Client, String> {
         let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
+        let downloads = download_dir();
+        std::fs::create_dir_all(&downloads)
+            .map_err(|e| format!("create {}: {e}", downloads.display()))?;
+        let downloads = downloads
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", downloads.display()))?;
         let capabilities = json!({
             "browserName": "chrome",
-            "goog:chromeOptions": { "binary": chromium, "args": CHROME_ARGS },
+            "goog:chromeOptions": {
+                "binary": chromium,
+                "args": CHROME_ARGS,
+                // Downloads go to a known folder without asking, so the test can read them.
+                "prefs": {
+                    "download.default_directory": downloads,
+                    "download.prompt_for_download": false,
+                    // The network is closed: a download must not wait for a reputation check.
+                    "safebrowsing.enabled": false,
+                },
+            },
             "goog:loggingPrefs": { "browser": "ALL" },
         });
         let Value::Object(capabilities) = capabilities else {
@@ -1065,6 +1249,7 @@ async fn check_accessible_names(client: &Client) -> Check {
             const selector = 'button, input, select, textarea, summary, a[href], canvas, [role], [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
             return Array.from(document.querySelectorAll(selector))
                 .filter((el) => el.getClientRects().length > 0 || el.type === 'file')
+                .filter((el) => el.type === 'file' || !el.closest('[aria-hidden="true"]'))
                 .filter((el) => !['presentation', 'none', 'status', 'toolbar', 'group', 'tablist', 'tabpanel', 'dialog', 'log', 'list', 'listitem'].includes(el.getAttribute('role')) || el.getAttribute('tabindex') !== null)
                 .filter((el) => !named(el))
                 .map((el) => el.outerHTML.slice(0, 160));

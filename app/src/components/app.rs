@@ -29,12 +29,15 @@ use super::diagnostics::Diagnostics;
 use super::editor::{Editor, EditorHandle};
 use super::examples::ExamplePicker;
 use super::explore::ExplorePanel;
+use super::files::FileBar;
 use super::findings::{self as findings_view, Findings, Opened, SourcePlace};
 use super::header::Header;
 use super::help::Help;
 use super::inspector::Inspector;
 use super::lanes::Lanes;
 use super::launch::LaunchPanel;
+use super::persist;
+use super::restore::RestoreBanner;
 use super::splitter::Splitter;
 use super::status::Status;
 use crate::explore::{self, ExploreMode, Job, WorkerEvent};
@@ -401,7 +404,8 @@ fn focus_timeline() {
 
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(|| State::new(preferred_theme()));
+    let state = use_reducer(|| persist::initial_state(preferred_theme()));
+    persist::use_persistence(&state);
     let session: SessionCell = use_mut_ref(|| None);
     let pool: PoolCell = use_mut_ref(|| None);
     let explorations = use_mut_ref(|| 0u64);
@@ -814,6 +818,9 @@ pub fn App() -> Html {
     let on_arg = actions.reform(|(id, text)| Action::SetArg { id, text });
     let on_add_arg = actions.reform(|()| Action::AddArg);
     let on_remove_arg = actions.reform(Action::RemoveArg);
+    let on_open_files = actions.reform(Action::OpenFiles);
+    let on_restore = actions.reform(|()| Action::RestoreEdits);
+    let on_dismiss_stash = actions.reform(|()| Action::DismissStash);
 
     let on_select_work_item = actions.reform(Action::SelectWorkItem);
     let on_tab = actions.reform(Action::SetInspectorTab);
@@ -861,6 +868,7 @@ pub fn App() -> Html {
     html! {
         <>
             <Header theme={state.theme} {on_theme} on_help={on_toggle_help.clone()} />
+            <RestoreBanner stash={state.stash.clone()} {on_restore} on_dismiss={on_dismiss_stash} />
             <main class="workspace" style={layout}>
                 <div class="column scenario-column">
                     <Editor
@@ -877,6 +885,7 @@ pub fn App() -> Html {
                         theme={state.theme}
                     >
                         <ExamplePicker current={state.example} on_load={on_example} />
+                        <FileBar scenario={form.scenario.clone()} file_name={state.file_name.clone().or_else(|| state.example.map(AttrValue::from))} on_open={on_open_files} />
                     </Editor>
                     <LaunchPanel
                         global={state.global.clone()}
@@ -895,6 +904,15 @@ pub fn App() -> Html {
                         {on_arg}
                         {on_add_arg}
                         {on_remove_arg}
+                        dialect={state.dialect}
+                        offset={state.offset.clone()}
+                        warp_size={state.warp_size.clone()}
+                        pct_depth={state.pct_depth.clone()}
+                        resident_groups={state.resident_groups.clone()}
+                        progress={state.progress}
+                        granularity={state.granularity}
+                        max_steps={state.max_steps.clone()}
+                        on_edit={actions.clone()}
                     />
                 </div>
                 <Splitter pane={Pane::Editor} size={panes.editor} vertical={true} grows_forward={true} label="Resize the editor" on_resize={on_resize.clone()} />
@@ -922,7 +940,7 @@ pub fn App() -> Html {
                             running={state.running}
                             {steps}
                             summary={state.summary.clone()}
-                            failed={!state.live && !state.diagnostics_stale && !state.diagnostics.is_empty()}
+                            failed={!state.live && !state.diagnostics_stale && !state.diagnostics.is_empty() && state.diagnostics_file.is_none()}
                         />
                     </div>
                     <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} litmus={form.is_litmus} selected={state.selected} {on_select_lane} on_seek={on_seek.clone()} reveal={state.reveal} />
@@ -954,7 +972,7 @@ pub fn App() -> Html {
                 <Diagnostics
                     diagnostics={state.diagnostics.clone()}
                     source={state.diagnostics_source.clone()}
-                    file_name={form::file_name(form::is_litmus(&state.diagnostics_source))}
+                    file_name={state.diagnostics_file.clone().unwrap_or_else(|| form::file_name(form::is_litmus(&state.diagnostics_source)).into())}
                     stale={state.diagnostics_stale}
                 />
                 <ExplorePanel
