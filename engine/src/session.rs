@@ -194,6 +194,7 @@ fn place_litmus(machine: &mut Machine, test: &crate::litmus::LitmusTest, kernel:
         .filter(|(_, p)| test.locations.iter().any(|l| l.name == p.name && l.space == crate::litmus::LitmusSpace::Local))
         .filter_map(|(i, _)| machine.items.first().and_then(|item| item.regs.get(i)).map(|&bits| crate::ir::ptr::alloc(bits)))
         .collect();
+    machine.races.local_allocs.clone_from(&local);
     machine.weak.local_allocs = local;
 }
 

@@ -14,6 +14,19 @@
 //!   so they synchronise only together with fences (`mem_fence`, `__threadfence`). A release at
 //!   work-group scope does not synchronise with other groups (a `scope-mismatch` when it meets
 //!   one);
+//! - what a release publishes is per address space. OpenCL 2.0 (section 3.3.6) orders global
+//!   and local memory by two happens-before relations, global-happens-before and
+//!   local-happens-before, each built from program order and the synchronisation of that
+//!   memory only: a release/acquire atomic synchronises the memory of its own object's address
+//!   space (an atomic on a `local` object orders local memory, not global), a fence or a
+//!   barrier the memory its `cl_mem_fence_flags` name. Batty, Donaldson and Wickerson
+//!   ("Overhauling SC Atomics in C11 and OpenCL", POPL 2016) formalise this as one
+//!   happens-before per memory region. So each agent keeps its knowledge per space (indexed by
+//!   [`GLOBAL`] and [`LOCAL`]), a release publishes, per space, what it releases of that
+//!   memory, and an access is checked against the knowledge of its own space: a chain through
+//!   a local atomic orders no global access, as in the relaxed model ([`crate::weak`]). CUDA's
+//!   atomics are relaxed and its `__threadfence*` and `__syncthreads` name both spaces, so in
+//!   CUDA synchronisation covers all memory, `__shared__` included;
 //! - an async copy's elements are written by its group's copy engine, which knows what the
 //!   work-item that started the copy knew; `wait_group_events` learns what the engine did.
 //!
@@ -32,6 +45,23 @@ use shadow::{Access, Cell, Reads, Release, Shadow};
 use crate::ir::{fence, order, scope};
 use crate::report::{RaceKind, RaceMemory};
 use crate::trace::{EventLog, Space};
+
+/// Index of global memory (global buffers and program-scope variables) in per-space arrays.
+pub const GLOBAL: usize = 0;
+/// Index of local memory (a work-group's `local` or CUDA `__shared__` memory, and a litmus
+/// test's locations declared `local`) in per-space arrays.
+pub const LOCAL: usize = 1;
+/// How many address spaces have a happens-before relation of their own.
+pub const SPACES: usize = 2;
+
+/// The `cl_mem_fence_flags` bit that names the memory of space index `s`.
+fn fence_bit(s: usize) -> u64 {
+    if s == LOCAL {
+        fence::LOCAL
+    } else {
+        fence::GLOBAL
+    }
+}
 
 /// One barrier passed by a work-item: its clock at the arrival, how many barriers its group
 /// had passed with this one, and the fence flags this work-item gave it.
@@ -77,12 +107,24 @@ pub struct Races {
     pub work_items: u32,
     /// Each agent's own clock: the steps it has taken.
     pub clock: Vec<u32>,
-    /// What each agent knows has happened before its next step.
-    pub know: Vec<Knowledge>,
-    /// Releases a relaxed atomic read saw, learned at the agent's next acquire fence.
-    pub pending: Vec<Knowledge>,
-    /// Whether the agent passed a release fence, which makes its later atomic writes releases.
-    pub fenced: Vec<bool>,
+    /// What each agent knows has happened before its next step, per address space: entry
+    /// [`GLOBAL`] orders global accesses, entry [`LOCAL`] local ones.
+    pub know: Vec<[Knowledge; SPACES]>,
+    /// Releases a relaxed atomic read saw, per address space, learned at the agent's next
+    /// acquire fence that names that memory.
+    pub pending: Vec<[Knowledge; SPACES]>,
+    /// Per agent and address space, its clock at its last release fence that named that
+    /// memory (0: none). Such a fence makes the agent's later atomic writes releases of that
+    /// memory, publishing what the agent did up to the fence.
+    pub fenced: Vec<[u32; SPACES]>,
+    /// Per agent and address space, its clock at its last release of that memory (a release
+    /// atomic on it, or a release fence that named it; 0: none). Only explanations read it: a
+    /// race whose first access was followed by releases of the other memory only is one of
+    /// synchronising the wrong address space.
+    pub released: Vec<[u32; SPACES]>,
+    /// Global allocations that stand for local memory (a litmus test's locations declared
+    /// `local`, kept in buffers every thread shares): they synchronise like local memory.
+    pub local_allocs: Vec<u32>,
     /// Each work-item's barrier crossings, in order.
     pub crossings: Vec<Vec<Crossing>>,
     /// How many barriers each group has passed.
@@ -105,6 +147,8 @@ crate::reuse::clone_fields!(Races {
     know,
     pending,
     fenced,
+    released,
+    local_allocs,
     crossings,
     barriers,
     records,
@@ -145,9 +189,10 @@ impl Races {
             work_items,
             clock: vec![0; agents],
             agent_device: vec![0; agents],
-            know: vec![Knowledge::default(); agents],
-            pending: vec![Knowledge::default(); agents],
-            fenced: vec![false; agents],
+            know: vec![Default::default(); agents],
+            pending: vec![Default::default(); agents],
+            fenced: vec![[0; SPACES]; agents],
+            released: vec![[0; SPACES]; agents],
             crossings: vec![Vec::new(); work_items as usize],
             barriers: vec![0; groups],
             ..Races::default()
@@ -161,22 +206,35 @@ impl Races {
         }
     }
 
+    /// The index ([`GLOBAL`] or [`LOCAL`]) of the happens-before relation that orders an
+    /// access to allocation `alloc` of `space`.
+    fn sync_space(&self, space: Space, alloc: u32) -> usize {
+        // A litmus test's `local` location lives in a global buffer but orders like local
+        // memory, as in the relaxed model; outside litmus tests the list is empty.
+        if space == Space::Local || (space == Space::Global && self.local_allocs.contains(&alloc)) {
+            LOCAL
+        } else {
+            GLOBAL
+        }
+    }
+
     /// The first barrier after `agent`'s `clock`-th step at which `agent` fenced memory of
-    /// `space`, as its number in the group's sequence of barriers. A barrier orders an access
-    /// before whatever comes after it in the group when the work-item that made the access
-    /// fenced that memory there (a fence releases what its own work-item did).
-    fn fenced_barrier_after(&self, agent: u32, clock: u32, space: Space) -> Option<u32> {
+    /// space index `space`, as its number in the group's sequence of barriers. A barrier
+    /// orders an access before whatever comes after it in the group when the work-item that
+    /// made the access fenced that memory there (a fence releases what its own work-item did).
+    fn fenced_barrier_after(&self, agent: u32, clock: u32, space: usize) -> Option<u32> {
         let crossings = &self.crossings[agent as usize];
-        let bit = if space == Space::Local { fence::LOCAL } else { fence::GLOBAL };
+        let bit = fence_bit(space);
         let from = crossings.partition_point(|c| c.clock < clock);
         crossings[from..].iter().find(|c| c.flags & bit != 0).map(|c| c.seq)
     }
 
-    /// How many of `group`'s barriers `agent` knows were passed: what it learned, and for its
-    /// own group the barriers it passed itself (kept in its crossings rather than in its
-    /// knowledge, so that a barrier does not have to rewrite every member's clock).
-    fn known_barriers(&self, agent: u32, group: u32) -> u32 {
-        let learned = self.know[agent as usize].group(group);
+    /// How many of `group`'s barriers `agent` knows were passed, as far as memory of space
+    /// index `space` is concerned: what it learned, and for its own group the barriers it
+    /// passed itself (kept in its crossings rather than in its knowledge, so that a barrier
+    /// does not have to rewrite every member's clock).
+    fn known_barriers(&self, agent: u32, group: u32, space: usize) -> u32 {
+        let learned = self.know[agent as usize][space].group(group);
         if agent < self.work_items && self.agent_group[agent as usize] == group {
             if let Some(c) = self.crossings[agent as usize].last() {
                 return learned.max(c.seq);
@@ -185,25 +243,50 @@ impl Races {
         learned
     }
 
-    /// What `agent` publishes when it releases: what it knows, its own steps so far, and the
-    /// barriers its group has passed.
-    fn published(&self, agent: u32) -> Knowledge {
-        let mut know = self.know[agent as usize].clone();
-        know.learn_item(agent, self.clock[agent as usize]);
+    /// What `agent` publishes of the memory of space index `space` when it releases that
+    /// memory as of its `clock`-th step: what it knows of that memory, its own steps up to
+    /// `clock`, and the barriers its group had passed by then.
+    fn published(&self, agent: u32, space: usize, clock: u32) -> Knowledge {
+        let mut know = self.know[agent as usize][space].clone();
+        know.learn_item(agent, clock);
         if agent < self.work_items {
-            if let Some(c) = self.crossings[agent as usize].last() {
+            let crossings = &self.crossings[agent as usize];
+            let passed = crossings.partition_point(|c| c.clock <= clock);
+            if let Some(c) = crossings[..passed].last() {
                 know.learn_group(self.agent_group[agent as usize], c.seq);
             }
         }
         know
     }
 
-    /// Whether `prev` happens before the current step of `agent`, for memory in `space`.
-    fn ordered(&self, prev: Access, agent: u32, space: Space) -> bool {
+    /// What `agent` publishes of every memory as of now (a `free`, or the start of an async
+    /// copy or a wait for one, which order everything).
+    fn published_all(&self, agent: u32) -> [Knowledge; SPACES] {
+        let clock = self.clock[agent as usize];
+        std::array::from_fn(|s| self.published(agent, s, clock))
+    }
+
+    /// What a write of `agent` releases of each space: for its atomic's own space `space`
+    /// (when `direct`, a release order) everything up to now; for the memory its earlier
+    /// release fences named, everything up to the last such fence. `None` when it releases
+    /// nothing.
+    fn release_of(&self, agent: u32, space: usize, direct: bool) -> Option<[Knowledge; SPACES]> {
+        let now = self.clock[agent as usize];
+        let fenced = self.fenced[agent as usize];
+        let upto: [u32; SPACES] = std::array::from_fn(|s| if direct && s == space { now } else { fenced[s] });
+        if upto.iter().all(|&c| c == 0) {
+            return None;
+        }
+        Some(std::array::from_fn(|s| if upto[s] == 0 { Knowledge::default() } else { self.published(agent, s, upto[s]) }))
+    }
+
+    /// Whether `prev` happens before the current step of `agent`, for memory of space index
+    /// `space`.
+    fn ordered(&self, prev: Access, agent: u32, space: usize) -> bool {
         if prev.agent == agent {
             return true;
         }
-        let know = &self.know[agent as usize];
+        let know = &self.know[agent as usize][space];
         if know.item(prev.agent) >= prev.clock {
             return true;
         }
@@ -213,7 +296,7 @@ impl Races {
         }
         let group = self.agent_group[prev.agent as usize];
         match self.fenced_barrier_after(prev.agent, prev.clock, space) {
-            Some(seq) => self.known_barriers(agent, group) >= seq,
+            Some(seq) => self.known_barriers(agent, group, space) >= seq,
             None => false,
         }
     }
@@ -224,6 +307,7 @@ impl Races {
             return;
         }
         let clock = self.clock[a.agent as usize];
+        let space = self.sync_space(a.space, a.alloc);
         let first_word = (a.offset / 4) as usize;
         let last_word = ((a.offset + a.size - 1) / 4) as usize;
         for word in first_word..=last_word {
@@ -242,22 +326,24 @@ impl Races {
             // Local memory is one copy per group; other memory is one copy for everyone.
             let owner = if a.space == Space::Local { a.memory_group } else { 0 };
             let key = (a.space as u8, owner, a.alloc, word as u64 * 4);
-            self.check_word(cell, cur, a, key, log);
+            self.check_word(cell, cur, a, space, key, log);
             if word == first_word {
                 if let Some((ord, sc)) = a.atomic {
-                    self.synchronise(cell, a, ord, sc);
+                    self.synchronise(cell, a, space, ord, sc);
                 }
             }
         }
     }
 
-    fn check_word(&mut self, cell: &mut Cell, cur: Access, a: AccessInfo, key: (u8, u32, u32, u64), log: &EventLog) {
+    /// Checks one word of access `a` (whose memory is ordered by the happens-before of space
+    /// index `space`) against its shadow `cell`, records what races and updates the cell.
+    fn check_word(&mut self, cell: &mut Cell, cur: Access, a: AccessInfo, space: usize, key: (u8, u32, u32, u64), log: &EventLog) {
         // Atomics race only when their scopes do not include each other (a heterogeneous
         // race: work-group scope across groups, device scope across devices).
         let races_with = |this: &Races, prev: Access| {
             prev.mask & cur.mask != 0
                 && !(prev.is_atomic() && cur.is_atomic() && this.inclusive(prev, cur))
-                && !this.ordered(prev, a.agent, a.space)
+                && !this.ordered(prev, a.agent, space)
         };
         if let Some(w) = cell.write {
             if races_with(self, w) {
@@ -265,7 +351,7 @@ impl Races {
                 // Benign when the write that comes second leaves the value as it was: two
                 // writes of the same value, or a read that sees the same value either way.
                 let benign = if a.write { cur.same_value() } else { w.same_value() };
-                self.record(w, cur, kind, benign, a, key, log);
+                self.record(w, cur, kind, benign, a, space, key, log);
             }
         }
         if a.write {
@@ -279,18 +365,18 @@ impl Races {
             };
             for &r in reads {
                 if races_with(self, r) {
-                    self.record(r, cur, RaceKind::ReadWrite, cur.same_value(), a, key, log);
+                    self.record(r, cur, RaceKind::ReadWrite, cur.same_value(), a, space, key, log);
                 }
             }
             cell.write = Some(cur);
         } else {
             cell.reads = match std::mem::take(&mut cell.reads) {
                 Reads::None => Reads::One(cur),
-                Reads::One(r) if r.agent == cur.agent || self.ordered(r, a.agent, a.space) => Reads::One(cur),
+                Reads::One(r) if r.agent == cur.agent || self.ordered(r, a.agent, space) => Reads::One(cur),
                 Reads::One(r) => Reads::Many(Box::new(vec![r, cur])),
                 Reads::Many(mut v) => {
                     // Reads ordered before this one are covered by it, as in FastTrack.
-                    v.retain(|r| r.agent != cur.agent && !self.ordered(*r, a.agent, a.space));
+                    v.retain(|r| r.agent != cur.agent && !self.ordered(*r, a.agent, space));
                     if v.len() >= shadow::MAX_READS {
                         v.remove(0);
                     }
@@ -315,12 +401,12 @@ impl Races {
         self.within(a.level(), a.agent, b.agent) && self.within(b.level(), b.agent, a.agent)
     }
 
-    /// Release and acquire through an atomic at `cell`.
-    fn synchronise(&mut self, cell: &mut Cell, a: AccessInfo, ord: u8, sc: u8) {
+    /// Release and acquire through an atomic at `cell`, on memory of space index `space`.
+    fn synchronise(&mut self, cell: &mut Cell, a: AccessInfo, space: usize, ord: u8, sc: u8) {
         let agent = a.agent as usize;
         let my_group = self.agent_group[agent];
         let acquire = matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST);
-        let release = matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) || self.fenced[agent];
+        let direct = matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST);
         // Every atomic reads (a store only for the release sequence it ends).
         let reads = !a.write || a.rmw;
         if reads {
@@ -341,23 +427,28 @@ impl Races {
                         self.scope_mismatches.push((rel.event, a.event));
                     }
                 } else {
-                    let know = rel.know.clone();
-                    if acquire {
-                        self.know[agent].join(&know);
-                    } else {
-                        self.pending[agent].join(&know);
+                    // An acquire learns every space the release published: the atomic's own
+                    // and whatever the releaser's fences named (the release decided what it
+                    // covers, as in the relaxed model).
+                    let into = if acquire { &mut self.know[agent] } else { &mut self.pending[agent] };
+                    for (mine, published) in into.iter_mut().zip(rel.know.iter()) {
+                        mine.join(published);
                     }
                 }
             }
         }
         if a.write {
-            if release {
-                let know = self.published(a.agent);
+            if direct {
+                self.released[agent][space] = self.clock[agent];
+            }
+            if let Some(know) = self.release_of(a.agent, space, direct) {
                 let group_scope = (sc == scope::WORK_GROUP || sc == scope::SUB_GROUP).then_some(my_group);
                 match cell.release.as_deref_mut() {
                     // A read-modify-write continues the release sequence it read from.
                     Some(prev) if a.rmw && prev.group_scope == group_scope => {
-                        prev.know.join(&know);
+                        for (theirs, mine) in prev.know.iter_mut().zip(know.iter()) {
+                            theirs.join(mine);
+                        }
                         prev.event = a.event;
                     }
                     _ => {
@@ -374,7 +465,8 @@ impl Races {
         }
     }
 
-    fn record(&mut self, prev: Access, cur: Access, kind: RaceKind, benign: bool, a: AccessInfo, key: (u8, u32, u32, u64), log: &EventLog) {
+    #[allow(clippy::too_many_arguments)]
+    fn record(&mut self, prev: Access, cur: Access, kind: RaceKind, benign: bool, a: AccessInfo, space: usize, key: (u8, u32, u32, u64), log: &EventLog) {
         let Some(p) = log.get(prev.event as usize) else { return };
         // One finding per pair of source locations, whichever of the two came first.
         let (x, y) = ((p.span.start, p.span.end), (a.span.start, a.span.end));
@@ -387,7 +479,7 @@ impl Races {
                 let why = if prev.is_atomic() && cur.is_atomic() {
                     "atomic accesses race when their scopes do not include each other: memory_scope_work_group reaches only the work-item's own work-group, memory_scope_device only its own device"
                 } else {
-                    self.explain(prev, a.agent, a.space)
+                    self.explain(prev, a.agent, space)
                 };
                 self.records.push(RaceRecord {
                     first: prev.event,
@@ -418,26 +510,50 @@ impl Races {
         }
     }
 
-    /// What synchronisation would have ordered `prev` before the current step of `agent`.
-    fn explain(&self, prev: Access, agent: u32, space: Space) -> &'static str {
+    /// What synchronisation would have ordered `prev` before the current step of `agent`, for
+    /// memory of space index `space`.
+    fn explain(&self, prev: Access, agent: u32, space: usize) -> &'static str {
         let engine = |a: u32| a >= self.work_items;
         if engine(prev.agent) || engine(agent) {
             return "an async copy's elements are ordered only at wait_group_events, and for the rest of the group by a barrier after it";
         }
         let (g1, g2) = (self.agent_group[prev.agent as usize], self.agent_group[agent as usize]);
+        if g1 == g2 {
+            // A barrier between them that the first work-item passed without fencing this
+            // memory.
+            let known = self.known_barriers(agent, g1, space);
+            let crossings = &self.crossings[prev.agent as usize];
+            let from = crossings.partition_point(|c| c.clock < prev.clock);
+            if let Some(c) = crossings[from..].iter().find(|c| c.seq <= known) {
+                return match (space, c.flags & (fence::LOCAL | fence::GLOBAL)) {
+                    (_, 0) => "the barrier between them was given no fence flags by the first access's work-item, so it orders no memory",
+                    (LOCAL, _) => "the barrier between them fences only global memory for the first access's work-item; local memory needs CLK_LOCAL_MEM_FENCE",
+                    _ => "the barrier between them fences only local memory for the first access's work-item (CLK_LOCAL_MEM_FENCE); global memory needs CLK_GLOBAL_MEM_FENCE",
+                };
+            }
+        }
+        // Ordered for the other memory but not for this one: the synchronisation between them
+        // covered the wrong address space.
+        let other = if space == LOCAL { GLOBAL } else { LOCAL };
+        if self.ordered(prev, agent, other) {
+            return if space == LOCAL {
+                "the synchronisation between them orders only global memory: a release/acquire atomic orders the memory of its own address space, and a fence or barrier only the memory its flags name (local memory needs a local atomic or CLK_LOCAL_MEM_FENCE)"
+            } else {
+                "the synchronisation between them orders only local memory: a release/acquire atomic on a local object orders local memory only, and a fence or barrier only the memory its flags name (global memory needs a global atomic or CLK_GLOBAL_MEM_FENCE)"
+            };
+        }
+        // The first access's work-item released only the other memory after it, so nothing
+        // that follows its releases can be ordered after this access.
+        let released = self.released[prev.agent as usize];
+        if released[space] < prev.clock && released[other] > prev.clock {
+            return if space == LOCAL {
+                "after the first access its work-item released only global memory (an atomic on a global object, or a fence naming only CLK_GLOBAL_MEM_FENCE), which does not order local memory"
+            } else {
+                "after the first access its work-item released only local memory (an atomic on a local object, or a fence naming only CLK_LOCAL_MEM_FENCE), which does not order global memory: a release/acquire chain orders global memory only through global atomics or fences naming CLK_GLOBAL_MEM_FENCE"
+            };
+        }
         if g1 != g2 {
             return "work-items of different work-groups are ordered only by an atomic release read by an atomic acquire at device scope (OpenCL 1.x and CUDA atomics are relaxed and need fences for that); a barrier orders its own group only";
-        }
-        // A barrier between them that the first work-item passed without fencing this memory.
-        let known = self.known_barriers(agent, g1);
-        let crossings = &self.crossings[prev.agent as usize];
-        let from = crossings.partition_point(|c| c.clock < prev.clock);
-        if let Some(c) = crossings[from..].iter().find(|c| c.seq <= known) {
-            return match (space, c.flags & (fence::LOCAL | fence::GLOBAL)) {
-                (_, 0) => "the barrier between them was given no fence flags by the first access's work-item, so it orders no memory",
-                (Space::Local, _) => "the barrier between them fences only global memory for the first access's work-item; local memory needs CLK_LOCAL_MEM_FENCE",
-                _ => "the barrier between them fences only local memory for the first access's work-item (CLK_LOCAL_MEM_FENCE); global memory needs CLK_GLOBAL_MEM_FENCE",
-            };
         }
         "no barrier between these accesses, and no atomic release read by an atomic acquire (OpenCL 1.x and CUDA atomics are relaxed and need fences for that)"
     }
@@ -455,18 +571,25 @@ impl Races {
             let clock = self.clock[m as usize];
             self.crossings[m as usize].push(Crossing { clock, seq, flags });
         }
-        // A barrier that fences no memory synchronises execution only: nothing is learned.
-        if members.iter().all(|&(_, f)| f & (fence::LOCAL | fence::GLOBAL) == 0) {
-            return;
-        }
-        let mut joined = Knowledge::default();
-        for &(m, _) in members {
-            joined.join(&self.know[m as usize]);
-        }
-        for &(m, _) in members {
-            // Usually every member already knows the same: then nothing is copied.
-            if self.know[m as usize] != joined {
-                self.know[m as usize] = joined.clone();
+        // Each member's barrier is an acquire and release of the memory its flags name: what
+        // the members knew of that memory, everyone who fenced it learns. A barrier that
+        // fences no memory synchronises execution only: nothing is learned.
+        for space in 0..SPACES {
+            let bit = fence_bit(space);
+            if members.iter().all(|&(_, f)| f & bit == 0) {
+                continue;
+            }
+            let mut joined = Knowledge::default();
+            for &(m, f) in members {
+                if f & bit != 0 {
+                    joined.join(&self.know[m as usize][space]);
+                }
+            }
+            for &(m, f) in members {
+                // Usually every member already knows the same: then nothing is copied.
+                if f & bit != 0 && self.know[m as usize][space] != joined {
+                    self.know[m as usize][space].clone_from(&joined);
+                }
             }
         }
     }
@@ -476,43 +599,53 @@ impl Races {
         if !self.enabled {
             return;
         }
-        let mut joined = Knowledge::default();
-        for &m in members {
-            joined.join(&self.know[m as usize]);
-            joined.learn_item(m, self.clock[m as usize]);
-        }
-        for &m in members {
-            self.know[m as usize] = joined.clone();
+        // CUDA's `__syncwarp` orders all memory the lanes access, shared memory included.
+        for space in 0..SPACES {
+            let mut joined = Knowledge::default();
+            for &m in members {
+                joined.join(&self.know[m as usize][space]);
+                joined.learn_item(m, self.clock[m as usize]);
+            }
+            for &m in members {
+                self.know[m as usize][space].clone_from(&joined);
+            }
         }
     }
 
-    /// A fence: a release fence makes the agent's later atomic writes releases; an acquire
-    /// fence learns what its relaxed atomic reads saw.
+    /// A fence, for the memory its flags name (`CLK_LOCAL_MEM_FENCE`, `CLK_GLOBAL_MEM_FENCE`
+    /// or both; CUDA's `__threadfence*` name both): a release fence makes the agent's later
+    /// atomic writes releases of that memory as of the fence; an acquire fence learns what its
+    /// relaxed atomic reads saw of that memory.
     pub fn fence(&mut self, agent: u32, flags: u64) {
         if !self.enabled {
             return;
         }
         let (ord, _) = fence::order_and_level(flags);
         let a = agent as usize;
-        if matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST) {
-            let pending = std::mem::take(&mut self.pending[a]);
-            self.know[a].join(&pending);
-        }
-        if matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) {
-            self.fenced[a] = true;
+        for space in (0..SPACES).filter(|&s| flags & fence_bit(s) != 0) {
+            if matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST) {
+                let pending = std::mem::take(&mut self.pending[a][space]);
+                self.know[a][space].join(&pending);
+            }
+            if matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) {
+                self.fenced[a][space] = self.clock[a];
+                self.released[a][space] = self.clock[a];
+            }
         }
     }
 
     /// The release a relaxed write promised now by `agent` makes (relaxed model): what it
     /// knows, when a release fence before makes its relaxed writes releases.
     pub fn promise_release(&self, agent: u32, level: usize, event: u32) -> Option<Box<Release>> {
-        if !self.enabled || !self.fenced[agent as usize] {
+        if !self.enabled {
             return None;
         }
+        // A relaxed write releases only what the fences before it named.
+        let know = self.release_of(agent, GLOBAL, false)?;
         let group = self.agent_group[agent as usize];
         let group_scope = (level == crate::weak::LEVEL_GROUP).then_some(group);
         let device = self.agent_device[agent as usize];
-        Some(Box::new(Release { know: self.published(agent), group_scope, group, device, level: level as u8, event, agent }))
+        Some(Box::new(Release { know, group_scope, group, device, level: level as u8, event, agent }))
     }
 
     /// `free`: what the freeing agent did with the block happens before any later `malloc`
@@ -521,15 +654,15 @@ impl Races {
         if !self.enabled {
             return;
         }
-        let know = self.published(agent);
+        // The allocator orders the block whichever memory it is used as: global memory.
+        let know = self.published(agent, GLOBAL, self.clock[agent as usize]);
         self.heap.join(&know);
     }
 
     /// `malloc`: learns what every earlier `free` published.
     pub fn heap_malloc(&mut self, agent: u32) {
         if self.enabled && !self.heap.is_empty() {
-            let heap = self.heap.clone();
-            self.know[agent as usize].join(&heap);
+            self.know[agent as usize][GLOBAL].join(&self.heap);
         }
     }
 
@@ -539,7 +672,9 @@ impl Races {
         if !self.enabled {
             return;
         }
-        let know = self.published(from);
-        self.know[to as usize].join(&know);
+        let know = self.published_all(from);
+        for (mine, theirs) in self.know[to as usize].iter_mut().zip(know.iter()) {
+            mine.join(theirs);
+        }
     }
 }

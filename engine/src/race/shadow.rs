@@ -66,7 +66,10 @@ pub const MAX_READS: usize = 64;
 /// acquire there to learn.
 #[derive(Clone, Debug)]
 pub struct Release {
-    pub know: Knowledge,
+    /// What the release publishes, per address space ([`super::GLOBAL`], [`super::LOCAL`]):
+    /// empty for memory it does not release (an atomic on a local object releases local
+    /// memory only, unless a release fence before it named global memory too).
+    pub know: [Knowledge; super::SPACES],
     /// The work-group of the releaser when it released at work-group scope: only members of
     /// that group may synchronise with it.
     pub group_scope: Option<u32>,
