@@ -74,6 +74,22 @@ pub const EXAMPLES: &[Example] = &[
         "barrier_local_fence_mp.litmus",
         "MP through a barrier that fences local memory"
     ),
+    litmus!(
+        "mp_local_flag.litmus",
+        "MP with a local flag: it orders only local memory"
+    ),
+    litmus!(
+        "relay_local_flag.litmus",
+        "A relay whose first hop is a local flag"
+    ),
+    litmus!(
+        "mp_global_flag_work_group.litmus",
+        "MP with a global flag at work-group scope"
+    ),
+    litmus!(
+        "mp_local_flag_global_fence.litmus",
+        "MP with a local flag and global fences"
+    ),
 ];
 
 /// The example with this id.

@@ -309,6 +309,35 @@ fn typing_into(event: &KeyboardEvent) -> bool {
             .is_some_and(|e| e.is_content_editable())
 }
 
+/// A callback that starts a run, opening a session first when there is none, unless a run
+/// is going on or has ended; `action` says where the run stops, given the session.
+fn run_starter(
+    session: &SessionCell,
+    dispatch: &UseReducerDispatcher<State>,
+    form: &Rc<Form>,
+    state: &UseReducerHandle<State>,
+    has_session: bool,
+    action: fn(&Session) -> Action,
+) -> Callback<()> {
+    let (session, dispatch, form, state) = (
+        session.clone(),
+        dispatch.clone(),
+        form.clone(),
+        state.clone(),
+    );
+    Callback::from(move |()| {
+        if state.running || (has_session && state.ended()) {
+            return;
+        }
+        if has_session || open_session(&session, &dispatch, &form) {
+            let started = session.borrow().as_ref().map(action);
+            if let Some(started) = started {
+                dispatch.dispatch(started);
+            }
+        }
+    })
+}
+
 /// Focuses the element with `id`, if the page has it.
 fn focus(id: &str) {
     if let Some(element) = gloo::utils::document()
@@ -602,22 +631,9 @@ pub fn App() -> Html {
         })
     };
     let on_select_lane = actions.reform(Action::SelectWorkItem);
-    let on_run = {
-        let (session, dispatch, form, state) = (
-            session.clone(),
-            dispatch.clone(),
-            form.clone(),
-            state.clone(),
-        );
-        Callback::from(move |()| {
-            if state.running || (has_session && state.ended()) {
-                return;
-            }
-            if has_session || open_session(&session, &dispatch, &form) {
-                dispatch.dispatch(Action::RunStarted);
-            }
-        })
-    };
+    let on_run = run_starter(&session, &dispatch, &form, &state, has_session, |_| {
+        Action::RunStarted
+    });
     let on_pause = actions.reform(|()| Action::RunStopped);
     let on_reset = {
         let (session, dispatch, form) = (session.clone(), dispatch.clone(), form.clone());
@@ -661,23 +677,11 @@ pub fn App() -> Html {
             }
         })
     };
-    let on_run_to_finding = {
-        let (session, dispatch, form, state) = (
-            session.clone(),
-            dispatch.clone(),
-            form.clone(),
-            state.clone(),
-        );
-        Callback::from(move |()| {
-            if state.running || (has_session && state.ended()) {
-                return;
-            }
-            if has_session || open_session(&session, &dispatch, &form) {
-                let after = session.borrow().as_ref().map_or(0, |s| s.findings().len());
-                dispatch.dispatch(Action::RunToFinding { after });
-            }
-        })
-    };
+    let on_run_to_finding = run_starter(&session, &dispatch, &form, &state, has_session, |s| {
+        Action::RunToFinding {
+            after: s.findings().len(),
+        }
+    });
     let on_open_finding = {
         let (session, dispatch, on_select) = (session.clone(), dispatch.clone(), on_select.clone());
         Callback::from(move |opened: Opened| {
