@@ -45,7 +45,32 @@ enum Command {
     /// Run a kernel under many seeds; print its distinct outcomes and findings, each with a
     /// seed that reproduces it.
     Explore(ExploreArgs),
+    /// Print the share link of a scenario: FILE and run options as for `run`; the link holds
+    /// the whole scenario, and `interleave run LINK` runs it.
+    Link(LinkArgs),
 }
+
+#[derive(clap::Args)]
+struct LinkArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// The page the link opens: the app's address (the one `cargo xtask serve` serves by
+    /// default).
+    #[arg(long, value_name = "URL", default_value = DEFAULT_BASE)]
+    base: String,
+    /// The step the link shows the run at.
+    #[arg(long, value_name = "N")]
+    step: Option<u64>,
+    /// The work-item (linear index) the link selects.
+    #[arg(long, value_name = "I")]
+    selected: Option<u32>,
+    /// The panel the link opens: work-item, memory, locks, barriers or console.
+    #[arg(long, value_name = "NAME")]
+    panel: Option<String>,
+}
+
+/// Where `interleave link` points by default: the address `cargo xtask serve` serves.
+const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
 
 #[derive(clap::Args)]
 struct ExploreArgs {
@@ -84,7 +109,8 @@ struct ParseArgs {
 struct RunArgs {
     /// The kernel source: a `.cl` (OpenCL C) or `.cu` (CUDA) file, an Oclgrind `.sim`
     /// simulation file (which names its kernel, launch and arguments), or a `.toml` scenario
-    /// file (which holds every setting of the run).
+    /// file (which holds every setting of the run), or a share link (a URL with its `#`
+    /// fragment, or the bare fragment), which also holds every setting.
     file: PathBuf,
     /// Which kernel to run, when the file defines several.
     #[arg(long)]
@@ -167,6 +193,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run(args),
         Command::Parse(args) => parse(args),
         Command::Explore(args) => explore(args),
+        Command::Link(args) => link(args),
     }
 }
 
@@ -366,7 +393,10 @@ fn scenario_from_toml(path: &Path) -> Result<Scenario, (Vec<Diagnostic>, String,
 /// The scenario of a `run` or `explore` invocation, from whichever kind of file it names; on
 /// failure the diagnostics have been printed and the exit status is returned.
 fn load_scenario(args: &RunArgs) -> Result<Scenario, ExitCode> {
-    if args.file.extension().is_some_and(|e| e == "toml") {
+    if is_link(&args.file) {
+        let text = args.file.to_string_lossy();
+        interleave_engine::link::decode(&text).map(|l| l.scenario).map_err(|d| render::fail(&[d], "", ""))
+    } else if args.file.extension().is_some_and(|e| e == "toml") {
         scenario_from_toml(&args.file).map_err(|(d, name, text)| render::fail(&d, &name, &text))
     } else if args.file.extension().is_some_and(|e| e == "sim") {
         scenario_from_sim(args).map_err(|(d, name, text)| render::fail(&d, &name, &text))
@@ -374,6 +404,37 @@ fn load_scenario(args: &RunArgs) -> Result<Scenario, ExitCode> {
         let source = read_source(&args.file).map_err(|d| render::fail(&[d], "", ""))?;
         scenario_from(args, source).map_err(|d| render::fail(&[d], "", ""))
     }
+}
+
+/// Whether FILE is a share link: it looks like one and names no file.
+fn is_link(file: &Path) -> bool {
+    file.to_str().is_some_and(interleave_engine::link::looks_like_link) && !file.exists()
+}
+
+fn link(args: LinkArgs) -> ExitCode {
+    let mut scenario = match load_scenario(&args.run) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    // Diagnostics name the file without the directories it was in on this machine.
+    if let Some(name) = Path::new(&scenario.file_name).file_name().and_then(|n| n.to_str()) {
+        scenario.file_name = name.to_string();
+    }
+    let view = interleave_engine::link::LinkView { step: args.step, selected: args.selected, panel: args.panel };
+    if let Some(panel) = &view.panel {
+        if !interleave_engine::link::PANELS.contains(&panel.as_str()) {
+            let d = Diagnostic::error("invalid-option", format!("unknown panel `{panel}`"))
+                .with_help(format!("choose one of: {}", interleave_engine::link::PANELS.join(", ")));
+            return render::fail(&[d], "", "");
+        }
+    }
+    let url = interleave_engine::link::url(&args.base, &interleave_engine::link::Link { scenario, view });
+    if args.run.json {
+        out!("{}", serde_json::json!({ "url": url }));
+    } else {
+        out!("{url}");
+    }
+    ExitCode::SUCCESS
 }
 
 fn explore(args: ExploreArgs) -> ExitCode {

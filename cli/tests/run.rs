@@ -3,7 +3,8 @@
 //! Each `tests/data/SUBCOMMAND/NAME.cl` (or `.cu`) starts with a `// ARGS: ...` line; a
 //! `NAME.sim` simulation file or `NAME.toml` scenario file carries its own launch. The test runs
 //! `interleave SUBCOMMAND FILE ARGS` from the workspace root and compares exit status, stdout
-//! and stderr with `NAME.expected` beside it. `UPDATE_EXPECT=1 cargo test` rewrites the
+//! and stderr with `NAME.expected` beside it. A `NAME.link` file holds a share link (or a
+//! fragment), which is passed as FILE itself. `UPDATE_EXPECT=1 cargo test` rewrites the
 //! expectations.
 
 use std::path::{Path, PathBuf};
@@ -17,8 +18,9 @@ fn workspace() -> PathBuf {
 fn observe(subcommand: &str, relative: &str) -> String {
     let root = workspace();
     let source = std::fs::read_to_string(root.join(relative)).expect("test input is readable");
+    let file = if relative.ends_with(".link") { source.trim().to_string() } else { relative.to_string() };
     // Kernels carry their arguments on a first `// ARGS:` line; a `.sim` file carries its own.
-    let args = if relative.ends_with(".sim") || relative.ends_with(".toml") {
+    let args = if relative.ends_with(".sim") || relative.ends_with(".toml") || relative.ends_with(".link") {
         ""
     } else {
         let args_line = source.lines().next().unwrap_or_default();
@@ -27,7 +29,7 @@ fn observe(subcommand: &str, relative: &str) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_interleave"))
         .current_dir(&root)
         .arg(subcommand)
-        .arg(relative)
+        .arg(&file)
         .args(args.split_whitespace())
         .output()
         .expect("the CLI starts");
@@ -61,7 +63,7 @@ fn check_dir(subcommand: &str, min: usize) {
     let mut inputs: Vec<_> = std::fs::read_dir(&dir)
         .expect("the test data folder exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "cl" || e == "cu" || e == "sim" || e == "toml" || e == "litmus"))
+        .filter(|p| p.extension().is_some_and(|e| e == "cl" || e == "cu" || e == "sim" || e == "toml" || e == "litmus" || e == "link"))
         .collect();
     inputs.sort();
     assert!(inputs.len() >= min, "expected at least {min} inputs in {}", dir.display());
@@ -84,6 +86,53 @@ fn run_outputs_match_their_expectations() {
 #[test]
 fn explore_outputs_match_their_expectations() {
     check_dir("explore", 2);
+}
+
+#[test]
+fn link_outputs_match_their_expectations() {
+    check_dir("link", 4);
+}
+
+/// The `trace_hash` of `interleave run ARGS --json`.
+fn run_hash(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_interleave"))
+        .current_dir(workspace())
+        .arg("run")
+        .args(args)
+        .arg("--json")
+        .output()
+        .expect("the CLI starts");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("JSON on stdout for {args:?}: {}", String::from_utf8_lossy(&out.stderr)));
+    json["trace_hash"].as_str().expect("a trace hash").to_string()
+}
+
+#[test]
+fn running_a_link_gives_the_trace_of_its_file() {
+    let cases: &[&[&str]] = &[
+        &["static/examples/count.toml"],
+        &["static/examples/weak_cas.toml"],
+        &["static/examples/threadfence_xy.toml"],
+        &["static/examples/async_copy_reuse.toml"],
+        &["static/examples/count.cl", "--global", "8", "--local", "4", "--arg", "ids=int[8]", "--arg", "counters=int[2]", "--sched", "pct", "--seed", "5"],
+        &["static/examples/litmus/mp.litmus", "--memory-model", "relaxed", "--seed", "3"],
+        &["tests/data/run/launch_from_sim_file.sim", "--seed", "2"],
+    ];
+    for args in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_interleave"))
+            .current_dir(workspace())
+            .arg("link")
+            .args(*args)
+            .output()
+            .expect("the CLI starts");
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let url = String::from_utf8(out.stdout).expect("UTF-8").trim().to_string();
+        assert!(url.starts_with("http://127.0.0.1:8080/#v1."), "{url}");
+        let fragment = url.split_once('#').expect("a fragment").1.to_string();
+        let expected = run_hash(args);
+        assert_eq!(run_hash(&[&url]), expected, "{args:?}");
+        assert_eq!(run_hash(&[&fragment]), expected, "{args:?}");
+        assert_eq!(run_hash(&[&format!("#{fragment}")]), expected, "{args:?}");
+    }
 }
 
 #[test]
