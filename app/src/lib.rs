@@ -25,6 +25,7 @@ pub mod inspector;
 pub mod inputs;
 pub mod marks;
 pub mod pool;
+pub mod share;
 pub mod snapshot;
 pub mod state;
 pub mod timeline;

@@ -23,6 +23,8 @@ use crate::inspector::Tab;
 use interleave_engine::inspect::MemoryRef;
 use crate::files::{self, Change, OpenedFile};
 use crate::form;
+use crate::share;
+use interleave_engine::link::Link;
 use crate::inputs::{self, Carried, Inputs, Stash, StoredArg, StoredReplay};
 
 /// The example the editor starts with.
@@ -354,6 +356,8 @@ pub struct State {
     /// The file the diagnostics are about, when they come from opening a file rather than
     /// from compiling the editor's source.
     pub diagnostics_file: Option<AttrValue>,
+    /// A share link was opened: the step its run is to be shown at once a session is open.
+    pub link_step: Option<u64>,
 }
 
 pub enum Action {
@@ -460,6 +464,12 @@ pub enum Action {
     RestoreEdits,
     /// Forgets the inputs set aside.
     DismissStash,
+    /// Loads a share link's scenario (setting the inputs aside like an example) and its view.
+    OpenLink(Rc<Link>),
+    /// A share link could not be read: its diagnostic goes to the Problems list.
+    LinkFailed(Diagnostic),
+    /// The session of an opened link was started.
+    LinkStarted,
 }
 
 impl State {
@@ -518,6 +528,7 @@ impl State {
             edited: false,
             stash: None,
             diagnostics_file: None,
+            link_step: None,
         }
     }
 
@@ -712,6 +723,7 @@ impl State {
         self.replay = None;
         self.autorun = false;
         self.finding = None;
+        self.link_step = None;
     }
 
     /// Sets `f` on a copy of the exploration, if there is one.
@@ -1112,6 +1124,32 @@ pub fn reduce(state: &State, action: Action) -> State {
             }));
         }
         Action::DismissStash => next.stash = None,
+        Action::OpenLink(link) => {
+            let label = match link.scenario.title.trim() {
+                "" => "a shared link".to_string(),
+                title => title.to_string(),
+            };
+            next.replace_inputs(&label, |next| {
+                if next.diagnostics_file.take().is_some() {
+                    next.diagnostics = Rc::default();
+                }
+                next.set_inputs(&inputs::from_scenario(&link.scenario));
+                next.example = None;
+            });
+            next.selected = link.view.selected.map(|s| s as usize);
+            if let Some(tab) = share::tab_of(link.view.panel.as_deref()) {
+                next.inspector_tab = tab;
+            }
+            next.link_step = Some(link.view.step.unwrap_or(0));
+        }
+        Action::LinkFailed(diagnostic) => {
+            next.diagnostics = Rc::new(vec![diagnostic]);
+            next.diagnostics_source = AttrValue::default();
+            next.diagnostics_file = Some(AttrValue::from("link"));
+            next.diagnostics_stale = false;
+            next.generation += 1;
+        }
+        Action::LinkStarted => next.link_step = None,
     }
     next
 }
@@ -1860,5 +1898,30 @@ mod tests {
             Action::OpenFiles(vec![file("k.cl", "__kernel void k() {}")]),
         );
         assert!(fixed.diagnostics.is_empty() && fixed.diagnostics_file.is_none());
+    }
+
+    #[test]
+    fn a_link_replaces_the_inputs_and_sets_its_view() {
+        let mut scenario = interleave_engine::scenario::Scenario::new("<img src=x onerror=alert(1)>", "k.cl", Dialect::OpenCl);
+        scenario.launch.global = vec![4];
+        scenario.seed = 42;
+        let link = share::link_of(&scenario, Some(9), Some(2), Tab::Memory);
+        let edited = reduce(&State::default(), Action::SetGlobal("3".into()));
+        let opened = reduce(&edited, Action::OpenLink(Rc::new(link)));
+        assert_eq!(opened.source, "<img src=x onerror=alert(1)>");
+        assert_eq!(opened.seed, "42");
+        assert_eq!(opened.global, "4");
+        assert_eq!(opened.selected, Some(2));
+        assert_eq!(opened.inspector_tab, Tab::Memory);
+        assert_eq!(opened.link_step, Some(9));
+        assert_eq!(opened.stash.as_ref().expect("the edits are kept").inputs.global, "3");
+        assert_eq!(reduce(&opened, Action::LinkStarted).link_step, None);
+        // An edit before the session opens drops the pending step.
+        assert_eq!(reduce(&opened, Action::SetSeed("1".into())).link_step, None);
+
+        let failed = reduce(&State::default(), Action::LinkFailed(Diagnostic::error("invalid-link", "broken")));
+        assert_eq!(failed.diagnostics[0].code, "invalid-link");
+        assert_eq!(failed.diagnostics_file.as_deref(), Some("link"));
+        assert_eq!(failed.source, State::default().source, "the inputs stay");
     }
 }

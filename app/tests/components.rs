@@ -2009,3 +2009,64 @@ mod launch_and_files {
         assert_eq!(count(&root, "#diagnostics .diagnostic"), 0);
     }
 }
+
+/// Puts `href` in the address bar without navigating (and without a `hashchange`).
+fn set_address(href: &str) {
+    let history = gloo::utils::window().history().unwrap();
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href))
+        .unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn share_writes_the_link_of_this_state_and_a_page_opened_on_it_restores_it() {
+    let original = gloo::utils::window().location().href().unwrap();
+    let root = mount_app().await;
+    for _ in 0..3 {
+        click(&root, "#step").await;
+    }
+    assert_eq!(steps(&root), 3);
+    click(&root, ".lane[data-work-item=\"1\"] button.wi").await;
+    click(&root, "#share").await;
+    let url = find(&root, "#share-url")
+        .unchecked_into::<HtmlInputElement>()
+        .value();
+    let address = gloo::utils::window().location().href().unwrap();
+    // Restored before any assertion, so a failure here does not leave a link to later tests.
+    set_address(&original);
+    assert_eq!(address, url, "the link is in the address bar");
+    let link = interleave_engine::link::decode(&url).expect("a link the engine reads");
+    assert_eq!(link.view.step, Some(3));
+    assert_eq!(link.view.selected, Some(1));
+    assert_eq!(link.view.panel.as_deref(), Some("work-item"));
+    assert!(link.scenario.source.contains("__kernel"));
+
+    // A page that starts on the link runs to its step and selects its work-item.
+    set_address(&url);
+    let opened = mount_app().await;
+    set_address(&original);
+    for _ in 0..100 {
+        if steps(&opened) == 3 && status(&opened) == "running" {
+            break;
+        }
+        TimeoutFuture::new(50).await;
+    }
+    settle().await;
+    assert_eq!(steps(&opened), 3);
+    assert_eq!(count(&opened, ".lane.selected[data-work-item=\"1\"]"), 1);
+}
+
+#[wasm_bindgen_test]
+async fn a_broken_link_is_a_problem_shown_as_text_and_the_page_stays_usable() {
+    let original = gloo::utils::window().location().href().unwrap();
+    let base = original.split('#').next().unwrap().to_string();
+    set_address(&format!("{base}#v1.PGI-bm90PC9iPg"));
+    let root = mount_app().await;
+    set_address(&original);
+    let problems = find(&root, "#diagnostics").text_content().unwrap_or_default();
+    assert!(problems.contains("invalid-link"), "{problems}");
+    assert_eq!(count(&root, "#diagnostics b"), 0);
+    assert!(editor_text(&root).contains("__kernel"), "the default example stays");
+    click(&root, "#step").await;
+    assert_eq!(steps(&root), 1);
+}

@@ -36,7 +36,12 @@
 //!   `completed`; `#download-scenario` saves a `.toml` file that the engine's `from_toml` (the
 //!   CLI's reader) reads back with the edited argument; a reload starts from the stored
 //!   inputs with the edit in place; files dragged over the page show `#drop-target`, and a
-//!   scenario file dropped without its kernel is explained in `#diagnostics`.
+//!   scenario file dropped without its kernel is explained in `#diagnostics`;
+//! - share links: the default example stepped to step 5 with lane 2 selected, `#share` puts
+//!   its link in the address bar and in `#share-url`; opening it (a fragment change, then a
+//!   reload) shows `#status[data-steps="5"]`, `.lane.selected[data-work-item="2"]` and the
+//!   same trace; a broken link is explained in `#diagnostics`, and markup in a linked source
+//!   and title shows as text (no `img` made of it) while the kernel still runs.
 //!
 //! It needs a built `dist/` directory (named by `INTERLEAVE_DIST`), Chromium and chromedriver,
 //! so it only exists with the `e2e` feature; `cargo xtask test` provides all of that. Every wait
@@ -141,6 +146,9 @@ async fn the_app_runs_steps_and_explores_in_chromium() {
     }
     if outcome.is_ok() {
         outcome = check_launch_and_files(&client).await;
+    }
+    if outcome.is_ok() {
+        outcome = check_share(&client, &server.url()).await;
     }
     if outcome.is_err() {
         // The page as it was when the check failed is the quickest way to see why.
@@ -1502,3 +1510,138 @@ async fn check_responsive_run(client: &Client) -> Check {
     click(client, "#inspector-tab-memory").await?;
     save_screenshot(client, "e2e-histogram-done.png").await
 }
+
+/// The step the shared state is at.
+const SHARE_STEP: u64 = 5;
+/// Markup that must only ever be shown as text.
+const HOSTILE_MARKUP: &str = "<img src=x onerror=alert(1)>";
+
+/// What identifies a trace on the page: the status line and every lane's marks and status.
+async fn trace_of(client: &Client) -> Check<String> {
+    let value = client
+        .execute(
+            "return document.getElementById('status').textContent + ' | ' + \
+             Array.from(document.querySelectorAll('#lanes .lane')).map(l => \
+             l.dataset.workItem + ':' + l.dataset.marks + ':' + l.dataset.status).join(',');",
+            vec![],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(value.as_str().unwrap_or_default().to_string())
+}
+
+/// Waits until the app shows the shared state: its step, the selected lane and `trace`.
+async fn wait_for_shared_state(client: &Client, what: &str, trace: &str) -> Check {
+    wait_until(what, WAIT, || async {
+        let steps = attribute(client, "#status", "data-steps").await?;
+        let selected = count(client, ".lane.selected[data-work-item=\"2\"]").await?;
+        let now = trace_of(client).await?;
+        if steps == SHARE_STEP.to_string() && selected == 1 && now == trace {
+            Ok(())
+        } else {
+            Err(format!("data-steps {steps:?}, {selected} selected lane 2, trace {now:?}"))
+        }
+    })
+    .await
+}
+
+/// Share links: the Share button's link, opened in the same window (by a fragment change and
+/// by a reload), restores the step, the selection and the trace; a broken link is explained
+/// in the Problems list; markup in a linked scenario stays text.
+async fn check_share(client: &Client, url: &str) -> Check {
+    // A fresh load of the default example.
+    select(client, "#examples", "litmus/mp.litmus").await?;
+    select(client, "#examples", "count.cl").await?;
+    wait_until("the default example in the editor", WAIT, || async {
+        let text = editor_text(client).await?;
+        let items = attribute(client, "#lanes", "data-work-items").await?;
+        ensure!(text.contains("__kernel") && items == DEFAULT_WORK_ITEMS.to_string(), "work-items {items:?}, editor {:?}", abbreviate(&text));
+        Ok(())
+    })
+    .await?;
+    for step in 1..=SHARE_STEP {
+        click(client, "button#step").await?;
+        wait_until(&format!("step {step}"), WAIT, || async {
+            let steps = attribute(client, "#status", "data-steps").await?;
+            ensure!(steps == step.to_string(), "data-steps {steps:?}");
+            Ok(())
+        })
+        .await?;
+    }
+    click(client, ".lane[data-work-item=\"2\"] button.wi").await?;
+    wait_until("lane 2 to be selected", WAIT, || async {
+        exactly(count(client, ".lane.selected[data-work-item=\"2\"]").await?, 1, "selected lane 2")
+    })
+    .await?;
+    let trace = trace_of(client).await?;
+    click(client, "button#share").await?;
+    let shared = wait_until("`#share-url` to hold the link", WAIT, || async {
+        let value = client
+            .execute("const f = document.getElementById('share-url'); return f ? f.value : '';", vec![])
+            .await
+            .map_err(|e| e.to_string())?;
+        let value = value.as_str().unwrap_or_default().to_string();
+        ensure!(value.contains("#v1."), "#share-url holds {value:?}");
+        Ok(value)
+    })
+    .await?;
+    let address = client.current_url().await.map_err(|e| e.to_string())?;
+    ensure!(address.as_str() == shared, "the address bar holds {address}, not the shared link {shared}");
+    let note = client.find(Locator::Css(".share-note")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
+    ensure!(note == "Link copied" || note == "Copy this link", "the share note reads {note:?}");
+    save_screenshot(client, "e2e-share-before.png").await?;
+
+    // Elsewhere, then the link: the fragment changes and the app follows it.
+    let base = url.split('#').next().unwrap_or_default().to_string();
+    client.goto(&base).await.map_err(|e| format!("cannot open {base}: {e}"))?;
+    wait_until("the app to render again", FIRST_RENDER_WAIT, || async {
+        exactly(count(client, "button#run").await?, 1, "button#run")
+    })
+    .await?;
+    client.goto(&shared).await.map_err(|e| format!("cannot open the shared link: {e}"))?;
+    wait_for_shared_state(client, "the shared link to restore step, selection and trace", &trace).await?;
+    // A reload opens it from the start.
+    client.refresh().await.map_err(|e| format!("cannot reload: {e}"))?;
+    wait_for_shared_state(client, "the reloaded link to restore step, selection and trace", &trace).await?;
+    save_screenshot(client, "e2e-share-opened.png").await?;
+
+    // A broken link: its diagnostic, as text, and the app still works.
+    let garbage = "v1.<b>not</b>&a-link";
+    client.goto(&format!("{base}#{garbage}")).await.map_err(|e| e.to_string())?;
+    wait_until("the broken link's problem in #diagnostics", WAIT, || async {
+        let text = client.find(Locator::Css("#diagnostics")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
+        ensure!(text.contains("invalid-link") && text.contains("this link"), "#diagnostics reads {:?}", abbreviate(&text));
+        exactly(count(client, "#diagnostics b").await?, 0, "#diagnostics b")
+    })
+    .await?;
+
+    // Markup in a linked scenario's source and title is text.
+    let mut scenario = interleave_engine::scenario::Scenario::new(
+        format!("// {HOSTILE_MARKUP}\n{}", include_str!("../../static/examples/count.cl")),
+        "count.cl",
+        interleave_engine::scenario::Dialect::OpenCl,
+    );
+    scenario.title = HOSTILE_MARKUP.to_string();
+    scenario.launch.global = vec![8];
+    scenario.launch.local = Some(vec![4]);
+    scenario.args = ["ids=int[8]", "counters=int[2]:fill=0"]
+        .iter()
+        .map(|text| interleave_engine::scenario::ArgBinding::parse(text))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("{e:?}"))?;
+    let hostile = interleave_engine::link::url(&base, &interleave_engine::link::Link { scenario, view: Default::default() });
+    client.goto(&hostile).await.map_err(|e| e.to_string())?;
+    wait_until("the linked markup to show as text in the editor", WAIT, || async {
+        let text = editor_text(client).await?;
+        ensure!(text.contains(HOSTILE_MARKUP), "the editor holds {:?}", abbreviate(&text));
+        exactly(count(client, "img[src=\"x\"]").await?, 0, "img[src=x]")
+    })
+    .await?;
+    click(client, "button#run").await?;
+    wait_for_status(client, "completed").await?;
+    exactly(count(client, "img[src=\"x\"]").await?, 0, "img[src=x]")?;
+    let alert = client.get_alert_text().await;
+    ensure!(alert.is_err(), "an alert is open: {alert:?}");
+    Ok(())
+}
+

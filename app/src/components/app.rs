@@ -38,12 +38,14 @@ use super::lanes::Lanes;
 use super::launch::LaunchPanel;
 use super::persist;
 use super::restore::RestoreBanner;
+use super::share::{self as share_view, ShareButton};
 use super::splitter::Splitter;
 use super::status::Status;
 use crate::explore::{self, ExploreMode, Job, WorkerEvent};
 use crate::form::{self, Form};
 use crate::inspector::{self, Inspection};
 use crate::pool::Pool;
+use crate::share;
 use crate::snapshot::{self, Snapshot};
 use crate::state::{Action, Pane, Phase, RunTarget, Speed, State, Summary, Theme};
 
@@ -568,6 +570,42 @@ pub fn App() -> Html {
         });
     }
 
+    // A share link in the address: at start, and whenever the fragment changes to another
+    // one. A link that cannot be read is explained in the Problems list, and the page stays
+    // on the inputs it has.
+    {
+        let dispatch = dispatch.clone();
+        use_effect_with((), move |_| {
+            let open = move || {
+                let hash = gloo::utils::window().location().hash().unwrap_or_default();
+                match share::from_hash(&hash) {
+                    None => {}
+                    Some(Ok(link)) => dispatch.dispatch(Action::OpenLink(Rc::new(link))),
+                    Some(Err(diagnostic)) => dispatch.dispatch(Action::LinkFailed(diagnostic)),
+                }
+            };
+            open();
+            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| open());
+            move || drop(listener)
+        });
+    }
+    // An opened link's scenario is in the inputs: start its session and run to its step (in
+    // chunks, like any run to a step not reached yet).
+    {
+        let (session, dispatch, form) = (session.clone(), dispatch.clone(), form.clone());
+        use_effect_with((state.link_step, state.revision), move |&(step, _)| {
+            if let Some(step) = step {
+                if open_session(&session, &dispatch, &form) {
+                    if step > 0 {
+                        dispatch.dispatch(Action::RunToStep(step));
+                    }
+                    reveal_lanes();
+                }
+                dispatch.dispatch(Action::LinkStarted);
+            }
+        });
+    }
+
     // The workers go as soon as the exploration is over (each has terminated itself after its
     // last message; this also ends the others after a failure), and with the app.
     {
@@ -807,7 +845,17 @@ pub fn App() -> Html {
     });
 
     let on_edit = actions.reform(Action::EditSource);
-    let on_example = actions.reform(Action::LoadExample);
+    // Loading an example is a new place in the history (Back returns to a link opened before);
+    // stepping and editing are not.
+    let on_example = {
+        let actions = actions.clone();
+        Callback::from(move |example| {
+            if let Ok(history) = gloo::utils::window().history() {
+                let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&share_view::page_base()));
+            }
+            actions.emit(Action::LoadExample(example));
+        })
+    };
     let on_memory_model = actions.reform(Action::SetMemoryModel);
     let on_explore_mode = actions.reform(Action::SetExploreMode);
     let on_explore_runs = actions.reform(Action::SetExploreRuns);
@@ -890,6 +938,7 @@ pub fn App() -> Html {
                     >
                         <ExamplePicker current={state.example} on_load={on_example} />
                         <FileBar scenario={form.scenario.clone()} file_name={state.file_name.clone().or_else(|| state.example.map(AttrValue::from))} on_open={on_open_files} />
+                        <ShareButton scenario={form.scenario.clone()} step={has_session.then_some(steps)} selected={state.selected} tab={state.inspector_tab} />
                     </Editor>
                     <LaunchPanel
                         global={state.global.clone()}

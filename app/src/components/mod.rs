@@ -21,6 +21,7 @@ pub mod launch;
 pub mod outcomes;
 pub mod persist;
 pub mod restore;
+pub mod share;
 pub mod splitter;
 pub mod status;
 pub mod timeline_canvas;
