@@ -253,23 +253,39 @@ fn locks(session: &Session) -> Vec<LockPanel> {
 }
 
 /// Each barrier with the members that have not arrived: members of the group that are
-/// neither waiting there nor finished.
+/// neither waiting there nor finished. One pass over the work-items serves every barrier, so
+/// a launch of many groups costs one read per work-item, not one per work-item and group.
 fn barriers(session: &Session) -> Vec<BarrierPanel> {
-    let count = session.work_item_count();
-    session
+    let mut panels: Vec<BarrierPanel> = session
         .barriers()
         .into_iter()
-        .map(|view| {
-            let missing = (0..count)
-                .map(|i| session.work_item(i))
-                .filter(|w| w.group == view.group as usize)
-                .filter(|w| !view.arrived.contains(&(w.index as u32)))
-                .filter(|w| w.status != WorkItemStatus::Finished)
-                .map(|w| w.index as u32)
-                .collect();
-            BarrierPanel { view, missing }
+        .map(|view| BarrierPanel {
+            view,
+            missing: Vec::new(),
         })
-        .collect()
+        .collect();
+    // The panel of each group that has a barrier with arrivals; groups nobody waits in show
+    // no panel, so their members are not looked at.
+    let mut by_group = std::collections::HashMap::new();
+    for (at, panel) in panels.iter().enumerate() {
+        if !panel.view.arrived.is_empty() {
+            by_group.insert(panel.view.group as usize, at);
+        }
+    }
+    if by_group.is_empty() {
+        return panels;
+    }
+    for index in 0..session.work_item_count() {
+        let item = session.work_item(index);
+        let Some(&at) = by_group.get(&item.group) else {
+            continue;
+        };
+        let panel = &mut panels[at];
+        if item.status != WorkItemStatus::Finished && !panel.view.arrived.contains(&(index as u32)) {
+            panel.missing.push(index as u32);
+        }
+    }
+    panels
 }
 
 /// The stale reads of the memory `view` shows, by element index. A stale read names its
