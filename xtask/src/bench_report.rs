@@ -202,7 +202,7 @@ pub fn section(f: &Figures, machine: &str) -> String {
 
     // 5. Time travel.
     let seek_rows = [
-        ("seek_1m/mixed", "5. Seek in a 1,000,024-step run (256 work-items), mean over a cycle of 8 targets"),
+        ("seek_1m/mixed", "5. Seek in a 1,000,704-step run (256 work-items), mean over a cycle of 8 targets"),
         ("seek_1m/step_back", "5. Step back (seek to the step before) in the same run"),
     ];
     for (id, label) in seek_rows {
@@ -227,7 +227,7 @@ pub fn section(f: &Figures, machine: &str) -> String {
         NONE.into(),
         format!("< 16 ms: {}", at_most(seek_large, 16.0)),
     ]);
-    for (name, label) in [("history_1m", "5. History (snapshots and event log) of the 1,000,024-step run"), ("history_65536", "5. History of the 917,760-step reduction over 65,536 work-items")] {
+    for (name, label) in [("history_1m", "5. History (snapshots and event log) of the 1,000,704-step run"), ("history_65536", "5. History of the 917,760-step reduction over 65,536 work-items")] {
         let native = f.get("memory", name, "history_bytes");
         let wasm = f.get("wasm", name, "history_bytes");
         rows.push([

@@ -61,6 +61,16 @@ pub fn measure(dist: &Path) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
+/// The first wasm module directly in `dist` that is empty, if any.
+pub fn empty_wasm(dist: &Path) -> Option<String> {
+    let entries = std::fs::read_dir(dist).ok()?;
+    entries.flatten().map(|e| e.path()).find_map(|path| {
+        let name = path.file_name()?.to_string_lossy().into_owned();
+        let empty = name.ends_with(".wasm") && std::fs::metadata(&path).is_ok_and(|m| m.len() == 0);
+        empty.then_some(name)
+    })
+}
+
 /// Every file under `dir`, by its path relative to `root`, with its contents.
 fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
@@ -92,7 +102,10 @@ mod tests {
         std::fs::write(dir.join("index.html"), "<html></html>").unwrap();
         std::fs::write(dir.join("app.js"), &text).unwrap();
         std::fs::write(dir.join("explore-worker_bg.wasm"), [0u8; 64]).unwrap();
+        assert_eq!(empty_wasm(&dir), None);
         let lines = measure(&dir).unwrap();
+        std::fs::write(dir.join("broken.wasm"), []).unwrap();
+        assert_eq!(empty_wasm(&dir).as_deref(), Some("broken.wasm"));
         std::fs::remove_dir_all(&dir).unwrap();
         let find = |name: &str| lines.iter().find(|l| l.starts_with(&format!("{name} "))).cloned().unwrap_or_default();
         assert_eq!(find("total").split_whitespace().nth(1), Some("raw_bytes=11077"));
