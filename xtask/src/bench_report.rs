@@ -22,6 +22,19 @@ pub fn replace_section(text: &str, section: &str) -> Result<String, String> {
     Ok(format!("{}{BEGIN}\n\n{}\n{END}{}", &text[..begin], section.trim_end(), &text[end + END.len()..]))
 }
 
+/// `1,000,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn ms(x: f64) -> String {
     if x >= 1000.0 {
         format!("{:.2} s", x / 1000.0)
@@ -187,7 +200,7 @@ pub fn section(f: &Figures, machine: &str) -> String {
         .collect();
     let one = workers.iter().find(|(n, _)| *n == 1).map(|w| w.1);
     let most = workers.iter().filter(|(n, _)| *n > 1).max_by_key(|(n, _)| *n).copied();
-    let runs = f.text("app", "explore_mp/1_workers", "runs").unwrap_or("?");
+    let runs = f.get("app", "explore_mp/1_workers", "runs").map_or("?".to_owned(), |r| thousands(r as u64));
     rows.push([
         format!("4. The app's exploration (MP, random, {runs} seeds) in its Web Workers: several workers against one"),
         NONE.into(),
@@ -353,6 +366,8 @@ mod tests {
         assert_eq!(at_most(Some(32.0), 16.0), "**missed** (2.0x over)");
         assert_eq!(at_least(Some(50.0), 100.0), "**missed** (2.0x short)");
         assert_eq!(at_least(None, 100.0), NOT_MEASURED);
+        assert_eq!(thousands(1_000_000), "1,000,000");
+        assert_eq!(thousands(999), "999");
     }
 
     #[test]
