@@ -341,10 +341,10 @@ pub fn machine() -> String {
     };
     let date = version("date", "-u");
     format!(
-        "Measured {date} on {model}, {cores} logical processors, {memory} of memory; {}, {}, Oclgrind from `{}`.",
+        "Measured {date} on {model}, {cores} logical processors, {memory} of memory; {}, {}, {}.",
         version("rustc", "-V"),
         version("chromium", "--version"),
-        crate::setup::find_on_path("oclgrind-kernel").map_or("unknown".into(), |p| p.display().to_string()),
+        version("oclgrind-kernel", "--version"),
     )
 }
 
