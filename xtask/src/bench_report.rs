@@ -335,7 +335,7 @@ pub fn machine() -> String {
             .arg(arg)
             .output()
             .ok()
-            .map(|o| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or_default().trim().to_owned())
+            .map(|o| String::from_utf8_lossy(&o.stdout).lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or_default().to_owned())
             .filter(|v| !v.is_empty())
             .unwrap_or_else(|| "unknown".into())
     };
