@@ -27,7 +27,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use interleave_engine::diag::Diagnostic;
 use interleave_engine::scenario::{ArgBinding, Dialect, Granularity, MemoryModel, Progress, Scenario, SchedulerKind};
-use interleave_engine::session::Session;
+use interleave_engine::session::{Prepared, Session};
 
 #[derive(Parser)]
 #[command(name = "interleave", version, about = "Run OpenCL C and CUDA kernels over simulated work-items, step by step, under seeded schedules.")]
@@ -482,7 +482,14 @@ fn run(args: RunArgs) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let mut session = match Session::new(scenario.clone()) {
+    // A run from the command line never steps back, so it keeps no snapshots: a large launch
+    // then pays neither for copying its machine every few thousand steps nor for holding the
+    // copies (the report is the same either way).
+    let started = Prepared::new(scenario.clone()).and_then(|mut prepared| {
+        prepared.history = false;
+        Session::start(&prepared, prepared.scenario.seed)
+    });
+    let mut session = match started {
         Ok(s) => s,
         Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
     };

@@ -126,10 +126,13 @@ pub fn report(report: &Report, scenario: &Scenario) {
     }
     out!("status: {} after {} steps (trace {})", report.status.as_str(), report.steps, report.trace_hash);
     for b in &report.buffers {
-        let values: Vec<String> = b.values.iter().map(|v| v.map_or("uninit".to_string(), |n| n.to_string())).collect();
         const SHOWN: usize = 64;
-        let more = if values.len() > SHOWN { format!(", ... ({} more)", values.len() - SHOWN) } else { String::new() };
-        out!("{} ({}[{}]): [{}{more}]", b.name, b.ty, values.len(), values[..values.len().min(SHOWN)].join(", "));
+        // Only the values shown are formatted: a buffer of a million elements would otherwise
+        // spend longer being formatted than the kernel took to run.
+        let shown: Vec<String> = b.values.iter().take(SHOWN).map(|v| v.map_or("uninit".to_string(), |n| n.to_string())).collect();
+        let total = b.values.len();
+        let more = if total > SHOWN { format!(", ... ({} more)", total - SHOWN) } else { String::new() };
+        out!("{} ({}[{}]): [{}{more}]", b.name, b.ty, total, shown.join(", "));
     }
     for p in &report.printf {
         out!("[{},{},{}] {}", p.work_item[0], p.work_item[1], p.work_item[2], p.text);

@@ -345,6 +345,14 @@ impl Session {
         self.steps
     }
 
+    /// The simulated work-item operations up to the current step: every private instruction
+    /// the work-items executed (the per-work-item clock `clock()` reads) plus one per step's
+    /// event. The benchmarks report throughput in these; summing on demand keeps the
+    /// interpreter's loop free of a second counter.
+    pub fn operations(&self) -> u64 {
+        self.machine.items.iter().map(|item| item.cycles).sum::<u64>() + self.steps
+    }
+
     /// Performs one scheduler step; `false` (and no change) once the run has ended.
     pub fn step(&mut self) -> bool {
         if self.status != RunStatus::Running {

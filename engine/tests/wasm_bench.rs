@@ -1,6 +1,7 @@
-//! The exploration benchmarks of BENCHMARKS.md, compiled to wasm and timed in headless
-//! Chromium with the browser's clock: random schedules of message passing per second, and an
-//! exhaustive exploration of SB, MP and IRIW. `cargo xtask bench` runs them (feature
+//! The engine benchmarks of BENCHMARKS.md, compiled to wasm and timed in headless Chromium
+//! with the browser's clock: the 65,536 work-item reduction in operations per second (race
+//! detection on and off), seeks in a million-step run, random schedules of message passing per
+//! second, and an exhaustive exploration of SB, MP and IRIW. `cargo xtask bench` runs them (feature
 //! `wasm-bench`) and reads the `wasm-bench` lines they print; each also checks the result it
 //! timed, so a broken exploration cannot pass as a fast one.
 //!
@@ -14,7 +15,9 @@
 #![cfg(all(target_arch = "wasm32", feature = "wasm-bench"))]
 
 use interleave_engine::explore::{explore_with, Config};
-use interleave_engine::scenario::{Dialect, MemoryModel, Scenario};
+use interleave_engine::report::RunStatus;
+use interleave_engine::scenario::{ArgBinding, Dialect, MemoryModel, Scenario, SchedulerKind};
+use interleave_engine::session::Session;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen_test::*;
 
@@ -30,6 +33,98 @@ extern "C" {
 const MP: &str = include_str!("../../static/examples/litmus/mp.litmus");
 const SB: &str = include_str!("../../static/examples/litmus/sb.litmus");
 const IRIW: &str = include_str!("../../static/examples/litmus/iriw.litmus");
+const REDUCE: &str = include_str!("../../static/examples/reduce.cl");
+const BUSY_LOOP: &str = include_str!("../benches/busy_loop.cl");
+
+fn kernel(source: &str, file_name: &str, global: u64, local: u64, args: &[&str]) -> Scenario {
+    let mut s = Scenario::new(source, file_name, Dialect::OpenCl);
+    s.launch.global = vec![global];
+    s.launch.local = Some(vec![local]);
+    s.args = args.iter().map(|a| ArgBinding::parse(a).expect("valid benchmark argument")).collect();
+    s.scheduler = SchedulerKind::Random;
+    s.max_steps = 10_000_000;
+    s
+}
+
+/// The reduction of the native benchmarks over `global` work-items in groups of 256.
+fn reduction(global: u64, race_detection: bool) -> Scenario {
+    let input = format!("in=int[{global}]:range=0:1:ro");
+    let partial = format!("partial=int[{}]", global / 256);
+    let mut s = kernel(REDUCE, "reduce.cl", global, 256, &[&input, &partial, "total=int[1]"]);
+    s.race_detection = race_detection;
+    s
+}
+
+/// Runs a launched session to its end, checking that it completed, and returns the
+/// milliseconds the run took.
+fn time_run(session: &mut Session) -> f64 {
+    let start = now();
+    session.run(u64::MAX);
+    let ms = now() - start;
+    assert_eq!(session.status(), RunStatus::Completed, "the benchmark run completes");
+    ms
+}
+
+/// The 65,536 work-item reduction in simulated operations per second, with the race detector
+/// on and off. A smaller reduction first brings the interpreter's code to V8's optimising
+/// tier; then each configuration runs twice, alternating, and the faster run of each counts
+/// (the slower one is the one another process on the machine interrupted more).
+#[wasm_bindgen_test]
+fn reduction_operations_per_second() {
+    let mut warm = Session::new(reduction(4096, true)).expect("compiles");
+    time_run(&mut warm);
+    let mut best = [f64::INFINITY; 2];
+    let mut operations = [0u64; 2];
+    for _ in 0..2 {
+        for (i, detection) in [true, false].into_iter().enumerate() {
+            let mut session = Session::new(reduction(65_536, detection)).expect("compiles");
+            let ms = time_run(&mut session);
+            best[i] = best[i].min(ms);
+            operations[i] = session.operations();
+        }
+    }
+    assert_eq!(operations[0], operations[1], "the detector does not change what runs");
+    for (i, name) in ["run_only", "run_only_without_race_detection"].into_iter().enumerate() {
+        console_log!(
+            "wasm-bench reduction_65536/{name} ms={:.1} operations={} operations_per_s={:.0}",
+            best[i],
+            operations[i],
+            operations[i] as f64 / (best[i] / 1000.0)
+        );
+    }
+}
+
+/// Seeks in a finished run of a million steps: the native benchmark's cycle of targets, and a
+/// step back from each; the mean and the worst of each.
+#[wasm_bindgen_test]
+fn seek_in_a_million_step_run() {
+    const TARGETS: [u64; 8] = [999_999, 123_457, 500_001, 750_003, 42, 999_000, 250_007, 871_111];
+    const ROUNDS: usize = 4;
+    let mut session = Session::new(kernel(BUSY_LOOP, "busy_loop.cl", 256, 64, &["counters=int[2]"])).expect("compiles");
+    let run_ms = time_run(&mut session);
+    let steps = session.steps();
+    assert!(steps >= 1_000_000, "a million steps: {steps}");
+    // One round untimed, so that the seek code runs optimised.
+    for target in TARGETS {
+        session.seek(target);
+    }
+    let (mut seeks, mut backs) = (Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        for target in TARGETS {
+            let start = now();
+            assert_eq!(session.seek(target), target);
+            seeks.push(now() - start);
+            let start = now();
+            assert_eq!(session.seek(target - 1), target - 1);
+            backs.push(now() - start);
+        }
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let worst = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+    console_log!("wasm-bench busy_loop_256/run_only ms={run_ms:.1} steps={steps}");
+    console_log!("wasm-bench seek_1m/mixed ms={:.3} worst_ms={:.3}", mean(&seeks), worst(&seeks));
+    console_log!("wasm-bench seek_1m/step_back ms={:.3} worst_ms={:.3}", mean(&backs), worst(&backs));
+}
 
 fn litmus(text: &str, name: &str) -> Scenario {
     let mut s = Scenario::new(text, name, Dialect::Litmus);

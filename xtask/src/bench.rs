@@ -1,100 +1,315 @@
-//! `cargo xtask bench [ARGS...]`: the engine's criterion benchmarks, then a short summary.
+//! `cargo xtask bench [ARGS...]`: every benchmark of BENCHMARKS.md, then the file rewritten
+//! with the figures.
 //!
-//! The task runs `cargo bench -p interleave-engine --bench engine -- ARGS...`, so a filter
-//! (`cargo xtask bench seek`) or a criterion option (`cargo xtask bench --test`) passes
-//! through. Criterion prints its own detailed report; the summary afterwards lists the mean
-//! time and throughput of each benchmark measured by this invocation, read from the
-//! `estimates.json` and `benchmark.json` files criterion writes under `target/criterion/`.
-//! Results of earlier invocations are left out by their modification time, so a filtered run
-//! summarises only what it measured. BENCHMARKS.md records the figures and the targets.
+//! Without arguments the task measures, in order:
+//! 1. the engine's criterion benchmarks natively (`cargo bench -p interleave-engine --bench
+//!    engine`), read back from the `estimates.json` and `benchmark.json` files criterion
+//!    writes under `target/criterion/` (results of earlier invocations are left out by their
+//!    modification time);
+//! 2. the engine's memory figures natively (`--bench memory`, a counting allocator);
+//! 3. the same engine workloads compiled to wasm (release) in headless Chromium
+//!    (`engine/tests/wasm_bench.rs` and `wasm_memory.rs`, feature `wasm-bench`);
+//! 4. the Oclgrind comparison: `interleave run FILE.sim` (release CLI) against
+//!    `oclgrind-kernel --data-races FILE.sim` on the `.sim` files in `engine/benches/`, wall
+//!    time, one after the other;
+//! 5. the timeline's paint of 1,024 lanes and 100,000 events, the app's component benchmark in
+//!    Chromium (release);
+//! 6. the app's size: `trunk build --release --offline`, then every file of `dist/`
+//!    brotli-compressed;
+//! 7. the built app in Chromium (`tests/tests/app_bench.rs`): navigation to interactive, and
+//!    the exploration rate of one worker against all of them.
+//!
+//! Then it rewrites the figures section of BENCHMARKS.md (between its two markers) with one
+//! table of workload, native, wasm, Oclgrind, ratio and target, and the machine. A stage that
+//! cannot run (a missing tool) leaves its rows marked "not measured" and the reason below the
+//! table: benchmarks measure, they never fail a build.
+//!
+//! With arguments, the task runs only the criterion benchmarks, passing the arguments through
+//! (a filter such as `cargo xtask bench seek`, or `--test`, which runs each benchmark once as
+//! a smoke test), prints their summary and leaves BENCHMARKS.md alone.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Instant, SystemTime};
 
 use serde_json::Value;
 
-/// One measured benchmark, as the summary shows it.
+/// One measured criterion benchmark, as the summary shows it.
 #[derive(Debug, PartialEq)]
-struct Measured {
-    id: String,
-    mean_ns: f64,
+pub(crate) struct Measured {
+    pub(crate) id: String,
+    pub(crate) mean_ns: f64,
     /// Criterion's throughput unit and the count per iteration, when the benchmark set one.
-    throughput: Option<(String, u64)>,
+    pub(crate) throughput: Option<(String, u64)>,
+}
+
+impl Measured {
+    /// Throughput per second, when the benchmark has one.
+    pub(crate) fn per_second(&self) -> Option<f64> {
+        self.throughput.as_ref().map(|(_, count)| *count as f64 / (self.mean_ns / 1e9))
+    }
+}
+
+/// Everything one full run measured: criterion's results, the `KEY=VALUE` figures the other
+/// stages printed (by stage and name), and what could not be measured.
+#[derive(Debug, Default)]
+pub(crate) struct Figures {
+    pub(crate) criterion: Vec<Measured>,
+    /// `(stage, name)` to the figure's values: `("wasm", "seek_1m/mixed")` to `{"ms": "2.1"}`.
+    pub(crate) values: BTreeMap<(String, String), BTreeMap<String, String>>,
+    /// Stages that failed or could not start, with why.
+    pub(crate) problems: Vec<String>,
+    /// The load average (1, 5 and 15 minutes) as each stage started.
+    pub(crate) loads: Vec<(String, String)>,
+}
+
+impl Figures {
+    /// The criterion result with this id.
+    pub(crate) fn native(&self, id: &str) -> Option<&Measured> {
+        self.criterion.iter().find(|m| m.id == id)
+    }
+
+    /// One value of a stage's figure, as a number.
+    pub(crate) fn get(&self, stage: &str, name: &str, key: &str) -> Option<f64> {
+        self.values.get(&(stage.to_owned(), name.to_owned()))?.get(key)?.parse().ok()
+    }
+
+    /// One value of a stage's figure, as text.
+    pub(crate) fn text(&self, stage: &str, name: &str, key: &str) -> Option<&str> {
+        self.values.get(&(stage.to_owned(), name.to_owned()))?.get(key).map(String::as_str)
+    }
+
+    /// Adds the `NAME KEY=VALUE...` lines of `stage`.
+    fn add_lines(&mut self, stage: &str, lines: &[String]) {
+        for line in lines {
+            let mut words = line.split_whitespace();
+            let Some(name) = words.next() else { continue };
+            let entry = self.values.entry((stage.to_owned(), name.to_owned())).or_default();
+            for word in words {
+                if let Some((key, value)) = word.split_once('=') {
+                    entry.insert(key.to_owned(), value.to_owned());
+                }
+            }
+        }
+    }
+
+    /// Runs one stage, noting the load average first; a failure is noted, not returned.
+    fn stage(&mut self, title: &str, work: impl FnOnce(&mut Figures) -> Result<(), String>) {
+        println!("\n==> bench: {title}");
+        self.loads.push((title.to_owned(), load_average()));
+        if let Err(problem) = work(self) {
+            println!("bench: {title}: {problem}");
+            self.problems.push(format!("{title}: {problem}"));
+        }
+    }
+}
+
+/// `/proc/loadavg`'s first three fields, or `unknown`.
+pub(crate) fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let root = crate::workspace_root();
-    let mut command = Command::new(crate::setup::cargo());
-    command
-        .current_dir(&root)
-        .args([
-            "bench",
-            "-p",
-            "interleave-engine",
-            "--bench",
-            "engine",
-            "--",
-        ])
-        .args(args);
-    let shown = crate::describe(&command);
-    println!("$ {shown}");
-    let started = SystemTime::now();
+    if !args.is_empty() {
+        let measured = criterion(&root, args)?;
+        print_summary(&measured);
+        println!("targets and the last full run's figures: BENCHMARKS.md");
+        return Ok(());
+    }
     let clock = Instant::now();
-    let status = command
-        .status()
-        .map_err(|e| format!("cannot run `{shown}`: {e}"))?;
-    if !status.success() {
-        return Err(format!("`{shown}` exited with {status}"));
-    }
-    let elapsed = clock.elapsed().as_secs_f64();
-
-    let mut measured = collect(&criterion_dir(&root), started);
-    measured.sort_by(|a, b| a.id.cmp(&b.id));
-    println!("\n==> summary ({elapsed:.0} s in all, including the build)");
-    if measured.is_empty() {
-        println!("no benchmark was measured (a filter that matched none, or --test mode)");
-    }
-    for m in &measured {
-        println!("{}", summary_line(m));
-    }
-    // The browser figures: the same exploration workloads compiled to wasm, in Chromium.
-    let wanted = args.iter().all(|a| a.starts_with('-') || "litmus".contains(a.as_str()) || a.contains("litmus"));
-    if wanted && !args.iter().any(|a| a == "--test") {
-        for line in wasm_bench(&root)? {
-            println!("wasm (Chromium): {line}");
+    let mut figures = Figures::default();
+    figures.stage("criterion benchmarks (native)", |f| {
+        f.criterion = criterion(&root, &[])?;
+        Ok(())
+    });
+    figures.stage("memory (native)", |f| {
+        let mut command = cargo(&root, &["bench", "-p", "interleave-engine", "--bench", "memory"]);
+        let lines = tagged_output(&mut command, "memory ")?;
+        f.add_lines("memory", &lines);
+        Ok(())
+    });
+    figures.stage("engine in Chromium (wasm)", |f| {
+        let lines = wasm_bench(&root)?;
+        f.add_lines("wasm", &lines);
+        Ok(())
+    });
+    figures.stage("Oclgrind comparison", |f| {
+        let lines = crate::bench_sim::compare(&root)?;
+        f.add_lines("sim", &lines);
+        Ok(())
+    });
+    figures.stage("timeline paint in Chromium", |f| {
+        let lines = timeline_bench(&root)?;
+        f.add_lines("timeline", &lines);
+        Ok(())
+    });
+    let dist = root.join("dist");
+    figures.stage("app size (trunk build --release)", |f| {
+        crate::editor::ensure_bundle()?;
+        crate::setup::ensure(crate::setup::BUILD_TOOLS)?;
+        // Builds sharing the target directory can leave a truncated file behind for Trunk to
+        // copy; a dist/ with an empty wasm module is built again, once.
+        for attempt in 0..2 {
+            run_shown(&mut crate::test::trunk_build(&root))?;
+            match crate::bench_size::empty_wasm(&dist) {
+                None => break,
+                Some(name) if attempt == 0 => println!("bench: {name} is empty; building again"),
+                Some(name) => return Err(format!("trunk wrote an empty {name} twice")),
+            }
         }
+        let lines = crate::bench_size::measure(&dist)?;
+        f.add_lines("size", &lines);
+        Ok(())
+    });
+    figures.stage("app in Chromium (load, workers)", |f| {
+        let lines = app_bench(&root, &dist)?;
+        f.add_lines("app", &lines);
+        Ok(())
+    });
+    print_summary(&figures.criterion);
+    for ((stage, name), values) in &figures.values {
+        let shown: Vec<String> = values.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        println!("{stage}: {name} {}", shown.join(" "));
     }
-    println!("targets and earlier figures: BENCHMARKS.md");
+    let path = root.join("BENCHMARKS.md");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let section = crate::bench_report::section(&figures, &crate::bench_report::machine());
+    let updated = crate::bench_report::replace_section(&text, &section)?;
+    std::fs::write(&path, updated).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    println!(
+        "\nbench: {:.0} s in all; BENCHMARKS.md rewritten{}",
+        clock.elapsed().as_secs_f64(),
+        if figures.problems.is_empty() { String::new() } else { format!(" ({} stage(s) not measured)", figures.problems.len()) }
+    );
     Ok(())
 }
 
-/// Runs `engine/tests/wasm_bench.rs` in headless Chromium (release build, feature
-/// `wasm-bench`) and returns the figures it printed.
+fn cargo(root: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(crate::setup::cargo());
+    command.current_dir(root).args(args);
+    command
+}
+
+/// Runs `command` with its output shown.
+fn run_shown(command: &mut Command) -> Result<(), String> {
+    let shown = crate::describe(command);
+    println!("$ {shown}");
+    let status = command.status().map_err(|e| format!("cannot run `{shown}`: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{shown}` exited with {status}"))
+    }
+}
+
+/// Runs `command` and returns the lines of its output (stdout and stderr) that start with
+/// `tag` (leading spaces ignored), without the tag.
+fn tagged_output(command: &mut Command, tag: &str) -> Result<Vec<String>, String> {
+    let shown = crate::describe(command);
+    println!("$ {shown}");
+    let output = command.output().map_err(|e| format!("cannot run `{shown}`: {e}"))?;
+    let text = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        let tail: Vec<&str> = text.lines().rev().take(30).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        return Err(format!("`{shown}` exited with {}:\n{}", output.status, tail.join("\n")));
+    }
+    let lines = tagged_lines(&text, tag);
+    for line in &lines {
+        println!("{tag}{line}");
+    }
+    Ok(lines)
+}
+
+/// Runs the criterion benchmarks with `args` and returns what they measured, by id.
+fn criterion(root: &Path, args: &[String]) -> Result<Vec<Measured>, String> {
+    let mut command = cargo(root, &["bench", "-p", "interleave-engine", "--bench", "engine", "--"]);
+    command.args(args);
+    let started = SystemTime::now();
+    run_shown(&mut command)?;
+    let mut measured = collect(&criterion_dir(root), started);
+    measured.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(measured)
+}
+
+fn print_summary(measured: &[Measured]) {
+    println!("\n==> criterion summary");
+    if measured.is_empty() {
+        println!("no benchmark was measured (a filter that matched none, or --test mode)");
+    }
+    for m in measured {
+        println!("{}", summary_line(m));
+    }
+}
+
+/// Runs the engine's browser benchmarks (`wasm_bench.rs`, `wasm_memory.rs`) in headless
+/// Chromium (release build, feature `wasm-bench`) and returns the figures they printed.
 fn wasm_bench(root: &Path) -> Result<Vec<String>, String> {
     use crate::setup::Tool;
     let found = crate::setup::ensure(&[Tool::WasmTarget, Tool::WasmBindgen, Tool::Chromium])?;
     let chromedriver = found.chromedriver.ok_or("chromedriver was not found")?;
-    let mut command = Command::new(crate::setup::cargo());
+    let mut command = cargo(root, &["test", "--release", "-p", "interleave-engine", "--target", crate::setup::WASM_TARGET]);
     command
-        .current_dir(root)
-        .args(["test", "--release", "-p", "interleave-engine", "--target", crate::setup::WASM_TARGET])
-        .args(["--features", "wasm-bench", "--test", "wasm_bench", "--", "--nocapture"])
+        .args(["--features", "wasm-bench", "--test", "wasm_bench", "--test", "wasm_memory", "--", "--nocapture"])
         .env("CHROMEDRIVER", chromedriver)
-        .env("WASM_BINDGEN_TEST_TIMEOUT", "600");
-    let shown = crate::describe(&command);
-    println!("$ {shown}");
-    let output = command.output().map_err(|e| format!("cannot run `{shown}`: {e}"))?;
-    if !output.status.success() {
-        return Err(format!("`{shown}` exited with {}:\n{}", output.status, String::from_utf8_lossy(&output.stderr)));
-    }
-    let text = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
-    Ok(wasm_lines(&text))
+        .env("WASM_BINDGEN_TEST_TIMEOUT", "900");
+    tagged_output(&mut command, "wasm-bench ")
 }
 
-/// The `wasm-bench NAME KEY=VALUE` lines of the browser benchmarks' output, without the tag.
-fn wasm_lines(text: &str) -> Vec<String> {
-    text.lines().filter_map(|l| l.trim().strip_prefix("wasm-bench ").map(str::to_string)).collect()
+/// Runs the app's timeline benchmark (a component test that paints 1,024 lanes and 100,000
+/// events at several zooms and scroll positions) in headless Chromium, release build, and
+/// returns its figures as one `timeline KEY=VALUE...` line.
+fn timeline_bench(root: &Path) -> Result<Vec<String>, String> {
+    use crate::setup::Tool;
+    let found = crate::setup::ensure(&[Tool::WasmTarget, Tool::WasmBindgen, Tool::Chromium])?;
+    let chromedriver = found.chromedriver.ok_or("chromedriver was not found")?;
+    crate::editor::ensure_bundle()?;
+    let mut command = cargo(root, &["test", "--release", "-p", "interleave-app", "--target", crate::setup::WASM_TARGET]);
+    command
+        .args(["--test", "components", "--", "--nocapture", "a_thousand_lanes_and_a_hundred_thousand_events"])
+        .env("CHROMEDRIVER", chromedriver)
+        .env("WASM_BINDGEN_TEST_TIMEOUT", "900");
+    let lines = tagged_output(&mut command, "timeline of 1,024 lanes")?;
+    let line = lines.first().ok_or("the timeline test printed no figures")?;
+    Ok(vec![format!("lanes_1024 {}", timeline_values(line).ok_or_else(|| format!("cannot read {line:?}"))?)])
+}
+
+/// `first_render_ms=.. paint_mean_ms=.. paint_worst_ms=.. paints=.. rerender_ms=..` from the
+/// timeline test's line (after its `timeline of 1,024 lanes` tag).
+fn timeline_values(line: &str) -> Option<String> {
+    let after = |label: &str| -> Option<&str> {
+        let rest = &line[line.find(label)? + label.len()..];
+        rest.split_whitespace().next()
+    };
+    let events = line.trim_start().strip_prefix("and ")?.split_whitespace().next()?;
+    Some(format!(
+        "events={events} first_render_ms={} paint_mean_ms={} paint_worst_ms={} paints={} rerender_ms={}",
+        after("first render ")?,
+        after("paint mean ")?,
+        after("worst ")?,
+        after("over ")?,
+        after("re-render ")?,
+    ))
+}
+
+/// Runs `tests/tests/app_bench.rs` against the built app in `dist`.
+fn app_bench(root: &Path, dist: &Path) -> Result<Vec<String>, String> {
+    use crate::setup::Tool;
+    let found = crate::setup::ensure(&[Tool::Chromium])?;
+    let chromedriver = found.chromedriver.ok_or("chromedriver was not found")?;
+    let chromium = found.chromium.ok_or("chromium was not found")?;
+    let mut command = cargo(root, &["test", "-p", "interleave-tests", "--features", "e2e", "--test", "app_bench", "--", "--nocapture"]);
+    command.env("INTERLEAVE_DIST", dist).env("CHROMEDRIVER", chromedriver).env("CHROMIUM", chromium);
+    tagged_output(&mut command, "app-bench ")
+}
+
+/// The lines of `text` that start with `tag` (after leading spaces), without the tag.
+fn tagged_lines(text: &str, tag: &str) -> Vec<String> {
+    text.lines().filter_map(|l| l.trim().strip_prefix(tag).map(str::to_string)).collect()
 }
 
 /// Where criterion writes its results: `criterion/` in cargo's target directory.
@@ -206,9 +421,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn picks_the_browser_figures_out_of_the_test_output() {
+    fn picks_the_figures_out_of_the_test_output() {
         let text = "running 2 tests\nwasm-bench litmus_random/mp schedules_per_s=55125\ntest result: ok\n  wasm-bench litmus_exhaustive/sb ms=1.2\n";
-        assert_eq!(wasm_lines(text), vec!["litmus_random/mp schedules_per_s=55125", "litmus_exhaustive/sb ms=1.2"]);
+        let lines = tagged_lines(text, "wasm-bench ");
+        assert_eq!(lines, vec!["litmus_random/mp schedules_per_s=55125", "litmus_exhaustive/sb ms=1.2"]);
+        let mut figures = Figures::default();
+        figures.add_lines("wasm", &lines);
+        assert_eq!(figures.get("wasm", "litmus_random/mp", "schedules_per_s"), Some(55125.0));
+        assert_eq!(figures.text("wasm", "litmus_exhaustive/sb", "ms"), Some("1.2"));
+        assert_eq!(figures.get("wasm", "litmus_exhaustive/sb", "missing"), None);
+    }
+
+    #[test]
+    fn reads_the_timeline_figures() {
+        let line = "timeline of 1,024 lanes and 100000 events: first render 35.2 ms, paint mean 4.10 ms, worst 9.80 ms over 20 paints, re-render 12.5 ms";
+        let tail = &tagged_lines(line, "timeline of 1,024 lanes")[0];
+        assert_eq!(
+            timeline_values(tail).as_deref(),
+            Some("events=100000 first_render_ms=35.2 paint_mean_ms=4.10 paint_worst_ms=9.80 paints=20 rerender_ms=12.5")
+        );
     }
 
     #[test]

@@ -8,8 +8,10 @@
 //!   engine parses, and why it refuses the rest (see [`corpus`]).
 //! - `cargo xtask fuzz <target> [--time SECONDS]` runs a cargo-fuzz target from `fuzz/` (see
 //!   [`fuzz`]).
-//! - `cargo xtask bench [ARGS...]` runs the engine's criterion benchmarks and prints a summary
-//!   (see [`bench`]).
+//! - `cargo xtask bench` runs every benchmark (natively, in headless Chromium, against
+//!   Oclgrind, the app's size and load time) and rewrites BENCHMARKS.md's figures;
+//!   `cargo xtask bench ARGS...` runs only the criterion benchmarks ARGS selects (see
+//!   [`bench`]).
 //! - `cargo xtask editor` builds the code editor's JavaScript bundle, which the app needs to
 //!   compile (see [`editor`]); `serve` and `test` do this first on their own.
 //!
@@ -18,6 +20,9 @@
 //! new module plus one arm in [`Task::parse`] and [`main`].
 
 mod bench;
+mod bench_report;
+mod bench_sim;
+mod bench_size;
 mod corpus;
 mod corpus_detect;
 mod corpus_gpuverify;
@@ -45,8 +50,10 @@ tasks:
   fuzz <TARGET> [--time SECONDS]
                      fuzz the engine for SECONDS (default 60) with a cargo-fuzz target:
                      frontend or execute (installs nightly and cargo-fuzz if missing)
-  bench [ARGS...]    run the engine's benchmarks (criterion) and print a summary; ARGS
-                     go to criterion, e.g. a name filter such as `seek` or `--test`
+  bench [ARGS...]    run every benchmark (native, wasm in Chromium, Oclgrind, app size
+                     and load) and rewrite BENCHMARKS.md's figures; with ARGS, only the
+                     criterion benchmarks, ARGS going to criterion (a filter such as
+                     `seek`, or `--test`), and BENCHMARKS.md is left alone
   editor             build the code editor's JavaScript bundle (app/js/bundle/editor.js)
                      with npm and esbuild, if it is missing or out of date
   help               print this message

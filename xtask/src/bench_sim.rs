@@ -1,0 +1,96 @@
+//! The Oclgrind comparison of `cargo xtask bench`: the same `.sim` files run by
+//! `interleave run FILE.sim` (the release CLI) and by `oclgrind-kernel --data-races FILE.sim`,
+//! one after the other on the same machine, timed by wall clock from start to exit.
+//!
+//! Both tools resolve the kernel file a `.sim` names from the working directory, so both run
+//! in `engine/benches/`, where the files are. The interleave run is allowed enough steps to
+//! finish (`--max-steps`); its status line says whether it did.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// The `.sim` workloads and how many times each is run (the fastest run counts).
+const WORKLOADS: &[(&str, &str, u32)] = &[("reduce_65536", "reduce_65536.sim", 3), ("vector_add_1m", "vector_add_1m.sim", 1)];
+
+/// Enough steps for the vector add (about four per work-item).
+const MAX_STEPS: &str = "10000000";
+
+/// Runs every workload with both tools and returns one `NAME KEY=VALUE...` line each.
+pub fn compare(root: &Path) -> Result<Vec<String>, String> {
+    let oclgrind = crate::setup::find_on_path("oclgrind-kernel")
+        .ok_or("oclgrind-kernel is not installed (Debian package `oclgrind`)")?;
+    let mut build = Command::new(crate::setup::cargo());
+    build.current_dir(root).args(["build", "--release", "-p", "interleave-cli"]);
+    let shown = crate::describe(&build);
+    println!("$ {shown}");
+    let status = build.status().map_err(|e| format!("cannot run `{shown}`: {e}"))?;
+    if !status.success() {
+        return Err(format!("`{shown}` exited with {status}"));
+    }
+    // A private copy of the binary: other builds sharing the target directory could replace
+    // it between runs.
+    let interleave = std::env::temp_dir().join(format!("interleave-bench-{}", std::process::id()));
+    std::fs::copy(target_dir(root).join("release/interleave"), &interleave)
+        .map_err(|e| format!("cannot copy the release CLI to {}: {e}", interleave.display()))?;
+    let result = compare_with(&oclgrind, &interleave, &root.join("engine/benches"));
+    let _ = std::fs::remove_file(&interleave);
+    result
+}
+
+/// The comparison proper, with the two tools' binaries and the folder of `.sim` files.
+fn compare_with(oclgrind: &Path, interleave: &Path, dir: &Path) -> Result<Vec<String>, String> {
+    let mut lines = Vec::new();
+    for &(name, file, runs) in WORKLOADS {
+        let (mut ours, mut theirs) = (f64::INFINITY, f64::INFINITY);
+        let mut status_line = String::new();
+        let mut oclgrind_ok = true;
+        for _ in 0..runs {
+            let mut command = Command::new(interleave);
+            command.current_dir(dir).args(["run", file, "--max-steps", MAX_STEPS]);
+            let (ms, output) = timed(&mut command)?;
+            ours = ours.min(ms);
+            status_line = output.lines().find(|l| l.starts_with("status: ")).unwrap_or("status: unknown").to_owned();
+            let mut command = Command::new(oclgrind);
+            command.current_dir(dir).args(["--data-races", file]);
+            let started = Instant::now();
+            let status = command
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .map_err(|e| format!("cannot run oclgrind-kernel: {e}"))?;
+            theirs = theirs.min(started.elapsed().as_secs_f64() * 1000.0);
+            oclgrind_ok &= status.success();
+        }
+        // `status: completed after 917760 steps (trace ...)`
+        let mut words = status_line.split_whitespace().skip(1);
+        let state = words.next().unwrap_or("unknown");
+        let steps = words.nth(1).unwrap_or("0");
+        let line = format!(
+            "{name} interleave_ms={ours:.0} oclgrind_ms={theirs:.0} interleave_status={state} interleave_steps={steps} oclgrind_ok={oclgrind_ok} runs={runs}"
+        );
+        println!("sim {line}");
+        lines.push(line);
+    }
+    Ok(lines)
+}
+
+/// Runs `command` to its end and returns the milliseconds it took and its standard output.
+/// Its exit status is not checked: the CLI exits with 1 when a run has findings.
+fn timed(command: &mut Command) -> Result<(f64, String), String> {
+    let started = Instant::now();
+    let output = command
+        .stderr(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", crate::describe(command)))?;
+    Ok((started.elapsed().as_secs_f64() * 1000.0, String::from_utf8_lossy(&output.stdout).into_owned()))
+}
+
+/// Cargo's target directory: `CARGO_TARGET_DIR` if set (relative to the workspace), else
+/// `target/`.
+pub fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|dir| if dir.is_absolute() { dir } else { root.join(dir) })
+        .unwrap_or_else(|| root.join("target"))
+}
