@@ -1,6 +1,8 @@
 //! Broken input never panics: thousands of mutations of real kernels go through compile and
 //! a bounded run, and each ends in diagnostics or a report.
 
+mod common;
+
 use interleave_engine::scenario::{ArgBinding, Dialect, Scenario};
 use interleave_engine::session::Session;
 
@@ -70,4 +72,21 @@ fn mutated_kernels_give_diagnostics_or_reports_never_panics() {
         }
     }
     assert!(ran > 100, "only {ran} mutants ran; the mutations are too destructive to exercise execution");
+}
+
+#[test]
+fn generated_kernels_compile_and_run_within_their_limits() {
+    // Every sentence of the generator's grammar is well typed: a diagnostic here is a front-end
+    // bug (or a grammar bug), and a run must end within its step limit whatever it does.
+    for seed in 0..400u64 {
+        let scenario = common::generate::scenario(&mut common::generate::Lcg(seed), common::generate::Config::default());
+        let source = scenario.source.clone();
+        let limit = scenario.max_steps;
+        let mut session = match Session::new(scenario) {
+            Ok(session) => session,
+            Err(diagnostics) => panic!("generated kernel {seed} does not compile: {diagnostics:?}\n{source}"),
+        };
+        session.run(u64::MAX);
+        assert!(session.report().steps <= limit, "generated kernel {seed} ran past its step limit");
+    }
 }

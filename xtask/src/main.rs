@@ -44,7 +44,8 @@ tasks:
                      (default ../shared/corpus beside the checkout)
   fuzz <TARGET> [--time SECONDS]
                      fuzz the engine for SECONDS (default 60) with a cargo-fuzz target:
-                     frontend or execute (installs nightly and cargo-fuzz if missing)
+                     frontend, execute, typed, litmus, sim or link (installs nightly and
+                     cargo-fuzz if missing)
   bench [ARGS...]    run the engine's benchmarks (criterion) and print a summary; ARGS
                      go to criterion, e.g. a name filter such as `seek` or `--test`
   editor             build the code editor's JavaScript bundle (app/js/bundle/editor.js)

@@ -2,6 +2,8 @@
 // Each test binary uses part of this module; the rest is not dead, only unused there.
 #![allow(dead_code)]
 
+pub mod generate;
+
 use interleave_engine::scenario::{ArgBinding, Dialect, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
 
