@@ -965,6 +965,7 @@ pub fn App() -> Html {
                         progress={state.progress}
                         granularity={state.granularity}
                         max_steps={state.max_steps.clone()}
+                        limits={state.limits.clone()}
                         on_edit={actions.clone()}
                     />
                 </div>
