@@ -11,6 +11,11 @@ use libfuzzer_sys::fuzz_target;
 
 /// Small enough that libFuzzer's one-second timeout flags a hang, not a long but legal run.
 const STEPS: u64 = 2000;
+/// Likewise for the launch: a file or link may legally ask for millions of work-items, whose
+/// launch takes longer than the timeout under the sanitizer (the first `sim` run found one of
+/// 105,450, `engine/tests/data/robustness/sim/`). Above this, the launch is refused with the
+/// work-items limit's diagnostic, which is what the target then checks.
+const WORK_ITEMS: u64 = 4096;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -27,6 +32,7 @@ fuzz_target!(|data: &[u8]| {
     };
     scenario.max_steps = STEPS;
     scenario.max_instructions_per_step = 20_000;
+    scenario.max_work_items = WORK_ITEMS;
     if let Ok(mut session) = Session::new(scenario) {
         session.run(STEPS);
         let _ = session.report();
