@@ -25,7 +25,7 @@ pub const WORKER_URL: &str = "./explore-worker_loader.js";
 /// Random exploration runs this many seeds unless the user asks for another number.
 pub const DEFAULT_RUNS: u64 = 1000;
 /// The most seeds one random exploration may run: about a minute of a small kernel.
-pub const MAX_RUNS: u64 = 10_000_000;
+pub const MAX_RUNS: u64 = interleave_engine::limits::EXPLORATION_RUNS.max;
 /// A preemption bound above this explores as much as no bound, only slower.
 pub const MAX_PREEMPTIONS: u32 = 1000;
 /// The most workers a random exploration starts, whatever the browser reports.

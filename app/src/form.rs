@@ -20,7 +20,7 @@ use interleave_engine::diag::{Diagnostic, LineIndex};
 use interleave_engine::frontend::{self, KernelSignature};
 use interleave_engine::litmus::{self, LitmusTest};
 use interleave_engine::scenario::{Dialect, Launch, Scenario, SchedulerKind};
-use interleave_engine::session::MAX_HISTORY_EVENTS;
+use interleave_engine::limits::{self, Limit};
 
 use crate::args::{self, Sizes, Table};
 use crate::inputs::sizes_text;
@@ -30,8 +30,45 @@ use crate::state::State;
 pub const MAX_WARP_SIZE: u64 = 64;
 /// The deepest PCT search the engine runs.
 pub const MAX_PCT_DEPTH: u64 = 64;
-/// The most steps a run can take: the events the engine's history keeps for stepping back.
-pub const MAX_STEPS: u64 = MAX_HISTORY_EVENTS as u64;
+/// The most steps a run can take: the hard maximum of the engine's steps limit.
+pub const MAX_STEPS: u64 = limits::STEPS.max;
+
+/// The resource limits the launch panel's "More settings" sets besides the step limit, in the
+/// order it shows them (each with its default and hard maximum, from the engine).
+pub const LIMITS: [Limit; 5] = [
+    limits::INSTRUCTIONS_PER_STEP,
+    limits::WORK_ITEMS,
+    limits::MEMORY_BYTES,
+    limits::PRINTF_BYTES,
+    limits::HISTORY_EVENTS,
+];
+
+/// The value `scenario` sets for the limit `LIMITS[k]`.
+pub fn limit_value(scenario: &Scenario, k: usize) -> u64 {
+    match k {
+        0 => scenario.max_instructions_per_step,
+        1 => scenario.max_work_items,
+        2 => scenario.max_memory_bytes,
+        3 => scenario.max_printf_bytes,
+        _ => scenario.max_history_events,
+    }
+}
+
+/// Sets the limit `LIMITS[k]` on `scenario`.
+fn set_limit(scenario: &mut Scenario, k: usize, value: u64) {
+    match k {
+        0 => scenario.max_instructions_per_step = value,
+        1 => scenario.max_work_items = value,
+        2 => scenario.max_memory_bytes = value,
+        3 => scenario.max_printf_bytes = value,
+        _ => scenario.max_history_events = value,
+    }
+}
+
+/// The texts of the limit fields for `scenario`'s values.
+pub fn limit_texts(scenario: &Scenario) -> [String; 5] {
+    std::array::from_fn(|k| limit_value(scenario, k).to_string())
+}
 
 /// The name diagnostics give the editor's text.
 pub const FILE_NAME: &str = "kernel.cl";
@@ -112,6 +149,8 @@ pub struct Form {
     pub pct_depth_error: Option<String>,
     pub resident_groups_error: Option<String>,
     pub max_steps_error: Option<String>,
+    /// Why each of the [`LIMITS`] fields is invalid, if it is.
+    pub limit_errors: [Option<String>; 5],
     /// The kernels the source defines, once it compiles.
     pub kernels: Option<Rc<Vec<KernelSignature>>>,
     /// The kernel launched, when known.
@@ -144,6 +183,13 @@ impl Form {
         .filter(|(error, _)| error.is_some())
         .map(|(_, name)| name.to_string())
         .collect();
+        names.extend(
+            LIMITS
+                .iter()
+                .zip(&self.limit_errors)
+                .filter(|(_, error)| error.is_some())
+                .map(|(limit, _)| limit.label.to_string()),
+        );
         if !self.is_litmus {
             names.extend(
                 self.table
@@ -479,6 +525,8 @@ struct Common {
     pct_depth: u32,
     max_steps: u64,
     granularity: interleave_engine::scenario::Granularity,
+    /// The values of the [`LIMITS`], in order.
+    limits: [u64; 5],
 }
 
 impl Common {
@@ -487,6 +535,9 @@ impl Common {
         scenario.pct_depth = self.pct_depth;
         scenario.max_steps = self.max_steps;
         scenario.granularity = self.granularity;
+        for (k, value) in self.limits.iter().enumerate() {
+            set_limit(scenario, k, *value);
+        }
     }
 }
 
@@ -501,7 +552,18 @@ fn common_settings(state: &State, form: &mut Form) -> Option<Common> {
     let max_steps = parse_count(&state.max_steps, 1, MAX_STEPS)
         .map_err(|e| form.max_steps_error = Some(e))
         .ok();
+    let mut limits = [0u64; 5];
+    for (k, limit) in LIMITS.iter().enumerate() {
+        match parse_count(&state.limits[k], 1, limit.max) {
+            Ok(value) => limits[k] = value,
+            Err(e) => form.limit_errors[k] = Some(e),
+        }
+    }
+    if form.limit_errors.iter().any(Option::is_some) {
+        return None;
+    }
     Some(Common {
+        limits,
         seed: seed?,
         pct_depth: pct_depth? as u32,
         max_steps: max_steps?,
@@ -734,6 +796,19 @@ mod tests {
         // The empty resident count means every group.
         let all = reduce(&state, Action::SetResidentGroups(" ".into()));
         assert_eq!(validate(&all).scenario.unwrap().max_resident_groups, None);
+    }
+
+    #[test]
+    fn the_resource_limits_are_checked_against_their_hard_maxima() {
+        let defaults = validate(&State::default()).scenario.expect("valid");
+        assert_eq!(defaults.max_work_items, limits::WORK_ITEMS.default);
+        let raised = reduce(&State::default(), Action::SetLimit(1, "64".into()));
+        assert_eq!(validate(&raised).scenario.expect("valid").max_work_items, 64);
+        let too_high = (limits::MEMORY_BYTES.max + 1).to_string();
+        let form = validate(&reduce(&State::default(), Action::SetLimit(2, too_high.into())));
+        assert!(form.scenario.is_none());
+        assert!(form.limit_errors[2].is_some());
+        assert_eq!(form.invalid_settings(), ["Max memory (bytes)"]);
     }
 
     #[test]

@@ -120,6 +120,9 @@ pub struct Inputs {
     pub progress: String,
     pub granularity: String,
     pub max_steps: String,
+    /// The texts of the resource limit fields (`crate::form::LIMITS`, in order); empty in a
+    /// value stored before they existed, which then takes the defaults.
+    pub limits: Vec<String>,
     pub args: Vec<StoredArg>,
     pub replay: Option<StoredReplay>,
     pub carried: Carried,
@@ -208,6 +211,7 @@ pub fn from_scenario(scenario: &Scenario) -> Inputs {
         progress: scenario.progress.name().into(),
         granularity: scenario.granularity.name().into(),
         max_steps: scenario.max_steps.to_string(),
+        limits: crate::form::limit_texts(scenario).to_vec(),
         args: scenario
             .args
             .iter()

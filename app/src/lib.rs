@@ -9,6 +9,9 @@
 //! from, and the splitting and merging of explorations) is kept apart from the components so
 //! that it can be tested natively.
 //!
+//! A panic (an engine bug) never takes the page down: [`crash`] shows a banner with the
+//! scenario's link and a way to reset.
+//!
 //! Schedule exploration never runs on the page's thread: [`pool`] starts Web Workers, each
 //! running [`worker`] in the `explore-worker` binary, and [`explore`] holds what they say to
 //! each other.
@@ -16,6 +19,7 @@
 pub mod args;
 pub mod codemirror;
 pub mod components;
+pub mod crash;
 pub mod examples;
 pub mod explain;
 pub mod explore;
@@ -35,5 +39,8 @@ pub use components::app::App;
 
 /// Mounts the app on the document body.
 pub fn start() {
+    // Before anything can panic: a panic then shows a banner instead of leaving a dead page.
+    crash::install();
+    crash::expose_test_hook();
     yew::Renderer::<App>::new().render();
 }

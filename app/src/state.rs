@@ -344,6 +344,8 @@ pub struct State {
     pub progress: Progress,
     pub granularity: Granularity,
     pub max_steps: AttrValue,
+    /// The texts of the resource limit fields (`crate::form::LIMITS`, in order).
+    pub limits: Rc<[AttrValue; 5]>,
     /// The fields of an opened scenario that the panel has no control for.
     pub carried: Rc<Carried>,
     /// The file the source was opened from.
@@ -451,6 +453,8 @@ pub enum Action {
     SetProgress(Progress),
     SetGranularity(Granularity),
     SetMaxSteps(AttrValue),
+    /// The text of the resource limit field `crate::form::LIMITS[k]`.
+    SetLimit(usize, AttrValue),
     /// The argument table's fields for the parameter `fields.name`.
     SetArgFields(ArgFields),
     /// The argument table's text for parameter `param`.
@@ -523,6 +527,7 @@ impl State {
             progress: Progress::OccupancyBound,
             granularity: Granularity::Event,
             max_steps: AttrValue::from(Scenario::default().max_steps.to_string()),
+            limits: Rc::new(crate::form::limit_texts(&Scenario::default()).map(AttrValue::from)),
             carried: Rc::default(),
             file_name: None,
             edited: false,
@@ -563,6 +568,7 @@ impl State {
             progress: self.progress.name().into(),
             granularity: self.granularity.name().into(),
             max_steps: self.max_steps.to_string(),
+            limits: self.limits.iter().map(|t| t.to_string()).collect(),
             args: self
                 .args
                 .iter()
@@ -613,6 +619,10 @@ impl State {
         self.progress = Progress::parse(&inputs.progress).unwrap_or_default();
         self.granularity = Granularity::parse(&inputs.granularity).unwrap_or_default();
         self.max_steps = text(&inputs.max_steps);
+        let defaults = crate::form::limit_texts(&Scenario::default());
+        self.limits = Rc::new(std::array::from_fn(|k| {
+            AttrValue::from(inputs.limits.get(k).cloned().unwrap_or_else(|| defaults[k].clone()))
+        }));
         let first = self.next_arg_id;
         let rows: Vec<ArgRow> = inputs
             .args
@@ -1064,6 +1074,14 @@ pub fn reduce(state: &State, action: Action) -> State {
         Action::SetMaxSteps(text) => {
             next.max_steps = text;
             next.invalidate();
+        }
+        Action::SetLimit(k, text) => {
+            if k < next.limits.len() {
+                let mut limits = (*next.limits).clone();
+                limits[k] = text;
+                next.limits = Rc::new(limits);
+                next.invalidate();
+            }
         }
         Action::SetArgFields(fields) => {
             let param = fields.name.clone();

@@ -77,7 +77,7 @@ struct ExploreArgs {
     #[command(flatten)]
     run: RunArgs,
     /// How many schedules to run (seeds S, S+1, ... from --seed; default 100); with
-    /// --exhaustive, the most executions to enumerate (default 1000000).
+    /// --exhaustive, the most executions to enumerate (default 1000000). At most 10,000,000.
     #[arg(long)]
     runs: Option<u64>,
     /// Enumerate every schedule (and every write a relaxed load may read) instead of sampling
@@ -166,9 +166,25 @@ struct RunArgs {
     /// Seed of every random choice.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Stop after this many steps.
-    #[arg(long, default_value_t = 1_000_000)]
+    /// Stop after this many steps (at most 100,000,000).
+    #[arg(long, default_value_t = interleave_engine::limits::STEPS.default)]
     max_steps: u64,
+    /// Stop when a work-item runs this many instructions between two shared-memory events
+    /// (an endless private loop; at most 1,000,000,000).
+    #[arg(long, value_name = "N", default_value_t = interleave_engine::limits::INSTRUCTIONS_PER_STEP.default)]
+    max_instructions_per_step: u64,
+    /// Refuse launches of more work-items than this (at most 16,777,216).
+    #[arg(long, value_name = "N", default_value_t = interleave_engine::limits::WORK_ITEMS.default)]
+    max_work_items: u64,
+    /// Refuse launches that allocate more bytes of memory than this (at most 1 GiB).
+    #[arg(long, value_name = "BYTES", default_value_t = interleave_engine::limits::MEMORY_BYTES.default)]
+    max_memory_bytes: u64,
+    /// Keep at most this many bytes of printf output (at most 64 MiB).
+    #[arg(long, value_name = "BYTES", default_value_t = interleave_engine::limits::PRINTF_BYTES.default)]
+    max_printf_bytes: u64,
+    /// Stop after recording this many events of history (at most 8,000,000).
+    #[arg(long, value_name = "N", default_value_t = interleave_engine::limits::HISTORY_EVENTS.default)]
+    max_history_events: u64,
     /// Memory model: sc or relaxed.
     #[arg(long, default_value = "sc")]
     memory_model: String,
@@ -280,6 +296,11 @@ fn scenario_from(args: &RunArgs, source: String) -> Result<Scenario, Diagnostic>
     })?;
     scenario.seed = args.seed;
     scenario.max_steps = args.max_steps;
+    scenario.max_instructions_per_step = args.max_instructions_per_step;
+    scenario.max_work_items = args.max_work_items;
+    scenario.max_memory_bytes = args.max_memory_bytes;
+    scenario.max_printf_bytes = args.max_printf_bytes;
+    scenario.max_history_events = args.max_history_events;
     scenario.memory_model = match args.memory_model.as_str() {
         "sc" => MemoryModel::Sc,
         "relaxed" => MemoryModel::Relaxed,
@@ -355,6 +376,11 @@ fn scenario_from_sim(args: &RunArgs) -> Result<Scenario, (Vec<Diagnostic>, Strin
     scenario.scheduler = options.scheduler;
     scenario.seed = options.seed;
     scenario.max_steps = options.max_steps;
+    scenario.max_instructions_per_step = options.max_instructions_per_step;
+    scenario.max_work_items = options.max_work_items;
+    scenario.max_memory_bytes = options.max_memory_bytes;
+    scenario.max_printf_bytes = options.max_printf_bytes;
+    scenario.max_history_events = options.max_history_events;
     scenario.memory_model = options.memory_model;
     scenario.warp_size = options.warp_size;
     scenario.heap_bytes = options.heap_bytes;

@@ -234,6 +234,11 @@ struct Search {
 impl Explorer {
     /// Compiles the scenario; nothing runs yet.
     pub fn new(scenario: &Scenario, config: Config) -> Result<Explorer, Vec<Diagnostic>> {
+        // Zero runs means the default for an exhaustive exploration; otherwise the count is
+        // bounded like every other resource (see `crate::limits`).
+        if config.runs != 0 {
+            crate::limits::EXPLORATION_RUNS.check(config.runs).map_err(|d| vec![d])?;
+        }
         let mut prepared = Prepared::new(scenario.clone())?;
         prepared.history = false;
         // Runs are told apart by their final states; nothing reads their trace hashes.

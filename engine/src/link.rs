@@ -171,6 +171,13 @@ fn validate(link: &Link) -> Result<(), Diagnostic> {
     if s.max_resident_groups == Some(0) {
         return Err(broken("this link makes no work-group resident"));
     }
+    // A limit out of range would be refused at launch anyway; refusing the link says so
+    // where the problem is.
+    if let Err(errors) = crate::limits::check(s) {
+        if let Some(first) = errors.into_iter().next() {
+            return Err(first);
+        }
+    }
     if let Some(panel) = &link.view.panel {
         if !PANELS.contains(&panel.as_str()) {
             return Err(broken(format!("this link opens an unknown panel `{panel}`")).with_help(format!("panels: {}", PANELS.join(", "))));

@@ -434,7 +434,7 @@ fn parse_spec(spec: &str) -> Result<ArgSpec, String> {
 }
 
 fn default_instructions_per_step() -> u64 {
-    10_000_000
+    crate::limits::INSTRUCTIONS_PER_STEP.default
 }
 
 fn default_true() -> bool {
@@ -480,7 +480,8 @@ pub struct Scenario {
     pub args: Vec<ArgBinding>,
     pub scheduler: SchedulerKind,
     pub seed: u64,
-    /// The run stops with a `step-limit` finding after this many steps.
+    /// The run stops with a `step-limit` finding after this many steps
+    /// ([`crate::limits::STEPS`]).
     pub max_steps: u64,
     /// A work-item may run this many instructions between two shared-memory events before the
     /// run stops with a `step-limit` finding (an endless private loop).
@@ -523,6 +524,51 @@ pub struct Scenario {
     /// Whether to look for data races (they cost time and memory; off, none are reported).
     #[serde(default = "default_true")]
     pub race_detection: bool,
+    /// The most work-items the launch may have (see [`crate::limits::WORK_ITEMS`]). Like the
+    /// other limits below, left out of a file or link when it has its default.
+    #[serde(default = "default_max_work_items", skip_serializing_if = "is_default_max_work_items")]
+    pub max_work_items: u64,
+    /// The most bytes of memory the launch may allocate ([`crate::limits::MEMORY_BYTES`]).
+    #[serde(default = "default_max_memory_bytes", skip_serializing_if = "is_default_max_memory_bytes")]
+    pub max_memory_bytes: u64,
+    /// The most bytes of printf output the run keeps ([`crate::limits::PRINTF_BYTES`]).
+    #[serde(default = "default_max_printf_bytes", skip_serializing_if = "is_default_max_printf_bytes")]
+    pub max_printf_bytes: u64,
+    /// The most events the run's history keeps ([`crate::limits::HISTORY_EVENTS`]).
+    #[serde(default = "default_max_history_events", skip_serializing_if = "is_default_max_history_events")]
+    pub max_history_events: u64,
+}
+
+fn default_max_work_items() -> u64 {
+    crate::limits::WORK_ITEMS.default
+}
+
+fn is_default_max_work_items(value: &u64) -> bool {
+    *value == crate::limits::WORK_ITEMS.default
+}
+
+fn default_max_memory_bytes() -> u64 {
+    crate::limits::MEMORY_BYTES.default
+}
+
+fn is_default_max_memory_bytes(value: &u64) -> bool {
+    *value == crate::limits::MEMORY_BYTES.default
+}
+
+fn default_max_printf_bytes() -> u64 {
+    crate::limits::PRINTF_BYTES.default
+}
+
+fn is_default_max_printf_bytes(value: &u64) -> bool {
+    *value == crate::limits::PRINTF_BYTES.default
+}
+
+fn default_max_history_events() -> u64 {
+    crate::limits::HISTORY_EVENTS.default
+}
+
+fn is_default_max_history_events(value: &u64) -> bool {
+    *value == crate::limits::HISTORY_EVENTS.default
 }
 
 impl Default for Scenario {
@@ -546,7 +592,7 @@ impl Scenario {
             args: Vec::new(),
             scheduler: SchedulerKind::Random,
             seed: 0,
-            max_steps: 1_000_000,
+            max_steps: crate::limits::STEPS.default,
             max_instructions_per_step: default_instructions_per_step(),
             warp_size: default_warp_size(),
             heap_bytes: default_heap_bytes(),
@@ -560,6 +606,10 @@ impl Scenario {
             schedule: Vec::new(),
             choices: Vec::new(),
             race_detection: true,
+            max_work_items: default_max_work_items(),
+            max_memory_bytes: default_max_memory_bytes(),
+            max_printf_bytes: default_max_printf_bytes(),
+            max_history_events: default_max_history_events(),
         }
     }
 }

@@ -134,7 +134,11 @@ pub struct Prepared {
 
 /// The machine limits a scenario sets.
 fn limits(scenario: &Scenario) -> Limits {
-    Limits { instructions_per_step: scenario.max_instructions_per_step.max(1), ..Limits::default() }
+    Limits {
+        instructions_per_step: scenario.max_instructions_per_step.max(1),
+        printf_bytes: scenario.max_printf_bytes as usize,
+        ..Limits::default()
+    }
 }
 
 impl Prepared {
@@ -152,6 +156,7 @@ impl Prepared {
             frontend::compile_with(&scenario.source, scenario.dialect, &scenario.defines, options).map_err(|d| vec![d])?
         };
         let kernel = pick_kernel(&program, &scenario).map_err(|d| vec![d])?;
+        crate::limits::check(&scenario)?;
         if scenario.max_resident_groups == Some(0) {
             return Err(vec![Diagnostic::error("invalid-launch", "max_resident_groups must be at least 1")
                 .with_help("leave it out to make every work-group resident")]);
@@ -231,9 +236,10 @@ struct Snapshot {
     hash: u64,
 }
 
-/// The most events a run records. The history is what stepping back replays and what the
-/// timeline draws; about 64 bytes an event keeps a run under a few hundred megabytes.
-pub const MAX_HISTORY_EVENTS: usize = 4_000_000;
+/// The most events a run records by default ([`crate::limits::HISTORY_EVENTS`]). The history is
+/// what stepping back replays and what the timeline draws; about 64 bytes an event keeps a run
+/// under a few hundred megabytes.
+pub const MAX_HISTORY_EVENTS: usize = crate::limits::HISTORY_EVENTS.default as usize;
 
 /// How far apart snapshots are: every this many steps, and at least enough steps that the
 /// snapshots of a large launch stay within about this many bytes in all.
@@ -578,13 +584,18 @@ impl Session {
             self.push_hang_finding(FindingKind::Livelock, &stuck);
             return;
         }
-        if self.machine.log.len() >= MAX_HISTORY_EVENTS {
-            self.stop_at_limit(format!(
-                "the run stopped after recording {MAX_HISTORY_EVENTS} events, the most its history keeps for stepping back"
+        if self.machine.log.len() as u64 >= self.scenario.max_history_events {
+            let max = self.scenario.max_history_events;
+            self.stop_at_limit(crate::limits::HISTORY_EVENTS.exceeded(
+                max,
+                &format!("the run stopped after recording {max} events, the most its history keeps for stepping back"),
             ));
         } else if self.steps >= self.scenario.max_steps {
             let max = self.scenario.max_steps;
-            self.stop_at_limit(format!("the run stopped at the step limit of {max} steps with work-items still running"));
+            self.stop_at_limit(crate::limits::STEPS.exceeded(
+                max,
+                &format!("the run stopped at the step limit of {max} steps with work-items still running"),
+            ));
         }
     }
 

@@ -1,5 +1,10 @@
 //! Broken input never panics: thousands of mutations of real kernels go through compile and
-//! a bounded run, and each ends in diagnostics or a report.
+//! a bounded run, and each ends in diagnostics or a report; generated well-typed kernels all
+//! compile and end within their limits; and every input the fuzzers found
+//! (`tests/data/robustness/<target>/*.fuzz`, the bytes as saved) runs through the same
+//! harness as its fuzz target to the outcome in the `.expected` file beside it.
+
+mod common;
 
 use interleave_engine::scenario::{ArgBinding, Dialect, Scenario};
 use interleave_engine::session::Session;
@@ -70,4 +75,105 @@ fn mutated_kernels_give_diagnostics_or_reports_never_panics() {
         }
     }
     assert!(ran > 100, "only {ran} mutants ran; the mutations are too destructive to exercise execution");
+}
+
+#[test]
+fn generated_kernels_compile_and_run_within_their_limits() {
+    // Every sentence of the generator's grammar is well typed: a diagnostic here is a front-end
+    // bug (or a grammar bug), and a run must end within its step limit whatever it does.
+    for seed in 0..400u64 {
+        let scenario = common::generate::scenario(&mut common::generate::Lcg(seed), common::generate::Config::default());
+        let source = scenario.source.clone();
+        let limit = scenario.max_steps;
+        let mut session = match Session::new(scenario) {
+            Ok(session) => session,
+            Err(diagnostics) => panic!("generated kernel {seed} does not compile: {diagnostics:?}\n{source}"),
+        };
+        session.run(u64::MAX);
+        assert!(session.report().steps <= limit, "generated kernel {seed} ran past its step limit");
+    }
+}
+
+/// Runs one fuzz input as the target `target` does (`fuzz/fuzz_targets/<target>.rs`, with the
+/// same bounds) and describes how it ended.
+fn fuzz_outcome(target: &str, data: &[u8]) -> String {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return "not UTF-8: skipped, as the target does\n".into();
+    };
+    let scenario = match target {
+        "sim" => {
+            let (sim_text, source) = text.split_once('\0').unwrap_or((text, ""));
+            let file = match interleave_engine::sim::parse(sim_text) {
+                Ok(file) => file,
+                Err(d) => return format!("sim file refused: {} {}\n", d.code, d.message),
+            };
+            match interleave_engine::sim::scenario(&file, source.to_string(), "fuzz.cl".into()) {
+                Ok((mut scenario, _)) => {
+                    scenario.max_work_items = 4096;
+                    scenario
+                }
+                Err(d) => return format!("scenario refused: {}\n", d.iter().map(|d| format!("{} {}", d.code, d.message)).collect::<Vec<_>>().join("; ")),
+            }
+        }
+        "link" => match interleave_engine::link::decode(text) {
+            Ok(link) => {
+                let mut scenario = link.scenario;
+                scenario.max_work_items = scenario.max_work_items.min(4096);
+                scenario
+            }
+            Err(d) => return format!("link refused: {} {}\n", d.code, d.message),
+        },
+        other => panic!("no harness for fuzz target `{other}`"),
+    };
+    let mut scenario = scenario;
+    scenario.max_steps = scenario.max_steps.min(2000);
+    scenario.max_instructions_per_step = scenario.max_instructions_per_step.min(20_000);
+    match Session::new(scenario) {
+        Ok(mut session) => {
+            session.run(2000);
+            let report = session.report();
+            let kinds: Vec<String> = report.findings.iter().map(|f| format!("{:?}", f.kind)).collect();
+            format!("ran: {:?} after {} steps; findings: {}\n", report.status, report.steps, kinds.join(", "))
+        }
+        Err(d) => format!("launch refused: {}\n", d.iter().map(|d| format!("{} {}", d.code, d.message)).collect::<Vec<_>>().join("; ")),
+    }
+}
+
+/// Compares `actual` with the file `expect`, or rewrites it under `UPDATE_EXPECT=1`.
+fn check(actual: &str, expect: &std::path::Path) -> Result<(), String> {
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(expect, actual).map_err(|e| e.to_string())?;
+        return Ok(());
+    }
+    let expected = std::fs::read_to_string(expect).unwrap_or_default();
+    if expected == actual {
+        Ok(())
+    } else {
+        Err(format!("{}: expected {expected:?}, got {actual:?} (UPDATE_EXPECT=1 accepts)", expect.display()))
+    }
+}
+
+#[test]
+fn inputs_the_fuzzers_found_end_as_recorded() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/robustness");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for target in ["sim", "link"] {
+        let Ok(entries) = std::fs::read_dir(root.join(target)) else { continue };
+        let mut inputs: Vec<_> = entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "fuzz")).collect();
+        inputs.sort();
+        for input in inputs {
+            let data = std::fs::read(&input).expect("a saved fuzz input");
+            let started = std::time::Instant::now();
+            let outcome = fuzz_outcome(target, &data);
+            // Not a timing test: a generous bound that only a hang would miss.
+            assert!(started.elapsed() < std::time::Duration::from_secs(30), "{} took {:?}", input.display(), started.elapsed());
+            if let Err(e) = check(&outcome, &input.with_extension("expected")) {
+                failures.push(e);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1, "no saved fuzz inputs found under {}", root.display());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

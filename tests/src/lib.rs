@@ -22,19 +22,31 @@ use std::thread::JoinHandle;
 
 /// The Content-Security-Policy sent with every response, before any script hashes are added.
 ///
-/// It allows only the page's own origin, plus what a wasm app needs: `'wasm-unsafe-eval'` lets
-/// the page compile WebAssembly without allowing JavaScript `eval`, and inline styles are
-/// allowed because UI frameworks set `style` attributes. Inline scripts are not allowed in
-/// general; [`content_security_policy`] allows exactly the ones a given page contains, by hash.
+/// It allows only the page's own origin, and of that only what the app uses:
+/// - scripts from the page's origin, plus `'wasm-unsafe-eval'`, which lets the page compile
+///   WebAssembly without allowing JavaScript `eval`; no inline script except the loader Trunk
+///   writes, allowed by hash ([`content_security_policy`]);
+/// - workers (the exploration workers, `explore-worker_loader.js`) from the page's origin only;
+/// - `connect-src 'self'` for fetching the `.wasm` modules;
+/// - styles from the stylesheet, plus inline styles (`'unsafe-inline'` in `style-src` only),
+///   because Yew sets `style` attributes (lane positions, pane sizes) and the editor injects
+///   its theme as `<style>` elements; styles cannot run code;
+/// - images from the page's origin and `data:` URLs (the editor draws some marks with inline
+///   SVG); downloads use `blob:` object URLs, but as link targets, which `img-src` does not
+///   govern;
+/// - no plugins (`object-src 'none'`), no `<base>` (`base-uri 'none'`), no form submissions
+///   (`form-action 'none'`), and framing only by pages of the same origin
+///   (`frame-ancestors 'self'`).
 pub const BASE_CSP: &[(&str, &str)] = &[
     ("default-src", "'self'"),
     ("script-src", "'self' 'wasm-unsafe-eval'"),
     ("style-src", "'self' 'unsafe-inline'"),
-    ("img-src", "'self' data: blob:"),
-    ("worker-src", "'self' blob:"),
+    ("img-src", "'self' data:"),
+    ("worker-src", "'self'"),
     ("connect-src", "'self'"),
     ("object-src", "'none'"),
     ("base-uri", "'none'"),
+    ("form-action", "'none'"),
     ("frame-ancestors", "'self'"),
 ];
 

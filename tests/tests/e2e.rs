@@ -42,6 +42,14 @@
 //!   reload) shows `#status[data-steps="5"]`, `.lane.selected[data-work-item="2"]` and the
 //!   same trace; a broken link is explained in `#diagnostics`, and markup in a linked source
 //!   and title shows as text (no `img` made of it) while the kernel still runs.
+//! - hostile input: a decompression bomb, a truncated and a corrupted link, and a link with
+//!   absurd sizes each show a clear message in `#diagnostics` (or the launch panel's
+//!   `#launch-problems`), after which the default example still runs; a kernel that counts
+//!   forever stops with `#status[data-status="step-limit"]` and a finding naming `max_steps`,
+//!   the page answering clicks while it runs; a launch of 100,000,000 work-items typed into
+//!   the launch panel is refused with the work-items limit's message; and a panic (provoked
+//!   through the test-only `window.interleaveTestPanic()`) shows `#crash-banner` with the
+//!   scenario's link in `#crash-link`, whose `#crash-reset` brings back a working page.
 //!
 //! It needs a built `dist/` directory (named by `INTERLEAVE_DIST`), Chromium and chromedriver,
 //! so it only exists with the `e2e` feature; `cargo xtask test` provides all of that. Every wait
@@ -149,6 +157,9 @@ async fn the_app_runs_steps_and_explores_in_chromium() {
     }
     if outcome.is_ok() {
         outcome = check_share(&client, &server.url()).await;
+    }
+    if outcome.is_ok() {
+        outcome = check_hostile_input(&client, &server.url()).await;
     }
     if outcome.is_err() {
         // The page as it was when the check failed is the quickest way to see why.
@@ -1645,3 +1656,182 @@ async fn check_share(client: &Client, url: &str) -> Check {
     Ok(())
 }
 
+
+/// A kernel that never ends: two work-items count forever on one atomic counter.
+const COUNT_FOREVER: &str = "__kernel void count_forever(__global volatile int *counter)\n{\n    for (;;) {\n        atomic_inc(&counter[0]);\n    }\n}\n";
+
+/// The share link of a scenario running `source` over `global` work-items under `base`.
+fn link_to(base: &str, source: &str, global: u64, args: &[&str]) -> Check<String> {
+    let mut scenario = interleave_engine::scenario::Scenario::new(source, "kernel.cl", interleave_engine::scenario::Dialect::OpenCl);
+    scenario.launch.global = vec![global];
+    scenario.args = args
+        .iter()
+        .map(|text| interleave_engine::scenario::ArgBinding::parse(text))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("{e:?}"))?;
+    Ok(interleave_engine::link::url(base, &interleave_engine::link::Link { scenario, view: Default::default() }))
+}
+
+/// The text of `css`, or an empty string when it is not on the page.
+async fn text_of(client: &Client, css: &str) -> Check<String> {
+    let value = client
+        .execute(&format!("const e = document.querySelector('{css}'); return e ? e.textContent : '';"), vec![])
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(value.as_str().unwrap_or_default().to_string())
+}
+
+/// Opens `link` in a fresh page and waits until `#diagnostics` (or the launch problems) say
+/// something containing every one of `words`.
+async fn expect_link_problem(client: &Client, base: &str, link: &str, what: &str, words: &[&str]) -> Check {
+    client.goto(base).await.map_err(|e| e.to_string())?;
+    client.goto(link).await.map_err(|e| format!("cannot open the {what} link: {e}"))?;
+    client.refresh().await.map_err(|e| e.to_string())?;
+    wait_until(&format!("the {what} link's problem to be explained"), FIRST_RENDER_WAIT, || async {
+        let text = format!("{} {}", text_of(client, "#diagnostics").await?, text_of(client, "#launch-problems").await?);
+        ensure!(words.iter().all(|w| text.contains(w)), "the page says {:?}", abbreviate(&text));
+        exactly(count(client, "button#run").await?, 1, "button#run")
+    })
+    .await
+}
+
+/// The app stays usable: the default example loads and runs to its end.
+async fn default_example_runs(client: &Client) -> Check {
+    select(client, "#examples", "litmus/mp.litmus").await?;
+    select(client, "#examples", "count.cl").await?;
+    wait_until("the default example's lanes", WAIT, || async {
+        let items = attribute(client, "#lanes", "data-work-items").await?;
+        ensure!(items == DEFAULT_WORK_ITEMS.to_string(), "data-work-items {items:?}");
+        Ok(())
+    })
+    .await?;
+    click(client, "button#run").await?;
+    wait_for_status(client, "completed").await
+}
+
+/// Hostile links, an endless kernel, an absurd launch and a panic: each gets a clear message,
+/// and the page stays usable.
+async fn check_hostile_input(client: &Client, url: &str) -> Check {
+    let base = url.split('#').next().unwrap_or_default().to_string();
+
+    // A decompression bomb: a few kilobytes of link that inflate to megabytes of source.
+    let bomb = link_to(&base, &" ".repeat(8 << 20), 1, &[])?;
+    ensure!(bomb.len() < 64 * 1024, "the bomb's link is {} bytes", bomb.len());
+    expect_link_problem(client, &base, &bomb, "decompression bomb", &["link-too-large", "larger than"]).await?;
+
+    // A truncated link and a corrupted one.
+    let good = link_to(&base, include_str!("../../static/examples/count.cl"), 8, &["ids=int[8]", "counters=int[2]:fill=0"])?;
+    let truncated = &good[..good.len() - good.len() / 3];
+    expect_link_problem(client, &base, truncated, "truncated", &["invalid-link", "truncated"]).await?;
+    let at = good.find("#v1.").map_or(0, |k| k + 10);
+    let corrupted = format!("{}{}{}", &good[..at], "AAAAAAAAAAAAAAAAAAAA", &good[at + 20..]);
+    expect_link_problem(client, &base, &corrupted, "corrupted", &["invalid-link"]).await?;
+
+    // Absurd sizes: a hundred million work-items from a link, refused when run.
+    let absurd = link_to(&base, include_str!("../../static/examples/count.cl"), 100_000_000, &["ids=int[8]", "counters=int[2]"])?;
+    client.goto(&base).await.map_err(|e| e.to_string())?;
+    client.goto(&absurd).await.map_err(|e| e.to_string())?;
+    client.refresh().await.map_err(|e| e.to_string())?;
+    wait_until("the absurd link to open", FIRST_RENDER_WAIT, || async { exactly(count(client, "button#run").await?, 1, "button#run") }).await?;
+    click(client, "button#run").await?;
+    wait_until("the absurd launch to be refused", WAIT, || async {
+        let text = text_of(client, "#diagnostics").await?;
+        ensure!(text.contains("100,000,000 work-items") && text.contains("hard maximum"), "#diagnostics reads {:?}", abbreviate(&text));
+        Ok(())
+    })
+    .await?;
+    save_screenshot(client, "e2e-hostile-absurd-launch.png").await?;
+    default_example_runs(client).await?;
+
+    // The same launch typed into the launch panel.
+    retype(client, "#global", "100000000").await?;
+    retype(client, "#local", "100").await?;
+    click(client, "button#run").await?;
+    wait_until("the typed launch of 100,000,000 work-items to be refused", WAIT, || async {
+        let text = text_of(client, "#diagnostics").await?;
+        ensure!(text.contains("100,000,000 work-items") && text.contains("max_work_items"), "#diagnostics reads {:?}", abbreviate(&text));
+        Ok(())
+    })
+    .await?;
+    save_screenshot(client, "e2e-hostile-launch-refused.png").await?;
+
+    // An endless kernel: it stops at the step limit, and the page answers clicks meanwhile.
+    let endless = link_to(&base, COUNT_FOREVER, 2, &["counter=int[1]:fill=0"])?;
+    client.goto(&endless).await.map_err(|e| e.to_string())?;
+    client.refresh().await.map_err(|e| e.to_string())?;
+    wait_until("the endless kernel to open", FIRST_RENDER_WAIT, || async {
+        let items = attribute(client, "#lanes", "data-work-items").await?;
+        ensure!(items == "2", "data-work-items {items:?}");
+        Ok(())
+    })
+    .await?;
+    click(client, "button#run").await?;
+    let mut answered = 0;
+    for round in 0..4 {
+        if attribute(client, "#status", "data-status").await? != "running" {
+            break;
+        }
+        let tab = if round % 2 == 0 { "memory" } else { "work-item" };
+        let clicked = Instant::now();
+        click(client, &format!("#inspector-tab-{tab}")).await?;
+        wait_until("the inspector to answer during the endless run", RESPONSIVE, || async {
+            let shown = attribute(client, "#inspector-panel", "data-tab").await?;
+            ensure!(shown == tab, "it shows {shown}");
+            Ok(())
+        })
+        .await?;
+        if attribute(client, "#status", "data-status").await? == "running" {
+            answered += 1;
+            ensure!(clicked.elapsed() < RESPONSIVE, "a click during the endless run took {:?}", clicked.elapsed());
+        }
+    }
+    ensure!(answered >= 1, "the endless run ended before the page could be clicked during it");
+    wait_until("the endless kernel to stop at the step limit", LONG_RUN_WAIT, || async {
+        let status = attribute(client, "#status", "data-status").await?;
+        ensure!(status == "step-limit", "status {status}");
+        Ok(())
+    })
+    .await?;
+    let steps = status_steps(client).await?;
+    ensure!(steps == interleave_engine::limits::STEPS.default, "the endless run stopped at step {steps}");
+    wait_until("the step-limit finding to name the limit", WAIT, || async {
+        let text = text_of(client, "body").await?;
+        ensure!(text.contains("max_steps") && text.contains("--max-steps"), "no finding names max_steps");
+        Ok(())
+    })
+    .await?;
+    save_screenshot(client, "e2e-hostile-step-limit.png").await?;
+
+    // A panic: the banner, the scenario's link, and a reset to a working page. The console
+    // has had no errors so far; the panic's own are read (and so cleared) below.
+    if let Some(errors) = console_errors(client).await? {
+        ensure!(errors.is_empty(), "the browser console has errors before the panic:\n{}", errors.join("\n"));
+    }
+    client
+        .execute("window.setTimeout(() => window.interleaveTestPanic(), 0); return true;", vec![])
+        .await
+        .map_err(|e| format!("cannot provoke the test panic: {e}"))?;
+    let link = wait_until("the panic banner", WAIT, || async {
+        let banner = text_of(client, "#crash-banner").await?;
+        ensure!(banner.contains("internal error") && banner.contains("interleaveTestPanic"), "#crash-banner reads {:?}", abbreviate(&banner));
+        let link = value(client, "#crash-link").await?;
+        ensure!(link.contains("#v1."), "#crash-link holds {link:?}");
+        Ok(link)
+    })
+    .await?;
+    let reopened = interleave_engine::link::decode(&link).map_err(|d| format!("the banner's link does not decode: {}", d.message))?;
+    ensure!(reopened.scenario.source == COUNT_FOREVER, "the banner's link holds another scenario");
+    ensure!(count(client, "#crash-copy").await? == 1, "no #crash-copy button");
+    save_screenshot(client, "e2e-panic-banner.png").await?;
+    if let Some(errors) = console_errors(client).await? {
+        let other: Vec<&String> = errors.iter().filter(|e| !(e.contains("interleaveTestPanic") || e.contains("unreachable"))).collect();
+        ensure!(other.is_empty(), "the console has errors besides the test panic: {other:?}");
+    }
+    click(client, "#crash-reset").await?;
+    wait_until("the page to come back without the banner", FIRST_RENDER_WAIT, || async {
+        exactly(count(client, "#crash-banner").await?, 0, "#crash-banner")?;
+        exactly(count(client, "button#run").await?, 1, "button#run")
+    })
+    .await?;
+    default_example_runs(client).await
+}

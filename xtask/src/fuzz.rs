@@ -2,17 +2,32 @@
 //! while and reports what it found.
 //!
 //! The targets (see `fuzz/fuzz_targets/`) check the engine's promise that user input never
-//! panics it: `frontend` compiles arbitrary text as OpenCL C and as CUDA, `execute` also
-//! launches and runs it for a bounded number of steps, `litmus` reads it as a litmus test and
-//! explores it exhaustively under the relaxed model within a small budget. cargo-fuzz needs the nightly toolchain
-//! (for its coverage instrumentation flags), so this task installs nightly and cargo-fuzz when
-//! they are missing; the project itself keeps building on stable.
+//! panics it, hangs it or exhausts memory:
+//! - `frontend` compiles arbitrary text as OpenCL C and as CUDA: the lexer, the preprocessor,
+//!   the parser and, for every input that parses, semantic analysis and lowering (they are one
+//!   call, `frontend::kernels`, so one target reaches all four);
+//! - `execute` also launches and runs it for a bounded number of steps;
+//! - `typed` executes well-typed kernels: the input bytes are the choices of a small grammar
+//!   (`engine/tests/common/generate.rs`), so every input compiles and runs, under every
+//!   scheduler, both memory models and both step granularities;
+//! - `litmus` reads the text as a litmus test and explores it exhaustively under the relaxed
+//!   model within a small budget;
+//! - `sim` reads an Oclgrind simulation file (the text before the first NUL byte) with the
+//!   kernel after it, binds its arguments and runs it;
+//! - `link` decodes a share link, checks that it encodes back to itself, and runs its scenario.
 //!
-//! The fuzzer starts from the project's own kernels (`static/examples/*.cl` and
-//! `tests/data/**/*.cl`; for `litmus`, the `.litmus` files there), copied on every run into `target/fuzz-corpus/<target>/`. libFuzzer
-//! adds the inputs it finds interesting to that folder, so later runs continue where earlier
-//! ones stopped; it is under `target/`, because generated corpora do not belong in the
-//! repository. A crash, timeout or out-of-memory input is saved by cargo-fuzz under
+//! cargo-fuzz needs the nightly toolchain (for its coverage instrumentation flags), so this
+//! task installs nightly and cargo-fuzz when they are missing; the project itself keeps
+//! building on stable.
+//!
+//! The fuzzer starts from the project's own files, copied on every run into
+//! `target/fuzz-corpus/<target>/`: the kernels (`static/examples/*.cl` and
+//! `tests/data/**/*.cl`) for `frontend`, `execute` and `typed` (whose bytes read as choices),
+//! the `.litmus` files for `litmus`, every `.sim` file joined to the kernel it names for `sim`,
+//! and the released share links (`engine/tests/data/links/`) for `link`. libFuzzer adds the
+//! inputs it finds interesting to that folder, so later runs continue where earlier ones
+//! stopped; it is under `target/`, because generated corpora do not belong in the repository.
+//! A crash, timeout or out-of-memory input is saved by cargo-fuzz under
 //! `fuzz/artifacts/<target>/`; the task lists the new ones and fails.
 
 use std::io::{BufRead, BufReader};
@@ -20,7 +35,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The fuzz targets, as named in `fuzz/Cargo.toml`.
-pub const TARGETS: &[&str] = &["frontend", "execute", "litmus"];
+pub const TARGETS: &[&str] = &["frontend", "execute", "typed", "litmus", "sim", "link"];
 
 /// How long a run lasts when `--time` is not given.
 pub const DEFAULT_SECONDS: u64 = 60;
@@ -46,10 +61,9 @@ pub fn run(target: &str, seconds: u64) -> Result<(), String> {
     let root = crate::workspace_root();
     let fuzz_dir = root.join("fuzz");
     let corpus = root.join("target/fuzz-corpus").join(target);
-    let extension = if target == "litmus" { "litmus" } else { "cl" };
-    let seeds = seed_corpus(&root, &corpus, extension)?;
+    let seeds = seed_corpus(&root, &corpus, target)?;
     println!(
-        "seed corpus: {seeds} kernels copied to {}",
+        "seed corpus: {seeds} inputs written to {}",
         relative(&root, &corpus)
     );
 
@@ -193,19 +207,71 @@ impl Log {
     }
 }
 
-/// Copies the project's kernels into `corpus` (creating it), named after their paths so that
-/// two `kernel.cl` files cannot overwrite each other. Returns how many were copied.
-fn seed_corpus(root: &Path, corpus: &Path, extension: &str) -> Result<usize, String> {
+/// Writes the seeds of `target` into `corpus` (creating it), named after their paths so that
+/// two `kernel.cl` files cannot overwrite each other. Returns how many were written.
+fn seed_corpus(root: &Path, corpus: &Path, target: &str) -> Result<usize, String> {
     std::fs::create_dir_all(corpus)
         .map_err(|e| format!("cannot create {}: {e}", corpus.display()))?;
-    let mut seeds = source_files(&root.join("static/examples"), extension, extension == "litmus");
-    seeds.extend(source_files(&root.join("tests/data"), extension, true));
-    for seed in &seeds {
-        let name = format!("seed-{}", relative(root, seed).replace('/', "-"));
-        std::fs::copy(seed, corpus.join(name))
-            .map_err(|e| format!("cannot copy {}: {e}", seed.display()))?;
+    let seeds = seeds(root, target)?;
+    for (name, bytes) in &seeds {
+        std::fs::write(corpus.join(format!("seed-{name}")), bytes)
+            .map_err(|e| format!("cannot write seed {name}: {e}"))?;
     }
     Ok(seeds.len())
+}
+
+/// The seeds of `target`, each with a file name made from its path.
+fn seeds(root: &Path, target: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let read = |path: &Path| {
+        std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    let name = |path: &Path| relative(root, path).replace('/', "-");
+    let mut out = Vec::new();
+    match target {
+        "litmus" => {
+            let mut files = source_files(&root.join("static/examples"), "litmus", true);
+            files.extend(source_files(&root.join("tests/data"), "litmus", true));
+            for file in files {
+                out.push((name(&file), read(&file)?));
+            }
+        }
+        "sim" => {
+            for file in source_files(&root.join("tests/data"), "sim", true) {
+                let text = read(&file)?;
+                // The first line that is not blank or a comment names the kernel's file,
+                // relative to the `.sim` file.
+                let kernel = String::from_utf8_lossy(&text)
+                    .lines()
+                    .map(|line| line.split('#').next().unwrap_or("").trim().to_owned())
+                    .find(|line| !line.is_empty());
+                let Some(kernel) = kernel else { continue };
+                let Some(dir) = file.parent() else { continue };
+                let mut seed = text.clone();
+                seed.push(0);
+                seed.extend(read(&dir.join(kernel))?);
+                out.push((name(&file), seed));
+            }
+        }
+        "link" => {
+            for file in source_files(&root.join("engine/tests/data/links"), "txt", true) {
+                let text = String::from_utf8_lossy(&read(&file)?).into_owned();
+                // Each line is a trace hash and a link; comments start with `#`.
+                for (k, line) in text.lines().filter(|l| !l.starts_with('#')).enumerate() {
+                    if let Some(link) = line.split_whitespace().nth(1) {
+                        out.push((format!("{}-{k}", name(&file)), link.as_bytes().to_vec()));
+                    }
+                }
+            }
+        }
+        _ => {
+            let mut files = source_files(&root.join("static/examples"), "cl", false);
+            files.extend(source_files(&root.join("tests/data"), "cl", true));
+            for file in files {
+                out.push((name(&file), read(&file)?));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The files named `*.<extension>` in `dir`, and in its subfolders when `recursive`, sorted.
@@ -339,5 +405,22 @@ mod tests {
         assert!(data
             .iter()
             .all(|p| p.extension().is_some_and(|e| e == "cl")));
+    }
+
+    #[test]
+    fn every_target_has_seeds_and_sim_seeds_carry_their_kernel() {
+        let root = crate::workspace_root();
+        for target in TARGETS {
+            let seeds = seeds(&root, target).expect("the seeds are readable");
+            assert!(!seeds.is_empty(), "{target} has no seeds");
+        }
+        for (name, bytes) in seeds(&root, "sim").expect("the sim seeds") {
+            let nul = bytes.iter().position(|b| *b == 0);
+            assert!(nul.is_some_and(|at| bytes[at..].windows(8).any(|w| w == b"__kernel")), "{name}");
+        }
+        assert!(seeds(&root, "link")
+            .expect("the link seeds")
+            .iter()
+            .all(|(_, link)| link.starts_with(b"http") || link.starts_with(b"v1.")));
     }
 }

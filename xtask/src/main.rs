@@ -49,7 +49,8 @@ tasks:
                      (default ../shared/corpus beside the checkout)
   fuzz <TARGET> [--time SECONDS]
                      fuzz the engine for SECONDS (default 60) with a cargo-fuzz target:
-                     frontend or execute (installs nightly and cargo-fuzz if missing)
+                     frontend, execute, typed, litmus, sim or link (installs nightly and
+                     cargo-fuzz if missing)
   bench [ARGS...]    run every benchmark (native, wasm in Chromium, Oclgrind, app size
                      and load) and rewrite BENCHMARKS.md's figures; with ARGS, only the
                      criterion benchmarks, ARGS going to criterion (a filter such as

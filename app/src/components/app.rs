@@ -82,6 +82,7 @@ fn open_session(cell: &SessionCell, dispatch: &UseReducerDispatcher<State>, form
     let Some(scenario) = &form.scenario else {
         return false;
     };
+    crate::crash::remember(scenario);
     match Session::new(Scenario::clone(scenario)) {
         Ok(session) => {
             let work_items = session.work_item_count();
@@ -965,6 +966,7 @@ pub fn App() -> Html {
                         progress={state.progress}
                         granularity={state.granularity}
                         max_steps={state.max_steps.clone()}
+                        limits={state.limits.clone()}
                         on_edit={actions.clone()}
                     />
                 </div>

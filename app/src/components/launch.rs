@@ -68,6 +68,9 @@ pub struct Props {
     pub granularity: Granularity,
     #[prop_or_default]
     pub max_steps: AttrValue,
+    /// The texts of the resource limit fields (`form::LIMITS`, in order).
+    #[prop_or_default]
+    pub limits: Rc<[AttrValue; 5]>,
     /// The other edits (dialect, kernel, offset, the settings under "More", and the argument
     /// table's fields and text), as the reducer's actions.
     #[prop_or_default]
@@ -320,6 +323,7 @@ pub fn LaunchPanel(props: &Props) -> Html {
 
     // The settings under "More": open by themselves when one of them is invalid.
     let more_invalid = form.max_steps_error.is_some()
+        || form.limit_errors.iter().any(Option::is_some)
         || (!litmus && (form.warp_size_error.is_some() || form.resident_groups_error.is_some()));
     let summary = {
         let mut parts = Vec::new();
@@ -359,6 +363,19 @@ pub fn LaunchPanel(props: &Props) -> Html {
                 }
                 { select_field("granularity", "Step", Granularity::ALL.iter().map(|&(name, g)| (name.to_string(), format!("per {name}"), g == props.granularity)).collect(), edit.reform(|e| Action::SetGranularity(Granularity::parse(&select_value(e)).unwrap_or_default()))) }
                 { text_field(TextField { id: "max-steps", label: "Max steps", value: &props.max_steps, error: form.max_steps_error.as_deref(), placeholder: "1000000", help: Some(format!("default {}, at most {}", grouped(default_steps), grouped(form::MAX_STEPS))), oninput: edit.reform(|e| Action::SetMaxSteps(input_value(e))) }) }
+                { for form::LIMITS.iter().enumerate().map(|(k, limit)| {
+                    let id = format!("limit-{}", limit.field.trim_start_matches("max_").replace('_', "-"));
+                    let default = limit.default.to_string();
+                    text_field(TextField {
+                        id: &id,
+                        label: limit.label,
+                        value: &props.limits[k],
+                        error: form.limit_errors[k].as_deref(),
+                        placeholder: &default,
+                        help: Some(format!("default {}, at most {}", grouped(limit.default), grouped(limit.max))),
+                        oninput: edit.reform(move |e| Action::SetLimit(k, input_value(e))),
+                    })
+                }) }
             </div>
         </details>
     };

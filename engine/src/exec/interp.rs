@@ -75,8 +75,9 @@ fn run_stretch(m: &mut Machine, wi: u32, fuel: &mut u64) {
                 let limit = m.limits.instructions_per_step;
                 m.fault(Fault {
                     kind: FindingKind::StepLimit,
-                    message: format!(
-                        "work-item {wi} ran {limit} instructions without touching shared memory (an endless loop?)"
+                    message: crate::limits::INSTRUCTIONS_PER_STEP.exceeded(
+                        limit,
+                        &format!("work-item {wi} ran {limit} instructions without touching shared memory (an endless loop?)"),
                     ),
                     span,
                     work_item: wi,

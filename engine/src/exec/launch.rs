@@ -19,10 +19,6 @@ pub const MACHINE_STREAM: u64 = 0x6d61_6368_696e_6521;
 /// The random stream that fills local memory before a kernel writes it.
 const LOCAL_MEMORY_STREAM: u64 = 0x6c6f_6361_6c21_2121;
 
-/// Most work-items one launch may have.
-pub const MAX_WORK_ITEMS: u64 = 1 << 22;
-/// Most bytes of global, constant and local memory one launch may allocate.
-pub const MAX_MEMORY_BYTES: u64 = 256 << 20;
 
 /// The NDRange of a launch, padded to three dimensions.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,9 +89,8 @@ fn geometry(scenario: &Scenario) -> Result<Geometry, Diagnostic> {
     let mut g = [1u64; 3];
     g[..dims].copy_from_slice(global);
     let total = g.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x)).unwrap_or(u64::MAX);
-    if total > MAX_WORK_ITEMS {
-        return Err(launch_error(format!("{total} work-items is more than the limit of {MAX_WORK_ITEMS}"))
-            .with_help("launch fewer work-items"));
+    if total > scenario.max_work_items {
+        return Err(crate::limits::WORK_ITEMS.refused(total, scenario.max_work_items, "this launch"));
     }
     let mut l = [1u64; 3];
     match &scenario.launch.local {
@@ -243,8 +238,8 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
     let mut memory_bytes: u64 = 0;
     let mut budget = |bytes: u64, what: &str| -> Result<(), Diagnostic> {
         memory_bytes = memory_bytes.saturating_add(bytes);
-        if memory_bytes > MAX_MEMORY_BYTES {
-            return Err(launch_error(format!("{what} brings the memory of this launch over the limit of {} MiB", MAX_MEMORY_BYTES >> 20)));
+        if memory_bytes > scenario.max_memory_bytes {
+            return Err(crate::limits::MEMORY_BYTES.refused(memory_bytes, scenario.max_memory_bytes, &format!("this launch, with {what},")));
         }
         Ok(())
     };

@@ -262,7 +262,11 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { instructions_per_step: 10_000_000, call_depth: 256, printf_bytes: 1 << 20 }
+        Limits {
+            instructions_per_step: crate::limits::INSTRUCTIONS_PER_STEP.default,
+            call_depth: crate::limits::CALL_DEPTH,
+            printf_bytes: crate::limits::PRINTF_BYTES.default as usize,
+        }
     }
 }
 
@@ -852,10 +856,10 @@ impl Machine {
         }
         self.printf_bytes += text.len();
         if self.printf_bytes >= self.limits.printf_bytes {
-            let limit = self.limits.printf_bytes;
+            let limit = self.limits.printf_bytes as u64;
             self.fault(Fault {
                 kind: FindingKind::StepLimit,
-                message: format!("printf output reached the limit of {limit} bytes; later output is dropped"),
+                message: crate::limits::PRINTF_BYTES.exceeded(limit, "printf output reached its limit and later output is dropped"),
                 span,
                 work_item: wi,
                 step: self.step,

@@ -197,6 +197,17 @@ mod laws {
         out
     }
 
+    /// Happens-before between two points of knowledge: everything `a` knows, `b` knows.
+    fn leq(a: &Knowledge, b: &Knowledge) -> bool {
+        (0..12).all(|agent| a.item(agent) <= b.item(agent)) && (0..4).all(|g| a.group(g) <= b.group(g))
+    }
+
+    /// What `k` knows about every agent and group of the generated domain. Two clocks may
+    /// store it differently (an explicit zero entry, or none) and still know the same.
+    fn view(k: &Knowledge) -> (Vec<u32>, Vec<u32>) {
+        ((0..12).map(|a| k.item(a)).collect(), (0..4).map(|g| k.group(g)).collect())
+    }
+
     proptest! {
         #[test]
         fn join_is_commutative(a in knowledge(), b in knowledge()) {
@@ -206,6 +217,26 @@ mod laws {
         #[test]
         fn join_is_associative(a in knowledge(), b in knowledge(), c in knowledge()) {
             prop_assert_eq!(join(&join(&a, &b), &c), join(&a, &join(&b, &c)));
+        }
+
+        /// The order knowledge defines is a partial order (reflexive, antisymmetric,
+        /// transitive), and the join is its least upper bound: `a <= b` exactly when joining
+        /// `a` into `b` teaches `b` nothing.
+        #[test]
+        fn knowing_less_is_a_partial_order_with_join_as_least_upper_bound(a in knowledge(), b in knowledge(), c in knowledge()) {
+            prop_assert!(leq(&a, &a));
+            if leq(&a, &b) && leq(&b, &a) {
+                prop_assert_eq!(view(&a), view(&b));
+            }
+            if leq(&a, &b) && leq(&b, &c) {
+                prop_assert!(leq(&a, &c));
+            }
+            prop_assert_eq!(leq(&a, &b), view(&join(&b, &a)) == view(&b));
+            let j = join(&a, &b);
+            prop_assert!(leq(&a, &j) && leq(&b, &j));
+            if leq(&a, &c) && leq(&b, &c) {
+                prop_assert!(leq(&j, &c));
+            }
         }
 
         #[test]

@@ -2,6 +2,8 @@
 // Each test binary uses part of this module; the rest is not dead, only unused there.
 #![allow(dead_code)]
 
+pub mod generate;
+
 use interleave_engine::scenario::{ArgBinding, Dialect, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
 
@@ -159,4 +161,38 @@ pub fn observed() -> String {
 /// FNV-1a, a fixed and tiny digest, so the test needs no hashing dependency of its own.
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// How many generated kernels the determinism tests run.
+pub const GENERATED_KERNELS: u64 = 1000;
+
+/// The pinned `k<index> <trace hash>` lines of the generated kernels, written natively by
+/// `UPDATE_EXPECT=1`.
+pub const GENERATED_HASHES: &str = include_str!("../data/generated_hashes.txt");
+
+/// The generated kernels: each a kernel, launch, scheduler, seed, granularity and memory model
+/// from the generator seeded with its index.
+pub fn generated_kernels() -> Vec<Scenario> {
+    (0..GENERATED_KERNELS).map(|k| generate::scenario(&mut generate::Lcg(k), generate::Config::default())).collect()
+}
+
+/// The `k<index> <trace hash>` line of every generated kernel; with `through_links`, each is
+/// first encoded as a share link and decoded again, as opening the link would.
+pub fn generated_kernel_hashes(through_links: bool) -> String {
+    generated_kernels()
+        .into_iter()
+        .enumerate()
+        .map(|(k, scenario)| {
+            let scenario = if through_links {
+                let link = interleave_engine::link::Link { scenario, view: Default::default() };
+                match interleave_engine::link::decode(&interleave_engine::link::encode(&link)) {
+                    Ok(link) => link.scenario,
+                    Err(d) => return format!("k{k} link: {}\n", d.message),
+                }
+            } else {
+                scenario
+            };
+            format!("k{k} {}\n", trace_hash(scenario))
+        })
+        .collect()
 }
