@@ -3,8 +3,9 @@
 //! one after the other on the same machine, timed by wall clock from start to exit.
 //!
 //! Both tools resolve the kernel file a `.sim` names from the working directory, so both run
-//! in `engine/benches/`, where the files are. The interleave run is allowed enough steps to
-//! finish (`--max-steps`); its status line says whether it did.
+//! in `engine/benches/`, where the files are. The interleave run is allowed enough steps and
+//! history to finish (`--max-steps`, `--max-history-events`: a million work-items make more
+//! events than the defaults allow); its status line says whether it did.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -15,6 +16,10 @@ const WORKLOADS: &[(&str, &str, u32)] = &[("reduce_65536", "reduce_65536.sim", 3
 
 /// Enough steps for the vector add (about four per work-item).
 const MAX_STEPS: &str = "10000000";
+
+/// Enough history for the vector add: the hard maximum of the limit, as the vector add records
+/// a little more than four million events.
+const MAX_HISTORY_EVENTS: &str = "8000000";
 
 /// Runs every workload with both tools and returns one `NAME KEY=VALUE...` line each.
 pub fn compare(root: &Path) -> Result<Vec<String>, String> {
@@ -47,7 +52,7 @@ fn compare_with(oclgrind: &Path, interleave: &Path, dir: &Path) -> Result<Vec<St
         let mut oclgrind_ok = true;
         for _ in 0..runs {
             let mut command = Command::new(interleave);
-            command.current_dir(dir).args(["run", file, "--max-steps", MAX_STEPS]);
+            command.current_dir(dir).args(["run", file, "--max-steps", MAX_STEPS, "--max-history-events", MAX_HISTORY_EVENTS]);
             let (ms, output) = timed(&mut command)?;
             ours = ours.min(ms);
             status_line = output.lines().find(|l| l.starts_with("status: ")).unwrap_or("status: unknown").to_owned();
