@@ -30,8 +30,7 @@ pub struct Variant {
     pub example: &'static Example,
     /// The scenario file, read (title, description, lesson, dialect, settings).
     pub scenario: Scenario,
-    /// How CI checks it, as the command's options after the file (`run`, `explore --runs
-    /// 100`, `explore --exhaustive`).
+    /// The command that checks it in CI (`interleave explore cas_product.toml --runs 100`).
     pub check: String,
     /// The kinds of finding that check reports.
     pub findings: Vec<String>,
@@ -86,11 +85,12 @@ pub fn read(manifest: &str, find: impl Fn(&str) -> Option<&'static Example>) -> 
                         .scenario()
                         .ok_or_else(|| format!("{}: not a scenario file", v.scenario))?
                         .map_err(|d| format!("{}: {}", v.scenario, d.message))?;
-                    let check = match (v.runs, v.exhaustive) {
-                        (Some(runs), _) => format!("{} --runs {runs}", v.check),
-                        (None, true) => format!("{} --exhaustive", v.check),
-                        (None, false) => v.check,
+                    let options = match (v.runs, v.exhaustive) {
+                        (Some(runs), _) => format!(" --runs {runs}"),
+                        (None, true) => " --exhaustive".to_string(),
+                        (None, false) => String::new(),
                     };
+                    let check = format!("interleave {} {}{options}", v.check, v.scenario);
                     Ok(Variant { example, scenario, check, findings: v.findings, look_for: v.look_for })
                 })
                 .collect::<Result<Vec<_>, String>>()?;
@@ -219,9 +219,9 @@ mod tests {
             }
         }
         assert_eq!(entries[0].id, "lost-updates");
-        assert_eq!(entries[0].main().check, "run");
+        assert_eq!(entries[0].main().check, "interleave run count.toml");
         let cas = &entries[1];
-        assert_eq!((cas.variants[1].example.id, cas.variants[1].check.as_str()), ("cas_product_broken.toml", "explore --runs 100"));
+        assert_eq!((cas.variants[1].example.id, cas.variants[1].check.as_str()), ("cas_product_broken.toml", "interleave explore cas_product_broken.toml --runs 100"));
         assert_eq!(cas.variants[1].findings, ["data-race"]);
         assert_eq!(super::entries().len(), 14);
     }

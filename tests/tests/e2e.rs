@@ -42,6 +42,9 @@
 //!   reload) shows `#status[data-steps="5"]`, `.lane.selected[data-work-item="2"]` and the
 //!   same trace; a broken link is explained in `#diagnostics`, and markup in a linked source
 //!   and title shows as text (no `img` made of it) while the kernel still runs.
+//! - the examples gallery: `?gallery` shows `#gallery .gallery-card` per entry, a card's
+//!   `#load-ID` button loads its example (the address becomes `?example=ID`) and it runs to
+//!   its finding, Back returns to the gallery, and `?example=ID` opened directly loads it.
 //!
 //! It needs a built `dist/` directory (named by `INTERLEAVE_DIST`), Chromium and chromedriver,
 //! so it only exists with the `e2e` feature; `cargo xtask test` provides all of that. Every wait
@@ -149,6 +152,9 @@ async fn the_app_runs_steps_and_explores_in_chromium() {
     }
     if outcome.is_ok() {
         outcome = check_share(&client, &server.url()).await;
+    }
+    if outcome.is_ok() {
+        outcome = check_gallery(&client, &server.url()).await;
     }
     if outcome.is_err() {
         // The page as it was when the check failed is the quickest way to see why.
@@ -1645,3 +1651,69 @@ async fn check_share(client: &Client, url: &str) -> Check {
     Ok(())
 }
 
+
+/// The examples gallery: `?gallery` shows a card per entry; a card's button loads its example
+/// into the workbench (the address becomes `?example=ID`) and it runs to its finding; Back
+/// returns to the gallery; and `?example=ID` opened directly loads that example.
+async fn check_gallery(client: &Client, url: &str) -> Check {
+    let base = url.split(['?', '#']).next().unwrap_or_default().to_string();
+    let gallery = format!("{base}?gallery");
+    client.goto(&gallery).await.map_err(|e| format!("cannot open {gallery}: {e}"))?;
+    wait_until("the gallery's 14 cards", FIRST_RENDER_WAIT, || async {
+        exactly(count(client, "#gallery .gallery-card").await?, 14, "#gallery .gallery-card")
+    })
+    .await?;
+    let card = client
+        .find(Locator::Css("#gallery-syncthreads-divergent"))
+        .await
+        .map_err(|e| e.to_string())?
+        .text()
+        .await
+        .map_err(|e| e.to_string())?;
+    ensure!(card.contains("CUDA") && card.contains("Lesson:") && card.contains("barrier-divergence"), "the card reads {:?}", abbreviate(&card));
+    save_screenshot(client, "e2e-gallery.png").await?;
+
+    scroll_to(client, "#load-syncthreads_divergent").await?;
+    click(client, "#load-syncthreads_divergent").await?;
+    wait_until("the example in the workbench", WAIT, || async {
+        let text = editor_text(client).await?;
+        let address = client.current_url().await.map_err(|e| e.to_string())?;
+        ensure!(count(client, "#gallery").await? == 0, "the gallery is still shown");
+        ensure!(text.contains("__syncthreads();"), "the editor holds {:?}", abbreviate(&text));
+        ensure!(address.as_str().ends_with("?example=syncthreads_divergent"), "the address is {address}");
+        Ok(())
+    })
+    .await?;
+    click(client, "button#run-to-finding").await?;
+    wait_until("the run to stop at its barrier divergence", WAIT, || async {
+        let findings = client.find(Locator::Css("#findings")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
+        ensure!(findings.contains("barrier divergence"), "#findings reads {:?}", abbreviate(&findings));
+        Ok(())
+    })
+    .await?;
+    save_screenshot(client, "e2e-gallery-example.png").await?;
+
+    client.back().await.map_err(|e| format!("cannot go back: {e}"))?;
+    wait_until("Back to return to the gallery", WAIT, || async {
+        let address = client.current_url().await.map_err(|e| e.to_string())?;
+        ensure!(address.as_str().ends_with("?gallery"), "the address is {address}");
+        exactly(count(client, "#gallery .gallery-card").await?, 14, "#gallery .gallery-card")
+    })
+    .await?;
+
+    let deep = format!("{base}?example=cas_product_broken");
+    client.goto(&deep).await.map_err(|e| format!("cannot open {deep}: {e}"))?;
+    wait_until("`?example=` to load the broken product", FIRST_RENDER_WAIT, || async {
+        let text = editor_text(client).await?;
+        ensure!(count(client, "#gallery").await? == 0, "the gallery is shown");
+        ensure!(text.contains("int seen = product[0];"), "the editor holds {:?}", abbreviate(&text));
+        ensure!(value(client, "#seed").await? == "1", "the seed is not the scenario's");
+        Ok(())
+    })
+    .await?;
+    click(client, "button#run").await?;
+    wait_for_status(client, "completed").await?;
+    let findings = client.find(Locator::Css("#findings")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
+    ensure!(findings.contains("data race"), "#findings reads {:?}", abbreviate(&findings));
+    Ok(())
+}

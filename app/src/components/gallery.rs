@@ -41,7 +41,7 @@ fn variant_item(variant: &Variant, first: bool, on_load: &Callback<&'static Exam
             <p class="look-for"><strong>{ "Look for: " }</strong>{ variant.look_for.clone() }</p>
             <div class="variant-foot">
                 <span class="findings-badges">{ findings(variant) }</span>
-                <code class="check" title="How the tests check it">{ format!("interleave {} {file}", variant.check) }</code>
+                <code class="check" title="How the tests check it">{ variant.check.clone() }</code>
                 <button
                     type="button"
                     class="primary"
