@@ -22,13 +22,17 @@ pub const STORAGE_KEY: &str = "interleave.inputs";
 /// version in [`decode`].
 pub const VERSION: u32 = 1;
 
-/// The fields of a scenario the panel has no control for (a scenario file's title and
-/// definitions, the heap, limits), carried along unchanged so that opening a file and
+/// The fields of a scenario the panel has no control for (a scenario file's title,
+/// description, lesson and definitions, the heap, limits), carried along unchanged so that opening a file and
 /// downloading it again loses nothing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Carried {
     pub title: String,
+    /// What the scenario shows, for people (a gallery example's description).
+    pub description: String,
+    /// The lesson the scenario teaches, for people.
+    pub lesson: String,
     /// Preprocessor definitions (`-D`); they also decide the kernel's signature.
     pub defines: Vec<String>,
     pub heap_bytes: u64,
@@ -49,6 +53,8 @@ impl Carried {
     pub fn of(scenario: &Scenario) -> Carried {
         Carried {
             title: scenario.title.clone(),
+            description: scenario.description.clone(),
+            lesson: scenario.lesson.clone(),
             defines: scenario.defines.clone(),
             heap_bytes: scenario.heap_bytes,
             max_instructions_per_step: scenario.max_instructions_per_step,
@@ -61,6 +67,8 @@ impl Carried {
     /// Sets the carried fields on `scenario`.
     pub fn apply(&self, scenario: &mut Scenario) {
         scenario.title = self.title.clone();
+        scenario.description = self.description.clone();
+        scenario.lesson = self.lesson.clone();
         scenario.defines = self.defines.clone();
         scenario.heap_bytes = self.heap_bytes;
         scenario.max_instructions_per_step = self.max_instructions_per_step;
@@ -382,7 +390,7 @@ mod tests {
     #[test]
     fn a_scenario_file_s_hidden_fields_are_carried() {
         let scenario = from_toml(
-            "title = \"t\"\ndefines = [\"N=2\"]\nheap_bytes = 64\nrace_detection = false\nsource = \"x\"\n[launch]\nglobal = [4]\noffset = [2]\n",
+            "title = \"t\"\ndescription = \"d\"\nlesson = \"l\"\ndefines = [\"N=2\"]\nheap_bytes = 64\nrace_detection = false\nsource = \"x\"\n[launch]\nglobal = [4]\noffset = [2]\n",
             |_| unreachable!("inline source"),
         )
         .unwrap();
@@ -392,6 +400,7 @@ mod tests {
         let mut back = Scenario::default();
         inputs.carried.apply(&mut back);
         assert_eq!(back.title, "t");
+        assert_eq!((back.description.as_str(), back.lesson.as_str()), ("d", "l"));
         assert_eq!(back.defines, ["N=2"]);
         assert_eq!(back.heap_bytes, 64);
         assert!(!back.race_detection);

@@ -25,6 +25,7 @@ pub mod explain;
 pub mod explore;
 pub mod files;
 pub mod form;
+pub mod gallery;
 pub mod inspector;
 pub mod inputs;
 pub mod marks;

@@ -785,6 +785,11 @@ pub fn reduce(state: &State, action: Action) -> State {
             next.invalidate();
         }
         Action::LoadExample(example) => next.replace_inputs(example.title, |next| {
+            // A gallery example's scenario file sets every input (its launch, seed, scheduler,
+            // memory model, residency...), as opening the file would.
+            if let Some(Ok(scenario)) = example.scenario() {
+                next.set_inputs(&inputs::from_scenario(&scenario));
+            }
             next.source = AttrValue::from(example.source);
             next.example = Some(example.id);
             next.file_name = None;
@@ -1726,6 +1731,25 @@ mod tests {
         assert!(reduce(&back, Action::EditSource("x".into()))
             .example
             .is_none());
+    }
+
+    #[test]
+    fn a_gallery_example_brings_every_setting_of_its_scenario_file() {
+        let hang = examples::find("interwork_group_reduction_hang.toml").expect("a gallery example");
+        let loaded = reduce(&State::default(), Action::LoadExample(hang));
+        assert_eq!(loaded.example, Some("interwork_group_reduction_hang.toml"));
+        assert_eq!(loaded.source.as_str(), hang.source);
+        assert_eq!((loaded.global.as_str(), loaded.local.as_str(), loaded.seed.as_str()), ("64", "4", "3"));
+        assert_eq!(loaded.resident_groups.as_str(), "1");
+        assert_eq!(loaded.carried.title, hang.title);
+        assert!(!loaded.edited);
+        let scenario = form::validate(&loaded).scenario.expect("a valid scenario");
+        assert_eq!(scenario.max_resident_groups, Some(1));
+        assert_eq!(scenario.max_steps, 50000);
+        assert_eq!(scenario.report_buffers, ["sums", "locks"]);
+        let mp = reduce(&loaded, Action::LoadExample(examples::find("mp_relaxed.toml").expect("a gallery example")));
+        assert_eq!(mp.memory_model, MemoryModel::Relaxed);
+        assert!(form::validate(&mp).is_litmus);
     }
 
     #[test]

@@ -2070,3 +2070,99 @@ async fn a_broken_link_is_a_problem_shown_as_text_and_the_page_stays_usable() {
     click(&root, "#step").await;
     assert_eq!(steps(&root), 1);
 }
+
+/// The value of an input or select.
+fn input_value(root: &Element, selector: &str) -> String {
+    let element = find(root, selector);
+    match element.dyn_ref::<HtmlInputElement>() {
+        Some(input) => input.value(),
+        None => element.unchecked_ref::<web_sys::HtmlSelectElement>().value(),
+    }
+}
+
+/// The address without its query or fragment.
+fn page_path(href: &str) -> String {
+    href.split(['?', '#']).next().unwrap_or_default().to_string()
+}
+
+#[wasm_bindgen_test]
+async fn the_gallery_shows_a_card_per_entry_and_loads_an_example_into_the_workbench() {
+    let original = gloo::utils::window().location().href().unwrap();
+    let root = mount_app().await;
+    assert_eq!(count(&root, "#gallery"), 0, "the workbench comes first");
+    // Edits first, so that loading an example keeps them one click away.
+    type_into_editor(&root, "// mine\n", false).await;
+    click(&root, "#gallery-open").await;
+    let address = gloo::utils::window().location().href().unwrap();
+    assert!(address.ends_with("?gallery"), "{address}");
+    assert_eq!(count(&root, "#gallery .gallery-card"), 14);
+    assert!(find(&root, ".workbench").has_attribute("hidden"), "the workbench is hidden under the gallery");
+    let card = text(&root, "#gallery-barrier-in-if");
+    assert!(card.contains("A barrier inside if (get_local_id(0) < 16)"), "{card}");
+    assert!(card.contains("Lesson: "), "{card}");
+    assert!(card.contains("OpenCL C"), "{card}");
+    assert!(card.contains("barrier-divergence"), "the expected finding is on the card: {card}");
+    assert!(text(&root, "#gallery-votes").contains("CUDA"));
+    assert!(text(&root, "#gallery-message-passing").contains("litmus"));
+    assert_eq!(count(&root, "#gallery-cas-product .gallery-variant"), 3);
+    assert_eq!(count(&root, "#gallery-cas-product .description .line"), 2, "two lines of description");
+
+    click(&root, "#load-barrier_in_if").await;
+    let address = gloo::utils::window().location().href().unwrap();
+    set_address(&original);
+    assert!(address.ends_with("?example=barrier_in_if"), "{address}");
+    assert_eq!(count(&root, "#gallery"), 0);
+    assert!(!find(&root, ".workbench").has_attribute("hidden"));
+    assert!(editor_text(&root).contains("if (l < 16) {"), "the example's kernel is in the editor");
+    assert_eq!((input_value(&root, "#global"), input_value(&root, "#local")), ("64".into(), "32".into()));
+    assert!(text(&root, "#restore-edits").contains("your previous edits are kept"));
+    // The picker shows the example it loaded, among the kernels.
+    let select = find(&root, "#examples").unchecked_into::<web_sys::HtmlSelectElement>();
+    assert_eq!(select.value(), "barrier_in_if.toml");
+    let kernels = find(&root, "#examples optgroup[label=\"Kernels\"]").text_content().unwrap_or_default();
+    assert!(kernels.contains("barrier_in_if.toml") && kernels.contains("warp_votes.toml"), "{kernels}");
+    let litmus = find(&root, "#examples optgroup[label=\"Litmus tests\"]").text_content().unwrap_or_default();
+    assert!(litmus.contains("mp_relaxed.toml"), "{litmus}");
+
+    // It runs to its finding.
+    click(&root, "#run").await;
+    wait_while_running(&root).await;
+    let findings = text(&root, "#findings");
+    assert!(findings.contains("barrier divergence"), "{findings}");
+}
+
+#[wasm_bindgen_test]
+async fn an_example_address_loads_it_and_back_returns_to_the_gallery() {
+    let original = gloo::utils::window().location().href().unwrap();
+    let path = page_path(&original);
+    set_address(&format!("{path}?example=interwork-reduction"));
+    let root = mount_app().await;
+    assert!(editor_text(&root).contains("atomic_xchg"), "the entry's first variant is loaded");
+    assert_eq!(input_value(&root, "#seed"), "3");
+    assert_eq!(count(&root, "#gallery"), 0);
+    // A page opened on `?gallery` shows it, and the browser's Back (a popstate) follows the
+    // address.
+    set_address(&format!("{path}?gallery"));
+    let gallery = mount_app().await;
+    assert_eq!(count(&gallery, "#gallery .gallery-card"), 14);
+    click(&gallery, "#load-ring_buffer").await;
+    assert_eq!(count(&gallery, "#gallery"), 0);
+    assert!(editor_text(&gallery).contains("atomicInc"));
+    gloo::utils::window().history().unwrap().back().unwrap();
+    for _ in 0..100 {
+        if count(&gallery, "#gallery") == 1 {
+            break;
+        }
+        TimeoutFuture::new(20).await;
+    }
+    settle().await;
+    let address = gloo::utils::window().location().href().unwrap();
+    set_address(&original);
+    assert!(address.ends_with("?gallery"), "{address}");
+    assert_eq!(count(&gallery, "#gallery"), 1, "Back returns to the gallery");
+    // Closing it goes back to the workbench, with the example still loaded.
+    click(&gallery, "#gallery-close").await;
+    set_address(&original);
+    assert_eq!(count(&gallery, "#gallery"), 0);
+    assert!(editor_text(&gallery).contains("atomicInc"));
+}

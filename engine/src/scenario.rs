@@ -461,6 +461,13 @@ pub struct Scenario {
     /// A short name for people (the examples gallery shows it); no effect on the run.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub title: String,
+    /// What the scenario shows, in a sentence or two, for people (the gallery's card); no
+    /// effect on the run.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// The lesson the scenario teaches, for people (the gallery's card); no effect on the run.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub lesson: String,
     /// The kernel source text.
     pub source: String,
     /// In a scenario file, the kernel's file instead of an inline `source`, relative to the
@@ -582,6 +589,8 @@ impl Scenario {
     pub fn new(source: impl Into<String>, file_name: impl Into<String>, dialect: Dialect) -> Scenario {
         Scenario {
             title: String::new(),
+            description: String::new(),
+            lesson: String::new(),
             source_file: None,
             source: source.into(),
             file_name: file_name.into(),

@@ -26,6 +26,18 @@ fn every_example_round_trips() {
 }
 
 #[test]
+fn a_description_and_a_lesson_ride_along_without_changing_the_run() {
+    let mut plain = common::example("count.toml");
+    plain.description.clear();
+    plain.lesson.clear();
+    let mut described = plain.clone();
+    described.description = "Two lines:\nthe second one.".into();
+    described.lesson = "Atomics do not lose updates.".into();
+    round_trip(described.clone(), LinkView::default());
+    assert_eq!(common::trace_hash(described), common::trace_hash(plain));
+}
+
+#[test]
 fn every_litmus_example_round_trips() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../static/examples/litmus");
     let mut count = 0;

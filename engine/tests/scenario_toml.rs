@@ -24,6 +24,8 @@ fn every_example_round_trips() {
 fn every_field_round_trips() {
     let mut scenario = Scenario::new("__global__ void k(int *p, int n) { p[0] = n; }\n// \"quotes\" and '''\n", "k.cu", Dialect::Cuda);
     scenario.title = "All fields".into();
+    scenario.description = "Two lines\nwith \"quotes\".".into();
+    scenario.lesson = "Every field survives.".into();
     scenario.kernel = Some("k".into());
     scenario.defines = vec!["N=4".into(), "FAST".into()];
     scenario.launch = Launch { global: vec![8, 2], local: Some(vec![4, 1]), offset: vec![1, 0] };

@@ -50,6 +50,9 @@
 //!   the launch panel is refused with the work-items limit's message; and a panic (provoked
 //!   through the test-only `window.interleaveTestPanic()`) shows `#crash-banner` with the
 //!   scenario's link in `#crash-link`, whose `#crash-reset` brings back a working page.
+//! - the examples gallery: `?gallery` shows `#gallery .gallery-card` per entry, a card's
+//!   `#load-ID` button loads its example (the address becomes `?example=ID`) and it runs to
+//!   its finding, Back returns to the gallery, and `?example=ID` opened directly loads it.
 //!
 //! It needs a built `dist/` directory (named by `INTERLEAVE_DIST`), Chromium and chromedriver,
 //! so it only exists with the `e2e` feature; `cargo xtask test` provides all of that. Every wait
@@ -160,6 +163,9 @@ async fn the_app_runs_steps_and_explores_in_chromium() {
     }
     if outcome.is_ok() {
         outcome = check_hostile_input(&client, &server.url()).await;
+    }
+    if outcome.is_ok() {
+        outcome = check_gallery(&client, &server.url()).await;
     }
     if outcome.is_err() {
         // The page as it was when the check failed is the quickest way to see why.
@@ -1702,6 +1708,62 @@ async fn default_example_runs(client: &Client) -> Check {
     wait_until("the default example's lanes", WAIT, || async {
         let items = attribute(client, "#lanes", "data-work-items").await?;
         ensure!(items == DEFAULT_WORK_ITEMS.to_string(), "data-work-items {items:?}");
+/// The examples gallery: `?gallery` shows a card per entry; a card's button loads its example
+/// into the workbench (the address becomes `?example=ID`) and it runs to its finding; Back
+/// returns to the gallery; and `?example=ID` opened directly loads that example.
+async fn check_gallery(client: &Client, url: &str) -> Check {
+    let base = url.split(['?', '#']).next().unwrap_or_default().to_string();
+    let gallery = format!("{base}?gallery");
+    client.goto(&gallery).await.map_err(|e| format!("cannot open {gallery}: {e}"))?;
+    wait_until("the gallery's 14 cards", FIRST_RENDER_WAIT, || async {
+        exactly(count(client, "#gallery .gallery-card").await?, 14, "#gallery .gallery-card")
+    })
+    .await?;
+    let card = client
+        .find(Locator::Css("#gallery-syncthreads-divergent"))
+        .await
+        .map_err(|e| e.to_string())?
+        .text()
+        .await
+        .map_err(|e| e.to_string())?;
+    ensure!(card.contains("CUDA") && card.contains("Lesson:") && card.contains("barrier-divergence"), "the card reads {:?}", abbreviate(&card));
+    save_screenshot(client, "e2e-gallery.png").await?;
+
+    scroll_to(client, "#load-syncthreads_divergent").await?;
+    click(client, "#load-syncthreads_divergent").await?;
+    wait_until("the example in the workbench", WAIT, || async {
+        let text = editor_text(client).await?;
+        let address = client.current_url().await.map_err(|e| e.to_string())?;
+        ensure!(count(client, "#gallery").await? == 0, "the gallery is still shown");
+        ensure!(text.contains("__syncthreads();"), "the editor holds {:?}", abbreviate(&text));
+        ensure!(address.as_str().ends_with("?example=syncthreads_divergent"), "the address is {address}");
+        Ok(())
+    })
+    .await?;
+    click(client, "button#run-to-finding").await?;
+    wait_until("the run to stop at its barrier divergence", WAIT, || async {
+        let findings = client.find(Locator::Css("#findings")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
+        ensure!(findings.contains("barrier divergence"), "#findings reads {:?}", abbreviate(&findings));
+        Ok(())
+    })
+    .await?;
+    save_screenshot(client, "e2e-gallery-example.png").await?;
+
+    client.back().await.map_err(|e| format!("cannot go back: {e}"))?;
+    wait_until("Back to return to the gallery", WAIT, || async {
+        let address = client.current_url().await.map_err(|e| e.to_string())?;
+        ensure!(address.as_str().ends_with("?gallery"), "the address is {address}");
+        exactly(count(client, "#gallery .gallery-card").await?, 14, "#gallery .gallery-card")
+    })
+    .await?;
+
+    let deep = format!("{base}?example=cas_product_broken");
+    client.goto(&deep).await.map_err(|e| format!("cannot open {deep}: {e}"))?;
+    wait_until("`?example=` to load the broken product", FIRST_RENDER_WAIT, || async {
+        let text = editor_text(client).await?;
+        ensure!(count(client, "#gallery").await? == 0, "the gallery is shown");
+        ensure!(text.contains("int seen = product[0];"), "the editor holds {:?}", abbreviate(&text));
+        ensure!(value(client, "#seed").await? == "1", "the seed is not the scenario's");
         Ok(())
     })
     .await?;
@@ -1834,4 +1896,8 @@ async fn check_hostile_input(client: &Client, url: &str) -> Check {
     })
     .await?;
     default_example_runs(client).await
+    wait_for_status(client, "completed").await?;
+    let findings = client.find(Locator::Css("#findings")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
+    ensure!(findings.contains("data race"), "#findings reads {:?}", abbreviate(&findings));
+    Ok(())
 }

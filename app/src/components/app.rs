@@ -31,6 +31,7 @@ use super::examples::ExamplePicker;
 use super::explore::ExplorePanel;
 use super::files::FileBar;
 use super::findings::{self as findings_view, Findings, Opened, SourcePlace};
+use super::gallery::Gallery;
 use super::header::Header;
 use super::help::Help;
 use super::inspector::Inspector;
@@ -41,7 +42,9 @@ use super::restore::RestoreBanner;
 use super::share::{self as share_view, ShareButton};
 use super::splitter::Splitter;
 use super::status::Status;
+use crate::examples::Example;
 use crate::explore::{self, ExploreMode, Job, WorkerEvent};
+use crate::gallery;
 use crate::form::{self, Form};
 use crate::inspector::{self, Inspection};
 use crate::pool::Pool;
@@ -378,12 +381,14 @@ struct Shortcuts {
     on_help: Callback<()>,
     running: bool,
     furthest: u64,
+    /// The gallery page is shown: the workbench under it takes no keys.
+    gallery_open: bool,
 }
 
 impl Shortcuts {
     /// Acts on `event`; returns whether it was a shortcut.
     fn handle(&self, event: &KeyboardEvent) -> bool {
-        if event.ctrl_key() || event.meta_key() || event.alt_key() || typing_into(event) {
+        if event.ctrl_key() || event.meta_key() || event.alt_key() || typing_into(event) || self.gallery_open {
             return false;
         }
         let key = event.key();
@@ -432,6 +437,28 @@ fn focus_timeline() {
     if let Some(element) = target.and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
         let _ = element.focus();
     }
+}
+
+/// The page address's query (`?gallery`, `?example=ID`), empty when it has none.
+fn location_search() -> String {
+    gloo::utils::window().location().search().unwrap_or_default()
+}
+
+/// The page address's path, without query or fragment.
+fn location_path() -> String {
+    gloo::utils::window().location().pathname().unwrap_or_else(|_| "/".into())
+}
+
+/// Makes `url` a new place in the browser's history (without loading anything).
+fn push_address(url: &str) {
+    if let Ok(history) = gloo::utils::window().history() {
+        let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+    }
+}
+
+/// Shows the top of the page, where a page switch starts.
+fn scroll_to_top() {
+    gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0);
 }
 
 #[component]
@@ -568,6 +595,23 @@ pub fn App() -> Html {
                 dispatch.dispatch(Action::RunStarted);
                 reveal_lanes();
             }
+        });
+    }
+
+    // The examples gallery is a page of its own (`?gallery`) over the workbench, which stays
+    // mounted underneath; `?example=ID` loads an example into the workbench on open. Back and
+    // Forward move between them, as the address says.
+    let gallery_open = use_state(|| gallery::route(&location_search()) == gallery::Route::Gallery);
+    {
+        let (dispatch, gallery_open) = (dispatch.clone(), gallery_open.clone());
+        use_effect_with((), move |_| {
+            if let gallery::Route::Example(example) = gallery::route(&location_search()) {
+                dispatch.dispatch(Action::LoadExample(example));
+            }
+            let listener = EventListener::new(&gloo::utils::window(), "popstate", move |_| {
+                gallery_open.set(gallery::route(&location_search()) == gallery::Route::Gallery);
+            });
+            move || drop(listener)
         });
     }
 
@@ -781,6 +825,7 @@ pub fn App() -> Html {
             on_help: on_toggle_help.clone(),
             running: state.running,
             furthest,
+            gallery_open: *gallery_open,
         };
         use_effect_with(handlers, move |handlers| {
             let handlers = handlers.clone();
@@ -857,6 +902,32 @@ pub fn App() -> Html {
             actions.emit(Action::LoadExample(example));
         })
     };
+    // The gallery's button and cards are places in the history too: the gallery is
+    // `?gallery`, an example loaded from it `?example=ID`, so Back returns to the gallery.
+    let on_gallery = {
+        let gallery_open = gallery_open.clone();
+        Callback::from(move |()| {
+            push_address(&format!("{}?gallery", location_path()));
+            gallery_open.set(true);
+            scroll_to_top();
+        })
+    };
+    let on_gallery_load = {
+        let (actions, gallery_open) = (actions.clone(), gallery_open.clone());
+        Callback::from(move |example: &'static Example| {
+            push_address(&gallery::example_url(&location_path(), example));
+            actions.emit(Action::LoadExample(example));
+            gallery_open.set(false);
+            scroll_to_top();
+        })
+    };
+    let on_gallery_close = {
+        let gallery_open = gallery_open.clone();
+        Callback::from(move |()| {
+            push_address(&location_path());
+            gallery_open.set(false);
+        })
+    };
     let on_memory_model = actions.reform(Action::SetMemoryModel);
     let on_explore_mode = actions.reform(Action::SetExploreMode);
     let on_explore_runs = actions.reform(Action::SetExploreRuns);
@@ -920,8 +991,12 @@ pub fn App() -> Html {
 
     html! {
         <>
-            <Header theme={state.theme} {on_theme} on_help={on_toggle_help.clone()} />
+            <Header theme={state.theme} {on_theme} on_help={on_toggle_help.clone()} {on_gallery} />
             <RestoreBanner stash={state.stash.clone()} {on_restore} on_dismiss={on_dismiss_stash} />
+            if *gallery_open {
+                <Gallery on_load={on_gallery_load} on_close={on_gallery_close} />
+            }
+            <div class="workbench" hidden={*gallery_open}>
             <main class="workspace" style={layout}>
                 <div class="column scenario-column">
                     <Editor
@@ -1048,6 +1123,7 @@ pub fn App() -> Html {
                     {on_load_finding}
                 />
             </footer>
+            </div>
             if state.help_open {
                 <Help on_close={on_close_help} />
             }

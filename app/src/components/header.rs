@@ -1,4 +1,5 @@
-//! The page header: the product name, the keyboard shortcuts button and the theme toggle.
+//! The page header: the product name, the examples gallery button, the keyboard shortcuts
+//! button and the theme toggle.
 
 use yew::prelude::*;
 
@@ -11,6 +12,8 @@ pub struct Props {
     pub on_theme: Callback<Theme>,
     /// Opens the keyboard shortcuts overlay.
     pub on_help: Callback<()>,
+    /// Opens the examples gallery page.
+    pub on_gallery: Callback<()>,
 }
 
 #[component]
@@ -29,6 +32,9 @@ pub fn Header(props: &Props) -> Html {
                 { "Interleave" }
             </h1>
             <p class="tagline">{ "every work-item, step by step" }</p>
+            <button id="gallery-open" type="button" title="The examples gallery: one pitfall per card" onclick={props.on_gallery.reform(|_: MouseEvent| ())}>
+                { "Gallery" }
+            </button>
             <button id="help-open" type="button" class="icon" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" aria-keyshortcuts="?" onclick={props.on_help.reform(|_: MouseEvent| ())}>
                 { "?" }
             </button>

@@ -11,6 +11,7 @@ pub mod examples;
 pub mod explore;
 pub mod files;
 pub mod findings;
+pub mod gallery;
 pub mod header;
 pub mod help;
 pub mod histogram;

@@ -1,0 +1,264 @@
+//! The examples gallery as plain data, tested natively: its entries read from the compiled-in
+//! manifest (`static/examples/gallery.toml`, through [`crate::examples`]), and what a page
+//! address asks for (`?gallery`, `?example=ID`).
+
+use std::sync::OnceLock;
+
+use interleave_engine::scenario::{Dialect, Scenario};
+use serde::Deserialize;
+
+use crate::examples::{self, Example};
+
+/// One card of the gallery: a pitfall and its variants.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The entry's id in the manifest (`lost-updates`), which `?example=` accepts.
+    pub id: String,
+    pub variants: Vec<Variant>,
+}
+
+impl Entry {
+    /// The first variant, whose title, description, lesson and dialect stand for the entry.
+    pub fn main(&self) -> &Variant {
+        &self.variants[0]
+    }
+}
+
+/// One scenario of an entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    pub example: &'static Example,
+    /// The scenario file, read (title, description, lesson, dialect, settings).
+    pub scenario: Scenario,
+    /// The command that checks it in CI (`interleave explore cas_product.toml --runs 100`).
+    pub check: String,
+    /// The kinds of finding that check reports.
+    pub findings: Vec<String>,
+    /// What to watch for.
+    pub look_for: String,
+}
+
+/// The manifest's text form.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestText {
+    entry: Vec<EntryText>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EntryText {
+    id: String,
+    variant: Vec<VariantText>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariantText {
+    scenario: String,
+    check: String,
+    #[serde(default)]
+    runs: Option<u64>,
+    #[serde(default)]
+    exhaustive: bool,
+    findings: Vec<String>,
+    look_for: String,
+}
+
+/// Reads a manifest against the examples it may name. Every problem is a message: a
+/// manifest that does not parse, an entry without variants, a file no example holds, a
+/// scenario that does not read.
+pub fn read(manifest: &str, find: impl Fn(&str) -> Option<&'static Example>) -> Result<Vec<Entry>, String> {
+    let text: ManifestText = toml::from_str(manifest).map_err(|e| format!("gallery.toml: {}", e.message()))?;
+    text.entry
+        .into_iter()
+        .map(|entry| {
+            if entry.variant.is_empty() {
+                return Err(format!("gallery entry `{}` has no variant", entry.id));
+            }
+            let variants = entry
+                .variant
+                .into_iter()
+                .map(|v| {
+                    let example = find(&v.scenario).ok_or_else(|| format!("{}: not among the app's examples", v.scenario))?;
+                    let scenario = example
+                        .scenario()
+                        .ok_or_else(|| format!("{}: not a scenario file", v.scenario))?
+                        .map_err(|d| format!("{}: {}", v.scenario, d.message))?;
+                    let options = match (v.runs, v.exhaustive) {
+                        (Some(runs), _) => format!(" --runs {runs}"),
+                        (None, true) => " --exhaustive".to_string(),
+                        (None, false) => String::new(),
+                    };
+                    let check = format!("interleave {} {}{options}", v.check, v.scenario);
+                    Ok(Variant { example, scenario, check, findings: v.findings, look_for: v.look_for })
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Ok(Entry { id: entry.id, variants })
+        })
+        .collect()
+}
+
+/// The gallery's entries, read once from the compiled-in manifest. A manifest that does not
+/// read (which the tests rule out) gives an empty gallery rather than a broken page.
+pub fn entries() -> &'static [Entry] {
+    static ENTRIES: OnceLock<Vec<Entry>> = OnceLock::new();
+    ENTRIES.get_or_init(|| read(examples::GALLERY_MANIFEST, examples::find).unwrap_or_default())
+}
+
+/// The example `?example=ID` names: a gallery entry's id (its first variant), a scenario
+/// file's stem or name (`cas_product_broken`, `cas_product_broken.toml`), or any example's
+/// id (`litmus/mp.litmus`).
+pub fn example_for(id: &str) -> Option<&'static Example> {
+    let id = id.trim();
+    if id.is_empty() {
+        return None;
+    }
+    entries()
+        .iter()
+        .find(|entry| entry.id == id)
+        .map(|entry| entry.main().example)
+        .or_else(|| examples::EXAMPLES.iter().find(|e| e.scenario.is_some() && e.stem() == id))
+        .or_else(|| examples::find(id))
+}
+
+/// What the page's address asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// The workbench, as it is.
+    Workbench,
+    /// The gallery page (`?gallery`).
+    Gallery,
+    /// The workbench with this example loaded (`?example=ID`).
+    Example(&'static Example),
+}
+
+/// The route of a `location.search` (`?gallery`, `?example=ID`, with or without the `?`).
+/// Other parameters are left to whoever reads them; an unknown example is the workbench.
+pub fn route(search: &str) -> Route {
+    let query = search.strip_prefix('?').unwrap_or(search);
+    let mut route = Route::Workbench;
+    for pair in query.split('&') {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        match key {
+            "gallery" => return Route::Gallery,
+            "example" => {
+                if let Some(example) = example_for(&decode_component(value)) {
+                    route = Route::Example(example);
+                }
+            }
+            _ => {}
+        }
+    }
+    route
+}
+
+/// Decodes the `%XX` escapes and `+` of a query value; a malformed escape stays as it is.
+fn decode_component(value: &str) -> String {
+    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'%' && i + 2 < bytes.len())
+            .then(|| Some(hex(bytes[i + 1])? * 16 + hex(bytes[i + 2])?))
+            .flatten();
+        match (escaped, bytes[i]) {
+            (Some(byte), _) => {
+                out.push(byte);
+                i += 3;
+            }
+            (None, b'+') => {
+                out.push(b' ');
+                i += 1;
+            }
+            (None, byte) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The address that loads `example`: the page's path with `?example=` and the example's
+/// stem.
+pub fn example_url(path: &str, example: &Example) -> String {
+    format!("{path}?example={}", example.stem())
+}
+
+/// The dialect's badge text.
+pub fn dialect_label(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::OpenCl => "OpenCL C",
+        Dialect::Cuda => "CUDA",
+        Dialect::Litmus => "litmus",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_manifest_reads_into_fourteen_entries_over_every_gallery_example() {
+        let entries = read(examples::GALLERY_MANIFEST, examples::find).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(entries.len(), 14);
+        let mut named: Vec<&str> = entries.iter().flat_map(|e| e.variants.iter().map(|v| v.example.id)).collect();
+        let mut scenario_examples: Vec<&str> = examples::EXAMPLES.iter().filter(|e| e.scenario.is_some()).map(|e| e.id).collect();
+        // The picker lists the gallery's examples in the manifest's order.
+        assert_eq!(named, scenario_examples, "examples.rs and gallery.toml list the gallery in different orders");
+        named.sort_unstable();
+        scenario_examples.sort_unstable();
+        named.dedup();
+        assert_eq!(named.len(), scenario_examples.len(), "a scenario is named twice");
+        for entry in &entries {
+            for variant in &entry.variants {
+                assert!(!variant.scenario.description.trim().is_empty() && !variant.scenario.lesson.trim().is_empty(), "{}", variant.example.id);
+                assert!(!variant.look_for.is_empty(), "{}", variant.example.id);
+            }
+        }
+        assert_eq!(entries[0].id, "lost-updates");
+        assert_eq!(entries[0].main().check, "interleave run count.toml");
+        let cas = &entries[1];
+        assert_eq!((cas.variants[1].example.id, cas.variants[1].check.as_str()), ("cas_product_broken.toml", "interleave explore cas_product_broken.toml --runs 100"));
+        assert_eq!(cas.variants[1].findings, ["data-race"]);
+        assert_eq!(super::entries().len(), 14);
+    }
+
+    #[test]
+    fn a_broken_manifest_is_a_message() {
+        assert!(read("entry = 3", examples::find).unwrap_err().starts_with("gallery.toml"));
+        assert!(read("[[entry]]\nid = \"x\"\nvariant = []\n", examples::find).unwrap_err().contains("no variant"));
+        let missing = "[[entry]]\nid = \"x\"\n[[entry.variant]]\nscenario = \"nothing.toml\"\ncheck = \"run\"\nfindings = []\nlook_for = \"y\"\n";
+        assert!(read(missing, examples::find).unwrap_err().contains("nothing.toml"));
+        let bare = missing.replace("nothing.toml", "count.cl");
+        assert!(read(&bare, examples::find).unwrap_err().contains("not a scenario file"));
+    }
+
+    #[test]
+    fn addresses_route_to_the_gallery_or_an_example() {
+        assert_eq!(route(""), Route::Workbench);
+        assert_eq!(route("?gallery"), Route::Gallery);
+        assert_eq!(route("?embed=1&gallery"), Route::Gallery);
+        let by_entry = route("?example=barrier-in-if");
+        assert_eq!(by_entry, Route::Example(examples::find("barrier_in_if.toml").unwrap()));
+        assert_eq!(route("?example=cas_product_broken"), Route::Example(examples::find("cas_product_broken.toml").unwrap()));
+        assert_eq!(route("?example=cas_product_broken.toml"), route("?example=cas_product_broken"));
+        assert_eq!(route("?example=litmus%2Fmp.litmus"), Route::Example(examples::find("litmus/mp.litmus").unwrap()));
+        assert_eq!(route("?example=nothing"), Route::Workbench);
+        assert_eq!(route("?example="), Route::Workbench);
+        assert_eq!(route("?example=%zz%"), Route::Workbench);
+        let example = examples::find("ring_buffer.toml").unwrap();
+        assert_eq!(example_url("/app/", example), "/app/?example=ring_buffer");
+        assert_eq!(route(example_url("/", example).trim_start_matches('/')), Route::Example(example));
+    }
+
+    #[test]
+    fn dialects_have_badges() {
+        let dialects: Vec<&str> = entries().iter().map(|e| dialect_label(e.main().scenario.dialect)).collect();
+        for label in ["OpenCL C", "CUDA", "litmus"] {
+            assert!(dialects.contains(&label), "{label}");
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! The examples gallery through the real `interleave` binary.
+//!
+//! `static/examples/gallery.toml` lists the gallery's entries and their variants; each variant
+//! names a scenario file and how it is checked (`run`, or `explore` with a number of runs or
+//! exhaustively). The test runs that command on every variant from the workspace root and
+//! compares its exit status, stdout and stderr with `NAME.expected` beside the scenario, and
+//! the kinds of finding it printed with the variant's `findings`. It also fails when the
+//! manifest and the folder disagree: a scenario file that no entry names, a named file that
+//! does not exist, or an expectation without its variant. `UPDATE_EXPECT=1 cargo test`
+//! rewrites the expectations (never the manifest's `findings`, which say what the example is
+//! for).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::Deserialize;
+
+/// The manifest: the entries in the gallery's order.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Manifest {
+    entry: Vec<Entry>,
+}
+
+/// One gallery entry: a pitfall and its variants.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    id: String,
+    variant: Vec<Variant>,
+}
+
+/// One scenario of an entry and how CI checks it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Variant {
+    scenario: String,
+    check: String,
+    #[serde(default)]
+    runs: Option<u64>,
+    #[serde(default)]
+    exhaustive: bool,
+    findings: Vec<String>,
+    look_for: String,
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn examples() -> PathBuf {
+    workspace().join("static/examples")
+}
+
+fn manifest() -> Manifest {
+    let text = std::fs::read_to_string(examples().join("gallery.toml")).expect("static/examples/gallery.toml is readable");
+    toml::from_str(&text).unwrap_or_else(|e| panic!("gallery.toml: {e}"))
+}
+
+/// The command line that checks `variant`, after the binary's name.
+fn command(variant: &Variant) -> Result<Vec<String>, String> {
+    let file = format!("static/examples/{}", variant.scenario);
+    match (variant.check.as_str(), variant.runs, variant.exhaustive) {
+        ("run", None, false) => Ok(vec!["run".into(), file]),
+        ("explore", Some(runs), false) => Ok(vec!["explore".into(), file, "--runs".into(), runs.to_string()]),
+        ("explore", None, true) => Ok(vec!["explore".into(), file, "--exhaustive".into()]),
+        (check, runs, exhaustive) => Err(format!(
+            "{}: `check = \"{check}\"` with runs = {runs:?} and exhaustive = {exhaustive}: a run takes neither, an explore exactly one",
+            variant.scenario
+        )),
+    }
+}
+
+/// Runs the CLI and renders everything it did as text.
+fn observe(args: &[String]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_interleave")).current_dir(workspace()).args(args).output().expect("the CLI starts");
+    format!(
+        "$ interleave {}\nexit: {}\n--- stdout\n{}--- stderr\n{}",
+        args.join(" "),
+        output.status.code().map_or("signal".to_string(), |c| c.to_string()),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// The kinds of the findings in a rendered output (`error[KIND]: ...` headers).
+fn finding_kinds(output: &str) -> BTreeSet<String> {
+    output
+        .lines()
+        .filter_map(|line| {
+            let rest = ["error[", "warning[", "note["].iter().find_map(|p| line.strip_prefix(p))?;
+            Some(rest.split_once("]:")?.0.to_string())
+        })
+        .collect()
+}
+
+/// Compares `actual` with the file `expect`, or rewrites it under `UPDATE_EXPECT=1`. A
+/// missing file is a failure, not an empty expectation.
+fn check(actual: &str, expect: &Path) -> Result<(), String> {
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(expect, actual).map_err(|e| e.to_string())?;
+        return Ok(());
+    }
+    let expected = std::fs::read_to_string(expect).map_err(|e| format!("{}: {e} (run with UPDATE_EXPECT=1 to write it)", expect.display()))?;
+    if expected == actual {
+        return Ok(());
+    }
+    Err(format!(
+        "{} differs (run with UPDATE_EXPECT=1 to accept):\n--- expected\n{expected}\n--- actual\n{actual}",
+        expect.display()
+    ))
+}
+
+/// The file names in `static/examples` (not its subfolders) that end in `suffix`.
+fn files_ending(suffix: &str) -> BTreeSet<String> {
+    std::fs::read_dir(examples())
+        .expect("the examples folder")
+        .map(|e| e.expect("a directory entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(suffix))
+        .collect()
+}
+
+#[test]
+fn every_gallery_example_gives_its_expected_findings_and_outcomes() {
+    let manifest = manifest();
+    assert!(manifest.entry.len() >= 14, "the gallery has {} entries", manifest.entry.len());
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for entry in &manifest.entry {
+        for variant in &entry.variant {
+            let args = match command(variant) {
+                Ok(args) => args,
+                Err(message) => {
+                    failures.push(message);
+                    continue;
+                }
+            };
+            let actual = observe(&args);
+            let expect = examples().join(variant.scenario.replace(".toml", ".expected"));
+            if let Err(message) = check(&actual, &expect) {
+                failures.push(message);
+            }
+            let wanted: BTreeSet<String> = variant.findings.iter().cloned().collect();
+            let seen = finding_kinds(&actual);
+            if seen != wanted {
+                failures.push(format!("{} ({}): findings {seen:?}, the manifest says {wanted:?}", variant.scenario, entry.id));
+            }
+            checked += 1;
+        }
+    }
+    assert!(failures.is_empty(), "{} of {checked} gallery variants failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn the_manifest_and_the_folder_agree() {
+    let manifest = manifest();
+    let mut ids = BTreeSet::new();
+    let mut named = BTreeSet::new();
+    for entry in &manifest.entry {
+        assert!(ids.insert(entry.id.clone()), "entry id `{}` is used twice", entry.id);
+        assert!(!entry.variant.is_empty(), "entry `{}` has no variant", entry.id);
+        for variant in &entry.variant {
+            assert!(variant.scenario.ends_with(".toml"), "{}: a variant names a .toml scenario file", variant.scenario);
+            assert!(!variant.look_for.trim().is_empty(), "{}: `look_for` is empty", variant.scenario);
+            assert!(named.insert(variant.scenario.clone()), "{} is named twice", variant.scenario);
+        }
+    }
+    let mut scenarios = files_ending(".toml");
+    scenarios.remove("gallery.toml");
+    assert_eq!(named, scenarios, "the scenario files of gallery.toml and of static/examples differ");
+    let expectations: BTreeSet<String> = files_ending(".expected");
+    let wanted: BTreeSet<String> = named.iter().map(|n| n.replace(".toml", ".expected")).collect();
+    assert_eq!(expectations, wanted, "the .expected files of static/examples and the manifest's variants differ");
+}
+
+#[test]
+fn every_gallery_scenario_has_a_title_description_and_lesson() {
+    for entry in manifest().entry {
+        for variant in entry.variant {
+            let text = std::fs::read_to_string(examples().join(&variant.scenario)).unwrap_or_else(|e| panic!("{}: {e}", variant.scenario));
+            let table: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", variant.scenario));
+            for field in ["title", "description", "lesson"] {
+                let value = table.get(field).and_then(|v| v.as_str()).unwrap_or_default();
+                assert!(!value.trim().is_empty(), "{}: no `{field}`", variant.scenario);
+            }
+            let description = table["description"].as_str().unwrap_or_default();
+            assert_eq!(description.trim().lines().count(), 2, "{}: the description is two lines", variant.scenario);
+        }
+    }
+}
