@@ -35,8 +35,11 @@ use std::thread::JoinHandle;
 ///   SVG); downloads use `blob:` object URLs, but as link targets, which `img-src` does not
 ///   govern;
 /// - no plugins (`object-src 'none'`), no `<base>` (`base-uri 'none'`), no form submissions
-///   (`form-action 'none'`), and framing only by pages of the same origin
-///   (`frame-ancestors 'self'`).
+///   (`form-action 'none'`);
+/// - framing by any page (`frame-ancestors *`): the embeddable mode (`?embed=1`) exists so that
+///   course pages on other sites can show a live example in an iframe. Framing is safe to allow
+///   because the page has no account, no server-side state and no action a hidden frame could
+///   trick a click into: what it keeps is the visitor's own inputs in their own storage.
 pub const BASE_CSP: &[(&str, &str)] = &[
     ("default-src", "'self'"),
     ("script-src", "'self' 'wasm-unsafe-eval'"),
@@ -47,7 +50,7 @@ pub const BASE_CSP: &[(&str, &str)] = &[
     ("object-src", "'none'"),
     ("base-uri", "'none'"),
     ("form-action", "'none'"),
-    ("frame-ancestors", "'self'"),
+    ("frame-ancestors", "*"),
 ];
 
 /// Returns the Content-Security-Policy for an HTML page: [`BASE_CSP`], with a `'sha256-…'`
