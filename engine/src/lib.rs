@@ -13,6 +13,7 @@ pub mod diag;
 pub mod explore;
 pub mod frontend;
 pub mod inspect;
+pub mod lesson;
 pub mod link;
 pub mod litmus;
 pub mod locks;
