@@ -1,4 +1,5 @@
-//! The page header: the product name, the keyboard shortcuts button and the theme toggle.
+//! The page header: the product name, the link to the tutorial, the keyboard shortcuts button
+//! and the theme toggle.
 
 use yew::prelude::*;
 
@@ -29,6 +30,7 @@ pub fn Header(props: &Props) -> Html {
                 { "Interleave" }
             </h1>
             <p class="tagline">{ "every work-item, step by step" }</p>
+            <a class="nav-link" href="?tutorial">{ "Tutorial" }</a>
             <button id="help-open" type="button" class="icon" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" aria-keyshortcuts="?" onclick={props.on_help.reform(|_: MouseEvent| ())}>
                 { "?" }
             </button>
