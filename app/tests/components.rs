@@ -2131,7 +2131,7 @@ mod tutorial_pane {
         assert_eq!(text(&root, "#lesson-title"), lesson.title);
         assert_eq!(count(&root, ".lesson-pane > p"), lesson.prose.len() as u32);
         // Backticks become code elements; the text stays text.
-        assert!(count(&root, ".lesson-task code") > 0);
+        assert!(count(&root, ".lesson-pane > p code") > 0);
         assert!(text(&root, ".lesson-count").contains(&format!("Lesson {} of {}", at + 1, all.len())));
         assert_eq!(count(&root, ".lesson-hints li"), 0);
         for shown in 1..=lesson.hints.len() {
