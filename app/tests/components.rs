@@ -2212,3 +2212,17 @@ mod tutorial_pane {
         assert!(full.contains("?lesson=spin-lock#v1.") && !full.contains("embed"), "{full}");
     }
 }
+
+#[wasm_bindgen_test]
+async fn an_example_address_embeds_that_example() {
+    let window = gloo::utils::window();
+    let before = window.location().href().unwrap();
+    let path = window.location().pathname().unwrap();
+    window.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}?example=litmus/mp.litmus&embed=1"))).unwrap();
+    let root = mount_app().await;
+    window.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&before)).unwrap();
+    assert!(editor_text(&root).starts_with("OPENCL MP"), "{}", editor_text(&root));
+    assert_eq!(count(&root, ".masthead"), 0);
+    let full = find(&root, "#open-full").get_attribute("href").unwrap();
+    assert!(full.contains("?example=litmus/mp.litmus#v1."), "{full}");
+}

@@ -3,13 +3,14 @@
 //! A lesson is a TOML file: an `id`, a `title`, short `prose` paragraphs, the `task`, `hints`
 //! revealed one at a time, the starting `[scenario]` (the scenario file format, source
 //! inline), the reference `[solution]` (what the learner is expected to change: the source,
-//! and for a lesson about schedules the seed or scheduler), and the `[check]`.
+//! and for a lesson about schedules the seed and scheduler), and the `[check]`.
 //!
-//! A check explores the lesson's scenario with the learner's source, seed, scheduler, PCT
-//! depth and memory model (the launch, arguments and residency stay the lesson's, so a check
-//! cannot be passed by shrinking the launch), under `runs` seeds from the learner's seed (or
-//! from `first_seed`), or exhaustively; then every `[[check.expect]]` is evaluated over the
-//! [`Exploration`]. The kinds:
+//! A check explores the lesson's scenario with the learner's source, under `runs` seeds from
+//! the learner's seed (or from `first_seed`), or exhaustively; then every `[[check.expect]]`
+//! is evaluated over the [`Exploration`]. Everything else stays the lesson's (launch,
+//! arguments, residency, memory model, and the scheduler unless the check says
+//! `learner_scheduler = true`), so a check cannot be passed by shrinking the launch or
+//! choosing a scheduler that hides the bug. The kinds:
 //!
 //! - `observed`: some run ends in a state where `when` holds;
 //! - `always`: every run ends in a state where `when` holds;
@@ -35,7 +36,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::explore::{self, Config, Exploration, Outcome, SeededFinding};
 use crate::diag::Severity;
 use crate::report::FindingKind;
-use crate::scenario::{MemoryModel, Number, Scenario, SchedulerKind};
+use crate::scenario::{Number, Scenario, SchedulerKind};
 
 /// One lesson of the tutorial, as its file says.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -71,12 +72,9 @@ pub struct Solution {
     /// The seed of the solution (for a lesson about finding a schedule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
-    /// The scheduler of the solution.
+    /// The scheduler of the solution (which a check uses only with `learner_scheduler`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scheduler: Option<SchedulerKind>,
-    /// The memory model of the solution.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub memory_model: Option<MemoryModel>,
 }
 
 /// How a lesson is checked: one exploration and what it must show.
@@ -91,6 +89,10 @@ pub struct Check {
     /// The first seed; when left out, the learner's seed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_seed: Option<u64>,
+    /// Explore under the learner's scheduler (and PCT depth) rather than the lesson's: for a
+    /// lesson about finding a schedule.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub learner_scheduler: bool,
     /// What the exploration must show, all of it.
     pub expect: Vec<Expect>,
 }
@@ -308,16 +310,17 @@ pub fn parse(text: &str) -> Result<Lesson, Diagnostic> {
     Ok(lesson)
 }
 
-/// The starting scenario with the learner's changes from `current`: the source, seed,
-/// scheduler, PCT depth and memory model. What `current` does not decide (launch, arguments,
-/// residency, limits) stays the lesson's.
+/// The starting scenario with the learner's changes from `current`: the source and seed, and
+/// the scheduler and PCT depth when the check takes the learner's. Everything else (launch,
+/// arguments, residency, memory model, limits) stays the lesson's.
 pub fn with_changes(lesson: &Lesson, current: &Scenario) -> Scenario {
     let mut scenario = lesson.scenario.clone();
     scenario.source = current.source.clone();
     scenario.seed = current.seed;
-    scenario.scheduler = current.scheduler;
-    scenario.pct_depth = current.pct_depth;
-    scenario.memory_model = current.memory_model;
+    if lesson.check.learner_scheduler {
+        scenario.scheduler = current.scheduler;
+        scenario.pct_depth = current.pct_depth;
+    }
     scenario
 }
 
@@ -333,9 +336,6 @@ pub fn solved(lesson: &Lesson) -> Scenario {
     }
     if let Some(scheduler) = s.scheduler {
         scenario.scheduler = scheduler;
-    }
-    if let Some(model) = s.memory_model {
-        scenario.memory_model = model;
     }
     scenario
 }
@@ -575,6 +575,30 @@ mod tests {
         assert!(Condition::try_from("out[1] = 8".to_string()).unwrap_err().contains("not a comparison"));
         assert!(Condition::try_from("out[x] == 8".to_string()).unwrap_err().contains("buffer element"));
         assert!(Condition::try_from("o ut == 8".to_string()).unwrap_err().contains("not a number"));
+    }
+
+    #[test]
+    fn a_check_takes_the_learners_source_and_seed_and_the_scheduler_only_when_it_says_so() {
+        let cas = parse(include_str!("../../static/tutorial/atomics-cas-loop.toml")).unwrap();
+        let mut mine = cas.scenario.clone();
+        mine.source.push_str("\n// mine\n");
+        mine.seed = 77;
+        mine.scheduler = SchedulerKind::RunToBlock;
+        mine.memory_model = crate::scenario::MemoryModel::Relaxed;
+        mine.launch.global = vec![4];
+        let (planned, config) = plan(&cas, &mine);
+        assert_eq!((planned.source.as_str(), planned.seed, config.first_seed), (mine.source.as_str(), 77, 77));
+        assert_eq!((planned.scheduler, planned.memory_model), (cas.scenario.scheduler, cas.scenario.memory_model));
+        assert_eq!(planned.launch, cas.scenario.launch);
+        let lost = parse(include_str!("../../static/tutorial/lost-updates.toml")).unwrap();
+        mine.source = lost.scenario.source.clone();
+        mine.scheduler = SchedulerKind::Manual;
+        mine.schedule = vec![0, 1];
+        let (planned, _) = plan(&lost, &mine);
+        // The learner's scheduler, but never a replayed schedule.
+        assert_eq!((planned.scheduler, planned.schedule.len()), (SchedulerKind::Random, 0));
+        mine.scheduler = SchedulerKind::Pct;
+        assert_eq!(plan(&lost, &mine).0.scheduler, SchedulerKind::Pct);
     }
 
     #[test]

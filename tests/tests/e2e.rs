@@ -116,8 +116,13 @@ macro_rules! ensure {
     };
 }
 
+/// The browser tests take turns: two Chromiums at once on a small machine make each other's
+/// pages miss their responsiveness deadlines.
+static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[tokio::test]
 async fn the_app_runs_steps_and_explores_in_chromium() {
+    let _turn = ONE_BROWSER.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let Some(dist) = std::env::var_os("INTERLEAVE_DIST").map(PathBuf::from) else {
         panic!(
             "INTERLEAVE_DIST is not set. This test needs the app built by Trunk; run \
@@ -1659,6 +1664,7 @@ const LESSON: &str = "two-level-reduction";
 /// links to the full app with the same scenario (`#open-full`); it also opens a share link.
 #[tokio::test]
 async fn the_tutorial_and_embedding_work_in_chromium() {
+    let _turn = ONE_BROWSER.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let Some(dist) = std::env::var_os("INTERLEAVE_DIST").map(PathBuf::from) else {
         panic!("INTERLEAVE_DIST is not set. This test needs the app built by Trunk; run `cargo xtask test`");
     };

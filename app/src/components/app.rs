@@ -630,16 +630,30 @@ pub fn App() -> Html {
             move || drop(listener)
         });
     }
-    // A lesson's starting scenario is loaded when the lesson opens (at start, from the pane or
-    // by Back), except at a start from a share link, which wins (`route::source`).
+    // Where the scenario comes from: at start, as `route::source` composes the address (a
+    // share link, which the effect above opens, wins over a lesson, a lesson over an
+    // example); later, a lesson's starting scenario whenever another lesson opens (from the
+    // pane, or by Back and Forward).
     {
         let (dispatch, first, route) = (dispatch.clone(), use_mut_ref(|| true), (*route).clone());
         use_effect_with(route.lesson.clone(), move |lesson| {
-            let at_start = first.replace(false);
-            let hash = gloo::utils::window().location().hash().unwrap_or_default();
-            let from_link = at_start && route::source(&route, &hash) == route::Source::Link;
-            if let (Some(position), false) = (lesson.as_deref().and_then(lessons::position), from_link) {
-                dispatch.dispatch(Action::OpenLink(Rc::new(lesson_link(position))));
+            let source = if first.replace(false) {
+                route::source(&route, &gloo::utils::window().location().hash().unwrap_or_default())
+            } else {
+                lesson.clone().map_or(route::Source::Stored, route::Source::Lesson)
+            };
+            match source {
+                route::Source::Lesson(id) => {
+                    if let Some(position) = lessons::position(&id) {
+                        dispatch.dispatch(Action::OpenLink(Rc::new(lesson_link(position))));
+                    }
+                }
+                route::Source::Example(id) => {
+                    if let Some(example) = crate::examples::find(&id) {
+                        dispatch.dispatch(Action::LoadExample(example));
+                    }
+                }
+                route::Source::Link | route::Source::Stored => {}
             }
         });
     }
