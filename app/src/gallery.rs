@@ -122,63 +122,10 @@ pub fn example_for(id: &str) -> Option<&'static Example> {
         .or_else(|| examples::find(id))
 }
 
-/// What the page's address asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Route {
-    /// The workbench, as it is.
-    Workbench,
-    /// The gallery page (`?gallery`).
-    Gallery,
-    /// The workbench with this example loaded (`?example=ID`).
-    Example(&'static Example),
-}
-
-/// The route of a `location.search` (`?gallery`, `?example=ID`, with or without the `?`).
-/// Other parameters are left to whoever reads them; an unknown example is the workbench.
-pub fn route(search: &str) -> Route {
-    let query = search.strip_prefix('?').unwrap_or(search);
-    let mut route = Route::Workbench;
-    for pair in query.split('&') {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        match key {
-            "gallery" => return Route::Gallery,
-            "example" => {
-                if let Some(example) = example_for(&decode_component(value)) {
-                    route = Route::Example(example);
-                }
-            }
-            _ => {}
-        }
-    }
-    route
-}
-
-/// Decodes the `%XX` escapes and `+` of a query value; a malformed escape stays as it is.
-fn decode_component(value: &str) -> String {
-    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
-    let bytes = value.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let escaped = (bytes[i] == b'%' && i + 2 < bytes.len())
-            .then(|| Some(hex(bytes[i + 1])? * 16 + hex(bytes[i + 2])?))
-            .flatten();
-        match (escaped, bytes[i]) {
-            (Some(byte), _) => {
-                out.push(byte);
-                i += 3;
-            }
-            (None, b'+') => {
-                out.push(b' ');
-                i += 1;
-            }
-            (None, byte) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+/// The example an address asks for: `?example=ID` read by [`crate::route::parse`] (the one
+/// reader of the page's query), then resolved by [`example_for`]; an unknown id is none.
+pub fn example_in(search: &str) -> Option<&'static Example> {
+    crate::route::parse(search).example.as_deref().and_then(example_for)
 }
 
 /// The address that loads `example`: the page's path with `?example=` and the example's
@@ -237,21 +184,21 @@ mod tests {
     }
 
     #[test]
-    fn addresses_route_to_the_gallery_or_an_example() {
-        assert_eq!(route(""), Route::Workbench);
-        assert_eq!(route("?gallery"), Route::Gallery);
-        assert_eq!(route("?embed=1&gallery"), Route::Gallery);
-        let by_entry = route("?example=barrier-in-if");
-        assert_eq!(by_entry, Route::Example(examples::find("barrier_in_if.toml").unwrap()));
-        assert_eq!(route("?example=cas_product_broken"), Route::Example(examples::find("cas_product_broken.toml").unwrap()));
-        assert_eq!(route("?example=cas_product_broken.toml"), route("?example=cas_product_broken"));
-        assert_eq!(route("?example=litmus%2Fmp.litmus"), Route::Example(examples::find("litmus/mp.litmus").unwrap()));
-        assert_eq!(route("?example=nothing"), Route::Workbench);
-        assert_eq!(route("?example="), Route::Workbench);
-        assert_eq!(route("?example=%zz%"), Route::Workbench);
+    fn addresses_name_the_gallery_or_an_example() {
+        assert!(!crate::route::parse("").gallery);
+        assert!(crate::route::parse("?gallery").gallery);
+        assert!(crate::route::parse("?embed=1&gallery").gallery);
+        assert_eq!(example_in(""), None);
+        assert_eq!(example_in("?example=barrier-in-if"), examples::find("barrier_in_if.toml"));
+        assert_eq!(example_in("?example=cas_product_broken"), examples::find("cas_product_broken.toml"));
+        assert_eq!(example_in("?example=cas_product_broken.toml"), example_in("?example=cas_product_broken"));
+        assert_eq!(example_in("?example=litmus%2Fmp.litmus"), examples::find("litmus/mp.litmus"));
+        assert_eq!(example_in("?example=nothing"), None);
+        assert_eq!(example_in("?example="), None);
+        assert_eq!(example_in("?example=%zz%"), None);
         let example = examples::find("ring_buffer.toml").unwrap();
         assert_eq!(example_url("/app/", example), "/app/?example=ring_buffer");
-        assert_eq!(route(example_url("/", example).trim_start_matches('/')), Route::Example(example));
+        assert_eq!(example_in(example_url("/", example).trim_start_matches('/')), Some(example));
     }
 
     #[test]

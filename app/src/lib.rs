@@ -28,12 +28,15 @@ pub mod form;
 pub mod gallery;
 pub mod inspector;
 pub mod inputs;
+pub mod lessons;
 pub mod marks;
 pub mod pool;
+pub mod route;
 pub mod share;
 pub mod snapshot;
 pub mod state;
 pub mod timeline;
+pub mod tutorial;
 pub mod worker;
 
 pub use components::app::App;

@@ -2071,6 +2071,162 @@ async fn a_broken_link_is_a_problem_shown_as_text_and_the_page_stays_usable() {
     assert_eq!(steps(&root), 1);
 }
 
+/// The tutorial's lesson pane on its own, and the app under `?lesson=` and `?embed=1`.
+mod tutorial_pane {
+    use std::cell::RefCell;
+
+    use super::*;
+    use interleave_app::components::tutorial::{Props, TutorialPane};
+    use interleave_app::lessons::{self, Progress, PROGRESS_KEY};
+
+    struct Heard {
+        navigated: Rc<RefCell<Vec<Option<usize>>>>,
+        reset: Rc<RefCell<Vec<usize>>>,
+    }
+
+    async fn mount_pane(lesson: Option<usize>, scenario: Option<Rc<interleave_engine::scenario::Scenario>>) -> (Element, Heard) {
+        let heard = Heard { navigated: Rc::default(), reset: Rc::default() };
+        let (navigated, reset) = (heard.navigated.clone(), heard.reset.clone());
+        let props = Props {
+            lesson,
+            scenario,
+            on_navigate: yew::Callback::from(move |to| navigated.borrow_mut().push(to)),
+            on_reset: yew::Callback::from(move |at| reset.borrow_mut().push(at)),
+            // Nothing is served there: a check must fail cleanly, not hang.
+            worker_url: "./no-such-worker.js".into(),
+        };
+        let root = fresh_root();
+        yew::Renderer::<TutorialPane>::with_root_and_props(root.clone(), props).render();
+        settle().await;
+        (root, heard)
+    }
+
+    /// Opens the app at `search` (the address's query), and puts the address back after.
+    struct AtAddress(String);
+
+    impl AtAddress {
+        fn new(search: &str) -> AtAddress {
+            let window = gloo::utils::window();
+            let before = window.location().href().unwrap();
+            let path = window.location().pathname().unwrap();
+            window.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{search}"))).unwrap();
+            AtAddress(before)
+        }
+    }
+
+    impl Drop for AtAddress {
+        fn drop(&mut self) {
+            let _ = gloo::utils::window().history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&self.0));
+        }
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_lesson_shows_prose_task_and_hints_one_at_a_time() {
+        <gloo::storage::LocalStorage as gloo::storage::Storage>::clear();
+        let all = lessons::all();
+        let at = lessons::position("spin-lock").unwrap();
+        let lesson = &all[at];
+        let (root, heard) = mount_pane(Some(at), None).await;
+        assert_eq!(find(&root, ".lesson-pane").get_attribute("data-lesson").as_deref(), Some("spin-lock"));
+        assert_eq!(text(&root, "#lesson-title"), lesson.title);
+        assert_eq!(count(&root, ".lesson-pane > p"), lesson.prose.len() as u32);
+        // Backticks become code elements; the text stays text.
+        assert!(count(&root, ".lesson-pane > p code") > 0);
+        assert!(text(&root, ".lesson-count").contains(&format!("Lesson {} of {}", at + 1, all.len())));
+        assert_eq!(count(&root, ".lesson-hints li"), 0);
+        for shown in 1..=lesson.hints.len() {
+            click(&root, "#lesson-hint").await;
+            assert_eq!(count(&root, ".lesson-hints li"), shown as u32);
+        }
+        assert!(disabled(&root, "#lesson-hint"), "no hint is left");
+        click(&root, "#lesson-reset").await;
+        assert_eq!(*heard.reset.borrow(), vec![at]);
+        click(&root, ".lesson-next").await;
+        click(&root, ".lesson-prev").await;
+        click(&root, ".lesson-all").await;
+        assert_eq!(*heard.navigated.borrow(), vec![Some(at + 1), Some(at - 1), None]);
+        // Without a valid scenario, Check says what to fix instead of starting.
+        click(&root, "#lesson-check").await;
+        assert!(text(&root, ".check-result.failed").contains("launch panel"), "{}", text(&root, ".lesson-pane"));
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_check_whose_worker_cannot_load_fails_cleanly() {
+        <gloo::storage::LocalStorage as gloo::storage::Storage>::clear();
+        let all = lessons::all();
+        let scenario = Rc::new(all[0].scenario.clone());
+        let (root, _) = mount_pane(Some(0), Some(scenario)).await;
+        click(&root, "#lesson-check").await;
+        for _ in 0..200 {
+            if count(&root, ".check-result.failed") == 1 {
+                break;
+            }
+            TimeoutFuture::new(50).await;
+        }
+        assert!(text(&root, ".check-result.failed").contains("could not"), "{}", text(&root, ".lesson-pane"));
+        assert_eq!(count(&root, "#lesson-check"), 1, "a new check can start");
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_list_shows_every_lesson_and_the_stored_progress() {
+        <gloo::storage::LocalStorage as gloo::storage::Storage>::clear();
+        let mut progress = Progress::default();
+        progress.passed.insert("lost-updates".into());
+        progress.passed.insert("threadfence".into());
+        <gloo::storage::LocalStorage as gloo::storage::Storage>::raw().set_item(PROGRESS_KEY, &progress.encode()).unwrap();
+        let (root, heard) = mount_pane(None, None).await;
+        let all = lessons::all();
+        assert_eq!(count(&root, ".lesson-list li"), all.len() as u32);
+        assert_eq!(count(&root, ".lesson-list li.passed"), 2);
+        assert_eq!(count(&root, ".lesson-list li.passed[data-lesson=\"threadfence\"]"), 1);
+        assert_eq!(text(&root, ".lesson-progress"), format!("2 of {} lessons passed", all.len()));
+        click(&root, ".lesson-list li[data-lesson=\"cuda-votes\"] a").await;
+        assert_eq!(*heard.navigated.borrow(), vec![lessons::position("cuda-votes")]);
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_lesson_address_opens_its_pane_and_code_and_next_moves_on() {
+        let _address = AtAddress::new("?lesson=atomic-wrap");
+        let root = mount_app().await;
+        assert_eq!(find(&root, ".lesson-pane").get_attribute("data-lesson").as_deref(), Some("atomic-wrap"));
+        assert!(editor_text(&root).contains("atomicAdd(&head[0], 1u)"), "{}", editor_text(&root));
+        assert_eq!(count(&root, ".masthead"), 1);
+        click(&root, ".lesson-next").await;
+        assert_eq!(find(&root, ".lesson-pane").get_attribute("data-lesson").as_deref(), Some("device-malloc"));
+        assert!(editor_text(&root).contains("malloc("), "{}", editor_text(&root));
+        assert!(gloo::utils::window().location().search().unwrap().contains("lesson=device-malloc"));
+    }
+
+    #[wasm_bindgen_test]
+    async fn embedding_shows_only_the_editor_the_controls_and_the_timeline() {
+        let _address = AtAddress::new("?lesson=spin-lock&embed=1");
+        let root = mount_app().await;
+        for chrome in [".masthead", ".inspector-column", ".results", ".launch", "#examples", "#share", ".lesson-pane", "#explore-start"] {
+            assert_eq!(count(&root, chrome), 0, "{chrome} is shown");
+        }
+        assert!(editor_text(&root).contains("atomic_int lock"), "{}", editor_text(&root));
+        assert_eq!(count(&root, "#lanes"), 1);
+        click(&root, "button#step").await;
+        assert_eq!(find(&root, "#status").get_attribute("data-steps").as_deref(), Some("1"));
+        let full = find(&root, "#open-full").get_attribute("href").unwrap();
+        assert!(full.contains("?lesson=spin-lock#v1.") && !full.contains("embed"), "{full}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn an_example_address_embeds_that_example() {
+    let window = gloo::utils::window();
+    let before = window.location().href().unwrap();
+    let path = window.location().pathname().unwrap();
+    window.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}?example=litmus/mp.litmus&embed=1"))).unwrap();
+    let root = mount_app().await;
+    window.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&before)).unwrap();
+    assert!(editor_text(&root).starts_with("OPENCL MP"), "{}", editor_text(&root));
+    assert_eq!(count(&root, ".masthead"), 0);
+    let full = find(&root, "#open-full").get_attribute("href").unwrap();
+    assert!(full.contains("?example=litmus/mp.litmus#v1."), "{full}");
+}
+
 /// The value of an input or select.
 fn input_value(root: &Element, selector: &str) -> String {
     let element = find(root, selector);

@@ -14,6 +14,7 @@ pub mod explore;
 pub mod frontend;
 pub mod inspect;
 pub mod limits;
+pub mod lesson;
 pub mod link;
 pub mod litmus;
 pub mod locks;

@@ -127,8 +127,13 @@ macro_rules! ensure {
     };
 }
 
+/// The browser tests take turns: two Chromiums at once on a small machine make each other's
+/// pages miss their responsiveness deadlines.
+static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[tokio::test]
 async fn the_app_runs_steps_and_explores_in_chromium() {
+    let _turn = ONE_BROWSER.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let Some(dist) = std::env::var_os("INTERLEAVE_DIST").map(PathBuf::from) else {
         panic!(
             "INTERLEAVE_DIST is not set. This test needs the app built by Trunk; run \
@@ -1662,6 +1667,179 @@ async fn check_share(client: &Client, url: &str) -> Check {
     Ok(())
 }
 
+
+/// The lesson the tutorial checks use: its check runs 100 seeds, so it is quick.
+const LESSON: &str = "two-level-reduction";
+
+/// The tutorial and the embeddable mode, on a page of their own: `?lesson=ID` opens the
+/// lesson pane (`.lesson-pane[data-lesson]`) with the starting code in the editor; Check
+/// (`#lesson-check`) fails on it, naming the seed and line (`.check-result.failed`); the fix,
+/// loaded as a share link over the lesson, passes (`.check-result.passed`), and the progress
+/// (`li.passed[data-lesson]` in the `?tutorial` list) survives a reload; moving to a lesson
+/// from the list is a history entry that Back undoes. `?embed=1` shows only the editor, the
+/// controls and the lanes (no `.masthead`, inspector, launch panel or results), steps, and
+/// links to the full app with the same scenario (`#open-full`); it also opens a share link.
+#[tokio::test]
+async fn the_tutorial_and_embedding_work_in_chromium() {
+    let _turn = ONE_BROWSER.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let Some(dist) = std::env::var_os("INTERLEAVE_DIST").map(PathBuf::from) else {
+        panic!("INTERLEAVE_DIST is not set. This test needs the app built by Trunk; run `cargo xtask test`");
+    };
+    let server = serve_dir(&dist, "127.0.0.1:0").expect("serve the built app");
+    let driver = ChromeDriver::start().expect("start chromedriver");
+    let client = driver.session().await.expect("open a Chromium session");
+    let base = server.url().split('#').next().unwrap_or_default().to_string();
+
+    let mut outcome = check_tutorial(&client, &base).await;
+    if outcome.is_ok() {
+        outcome = check_embed(&client, &base).await;
+    }
+    if outcome.is_err() {
+        save_screenshot(&client, "e2e-tutorial-failure.png").await.ok();
+    }
+    let console = console_errors(&client).await;
+    client.close().await.ok();
+    drop(driver);
+    server.stop();
+    if let Err(message) = outcome {
+        panic!("{message}");
+    }
+    if let Ok(Some(errors)) = console {
+        assert!(errors.is_empty(), "the browser console has errors:\n{}", errors.join("\n"));
+    }
+}
+
+fn lesson_file(id: &str) -> interleave_engine::lesson::Lesson {
+    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../static/tutorial")).join(format!("{id}.toml"));
+    let text = std::fs::read_to_string(&path).expect("the lesson file");
+    interleave_engine::lesson::parse(&text).expect("a valid lesson")
+}
+
+async fn text_of(client: &Client, css: &str) -> Check<String> {
+    client.find(Locator::Css(css)).await.map_err(|e| format!("no {css}: {e}"))?.text().await.map_err(|e| e.to_string())
+}
+
+/// Presses Check and waits for its verdict, `passed` or `failed`; returns its text.
+async fn run_lesson_check(client: &Client, verdict: &str) -> Check<String> {
+    click(client, "#lesson-check").await?;
+    wait_until(&format!("the check to say {verdict}"), EXPLORE_WAIT, || async {
+        exactly(count(client, &format!(".check-result.{verdict}")).await?, 1, &format!(".check-result.{verdict}"))?;
+        text_of(client, ".check-result").await
+    })
+    .await
+}
+
+async fn check_tutorial(client: &Client, base: &str) -> Check {
+    let lesson = lesson_file(LESSON);
+    let start = format!("{base}?lesson={LESSON}");
+    client.goto(&start).await.map_err(|e| format!("cannot open {start}: {e}"))?;
+    wait_until("the lesson with its starting code", FIRST_RENDER_WAIT, || async {
+        exactly(count(client, &format!(".lesson-pane[data-lesson=\"{LESSON}\"]")).await?, 1, "lesson pane")?;
+        let text = editor_text(client).await?;
+        ensure!(text.contains("tile[l] = in[get_global_id(0)];") && !text.contains("every element is in"), "the editor holds {:?}", abbreviate(&text));
+        let items = attribute(client, "#lanes", "data-work-items").await?;
+        ensure!(items == "64", "data-work-items {items:?}");
+        Ok(())
+    })
+    .await?;
+    let title = text_of(client, "#lesson-title").await?;
+    ensure!(title.contains(&lesson.title), "the lesson's title reads {title:?}");
+
+    // The starting code fails, and the verdict says where.
+    let failed = run_lesson_check(client, "failed").await?;
+    ensure!(failed.contains("Not yet") && failed.contains("still reports a data-race at line 9"), "the failed check reads {failed:?}");
+    click(client, "#lesson-hint").await?;
+    wait_until("one hint", WAIT, || async { exactly(count(client, ".lesson-hints li").await?, 1, "hint") }).await?;
+    save_screenshot(client, "e2e-lesson-failed.png").await?;
+
+    // The fix, loaded over the lesson as a share link, passes.
+    let solved = interleave_engine::link::url(&start, &interleave_engine::link::Link { scenario: interleave_engine::lesson::solved(&lesson), view: Default::default() });
+    client.goto(&solved).await.map_err(|e| format!("cannot open the solution: {e}"))?;
+    wait_until("the solution in the editor", WAIT, || async {
+        let text = editor_text(client).await?;
+        ensure!(text.contains("every element is in"), "the editor holds {:?}", abbreviate(&text));
+        Ok(())
+    })
+    .await?;
+    let passed = run_lesson_check(client, "passed").await?;
+    ensure!(passed.contains("Passed") && passed.contains("no data-race in 100 runs"), "the passed check reads {passed:?}");
+    save_screenshot(client, "e2e-lesson-passed.png").await?;
+
+    // Progress survives a reload, and shows in the list.
+    client.refresh().await.map_err(|e| format!("cannot reload: {e}"))?;
+    wait_until("the lesson after the reload", FIRST_RENDER_WAIT, || async {
+        exactly(count(client, ".lesson-pane h2 .passed-mark").await?, 1, "passed mark")
+    })
+    .await?;
+    click(client, ".lesson-all").await?;
+    wait_until("the list of lessons with this one passed", WAIT, || async {
+        exactly(count(client, ".lesson-list li").await?, 14, "lessons")?;
+        exactly(count(client, &format!(".lesson-list li.passed[data-lesson=\"{LESSON}\"]")).await?, 1, "passed lesson")?;
+        let progress = text_of(client, ".lesson-progress").await?;
+        ensure!(progress == "1 of 14 lessons passed", "the progress reads {progress:?}");
+        Ok(())
+    })
+    .await?;
+    save_screenshot(client, "e2e-tutorial-list.png").await?;
+
+    // A lesson from the list is a new history entry: Back returns to the list.
+    click(client, ".lesson-list li[data-lesson=\"spin-lock\"] a").await?;
+    wait_until("the spin-lock lesson and its code", WAIT, || async {
+        exactly(count(client, ".lesson-pane[data-lesson=\"spin-lock\"]").await?, 1, "spin-lock pane")?;
+        let address = client.current_url().await.map_err(|e| e.to_string())?;
+        ensure!(address.as_str().ends_with("?lesson=spin-lock"), "the address is {address}");
+        let text = editor_text(client).await?;
+        ensure!(text.contains("atomic_int lock"), "the editor holds {:?}", abbreviate(&text));
+        Ok(())
+    })
+    .await?;
+    client.back().await.map_err(|e| e.to_string())?;
+    wait_until("the list again after Back", WAIT, || async { exactly(count(client, ".lesson-list").await?, 1, "lesson list") }).await?;
+    Ok(())
+}
+
+async fn check_embed(client: &Client, base: &str) -> Check {
+    let embedded = format!("{base}?lesson={LESSON}&embed=1");
+    client.goto(&embedded).await.map_err(|e| format!("cannot open {embedded}: {e}"))?;
+    wait_until("the embedded lesson", FIRST_RENDER_WAIT, || async {
+        let text = editor_text(client).await?;
+        ensure!(text.contains("tile[l] = in[get_global_id(0)];"), "the editor holds {:?}", abbreviate(&text));
+        exactly(count(client, "#lanes").await?, 1, "#lanes")?;
+        exactly(count(client, "button#step").await?, 1, "button#step")
+    })
+    .await?;
+    for chrome in [".masthead", ".inspector-column", ".results", ".launch", "#examples", "#share", ".lesson-pane", "#explore-start"] {
+        exactly(count(client, chrome).await?, 0, chrome)?;
+    }
+    click(client, "button#step").await?;
+    click(client, "button#step").await?;
+    wait_until("two steps in the embedded page", WAIT, || async {
+        let steps = attribute(client, "#status", "data-steps").await?;
+        ensure!(steps == "2", "data-steps {steps:?}");
+        Ok(())
+    })
+    .await?;
+    save_screenshot(client, "e2e-embed.png").await?;
+    // "Open in Interleave" leads to the full app with the same scenario.
+    let full = attribute(client, "#open-full", "href").await?;
+    ensure!(full.contains(&format!("?lesson={LESSON}#v1.")) && !full.contains("embed"), "#open-full leads to {full}");
+    let fragment = full.split('#').nth(1).unwrap_or_default();
+    let link = interleave_engine::link::decode(fragment).map_err(|d| d.message)?;
+    ensure!(link.scenario.source == lesson_file(LESSON).scenario.source, "the full app's link carries another source");
+
+    // A share link embedded: the scenario it holds.
+    let mut scenario = lesson_file("atomic-wrap").scenario;
+    scenario.title = "Embedded".into();
+    let shared = interleave_engine::link::url(&format!("{base}?embed=1"), &interleave_engine::link::Link { scenario, view: Default::default() });
+    client.goto(&shared).await.map_err(|e| format!("cannot open {shared}: {e}"))?;
+    wait_until("the embedded share link", FIRST_RENDER_WAIT, || async {
+        let text = editor_text(client).await?;
+        ensure!(text.contains("atomicAdd(&head[0], 1u)"), "the editor holds {:?}", abbreviate(&text));
+        exactly(count(client, ".masthead").await?, 0, ".masthead")
+    })
+    .await?;
+    Ok(())
+}
 
 /// A kernel that never ends: two work-items count forever on one atomic counter.
 const COUNT_FOREVER: &str = "__kernel void count_forever(__global volatile int *counter)\n{\n    for (;;) {\n        atomic_inc(&counter[0]);\n    }\n}\n";

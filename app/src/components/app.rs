@@ -42,6 +42,7 @@ use super::restore::RestoreBanner;
 use super::share::{self as share_view, ShareButton};
 use super::splitter::Splitter;
 use super::status::Status;
+use super::tutorial::TutorialPane;
 use crate::examples::Example;
 use crate::explore::{self, ExploreMode, Job, WorkerEvent};
 use crate::gallery;
@@ -49,6 +50,7 @@ use crate::form::{self, Form};
 use crate::inspector::{self, Inspection};
 use crate::pool::Pool;
 use crate::share;
+use crate::{lessons, route};
 use crate::snapshot::{self, Snapshot};
 use crate::state::{Action, Pane, Phase, RunTarget, Speed, State, Summary, Theme};
 
@@ -461,6 +463,16 @@ fn scroll_to_top() {
     gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0);
 }
 
+/// A lesson's starting scenario as a link without a view, which loads like any opened link
+/// (edits set aside, a session opened at step 0).
+fn lesson_link(position: usize) -> interleave_engine::link::Link {
+    let all = lessons::all();
+    interleave_engine::link::Link {
+        scenario: all[position].scenario.clone(),
+        view: interleave_engine::link::LinkView { step: None, selected: None, panel: None },
+    }
+}
+
 #[component]
 pub fn App() -> Html {
     let state = use_reducer(|| persist::initial_state(preferred_theme()));
@@ -599,17 +611,14 @@ pub fn App() -> Html {
     }
 
     // The examples gallery is a page of its own (`?gallery`) over the workbench, which stays
-    // mounted underneath; `?example=ID` loads an example into the workbench on open. Back and
-    // Forward move between them, as the address says.
-    let gallery_open = use_state(|| gallery::route(&location_search()) == gallery::Route::Gallery);
+    // mounted underneath (`?example=ID` is loaded where the address's sources compose, below).
+    // Back and Forward move between them, as the address says.
+    let gallery_open = use_state(|| route::parse(&location_search()).gallery);
     {
-        let (dispatch, gallery_open) = (dispatch.clone(), gallery_open.clone());
+        let gallery_open = gallery_open.clone();
         use_effect_with((), move |_| {
-            if let gallery::Route::Example(example) = gallery::route(&location_search()) {
-                dispatch.dispatch(Action::LoadExample(example));
-            }
             let listener = EventListener::new(&gloo::utils::window(), "popstate", move |_| {
-                gallery_open.set(gallery::route(&location_search()) == gallery::Route::Gallery);
+                gallery_open.set(route::parse(&location_search()).gallery);
             });
             move || drop(listener)
         });
@@ -650,6 +659,67 @@ pub fn App() -> Html {
             }
         });
     }
+
+    // What the address asks for (`crate::route`): the lesson pane, a lesson, embedding. It
+    // follows the browser's Back and Forward; moving between lessons pushes an entry.
+    let route = use_state(|| route::parse(&gloo::utils::window().location().search().unwrap_or_default()));
+    {
+        let route = route.clone();
+        use_effect_with((), move |_| {
+            let listener = EventListener::new(&gloo::utils::window(), "popstate", move |_| {
+                route.set(route::parse(&gloo::utils::window().location().search().unwrap_or_default()));
+            });
+            move || drop(listener)
+        });
+    }
+    // Where the scenario comes from: at start, as `route::source` composes the address (a
+    // share link, which the effect above opens, wins over a lesson, a lesson over an
+    // example); later, a lesson's starting scenario whenever another lesson opens (from the
+    // pane, or by Back and Forward).
+    {
+        let (dispatch, first, route) = (dispatch.clone(), use_mut_ref(|| true), (*route).clone());
+        use_effect_with(route.lesson.clone(), move |lesson| {
+            let source = if first.replace(false) {
+                route::source(&route, &gloo::utils::window().location().hash().unwrap_or_default())
+            } else {
+                lesson.clone().map_or(route::Source::Stored, route::Source::Lesson)
+            };
+            match source {
+                route::Source::Lesson(id) => {
+                    if let Some(position) = lessons::position(&id) {
+                        dispatch.dispatch(Action::OpenLink(Rc::new(lesson_link(position))));
+                    }
+                }
+                route::Source::Example(id) => {
+                    if let Some(example) = gallery::example_for(&id) {
+                        dispatch.dispatch(Action::LoadExample(example));
+                    }
+                }
+                route::Source::Link | route::Source::Stored => {}
+            }
+        });
+    }
+    let on_lesson_navigate = {
+        let route = route.clone();
+        Callback::from(move |lesson: Option<usize>| {
+            let all = lessons::all();
+            let next = route::Route {
+                tutorial: true,
+                lesson: lesson.and_then(|i| all.get(i)).map(|l| l.id.clone()),
+                ..(*route).clone()
+            };
+            let window = gloo::utils::window();
+            let path = window.location().pathname().unwrap_or_default();
+            if let Ok(history) = window.history() {
+                let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{}", route::search(&next))));
+            }
+            route.set(next);
+        })
+    };
+    let on_lesson_reset = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |position: usize| dispatch.dispatch(Action::OpenLink(Rc::new(lesson_link(position)))))
+    };
 
     // The workers go as soon as the exploration is over (each has terminated itself after its
     // last message; this also ends the others after a failure), and with the app.
@@ -989,33 +1059,91 @@ pub fn App() -> Html {
             .and_then(|lane| lane.line)
     });
 
-    html! {
-        <>
-            <Header theme={state.theme} {on_theme} on_help={on_toggle_help.clone()} {on_gallery} />
-            <RestoreBanner stash={state.stash.clone()} {on_restore} on_dismiss={on_dismiss_stash} />
-            if *gallery_open {
-                <Gallery on_load={on_gallery_load} on_close={on_gallery_close} />
+    let editor_view = html! {
+        <Editor
+            source={state.source.clone()}
+            {on_edit}
+            handle={editor.clone()}
+            {active_lines}
+            {selected_line}
+            litmus={form.is_litmus}
+            diagnostics={state.diagnostics.clone()}
+            diagnostics_source={state.diagnostics_source.clone()}
+            findings={findings_now.clone()}
+            {on_gutter_finding}
+            theme={state.theme}
+        >
+            if !route.embed {
+                <ExamplePicker current={state.example} on_load={on_example} />
+                <FileBar scenario={form.scenario.clone()} file_name={state.file_name.clone().or_else(|| state.example.map(AttrValue::from))} on_open={on_open_files} />
+                <ShareButton scenario={form.scenario.clone()} step={has_session.then_some(steps)} selected={state.selected} tab={state.inspector_tab} />
             }
-            <div class="workbench" hidden={*gallery_open}>
+        </Editor>
+    };
+    let run_view = html! {
+        <>
+            <div class="runbar">
+                <Controls
+                    {can_start}
+                    running={state.running}
+                    ended={state.ended()}
+                    live={has_session}
+                    {steps}
+                    {furthest}
+                    speed={state.speed}
+                    {on_run}
+                    {on_pause}
+                    {on_step}
+                    {on_step_back}
+                    {on_run_to_finding}
+                    {on_reset}
+                    on_seek={on_seek.clone()}
+                    {on_speed}
+                />
+                <Status
+                    live={state.live}
+                    running={state.running}
+                    {steps}
+                    summary={state.summary.clone()}
+                    failed={!state.live && !state.diagnostics_stale && !state.diagnostics.is_empty() && state.diagnostics_file.is_none()}
+                />
+            </div>
+            <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} litmus={form.is_litmus} selected={state.selected} {on_select_lane} on_seek={on_seek.clone()} reveal={state.reveal} />
+        </>
+    };
+    let embed_link = {
+        let (scenario, route) = (form.scenario.clone(), (*route).clone());
+        use_memo(state.revision, move |_| {
+            let path = gloo::utils::window().location().pathname().unwrap_or_default();
+            let fragment = scenario
+                .as_deref()
+                .map(|s| interleave_engine::link::encode(&share::link_of(s, None, None, crate::inspector::Tab::WorkItem)))
+                .unwrap_or_default();
+            route::full_app(&path, &route, &fragment)
+        })
+    };
+    if route.embed {
+        // Embedded in another page: the editor, the controls and the timeline, and a way out
+        // to the whole app with the same scenario.
+        return html! {
+            <div class="embed">
+                <main class="workspace embed-workspace">
+                    <div class="column scenario-column">
+                        { editor_view }
+                    </div>
+                    <div class="column run-column">
+                        { run_view }
+                        <p class="embed-open"><a id="open-full" href={(*embed_link).clone()} target="_blank" rel="noopener">{ "Open in Interleave ↗" }</a></p>
+                    </div>
+                </main>
+            </div>
+        };
+    }
+    let workbench = html! {
+        <>
             <main class="workspace" style={layout}>
                 <div class="column scenario-column">
-                    <Editor
-                        source={state.source.clone()}
-                        {on_edit}
-                        handle={editor.clone()}
-                        {active_lines}
-                        {selected_line}
-                        litmus={form.is_litmus}
-                        diagnostics={state.diagnostics.clone()}
-                        diagnostics_source={state.diagnostics_source.clone()}
-                        findings={findings_now.clone()}
-                        {on_gutter_finding}
-                        theme={state.theme}
-                    >
-                        <ExamplePicker current={state.example} on_load={on_example} />
-                        <FileBar scenario={form.scenario.clone()} file_name={state.file_name.clone().or_else(|| state.example.map(AttrValue::from))} on_open={on_open_files} />
-                        <ShareButton scenario={form.scenario.clone()} step={has_session.then_some(steps)} selected={state.selected} tab={state.inspector_tab} />
-                    </Editor>
+                    { editor_view.clone() }
                     <LaunchPanel
                         global={state.global.clone()}
                         local={state.local.clone()}
@@ -1047,33 +1175,7 @@ pub fn App() -> Html {
                 </div>
                 <Splitter pane={Pane::Editor} size={panes.editor} vertical={true} grows_forward={true} label="Resize the editor" on_resize={on_resize.clone()} />
                 <div class="column run-column">
-                    <div class="runbar">
-                        <Controls
-                            {can_start}
-                            running={state.running}
-                            ended={state.ended()}
-                            live={has_session}
-                            {steps}
-                            {furthest}
-                            speed={state.speed}
-                            {on_run}
-                            {on_pause}
-                            {on_step}
-                            {on_step_back}
-                            {on_run_to_finding}
-                            {on_reset}
-                            on_seek={on_seek.clone()}
-                            {on_speed}
-                        />
-                        <Status
-                            live={state.live}
-                            running={state.running}
-                            {steps}
-                            summary={state.summary.clone()}
-                            failed={!state.live && !state.diagnostics_stale && !state.diagnostics.is_empty() && state.diagnostics_file.is_none()}
-                        />
-                    </div>
-                    <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} litmus={form.is_litmus} selected={state.selected} {on_select_lane} on_seek={on_seek.clone()} reveal={state.reveal} />
+                    { run_view.clone() }
                 </div>
                 <Splitter pane={Pane::Inspector} size={panes.inspector} vertical={true} grows_forward={false} label="Resize the inspector" on_resize={on_resize.clone()} />
                 <div class="column inspector-column">
@@ -1123,6 +1225,27 @@ pub fn App() -> Html {
                     {on_load_finding}
                 />
             </footer>
+        </>
+    };
+    let lesson_position = route.lesson.as_deref().and_then(lessons::position);
+    let lesson_pane = route.tutorial || route.lesson.is_some();
+
+    html! {
+        <>
+            <Header theme={state.theme} {on_theme} on_help={on_toggle_help.clone()} {on_gallery} />
+            <RestoreBanner stash={state.stash.clone()} {on_restore} on_dismiss={on_dismiss_stash} />
+            if *gallery_open {
+                <Gallery on_load={on_gallery_load} on_close={on_gallery_close} />
+            }
+            <div class="workbench" hidden={*gallery_open}>
+                if lesson_pane {
+                    <div class="with-lesson">
+                        <TutorialPane lesson={lesson_position} scenario={form.scenario.clone()} on_navigate={on_lesson_navigate} on_reset={on_lesson_reset} />
+                        <div class="lesson-workbench">{ workbench }</div>
+                    </div>
+                } else {
+                    { workbench }
+                }
             </div>
             if state.help_open {
                 <Help on_close={on_close_help} />

@@ -1,5 +1,5 @@
-//! The page header: the product name, the examples gallery button, the keyboard shortcuts
-//! button and the theme toggle.
+//! The page header: the product name, the examples gallery button, the link to the tutorial,
+//! the keyboard shortcuts button and the theme toggle.
 
 use yew::prelude::*;
 
@@ -35,6 +35,7 @@ pub fn Header(props: &Props) -> Html {
             <button id="gallery-open" type="button" title="The examples gallery: one pitfall per card" onclick={props.on_gallery.reform(|_: MouseEvent| ())}>
                 { "Gallery" }
             </button>
+            <a class="nav-link" href="?tutorial">{ "Tutorial" }</a>
             <button id="help-open" type="button" class="icon" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" aria-keyshortcuts="?" onclick={props.on_help.reform(|_: MouseEvent| ())}>
                 { "?" }
             </button>

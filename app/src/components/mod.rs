@@ -26,3 +26,4 @@ pub mod share;
 pub mod splitter;
 pub mod status;
 pub mod timeline_canvas;
+pub mod tutorial;
