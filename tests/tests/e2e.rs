@@ -40,8 +40,9 @@
 //! - share links: the default example stepped to step 5 with lane 2 selected, `#share` puts
 //!   its link in the address bar and in `#share-url`; opening it (a fragment change, then a
 //!   reload) shows `#status[data-steps="5"]`, `.lane.selected[data-work-item="2"]` and the
-//!   same trace; a broken link is explained in `#diagnostics`, and markup in a linked source
-//!   and title shows as text (no `img` made of it) while the kernel still runs.
+//!   same trace (its status line holds the trace hash) and the same picture of the timeline
+//!   canvas, byte for byte; a broken link is explained in `#diagnostics`, and markup in a linked
+//!   source and title shows as text (no `img` made of it) while the kernel still runs.
 //! - hostile input: a decompression bomb, a truncated and a corrupted link, and a link with
 //!   absurd sizes each show a clear message in `#diagnostics` (or the launch panel's
 //!   `#launch-problems`), after which the default example still runs; a kernel that counts
@@ -1085,6 +1086,18 @@ fn abbreviate(text: &str) -> String {
     text.chars().take(80).collect()
 }
 
+/// Takes a PNG of the element matched by `css`, saves it as `<workspace>/target/screenshots/<name>`
+/// and returns its bytes, so that two pictures of the same state can be compared.
+async fn element_picture(client: &Client, css: &str, name: &str) -> Check<Vec<u8>> {
+    let element = client.find(Locator::Css(css)).await.map_err(|e| format!("{css}: {e}"))?;
+    let png = element.screenshot().await.map_err(|e| format!("screenshot of {css}: {e}"))?;
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target/screenshots");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("create {}: {e}", dir.display()))?;
+    let path = dir.join(name);
+    std::fs::write(&path, &png).map_err(|e| format!("write {}: {e}", path.display()))?;
+    Ok(png)
+}
+
 /// Saves a PNG of the viewport to `<workspace>/target/screenshots/<name>`.
 async fn save_screenshot(client: &Client, name: &str) -> Check {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target/screenshots");
@@ -1612,6 +1625,7 @@ async fn check_share(client: &Client, url: &str) -> Check {
     let note = client.find(Locator::Css(".share-note")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
     ensure!(note == "Link copied" || note == "Copy this link", "the share note reads {note:?}");
     save_screenshot(client, "e2e-share-before.png").await?;
+    let lanes_before = element_picture(client, "#timeline-canvas", "e2e-share-timeline-before.png").await?;
 
     // Elsewhere, then the link: the fragment changes and the app follows it.
     let base = url.split('#').next().unwrap_or_default().to_string();
@@ -1626,6 +1640,15 @@ async fn check_share(client: &Client, url: &str) -> Check {
     client.refresh().await.map_err(|e| format!("cannot reload: {e}"))?;
     wait_for_shared_state(client, "the reloaded link to restore step, selection and trace", &trace).await?;
     save_screenshot(client, "e2e-share-opened.png").await?;
+    // The same state draws the same timeline, pixel for pixel: the canvas as the sharer saw
+    // it and as the link's reader sees it. (The lane labels are DOM, compared by the trace
+    // above; their buttons change with the pointer and a CSS transition, so a picture of them
+    // depends on where the pointer was and when it was taken.)
+    let lanes_after = element_picture(client, "#timeline-canvas", "e2e-share-timeline-opened.png").await?;
+    ensure!(
+        lanes_before == lanes_after,
+        "the opened link's timeline differs from the shared one (see e2e-share-timeline-before.png and e2e-share-timeline-opened.png)"
+    );
 
     // A broken link: its diagnostic, as text, and the app still works.
     let garbage = "v1.<b>not</b>&a-link";
@@ -1715,7 +1738,8 @@ fn lesson_file(id: &str) -> interleave_engine::lesson::Lesson {
     interleave_engine::lesson::parse(&text).expect("a valid lesson")
 }
 
-async fn text_of(client: &Client, css: &str) -> Check<String> {
+/// The text of the element matched by `css`, which must be on the page.
+async fn element_text(client: &Client, css: &str) -> Check<String> {
     client.find(Locator::Css(css)).await.map_err(|e| format!("no {css}: {e}"))?.text().await.map_err(|e| e.to_string())
 }
 
@@ -1724,7 +1748,7 @@ async fn run_lesson_check(client: &Client, verdict: &str) -> Check<String> {
     click(client, "#lesson-check").await?;
     wait_until(&format!("the check to say {verdict}"), EXPLORE_WAIT, || async {
         exactly(count(client, &format!(".check-result.{verdict}")).await?, 1, &format!(".check-result.{verdict}"))?;
-        text_of(client, ".check-result").await
+        element_text(client, ".check-result").await
     })
     .await
 }
@@ -1742,7 +1766,7 @@ async fn check_tutorial(client: &Client, base: &str) -> Check {
         Ok(())
     })
     .await?;
-    let title = text_of(client, "#lesson-title").await?;
+    let title = element_text(client, "#lesson-title").await?;
     ensure!(title.contains(&lesson.title), "the lesson's title reads {title:?}");
 
     // The starting code fails, and the verdict says where.
@@ -1775,7 +1799,7 @@ async fn check_tutorial(client: &Client, base: &str) -> Check {
     wait_until("the list of lessons with this one passed", WAIT, || async {
         exactly(count(client, ".lesson-list li").await?, 14, "lessons")?;
         exactly(count(client, &format!(".lesson-list li.passed[data-lesson=\"{LESSON}\"]")).await?, 1, "passed lesson")?;
-        let progress = text_of(client, ".lesson-progress").await?;
+        let progress = element_text(client, ".lesson-progress").await?;
         ensure!(progress == "1 of 14 lessons passed", "the progress reads {progress:?}");
         Ok(())
     })
@@ -1886,62 +1910,6 @@ async fn default_example_runs(client: &Client) -> Check {
     wait_until("the default example's lanes", WAIT, || async {
         let items = attribute(client, "#lanes", "data-work-items").await?;
         ensure!(items == DEFAULT_WORK_ITEMS.to_string(), "data-work-items {items:?}");
-/// The examples gallery: `?gallery` shows a card per entry; a card's button loads its example
-/// into the workbench (the address becomes `?example=ID`) and it runs to its finding; Back
-/// returns to the gallery; and `?example=ID` opened directly loads that example.
-async fn check_gallery(client: &Client, url: &str) -> Check {
-    let base = url.split(['?', '#']).next().unwrap_or_default().to_string();
-    let gallery = format!("{base}?gallery");
-    client.goto(&gallery).await.map_err(|e| format!("cannot open {gallery}: {e}"))?;
-    wait_until("the gallery's 14 cards", FIRST_RENDER_WAIT, || async {
-        exactly(count(client, "#gallery .gallery-card").await?, 14, "#gallery .gallery-card")
-    })
-    .await?;
-    let card = client
-        .find(Locator::Css("#gallery-syncthreads-divergent"))
-        .await
-        .map_err(|e| e.to_string())?
-        .text()
-        .await
-        .map_err(|e| e.to_string())?;
-    ensure!(card.contains("CUDA") && card.contains("Lesson:") && card.contains("barrier-divergence"), "the card reads {:?}", abbreviate(&card));
-    save_screenshot(client, "e2e-gallery.png").await?;
-
-    scroll_to(client, "#load-syncthreads_divergent").await?;
-    click(client, "#load-syncthreads_divergent").await?;
-    wait_until("the example in the workbench", WAIT, || async {
-        let text = editor_text(client).await?;
-        let address = client.current_url().await.map_err(|e| e.to_string())?;
-        ensure!(count(client, "#gallery").await? == 0, "the gallery is still shown");
-        ensure!(text.contains("__syncthreads();"), "the editor holds {:?}", abbreviate(&text));
-        ensure!(address.as_str().ends_with("?example=syncthreads_divergent"), "the address is {address}");
-        Ok(())
-    })
-    .await?;
-    click(client, "button#run-to-finding").await?;
-    wait_until("the run to stop at its barrier divergence", WAIT, || async {
-        let findings = client.find(Locator::Css("#findings")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
-        ensure!(findings.contains("barrier divergence"), "#findings reads {:?}", abbreviate(&findings));
-        Ok(())
-    })
-    .await?;
-    save_screenshot(client, "e2e-gallery-example.png").await?;
-
-    client.back().await.map_err(|e| format!("cannot go back: {e}"))?;
-    wait_until("Back to return to the gallery", WAIT, || async {
-        let address = client.current_url().await.map_err(|e| e.to_string())?;
-        ensure!(address.as_str().ends_with("?gallery"), "the address is {address}");
-        exactly(count(client, "#gallery .gallery-card").await?, 14, "#gallery .gallery-card")
-    })
-    .await?;
-
-    let deep = format!("{base}?example=cas_product_broken");
-    client.goto(&deep).await.map_err(|e| format!("cannot open {deep}: {e}"))?;
-    wait_until("`?example=` to load the broken product", FIRST_RENDER_WAIT, || async {
-        let text = editor_text(client).await?;
-        ensure!(count(client, "#gallery").await? == 0, "the gallery is shown");
-        ensure!(text.contains("int seen = product[0];"), "the editor holds {:?}", abbreviate(&text));
-        ensure!(value(client, "#seed").await? == "1", "the seed is not the scenario's");
         Ok(())
     })
     .await?;
@@ -2074,6 +2042,68 @@ async fn check_hostile_input(client: &Client, url: &str) -> Check {
     })
     .await?;
     default_example_runs(client).await
+}
+
+/// The examples gallery: `?gallery` shows a card per entry; a card's button loads its example
+/// into the workbench (the address becomes `?example=ID`) and it runs to its finding; Back
+/// returns to the gallery; and `?example=ID` opened directly loads that example.
+async fn check_gallery(client: &Client, url: &str) -> Check {
+    let base = url.split(['?', '#']).next().unwrap_or_default().to_string();
+    let gallery = format!("{base}?gallery");
+    client.goto(&gallery).await.map_err(|e| format!("cannot open {gallery}: {e}"))?;
+    wait_until("the gallery's 14 cards", FIRST_RENDER_WAIT, || async {
+        exactly(count(client, "#gallery .gallery-card").await?, 14, "#gallery .gallery-card")
+    })
+    .await?;
+    let card = client
+        .find(Locator::Css("#gallery-syncthreads-divergent"))
+        .await
+        .map_err(|e| e.to_string())?
+        .text()
+        .await
+        .map_err(|e| e.to_string())?;
+    ensure!(card.contains("CUDA") && card.contains("Lesson:") && card.contains("barrier-divergence"), "the card reads {:?}", abbreviate(&card));
+    save_screenshot(client, "e2e-gallery.png").await?;
+
+    scroll_to(client, "#load-syncthreads_divergent").await?;
+    click(client, "#load-syncthreads_divergent").await?;
+    wait_until("the example in the workbench", WAIT, || async {
+        let text = editor_text(client).await?;
+        let address = client.current_url().await.map_err(|e| e.to_string())?;
+        ensure!(count(client, "#gallery").await? == 0, "the gallery is still shown");
+        ensure!(text.contains("__syncthreads();"), "the editor holds {:?}", abbreviate(&text));
+        ensure!(address.as_str().ends_with("?example=syncthreads_divergent"), "the address is {address}");
+        Ok(())
+    })
+    .await?;
+    click(client, "button#run-to-finding").await?;
+    wait_until("the run to stop at its barrier divergence", WAIT, || async {
+        let findings = client.find(Locator::Css("#findings")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
+        ensure!(findings.contains("barrier divergence"), "#findings reads {:?}", abbreviate(&findings));
+        Ok(())
+    })
+    .await?;
+    save_screenshot(client, "e2e-gallery-example.png").await?;
+
+    client.back().await.map_err(|e| format!("cannot go back: {e}"))?;
+    wait_until("Back to return to the gallery", WAIT, || async {
+        let address = client.current_url().await.map_err(|e| e.to_string())?;
+        ensure!(address.as_str().ends_with("?gallery"), "the address is {address}");
+        exactly(count(client, "#gallery .gallery-card").await?, 14, "#gallery .gallery-card")
+    })
+    .await?;
+
+    let deep = format!("{base}?example=cas_product_broken");
+    client.goto(&deep).await.map_err(|e| format!("cannot open {deep}: {e}"))?;
+    wait_until("`?example=` to load the broken product", FIRST_RENDER_WAIT, || async {
+        let text = editor_text(client).await?;
+        ensure!(count(client, "#gallery").await? == 0, "the gallery is shown");
+        ensure!(text.contains("int seen = product[0];"), "the editor holds {:?}", abbreviate(&text));
+        ensure!(value(client, "#seed").await? == "1", "the seed is not the scenario's");
+        Ok(())
+    })
+    .await?;
+    click(client, "button#run").await?;
     wait_for_status(client, "completed").await?;
     let findings = client.find(Locator::Css("#findings")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
     ensure!(findings.contains("data race"), "#findings reads {:?}", abbreviate(&findings));

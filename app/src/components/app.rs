@@ -11,11 +11,11 @@
 //! workers terminated) once the exploration is over, when a new one starts, or when the app
 //! goes away.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::time::Duration;
 
 use gloo::events::{EventListener, EventListenerOptions};
-use gloo::timers::callback::Timeout;
 use interleave_engine::report::{Finding, RunStatus};
 use interleave_engine::scenario::{Scenario, SchedulerKind};
 use interleave_engine::session::Session;
@@ -57,6 +57,10 @@ use crate::state::{Action, Pane, Phase, RunTarget, Speed, State, Summary, Theme}
 /// How long one chunk of a run at full speed may take before the page gets to repaint and
 /// react to Pause: about half a frame.
 const CHUNK_MS: f64 = 8.0;
+/// How often a run at full speed draws the page: the step count, the lanes and the
+/// inspector follow the run ten times a second, and the chunks in between answer input
+/// quickly because no render of the whole page follows each one.
+const RENDER_EVERY_MS: f64 = 100.0;
 /// Steps between two looks at the clock within a chunk: reading it costs far more than a
 /// step, and 256 steps take well under a millisecond.
 const CLOCK_EVERY: u32 = 256;
@@ -568,34 +572,59 @@ pub fn App() -> Html {
         let _ = root.set_attribute("data-theme", theme.as_str());
     });
 
-    // A run goes on one chunk per timeout while `running` holds. Each chunk bumps the
-    // generation, which re-runs this effect for the next chunk; Pause, Reset or an edit
-    // clear `running`, and dropping the pending timeout cancels it. A chunk stops early when
-    // the run reaches its target (the next finding, or a step far ahead).
+    // A run goes on in chunks while `running` holds. At full speed the page is drawn again
+    // only every [`RENDER_EVERY_MS`]: between two renders the chunks follow each other through
+    // zero-delay timeouts, so that clicks and keys get in after every ~8 ms chunk instead of
+    // waiting behind a render of the whole page per chunk. A paced run (a set number of steps
+    // per second) draws every chunk. Each render bumps the generation, which re-runs this
+    // effect for the next stretch; Pause, Reset or an edit clear `running`, and the cleanup
+    // stops a stretch that is under way. A chunk stops early when the run reaches its target
+    // (the next finding, or a step far ahead).
     {
         let session = session.clone();
         let dispatch = dispatch.clone();
         let deps = (state.running, state.generation, state.run_target, state.speed);
         use_effect_with(deps, move |&(running, _, target, speed)| {
             let (pause_ms, limit) = pace(speed);
-            let timeout = running.then(|| {
-                Timeout::new(pause_ms, move || {
-                    let mut arrived = false;
-                    let (moved, ended) = advance(&session, |s| {
-                        let (moved, reached) = run_chunk(s, target, limit);
-                        arrived = reached;
-                        moved
-                    });
-                    if moved || ended.is_some() {
-                        dispatch.dispatch(Action::Advanced { ended });
+            let cancelled = Rc::new(Cell::new(false));
+            if running {
+                let cancelled = cancelled.clone();
+                yew::platform::spawn_local(async move {
+                    yew::platform::time::sleep(Duration::from_millis(u64::from(pause_ms))).await;
+                    let started = js_sys::Date::now();
+                    let mut undrawn = false;
+                    loop {
+                        if cancelled.get() {
+                            // Paused (or interrupted): draw the steps taken since the last
+                            // render, so the page shows where the session is.
+                            if undrawn {
+                                dispatch.dispatch(Action::Advanced { ended: None });
+                            }
+                            return;
+                        }
+                        let mut arrived = false;
+                        let (moved, ended) = advance(&session, |s| {
+                            let (moved, reached) = run_chunk(s, target, limit);
+                            arrived = reached;
+                            moved
+                        });
+                        let stops = arrived || !moved || ended.is_some();
+                        if stops || limit.is_some() || js_sys::Date::now() - started >= RENDER_EVERY_MS {
+                            if moved || ended.is_some() {
+                                dispatch.dispatch(Action::Advanced { ended });
+                            }
+                            // A session that neither moves nor ends would spin here for ever.
+                            if arrived || !moved {
+                                dispatch.dispatch(Action::RunStopped);
+                            }
+                            return;
+                        }
+                        undrawn = true;
+                        yew::platform::time::sleep(Duration::ZERO).await;
                     }
-                    // A session that neither moves nor ends would spin here for ever.
-                    if arrived || !moved {
-                        dispatch.dispatch(Action::RunStopped);
-                    }
-                })
-            });
-            move || drop(timeout)
+                });
+            }
+            move || cancelled.set(true)
         });
     }
 
