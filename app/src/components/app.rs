@@ -445,7 +445,7 @@ fn focus_timeline() {
     }
 }
 
-/// The page address's query (`?gallery`, `?example=ID`), empty when it has none.
+/// The page address's query (what `route::parse` reads), empty when it has none.
 fn location_search() -> String {
     gloo::utils::window().location().search().unwrap_or_default()
 }
@@ -691,12 +691,12 @@ pub fn App() -> Html {
 
     // What the address asks for (`crate::route`): the lesson pane, a lesson, embedding. It
     // follows the browser's Back and Forward; moving between lessons pushes an entry.
-    let route = use_state(|| route::parse(&gloo::utils::window().location().search().unwrap_or_default()));
+    let route = use_state(|| route::parse(&location_search()));
     {
         let route = route.clone();
         use_effect_with((), move |_| {
             let listener = EventListener::new(&gloo::utils::window(), "popstate", move |_| {
-                route.set(route::parse(&gloo::utils::window().location().search().unwrap_or_default()));
+                route.set(route::parse(&location_search()));
             });
             move || drop(listener)
         });
@@ -737,11 +737,7 @@ pub fn App() -> Html {
                 lesson: lesson.and_then(|i| all.get(i)).map(|l| l.id.clone()),
                 ..(*route).clone()
             };
-            let window = gloo::utils::window();
-            let path = window.location().pathname().unwrap_or_default();
-            if let Ok(history) = window.history() {
-                let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{}", route::search(&next))));
-            }
+            push_address(&format!("{}{}", location_path(), route::search(&next)));
             route.set(next);
         })
     };
@@ -995,9 +991,7 @@ pub fn App() -> Html {
     let on_example = {
         let actions = actions.clone();
         Callback::from(move |example| {
-            if let Ok(history) = gloo::utils::window().history() {
-                let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&share_view::page_base()));
-            }
+            push_address(&share_view::page_base());
             actions.emit(Action::LoadExample(example));
         })
     };
