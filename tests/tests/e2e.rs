@@ -1865,8 +1865,11 @@ async fn check_embed(client: &Client, base: &str) -> Check {
     Ok(())
 }
 
-/// A kernel that never ends: two work-items count forever on one atomic counter.
-const COUNT_FOREVER: &str = "__kernel void count_forever(__global volatile int *counter)\n{\n    for (;;) {\n        atomic_inc(&counter[0]);\n    }\n}\n";
+/// A kernel that never ends: two work-items count forever on one atomic counter. The private
+/// loop between the atomics makes each of its million steps cost a few hundred instructions,
+/// so the run lasts seconds rather than a fraction of one and the test has time to click the
+/// page while it runs.
+const COUNT_FOREVER: &str = "__kernel void count_forever(__global volatile int *counter)\n{\n    int spin = 0;\n    for (;;) {\n        for (int i = 0; i < 100; i++) {\n            spin += i;\n        }\n        atomic_inc(&counter[0]);\n    }\n}\n";
 
 /// The share link of a scenario running `source` over `global` work-items under `base`.
 fn link_to(base: &str, source: &str, global: u64, args: &[&str]) -> Check<String> {
