@@ -25,7 +25,8 @@
 //!   one bar per outcome (`data-bars`, `data-highlighted`); loading the weak outcome
 //!   (`button.replay`) runs it in the lanes, ending `completed` with `#registers` showing
 //!   `1:r0=1 1:r1=0` and `[data-exists="true"]`; a random exploration over several workers
-//!   counts every seed;
+//!   counts every seed, also when its seeds are cut into more jobs than workers, and
+//!   `#explore-cancel` ends a long one `cancelled`;
 //! - the code editor: the GPU words highlighted (`.cm-gpu-qualifier`), a finding's marker in
 //!   the gutter (`.cm-finding-marker[data-line]`), opening a finding selects its line
 //!   (`#editor[data-selection-line]`), real typing reaches the app (the run is dropped) and
@@ -543,6 +544,25 @@ async fn check_exploration(client: &Client) -> Check {
     ensure!(summary.contains("3,000"), "the summary reads {summary:?}");
     let rows = count(client, "#explore-outcomes tbody tr").await?;
     ensure!((2..=4).contains(&rows), "{rows} outcomes of random MP");
+
+    // More seeds than workers take at once: the workers take job after job, and every seed
+    // still counts once; cancelled, the jobs nobody took count as stopped.
+    for (seeds, expected) in [("200000", "200,000"), ("10000000", "")] {
+        let runs = client.find(Locator::Css("#explore-runs")).await.map_err(|e| e.to_string())?;
+        runs.clear().await.map_err(|e| e.to_string())?;
+        runs.send_keys(seeds).await.map_err(|e| e.to_string())?;
+        click(client, "#explore-start").await?;
+        if expected.is_empty() {
+            wait_for_phase(client, "running").await?;
+            click(client, "#explore-cancel").await?;
+            wait_for_phase(client, "cancelled").await?;
+        } else {
+            wait_for_phase(client, "done").await?;
+            let summary = client.find(Locator::Css("#explore-summary")).await.map_err(|e| e.to_string())?;
+            let summary = summary.text().await.map_err(|e| e.to_string())?;
+            ensure!(summary.contains(expected), "the summary reads {summary:?}");
+        }
+    }
     Ok(())
 }
 
