@@ -18,9 +18,9 @@ use interleave_engine::explore::{Config, Exploration, Outcome, SeededFinding};
 use interleave_engine::scenario::{Number, Scenario, SchedulerKind};
 use serde::{Deserialize, Serialize};
 
-/// Where the page finds the worker's loader: Trunk writes it next to `index.html`, without a
-/// content hash, because the page names it at run time.
-pub const WORKER_URL: &str = "./explore-worker_loader.js";
+/// Where the page finds the worker's script (`static/explore-worker.js`): Trunk copies it next
+/// to `index.html`, without a content hash, because the page names it at run time.
+pub const WORKER_URL: &str = "./explore-worker.js";
 
 /// Random exploration runs this many seeds unless the user asks for another number.
 pub const DEFAULT_RUNS: u64 = 1000;
@@ -30,9 +30,16 @@ pub const MAX_RUNS: u64 = interleave_engine::limits::EXPLORATION_RUNS.max;
 pub const MAX_PREEMPTIONS: u32 = 1000;
 /// The most workers a random exploration starts, whatever the browser reports.
 pub const MAX_WORKERS: usize = 16;
-/// Fewer seeds than this per worker do not repay starting a worker (fetching and compiling
-/// its WebAssembly takes longer than running them).
+/// Fewer seeds than this per worker do not repay starting a worker (loading its glue and
+/// instantiating the page's module takes longer than running them).
 pub const MIN_RUNS_PER_WORKER: u64 = 200;
+/// A random exploration is cut into about this many jobs per worker, which the workers take
+/// one after the other: a worker that gets less of the machine (the page and the browser use
+/// it too) then does fewer jobs, instead of finishing its half long after the other.
+pub const JOBS_PER_WORKER: u64 = 8;
+/// Fewer seeds than this per job do not repay a job's own cost (the request, building the
+/// explorer, the results message and their merging).
+pub const MIN_RUNS_PER_JOB: u64 = 2000;
 
 /// How the Explore panel picks executions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,7 +118,10 @@ impl ToWorker {
     }
 
     pub fn decode(text: &str) -> Result<ToWorker, String> {
-        serde_json::from_str(text).map_err(|e| e.to_string())
+        // From bytes, as every JSON reader of the page does (the engine's share links too):
+        // serde_json's parser is generic over its input, and one input type compiles it, and
+        // each type's reading, once instead of twice.
+        serde_json::from_slice(text.as_bytes()).map_err(|e| e.to_string())
     }
 }
 
@@ -121,7 +131,8 @@ impl FromWorker {
     }
 
     pub fn decode(text: &str) -> Result<FromWorker, String> {
-        serde_json::from_str(text).map_err(|e| e.to_string())
+        // From bytes: see `ToWorker::decode`.
+        serde_json::from_slice(text.as_bytes()).map_err(|e| e.to_string())
     }
 }
 
@@ -192,11 +203,20 @@ pub fn worker_count(runs: u64, hardware: usize) -> usize {
         .min(usize::try_from(by_work).unwrap_or(MAX_WORKERS))
 }
 
-/// Splits seeds `first_seed ..` (`runs` of them) into `workers` contiguous ranges, in seed
+/// How many jobs a random exploration of `runs` seeds over `workers` workers is cut into: at
+/// least one per worker, [`JOBS_PER_WORKER`] per worker when the seeds are enough for jobs of
+/// [`MIN_RUNS_PER_JOB`].
+pub fn job_count(runs: u64, workers: usize) -> usize {
+    let workers = workers.max(1) as u64;
+    let jobs = (runs / MIN_RUNS_PER_JOB).clamp(workers, workers * JOBS_PER_WORKER);
+    usize::try_from(jobs).unwrap_or(usize::MAX)
+}
+
+/// Splits seeds `first_seed ..` (`runs` of them) into `parts` contiguous ranges, in seed
 /// order, as `(first seed, runs)`; the earlier ranges take one more seed when the division
 /// leaves a remainder. Seeds wrap around as the engine's do.
-pub fn split_seeds(first_seed: u64, runs: u64, workers: usize) -> Vec<(u64, u64)> {
-    let workers = (workers.max(1) as u64).min(runs.max(1));
+pub fn split_seeds(first_seed: u64, runs: u64, parts: usize) -> Vec<(u64, u64)> {
+    let workers = (parts.max(1) as u64).min(runs.max(1));
     let (share, extra) = (runs / workers, runs % workers);
     let mut next = first_seed;
     (0..workers)
@@ -579,6 +599,15 @@ mod tests {
         assert_eq!(worker_count(100_000, 64), MAX_WORKERS);
         assert_eq!(worker_count(100, 8), 1);
         assert_eq!(worker_count(1000, 8), 5);
+    }
+
+    #[test]
+    fn long_explorations_are_cut_into_several_jobs_per_worker() {
+        assert_eq!(job_count(1_000_000, 2), 16);
+        assert_eq!(job_count(10_000, 2), 5);
+        assert_eq!(job_count(1000, 5), 5);
+        assert_eq!(job_count(100, 1), 1);
+        assert_eq!(job_count(0, 0), 1);
     }
 
     #[test]

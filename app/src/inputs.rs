@@ -278,8 +278,10 @@ pub fn encode(current: Inputs, edited: bool, stash: Option<Stash>) -> String {
 
 /// Reads a stored value, or says why it cannot be used.
 pub fn decode(text: &str) -> Result<Stored, String> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| format!("the saved inputs are not JSON ({e})"))?;
+    // From bytes, as every JSON reader of the page does, so that serde_json's parser is
+    // compiled for one input type only.
+    let value: Value = serde_json::from_slice(text.as_bytes())
+        .map_err(|e| format!("the saved inputs are not JSON ({e})"))?;
     let version = value
         .get("version")
         .and_then(Value::as_u64)

@@ -13,8 +13,8 @@
 //! scenario's link and a way to reset.
 //!
 //! Schedule exploration never runs on the page's thread: [`pool`] starts Web Workers, each
-//! running [`worker`] in the `explore-worker` binary, and [`explore`] holds what they say to
-//! each other.
+//! running [`worker`] in an instance of the page's own module, and [`explore`] holds what
+//! they say to each other.
 
 pub mod args;
 pub mod codemirror;
@@ -41,8 +41,13 @@ pub mod worker;
 
 pub use components::app::App;
 
-/// Mounts the app on the document body.
+/// The module's entry point: mounts the app on the document body, or, when the module has
+/// been instantiated inside an exploration worker, starts the worker instead.
 pub fn start() {
+    if worker::in_worker() {
+        worker::start();
+        return;
+    }
     // Before anything can panic: a panic then shows a banner instead of leaving a dead page.
     crash::install();
     crash::expose_test_hook();

@@ -1,10 +1,15 @@
 //! The page's side of exploration: the Web Workers of one exploration and their messages.
 //!
-//! Each worker explores one part (a range of seeds, or the whole exhaustive search). A worker
-//! says [`FromWorker::Ready`] once its WebAssembly runs, and only then is its request sent:
-//! a message posted before the worker listens would be lost. A worker that has reported its
-//! results is terminated at once; dropping the pool terminates whatever still runs, which is
-//! how an exploration is abandoned without waiting for it.
+//! An exploration is a list of jobs (ranges of seeds, or the whole exhaustive search), each one
+//! part of the result; a few workers take them in order, each the next job as soon as it has
+//! reported its last, so a worker that gets less of the machine does less of the work instead
+//! of holding up the end. Workers run the page's own WebAssembly module: the worker script (`static/explore-worker.js`, a
+//! module worker) receives the module the page has already compiled, with the address of its
+//! JavaScript glue, and instantiates it, so the engine is downloaded and compiled once. A
+//! worker says [`FromWorker::Ready`] once its WebAssembly runs, and only then is its request
+//! sent: a message posted before the module listens would be lost. A worker is terminated as soon
+//! as no job is left for it; dropping the pool terminates whatever still runs, which is how an
+//! exploration is abandoned without waiting for it.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -13,16 +18,69 @@ use interleave_engine::explore::Exploration;
 use interleave_engine::scenario::Scenario;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{ErrorEvent, MessageEvent, Worker};
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::Callback;
 
 use crate::explore::{FromWorker, Job, ToWorker, WorkerEvent as Event};
 
+#[wasm_bindgen]
+extern "C" {
+    /// `import.meta.url` as the JavaScript glue evaluates it: the glue's own address, which
+    /// the workers import to instantiate the module (its name carries a content hash that
+    /// only the built page knows).
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["import", "meta"], js_name = url)]
+    static GLUE_URL: JsValue;
+}
+
+/// The first message to a worker: the page's compiled module and the address of its glue.
+fn bootstrap_message() -> JsValue {
+    let message = js_sys::Object::new();
+    let glue = GLUE_URL.with(JsValue::clone);
+    // Setting a property of a new plain object cannot fail.
+    let _ = js_sys::Reflect::set(&message, &JsValue::from_str("glue"), &glue);
+    let _ = js_sys::Reflect::set(&message, &JsValue::from_str("module"), &wasm_bindgen::module());
+    message.into()
+}
+
+/// The jobs of one exploration and what has become of them, shared by the workers' handlers.
+struct Queue {
+    /// The encoded request of each job.
+    requests: Vec<String>,
+    /// The first job no worker has taken yet.
+    next: Cell<usize>,
+    /// Whether the exploration has been asked to stop: jobs not yet taken are then reported
+    /// as stopped with nothing explored, and no worker takes another.
+    stopping: Cell<bool>,
+    on_event: Callback<(usize, Event)>,
+}
+
+impl Queue {
+    /// Gives `worker` the next job, or, when none is left (or the exploration is stopping),
+    /// terminates it; returns the job given.
+    fn hand_out(&self, worker: &Worker, finished: &Cell<bool>) -> Option<usize> {
+        let next = self.next.get();
+        if self.stopping.get() {
+            self.next.set(self.requests.len());
+            for part in next..self.requests.len() {
+                let exploration = Rc::new(nothing_explored());
+                self.on_event.emit((part, Event::Done { exploration, stopped: true }));
+            }
+        } else if let Some(request) = self.requests.get(next) {
+            self.next.set(next + 1);
+            let _ = worker.post_message(&JsValue::from_str(request));
+            return Some(next);
+        }
+        finished.set(true);
+        worker.terminate();
+        None
+    }
+}
+
 struct Member {
     worker: Worker,
-    /// Whether the worker has been asked to stop; one that is not ready yet then is simply
-    /// terminated, since it has explored nothing.
-    stopping: Rc<Cell<bool>>,
+    /// The job the worker is exploring, if any.
+    job: Rc<Cell<Option<usize>>>,
+    /// Whether the worker has said its last word (and has been terminated).
     finished: Rc<Cell<bool>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
@@ -30,6 +88,7 @@ struct Member {
 
 /// The workers of one exploration.
 pub struct Pool {
+    queue: Rc<Queue>,
     members: Vec<Member>,
 }
 
@@ -46,60 +105,75 @@ fn nothing_explored() -> Exploration {
 }
 
 impl Pool {
-    /// Starts one worker per job from the script at `url`, each exploring `scenario`;
-    /// `on_event` receives `(part, event)`. Fails when the browser refuses to start a worker.
+    /// Explores `scenario`, one part per job, in at most `workers` workers started from the
+    /// script at `url`; `on_event` receives `(part, event)`. Fails when the browser refuses to
+    /// start a worker.
     pub fn start(
         url: &str,
         scenario: &Scenario,
         jobs: &[Job],
+        workers: usize,
         on_event: Callback<(usize, Event)>,
     ) -> Result<Pool, String> {
+        let queue = Rc::new(Queue {
+            requests: jobs
+                .iter()
+                .map(|&job| {
+                    let scenario = scenario.clone();
+                    ToWorker::Explore { scenario, job }.encode()
+                })
+                .collect(),
+            next: Cell::new(0),
+            stopping: Cell::new(false),
+            on_event,
+        });
         // Built up in place, so that the workers already started are terminated (by the
         // pool's drop) if a later one cannot start.
+        let count = workers.clamp(1, jobs.len().max(1));
         let mut pool = Pool {
-            members: Vec::with_capacity(jobs.len()),
+            queue: queue.clone(),
+            members: Vec::with_capacity(count),
         };
-        for (part, &job) in jobs.iter().enumerate() {
-            let worker = Worker::new(url).map_err(|e| {
+        let bootstrap = bootstrap_message();
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        for _ in 0..count {
+            let worker = Worker::new_with_options(url, &options).map_err(|e| {
                 format!(
                     "the browser could not start a Web Worker ({})",
                     e.as_string().unwrap_or_else(|| format!("{e:?}"))
                 )
             })?;
-            let request = ToWorker::Explore {
-                scenario: scenario.clone(),
-                job,
-            }
-            .encode();
-            let stopping = Rc::new(Cell::new(false));
+            let job: Rc<Cell<Option<usize>>> = Rc::default();
             let finished = Rc::new(Cell::new(false));
             let on_message = {
-                let (worker, on_event) = (worker.clone(), on_event.clone());
-                let (stopping, finished) = (stopping.clone(), finished.clone());
+                let (worker, queue) = (worker.clone(), queue.clone());
+                let (job, finished) = (job.clone(), finished.clone());
                 Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                     if finished.get() {
                         return;
                     }
                     let text = event.data().as_string().unwrap_or_default();
+                    let part = job.get().unwrap_or(0);
                     let reported = match FromWorker::decode(&text) {
-                        Ok(FromWorker::Ready) if stopping.get() => Event::Done {
-                            exploration: Rc::new(nothing_explored()),
-                            stopped: true,
-                        },
                         Ok(FromWorker::Ready) => {
-                            let _ = worker.post_message(&JsValue::from_str(&request));
+                            job.set(queue.hand_out(&worker, &finished));
                             return;
                         }
                         Ok(FromWorker::Progress { executions, budget }) => {
-                            Event::Progress { executions, budget }
+                            queue.on_event.emit((part, Event::Progress { executions, budget }));
+                            return;
                         }
                         Ok(FromWorker::Done {
                             exploration,
                             stopped,
-                        }) => Event::Done {
-                            exploration: Rc::new(exploration),
-                            stopped,
-                        },
+                        }) => {
+                            job.set(None);
+                            let exploration = Rc::new(exploration);
+                            queue.on_event.emit((part, Event::Done { exploration, stopped }));
+                            job.set(queue.hand_out(&worker, &finished));
+                            return;
+                        }
                         Ok(FromWorker::Failed { diagnostics }) => Event::Failed { diagnostics },
                         Err(error) => Event::Crashed {
                             message: format!(
@@ -107,17 +181,15 @@ impl Pool {
                             ),
                         },
                     };
-                    if !matches!(reported, Event::Progress { .. }) {
-                        // This worker has said its last word.
-                        finished.set(true);
-                        worker.terminate();
-                    }
-                    on_event.emit((part, reported));
+                    // This worker has said its last word.
+                    finished.set(true);
+                    worker.terminate();
+                    queue.on_event.emit((part, reported));
                 })
             };
             let on_error = {
-                let (worker, on_event, finished) =
-                    (worker.clone(), on_event.clone(), finished.clone());
+                let (worker, queue) = (worker.clone(), queue.clone());
+                let (job, finished) = (job.clone(), finished.clone());
                 Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
                     if finished.replace(true) {
                         return;
@@ -129,14 +201,17 @@ impl Pool {
                     } else {
                         format!("the exploration worker stopped: {detail}")
                     };
-                    on_event.emit((part, Event::Crashed { message }));
+                    queue.on_event.emit((job.get().unwrap_or(0), Event::Crashed { message }));
                 })
             };
             worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            // Queued until the worker's script listens; posting a module to a worker of the
+            // same page cannot fail.
+            let _ = worker.post_message(&bootstrap);
             pool.members.push(Member {
                 worker,
-                stopping,
+                job,
                 finished,
                 _on_message: on_message,
                 _on_error: on_error,
@@ -146,11 +221,14 @@ impl Pool {
     }
 
     /// Asks every worker still exploring to stop after its current chunk and report what it
-    /// has found so far.
+    /// has found so far; the jobs nobody has taken are reported as stopped before starting.
     pub fn stop(&self) {
+        if self.queue.stopping.replace(true) {
+            return;
+        }
         let stop = JsValue::from_str(&ToWorker::Stop.encode());
         for member in &self.members {
-            if !member.finished.get() && !member.stopping.replace(true) {
+            if !member.finished.get() && member.job.get().is_some() {
                 let _ = member.worker.post_message(&stop);
             }
         }

@@ -184,7 +184,10 @@ pub struct ExploreRun {
     pub mode: ExploreMode,
     /// The scenario explored (seeds and replays are taken relative to it).
     pub scenario: Rc<Scenario>,
+    /// One per job, in seed order.
     pub parts: Vec<Part>,
+    /// How many workers take the jobs.
+    pub workers: usize,
     pub phase: Phase,
     /// The merged results, once every part has reported.
     pub result: Option<Rc<Exploration>>,
@@ -404,6 +407,9 @@ pub enum Action {
         id: u64,
         mode: ExploreMode,
         scenario: Rc<Scenario>,
+        /// How many workers take the jobs.
+        workers: usize,
+        /// Each job's number of seeds (0 for an exhaustive search), in seed order.
         budgets: Vec<u64>,
     },
     /// A worker of exploration `id` reported.
@@ -922,6 +928,7 @@ pub fn reduce(state: &State, action: Action) -> State {
             id,
             mode,
             scenario,
+            workers,
             budgets,
         } => {
             let parts = budgets
@@ -938,6 +945,7 @@ pub fn reduce(state: &State, action: Action) -> State {
                 mode,
                 scenario,
                 parts,
+                workers,
                 phase: Phase::Running,
                 result: None,
                 problem: None,
@@ -1512,6 +1520,7 @@ mod tests {
                 id,
                 mode,
                 scenario: Rc::new(mp()),
+                workers: parts,
                 budgets: vec![100; parts],
             },
         )

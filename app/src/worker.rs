@@ -1,14 +1,18 @@
 //! The exploration worker's side: what runs inside each Web Worker.
 //!
-//! The worker waits for one [`ToWorker::Explore`], builds the engine's `Explorer` and advances
+//! A worker runs an instance of the page's own module (see [`crate::pool`]); the module's
+//! entry point calls [`start`] when [`in_worker`] says it is not on the page.
+//!
+//! The worker waits for a [`ToWorker::Explore`] (one job; the page may send it another when it
+//! has reported the last), builds the engine's `Explorer` and advances
 //! it a chunk at a time ([`next_chunk`] sizes chunks to about ten milliseconds). Between
 //! chunks it yields to its event loop through a `MessageChannel` (a timer would be clamped to
 //! several milliseconds after a few rounds), so a [`ToWorker::Stop`] from the page is read
 //! within one chunk and answered with the results so far. Progress goes to the page at most
 //! every [`PROGRESS_MS`], which keeps the page from re-rendering for every chunk.
 //!
-//! Messages are JSON strings (see [`crate::explore`]). The page terminates the worker once it
-//! has the results, so nothing here cleans up.
+//! Messages are JSON strings (see [`crate::explore`]). The page terminates the worker once no
+//! job is left for it, so nothing here cleans up.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -35,6 +39,9 @@ struct Worker {
     /// Posting to this port schedules the next chunk on the other one.
     wake: MessagePort,
     running: Option<Running>,
+    /// The size of the last chunk run, which the next job starts from: a worker takes several
+    /// jobs of the same scenario one after the other, and need not find its pace again.
+    pace: u64,
 }
 
 impl Worker {
@@ -66,7 +73,7 @@ impl Worker {
                 Ok(explorer) => {
                     self.running = Some(Running {
                         explorer,
-                        chunk: 1,
+                        chunk: self.pace,
                         last_progress: 0.0,
                         stop: false,
                     });
@@ -102,6 +109,7 @@ impl Worker {
         let advanced = running.explorer.advance(running.chunk);
         let now = js_sys::Date::now();
         running.chunk = next_chunk(running.chunk, now - started);
+        self.pace = running.chunk;
         let progress_due = now - running.last_progress >= PROGRESS_MS;
         match advanced {
             Ok(false) => {
@@ -127,6 +135,11 @@ impl Worker {
     }
 }
 
+/// Whether this instance runs in a dedicated worker rather than on the page.
+pub fn in_worker() -> bool {
+    js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
+}
+
 /// The worker's entry point: listens for the page's messages and says it is ready.
 pub fn start() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
@@ -137,6 +150,7 @@ pub fn start() {
         scope: scope.clone(),
         wake: channel.port2(),
         running: None,
+        pace: 1,
     }));
 
     let tick = {

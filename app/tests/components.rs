@@ -558,6 +558,7 @@ mod explore_panel {
                 result: Some(exploration.clone()),
                 stopped: false,
             }],
+            workers: 1,
             phase: Phase::Done,
             result: Some(exploration),
             problem: None,

@@ -10,6 +10,12 @@
 //! The server is deliberately tiny: one background thread answering requests one after another,
 //! which is plenty for a handful of files on loopback, and no async runtime, so that `xtask`,
 //! which depends on this library, stays quick to build.
+//!
+//! With the `e2e` feature, [`browser`] starts chromedriver and opens headless Chromium sessions
+//! for the browser tests.
+
+#[cfg(feature = "e2e")]
+pub mod browser;
 
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
@@ -26,7 +32,8 @@ use std::thread::JoinHandle;
 /// - scripts from the page's origin, plus `'wasm-unsafe-eval'`, which lets the page compile
 ///   WebAssembly without allowing JavaScript `eval`; no inline script except the loader Trunk
 ///   writes, allowed by hash ([`content_security_policy`]);
-/// - workers (the exploration workers, `explore-worker_loader.js`) from the page's origin only;
+/// - workers (the exploration workers, `explore-worker.js`, which import the page's glue and
+///   instantiate its module) from the page's origin only;
 /// - `connect-src 'self'` for fetching the `.wasm` modules;
 /// - styles from the stylesheet, plus inline styles (`'unsafe-inline'` in `style-src` only),
 ///   because Yew sets `style` attributes (lane positions, pane sizes) and the editor injects

@@ -14,12 +14,11 @@
 //!
 //! It needs `INTERLEAVE_DIST`, Chromium and chromedriver, like the end-to-end test.
 
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
+use interleave_tests::browser::{ChromeDriver, SessionConfig};
 use interleave_tests::serve_dir;
 use serde_json::{json, Value};
-use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Seeds of each timed exploration: long enough (seconds) that starting the workers (fetching
@@ -30,20 +29,6 @@ const RUNS: u64 = 1_000_000;
 const WAIT: Duration = Duration::from_secs(120);
 
 const POLL: Duration = Duration::from_millis(50);
-
-/// Chromium's flags, as in the end-to-end test (root needs `--no-sandbox`; the network is
-/// closed, so nothing in the background may try to reach it).
-const CHROME_ARGS: &[&str] = &[
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--window-size=1400,900",
-];
 
 /// Stamps `window.__interactive` with `performance.now()` on the first animation frame at which
 /// the default example is ready to use: the editor holds the kernel, the launch shows its 8
@@ -95,7 +80,7 @@ async fn app_figures_in_chromium() {
     assert!(dist.join("index.html").is_file(), "{} has no index.html", dist.display());
     let server = serve_dir(&dist, "127.0.0.1:0").expect("serve the built app");
     let driver = ChromeDriver::start().expect("start chromedriver");
-    let client = driver.session().await.expect("open a Chromium session");
+    let client = driver.session(&SessionConfig::default()).await.expect("open a Chromium session");
     let outcome = measure(&client, &server.url()).await;
     client.close().await.ok();
     drop(driver);
@@ -223,66 +208,4 @@ async fn wait_for_number(client: &Client, expression: &str, what: &str) -> Resul
 /// Polls until `condition`, a JavaScript expression, is true.
 async fn wait_for(client: &Client, condition: &str, what: &str) -> Result<(), String> {
     wait_for_number(client, &format!("({condition}) ? 1 : undefined"), what).await.map(|_| ())
-}
-
-/// A chromedriver child process in a process group of its own, killed on drop together with
-/// the Chromium it started.
-struct ChromeDriver {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl ChromeDriver {
-    fn start() -> Result<ChromeDriver, String> {
-        use std::os::unix::process::CommandExt;
-        let binary = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".to_owned());
-        let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
-        let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        drop(listener);
-        let child = Command::new(&binary)
-            .arg(format!("--port={}", addr.port()))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .map_err(|e| format!("cannot start {binary} (set CHROMEDRIVER): {e}"))?;
-        let mut driver = ChromeDriver { child, addr };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while TcpStream::connect(addr).is_err() {
-            if let Ok(Some(status)) = driver.child.try_wait() {
-                return Err(format!("{binary} exited with {status}"));
-            }
-            if Instant::now() >= deadline {
-                return Err(format!("{binary} did not listen on {addr}"));
-            }
-            std::thread::sleep(POLL);
-        }
-        Ok(driver)
-    }
-
-    async fn session(&self) -> Result<Client, String> {
-        let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
-        let Value::Object(capabilities) = json!({
-            "browserName": "chrome",
-            "goog:chromeOptions": { "binary": chromium, "args": CHROME_ARGS },
-        }) else {
-            unreachable!()
-        };
-        ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(capabilities)
-            .connect(&format!("http://{}/", self.addr))
-            .await
-            .map_err(|e| format!("cannot start {chromium} through chromedriver: {e}"))
-    }
-}
-
-impl Drop for ChromeDriver {
-    fn drop(&mut self) {
-        // The negative id names the whole process group: chromedriver and its Chromium.
-        let group = format!("-{}", self.child.id());
-        let _ = Command::new("kill").args(["-KILL", "--", &group]).stderr(Stdio::null()).status();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }

@@ -25,7 +25,8 @@
 //!   one bar per outcome (`data-bars`, `data-highlighted`); loading the weak outcome
 //!   (`button.replay`) runs it in the lanes, ending `completed` with `#registers` showing
 //!   `1:r0=1 1:r1=0` and `[data-exists="true"]`; a random exploration over several workers
-//!   counts every seed;
+//!   counts every seed, also when its seeds are cut into more jobs than workers, and
+//!   `#explore-cancel` ends a long one `cancelled`;
 //! - the code editor: the GPU words highlighted (`.cm-gpu-qualifier`), a finding's marker in
 //!   the gutter (`.cm-finding-marker[data-line]`), opening a finding selects its line
 //!   (`#editor[data-selection-line]`), real typing reaches the app (the run is dropped) and
@@ -67,13 +68,12 @@ use fantoccini::actions::{
 };
 use fantoccini::key::Key;
 use fantoccini::wd::WebDriverCompatibleCommand;
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
+use interleave_tests::browser::{ChromeDriver, SessionConfig};
 use interleave_tests::serve_dir;
 use serde_json::{json, Value};
 use std::future::Future;
-use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Work-items in the launch of the example the app opens with.
@@ -99,21 +99,6 @@ const POLL_INTERVAL: Duration = Duration::from_millis(100);
 /// The timeline's axis and row heights in CSS pixels (`interleave_app::timeline`).
 const AXIS_HEIGHT: f64 = 22.0;
 const ROW_HEIGHT: f64 = 22.0;
-
-/// Chromium's flags. Root needs `--no-sandbox`; the network is closed on test machines, so the
-/// background-networking, component-update and sync flags stop Chromium from trying to reach
-/// the internet; the fixed window size makes screenshots comparable from run to run.
-const CHROME_ARGS: &[&str] = &[
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--window-size=1400,900",
-];
 
 /// A failed check, as a message; checks return it instead of panicking so that the browser
 /// session is always closed properly before the test fails.
@@ -149,7 +134,7 @@ async fn the_app_runs_steps_and_explores_in_chromium() {
 
     let server = serve_dir(&dist, "127.0.0.1:0").expect("serve the built app");
     let driver = ChromeDriver::start().expect("start chromedriver");
-    let client = driver.session().await.expect("open a Chromium session");
+    let client = driver.session(&session_config()).await.expect("open a Chromium session");
 
     let mut outcome = check_app(&client, &server.url()).await;
     if outcome.is_ok() {
@@ -559,12 +544,40 @@ async fn check_exploration(client: &Client) -> Check {
     ensure!(summary.contains("3,000"), "the summary reads {summary:?}");
     let rows = count(client, "#explore-outcomes tbody tr").await?;
     ensure!((2..=4).contains(&rows), "{rows} outcomes of random MP");
+
+    // More seeds than workers take at once: the workers take job after job, and every seed
+    // still counts once; cancelled, the jobs nobody took count as stopped.
+    for (seeds, expected) in [("200000", "200,000"), ("10000000", "")] {
+        let runs = client.find(Locator::Css("#explore-runs")).await.map_err(|e| e.to_string())?;
+        runs.clear().await.map_err(|e| e.to_string())?;
+        runs.send_keys(seeds).await.map_err(|e| e.to_string())?;
+        click(client, "#explore-start").await?;
+        if expected.is_empty() {
+            wait_for_phase(client, "running").await?;
+            click(client, "#explore-cancel").await?;
+            wait_for_phase(client, "cancelled").await?;
+        } else {
+            wait_for_phase(client, "done").await?;
+            let summary = client.find(Locator::Css("#explore-summary")).await.map_err(|e| e.to_string())?;
+            let summary = summary.text().await.map_err(|e| e.to_string())?;
+            ensure!(summary.contains(expected), "the summary reads {summary:?}");
+        }
+    }
     Ok(())
 }
 
 /// Where Chromium saves downloads: the scenario file the app offers lands here.
 fn download_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target/e2e-downloads")
+}
+
+/// The session every check runs in: downloads saved to [`download_dir`], the console logged so
+/// that its errors fail the test.
+fn session_config() -> SessionConfig {
+    SessionConfig {
+        downloads: Some(download_dir()),
+        console_log: true,
+    }
 }
 
 /// The value of the input or select matched by `css`.
@@ -1156,102 +1169,6 @@ impl WebDriverCompatibleCommand for BrowserLog {
     }
 }
 
-/// A chromedriver child process, killed on drop together with the Chromium it started, whether
-/// the test passed, failed or panicked.
-struct ChromeDriver {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl ChromeDriver {
-    fn start() -> Result<ChromeDriver, String> {
-        use std::os::unix::process::CommandExt;
-
-        let binary = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".to_owned());
-        let addr = free_local_port()?;
-        let child = Command::new(&binary)
-            .arg(format!("--port={}", addr.port()))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            // A process group of its own lets Drop end Chromium too, not only chromedriver.
-            .process_group(0)
-            .spawn()
-            .map_err(|e| format!("cannot start {binary} (set CHROMEDRIVER): {e}"))?;
-        let mut driver = ChromeDriver { child, addr };
-        let deadline = Instant::now() + WAIT;
-        while TcpStream::connect(addr).is_err() {
-            if let Ok(Some(status)) = driver.child.try_wait() {
-                return Err(format!(
-                    "{binary} exited with {status} before accepting connections"
-                ));
-            }
-            if Instant::now() >= deadline {
-                return Err(format!("{binary} did not listen on {addr} within {WAIT:?}"));
-            }
-            std::thread::sleep(POLL_INTERVAL);
-        }
-        Ok(driver)
-    }
-
-    /// Opens a WebDriver session in headless Chromium with console logging on.
-    async fn session(&self) -> Result<Client, String> {
-        let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
-        let downloads = download_dir();
-        std::fs::create_dir_all(&downloads)
-            .map_err(|e| format!("create {}: {e}", downloads.display()))?;
-        let downloads = downloads
-            .canonicalize()
-            .map_err(|e| format!("{}: {e}", downloads.display()))?;
-        let capabilities = json!({
-            "browserName": "chrome",
-            "goog:chromeOptions": {
-                "binary": chromium,
-                "args": CHROME_ARGS,
-                // Downloads go to a known folder without asking, so the test can read them.
-                "prefs": {
-                    "download.default_directory": downloads,
-                    "download.prompt_for_download": false,
-                    // The network is closed: a download must not wait for a reputation check.
-                    "safebrowsing.enabled": false,
-                },
-            },
-            "goog:loggingPrefs": { "browser": "ALL" },
-        });
-        let Value::Object(capabilities) = capabilities else {
-            unreachable!()
-        };
-        ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(capabilities)
-            .connect(&format!("http://{}/", self.addr))
-            .await
-            .map_err(|e| {
-                format!("cannot start {chromium} through chromedriver (set CHROMIUM): {e}")
-            })
-    }
-}
-
-impl Drop for ChromeDriver {
-    fn drop(&mut self) {
-        // The negative id names the whole process group: chromedriver and every Chromium
-        // process it started.
-        let group = format!("-{}", self.child.id());
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &group])
-            .stderr(Stdio::null())
-            .status();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// An unused port on the loopback interface. Another process could take it before chromedriver
-/// binds it, but on a test machine that race is rare and shows up as a clear start-up error.
-fn free_local_port() -> Result<SocketAddr, String> {
-    let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
-    listener.local_addr().map_err(|e| e.to_string())
-}
-
 /// The scenario the responsiveness check opens: 4 work-groups of 64 work-items, about two
 /// million steps.
 const HISTOGRAM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/e2e/histogram.toml");
@@ -1710,7 +1627,7 @@ async fn the_tutorial_and_embedding_work_in_chromium() {
     };
     let server = serve_dir(&dist, "127.0.0.1:0").expect("serve the built app");
     let driver = ChromeDriver::start().expect("start chromedriver");
-    let client = driver.session().await.expect("open a Chromium session");
+    let client = driver.session(&session_config()).await.expect("open a Chromium session");
     let base = server.url().split('#').next().unwrap_or_default().to_string();
 
     let mut outcome = check_tutorial(&client, &base).await;

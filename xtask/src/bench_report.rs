@@ -277,7 +277,7 @@ pub fn section(f: &Figures, machine: &str) -> String {
         "7. The whole app (`dist/`: wasm, JS, CSS, HTML), brotli-compressed".into(),
         NONE.into(),
         or_none(total.map(|t| {
-            let parts = page.zip(worker).map(|(p, w)| format!(": the page {}, the exploration worker {}", kb(p), kb(w))).unwrap_or_default();
+            let parts = page.zip(worker).map(|(p, w)| format!(": the page {}, the exploration worker's own script {}", kb(p), kb(w))).unwrap_or_default();
             let raw = raw.map(|r| format!(" ({} uncompressed)", kb(r))).unwrap_or_default();
             format!("{}{parts}{raw}", kb(t))
         })),

@@ -2,8 +2,8 @@
 //! brotli-compressed (quality 11, the most a server would precompress with), summed by kind.
 //!
 //! The page loads `index.html`, the app's JavaScript glue and wasm, the stylesheet and the
-//! icon; the exploration worker's files (`explore-worker*`) load only when an exploration
-//! starts. Both sums are reported, and the whole.
+//! icon; the exploration worker's own script (`explore-worker.js`) loads only when an
+//! exploration starts, and runs the page's module. Both sums are reported, and the whole.
 
 use std::io::Write;
 use std::path::Path;

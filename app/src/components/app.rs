@@ -253,13 +253,13 @@ fn start_exploration(
         return;
     };
     let mode = state.explore_mode;
-    let jobs: Vec<Job> = match mode {
+    let (jobs, workers): (Vec<Job>, usize) = match mode {
         ExploreMode::Random => {
             let Ok(runs) = explore::parse_runs(&state.explore_runs) else {
                 return;
             };
             let workers = explore::worker_count(runs, hardware_concurrency());
-            explore::split_seeds(scenario.seed, runs, workers)
+            let jobs = explore::split_seeds(scenario.seed, runs, explore::job_count(runs, workers))
                 .into_iter()
                 .map(|(first_seed, runs)| Job {
                     runs,
@@ -267,19 +267,21 @@ fn start_exploration(
                     exhaustive: false,
                     max_preemptions: None,
                 })
-                .collect()
+                .collect();
+            (jobs, workers)
         }
         ExploreMode::Exhaustive => {
             let Ok(max_preemptions) = explore::parse_preemptions(&state.explore_preemptions) else {
                 return;
             };
             // No run count: the engine's own budget bounds the search.
-            vec![Job {
+            let job = Job {
                 runs: 0,
                 first_seed: scenario.seed,
                 exhaustive: true,
                 max_preemptions,
-            }]
+            };
+            (vec![job], 1)
         }
     };
     let scenario = Rc::new(explore::exploration_scenario(scenario));
@@ -288,6 +290,7 @@ fn start_exploration(
         id,
         mode,
         scenario: scenario.clone(),
+        workers,
         // An exhaustive search learns its budget when it starts.
         budgets: jobs
             .iter()
@@ -297,7 +300,7 @@ fn start_exploration(
     let on_event = dispatch
         .to_callback()
         .reform(move |(part, event)| Action::ExploreEvent { id, part, event });
-    match Pool::start(explore::WORKER_URL, &scenario, &jobs, on_event) {
+    match Pool::start(explore::WORKER_URL, &scenario, &jobs, workers, on_event) {
         Ok(started) => *pool.borrow_mut() = Some(started),
         Err(message) => dispatch.dispatch(Action::ExploreEvent {
             id,

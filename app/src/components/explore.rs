@@ -64,7 +64,7 @@ pub fn bars(exploration: &Exploration) -> Vec<Bar> {
 /// The progress line: executions against the budget, and what the phase means.
 fn progress(run: &ExploreRun) -> Html {
     let (executions, budget) = (run.executions(), run.budget());
-    let workers = run.parts.len();
+    let workers = run.workers;
     let text = match (run.phase, run.mode) {
         (Phase::Running, _) if budget == 0 => "starting the workers…".to_string(),
         (Phase::Running, ExploreMode::Random) => format!(
