@@ -1082,22 +1082,25 @@ fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
         return;
     }
     let same = w.taken
-        && w.regs == item.regs
-        && w.private == item.private
-        && w.frames.len() == item.frames.len()
-        && w.frames.iter().zip(&item.frames).all(|(&(f, p), frame)| (f, p) == (frame.func, frame.pc));
+        && w.saved.as_ref().is_some_and(|s| {
+            s.regs == item.regs
+                && s.private == item.private
+                && s.frames.len() == item.frames.len()
+                && s.frames.iter().zip(&item.frames).all(|(&(f, p), frame)| (f, p) == (frame.func, frame.pc))
+        });
     if same {
         w.spinning = true;
         return;
     }
     // The clock counter is left out on purpose: a loop that reads `clock()` keeps it in a
     // register, and a loop that does not cannot tell the difference.
-    w.regs.clear();
-    w.regs.extend_from_slice(&item.regs);
-    w.private.clear();
-    w.private.extend_from_slice(&item.private);
-    w.frames.clear();
-    w.frames.extend(item.frames.iter().map(|f| (f.func, f.pc)));
+    let s = w.saved.get_or_insert_with(Default::default);
+    s.regs.clear();
+    s.regs.extend_from_slice(&item.regs);
+    s.private.clear();
+    s.private.extend_from_slice(&item.private);
+    s.frames.clear();
+    s.frames.extend(item.frames.iter().map(|f| (f.func, f.pc)));
     w.taken = true;
 }
 

@@ -70,18 +70,29 @@ pub struct SpinWatch {
     /// Quiet events since the anchor last occurred; past a bound the anchor moves, so an
     /// anchor outside the loop does not hide the loop.
     pub since: u32,
-    /// Whether `state` holds the state at the anchor's last occurrence.
+    /// Whether `saved` holds the state at the anchor's last occurrence.
     pub taken: bool,
-    /// The state at the anchor's last occurrence, kept whole (not hashed) so that a repeat is
-    /// certain: registers, then the frames' positions, then private memory.
-    pub regs: Vec<u64>,
-    pub frames: Vec<(u32, u32)>,
-    pub private: Vec<u8>,
+    /// The state at the anchor's last occurrence, made the first time an anchor recurs (most
+    /// work-items never come back to a quiet event, and a launch of a million must not pay
+    /// three vectors each for it), then kept with its buffers for the next watch.
+    pub saved: Option<Box<SpinState>>,
     /// The state repeated within this epoch.
     pub spinning: bool,
 }
 
-clone_fields!(SpinWatch { epoch, func, pc, since, taken, regs, frames, private, spinning });
+clone_fields!(SpinWatch { epoch, func, pc, since, taken, saved, spinning });
+
+/// A work-item's private state as a spin watch compares it, kept whole (not hashed) so that
+/// a repeat is certain.
+#[derive(Clone, Debug, Default)]
+pub struct SpinState {
+    /// Registers of every frame.
+    pub regs: Vec<u64>,
+    /// The function and program counter of each caller's frame.
+    pub frames: Vec<(u32, u32)>,
+    /// Private memory.
+    pub private: Vec<u8>,
+}
 
 /// A caller's frame, saved while a helper function runs.
 #[derive(Clone, Debug)]
@@ -371,6 +382,32 @@ pub const PROMISE: u32 = 0x8000_0000;
 const SOLO_STEPS: u32 = 256;
 
 impl Machine {
+    /// About how many bytes of heap the machine holds (its work-items with their vectors,
+    /// warps and groups, memory with its shadow, and the detectors' per-agent state), for
+    /// spacing snapshots: a snapshot copies all of it. Capacities are counted, not lengths,
+    /// as a copy's allocator rounds much the same way.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let item = |w: &WorkItem| {
+            size_of::<WorkItem>()
+                + w.regs.capacity() * size_of::<u64>()
+                + w.private.capacity()
+                + w.private_init.capacity()
+                + w.frames.capacity() * size_of::<Frame>()
+                + (w.unwaited.capacity() + w.waiting_for.capacity()) * size_of::<u64>()
+                + w.observed.capacity() * size_of::<(u32, u64)>()
+                + w.spin.saved.as_ref().map_or(0, |s| size_of::<SpinState>() + s.regs.capacity() * 8 + s.private.capacity() + s.frames.capacity() * 8)
+        };
+        let alloc = |a: &Alloc| size_of::<Alloc>() + a.bytes.capacity() + a.init.as_ref().map_or(0, Vec::capacity) + a.shadow.bytes();
+        self.items.iter().map(item).sum::<usize>()
+            + self.warps.len() * size_of::<Warp>()
+            + self.groups.iter().map(|g| size_of::<Group>() + g.local.iter().map(alloc).sum::<usize>()).sum::<usize>()
+            + self.global.iter().chain(&self.constant).map(alloc).sum::<usize>()
+            + (self.ready.capacity() + self.ready_pos.capacity()) * size_of::<u32>()
+            + self.races.heap_bytes()
+            + self.weak.agents.capacity() * size_of::<crate::weak::Agent>()
+    }
+
     /// The relaxed writes `agent` could promise now, into `found` (emptied first): those a
     /// run of `agent` alone from here, reading the latest writes, makes before any release,
     /// read-modify-write, SC fence or barrier (each one certified by that very run). The solo

@@ -181,7 +181,13 @@ pub struct AccessInfo {
 }
 
 impl Races {
+    /// The detector of a launch of `work_items` work-items in `groups` groups, whose agents
+    /// belong to the groups in `agent_group`. A disabled detector keeps no per-agent state at
+    /// all: every entry point returns before reading it.
     pub fn new(enabled: bool, agent_group: Vec<u32>, work_items: u32, groups: usize) -> Races {
+        if !enabled {
+            return Races { enabled, work_items, ..Races::default() };
+        }
         let agents = agent_group.len();
         Races {
             enabled,
@@ -197,6 +203,19 @@ impl Races {
             barriers: vec![0; groups],
             ..Races::default()
         }
+    }
+
+    /// About how many bytes the per-agent state takes (empty clocks are counted as their
+    /// pointers; what agents learned is small next to the rest), for spacing snapshots.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.agent_group.capacity() * 4
+            + self.agent_device.capacity() * 4
+            + self.clock.capacity() * 4
+            + (self.know.capacity() + self.pending.capacity()) * size_of::<[Knowledge; SPACES]>()
+            + (self.fenced.capacity() + self.released.capacity()) * size_of::<[u32; SPACES]>()
+            + self.crossings.iter().map(|c| size_of::<Vec<Crossing>>() + c.capacity() * size_of::<Crossing>()).sum::<usize>()
+            + self.barriers.capacity() * 4
     }
 
     /// An agent takes a step.
