@@ -89,7 +89,8 @@ pub struct Session {
     findings: Vec<Finding>,
     /// The agent each step performed, and whether it was chosen by hand (a manual step does
     /// not consult the scheduler, so replay must not either).
-    decisions: Vec<(u32, bool)>,
+    /// Kept as one word a step, the agent with [`MANUAL`] set for a step chosen by hand.
+    decisions: Vec<u32>,
     /// Machine states at some steps, from which `seek` replays.
     snapshots: Vec<Snapshot>,
     /// Steps between snapshots, fixed at launch from the machine's size.
@@ -242,12 +243,17 @@ struct Snapshot {
 /// under a few hundred megabytes.
 pub const MAX_HISTORY_EVENTS: usize = crate::limits::HISTORY_EVENTS.default as usize;
 
+/// The bit of a recorded decision that marks a step chosen by hand. Agents (work-items, at most
+/// `crate::limits::WORK_ITEMS`' maximum, then one copy engine per group) stay below it, and
+/// the promise bit ([`exec::PROMISE`]) is above it.
+const MANUAL: u32 = 0x4000_0000;
+
 /// How far apart snapshots are: every this many steps, and at least enough steps that the
 /// snapshots of a million-step run stay within about this many bytes in all (measured from
 /// the machine's real size at launch, [`Machine::heap_bytes`]). The event log of such a run
 /// takes about as much again, so the two stay within the history target of 64 MB.
 const SNAPSHOT_EVERY: u64 = 2048;
-const SNAPSHOT_BUDGET_BYTES: u64 = 24 << 20;
+const SNAPSHOT_BUDGET_BYTES: u64 = 16 << 20;
 
 impl Session {
     /// Compiles and launches `scenario`, or explains why it cannot run.
@@ -368,7 +374,8 @@ impl Session {
             return false;
         }
         // After a seek backwards, the recorded future is replayed rather than chosen again.
-        if let Some(&(agent, manual)) = self.decisions.get(self.steps as usize) {
+        if let Some(&decision) = self.decisions.get(self.steps as usize) {
+            let (agent, manual) = (decision & !MANUAL, decision & MANUAL != 0);
             if !manual {
                 self.scheduler.pick(&self.machine, &mut self.rng, self.steps + 1);
             }
@@ -380,7 +387,7 @@ impl Session {
             self.after_step();
             return false;
         };
-        self.decisions.push((agent, false));
+        self.decisions.push(agent);
         self.perform(agent);
         true
     }
@@ -398,7 +405,7 @@ impl Session {
         self.decisions.truncate(self.steps as usize);
         self.snapshots.retain(|s| s.step <= self.steps);
         self.future = EventLog::default();
-        self.decisions.push((agent, true));
+        self.decisions.push(agent | MANUAL);
         self.perform(agent);
         true
     }
@@ -1154,7 +1161,7 @@ impl Session {
 
     /// The agent of every step so far.
     pub fn schedule(&self) -> Vec<u32> {
-        self.decisions.iter().take(self.steps as usize).map(|&(agent, _)| agent).collect()
+        self.decisions.iter().take(self.steps as usize).map(|&decision| decision & !MANUAL).collect()
     }
 
     /// For a litmus test: each thread's registers as `"THREAD:NAME"`, once the run has ended
