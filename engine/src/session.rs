@@ -255,6 +255,12 @@ const MANUAL: u32 = 0x4000_0000;
 const SNAPSHOT_EVERY: u64 = 2048;
 const SNAPSHOT_BUDGET_BYTES: u64 = 16 << 20;
 
+/// The most steps a seek replays, whatever the budget: a machine too large for the budget
+/// (tens of megabytes, as a 65,536 work-item launch is) still gets a snapshot this often, so
+/// that seeking in it costs a bounded replay rather than one from the launch. Memory wins up to
+/// this point, seek time beyond it.
+const SNAPSHOT_MAX_REPLAY: u64 = 1 << 18;
+
 impl Session {
     /// Compiles and launches `scenario`, or explains why it cannot run.
     pub fn new(scenario: Scenario) -> Result<Session, Vec<Diagnostic>> {
@@ -451,7 +457,7 @@ impl Session {
         // Snapshots of a run of N steps take about N / interval x size bytes; keep that under
         // the budget for a million-step run.
         let needed = (size.saturating_mul(1_000_000) / SNAPSHOT_BUDGET_BYTES).max(1);
-        needed.max(SNAPSHOT_EVERY)
+        needed.clamp(SNAPSHOT_EVERY, SNAPSHOT_MAX_REPLAY)
     }
 
     fn snapshot(&mut self) {
