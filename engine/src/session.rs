@@ -1176,7 +1176,7 @@ impl Session {
         let test = self.litmus.as_ref()?;
         let mut out = std::collections::BTreeMap::new();
         for item in &self.machine.items {
-            for &(slot, value) in &item.observed {
+            for &(slot, value) in item.observed() {
                 if let Some(r) = test.registers.get(slot as usize) {
                     out.insert(format!("{}:{}", r.thread, r.name), value as i64);
                 }
@@ -1291,8 +1291,8 @@ impl Session {
         }
         if self.litmus.is_some() {
             for item in &self.machine.items {
-                key.push(item.observed.len() as u64);
-                for &(slot, value) in &item.observed {
+                key.push(item.observed().len() as u64);
+                for &(slot, value) in item.observed() {
                     key.push(slot as u64);
                     key.push(value);
                 }

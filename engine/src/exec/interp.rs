@@ -461,9 +461,10 @@ fn exec_private(
             Instr::Clock { dst } => regs[dst as usize] = item.cycles + (limit - *fuel),
             Instr::Observe { slot, src } => {
                 let value = regs[src as usize];
-                match item.observed.iter_mut().find(|(s, _)| *s == slot) {
+                let observed = &mut item.rare.get_or_insert_with(Box::default).observed;
+                match observed.iter_mut().find(|(s, _)| *s == slot) {
                     Some(entry) => entry.1 = value,
-                    None => item.observed.push((slot, value)),
+                    None => observed.push((slot, value)),
                 }
             }
             Instr::Undefined { dst, text } => {
@@ -908,8 +909,8 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 }
             };
             let item = &mut m.items[wi as usize];
-            if !item.unwaited.contains(&handle) {
-                item.unwaited.push(handle);
+            if !item.unwaited().contains(&handle) {
+                item.rare.get_or_insert_with(Box::default).unwaited.push(handle);
             }
             item.regs[base + dst as usize] = handle;
             m.event(wi, EventKind::AsyncCopy, None, count, handle, span);
@@ -947,7 +948,9 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                     });
                     continue;
                 }
-                m.items[wi as usize].unwaited.retain(|&u| u != e);
+                if let Some(rare) = &mut m.items[wi as usize].rare {
+                    rare.unwaited.retain(|&u| u != e);
+                }
                 if !m.event_complete(group, e) {
                     pending.push(e);
                 }
@@ -956,7 +959,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 let engine = m.copy_engine(group);
                 m.races.learn_from(wi, engine);
             } else {
-                m.items[wi as usize].waiting_for = pending;
+                m.items[wi as usize].rare.get_or_insert_with(Box::default).waiting_for = pending;
                 m.set_status(wi, Status::Waiting);
             }
         }
@@ -1216,9 +1219,11 @@ impl Machine {
             if self.items[wi].status != Status::Waiting {
                 continue;
             }
-            let done = self.items[wi].waiting_for.iter().all(|&e| self.event_complete(g, e));
+            let done = self.items[wi].waiting_for().iter().all(|&e| self.event_complete(g, e));
             if done {
-                self.items[wi].waiting_for.clear();
+                if let Some(rare) = &mut self.items[wi].rare {
+                    rare.waiting_for.clear();
+                }
                 let engine = self.copy_engine(g);
                 self.races.learn_from(wi as u32, engine);
                 self.set_status(wi as u32, Status::Ready);

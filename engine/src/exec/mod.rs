@@ -127,10 +127,6 @@ pub struct WorkItem {
     /// How many async copies this work-item has called (its next call joins copy number
     /// `copies_called` of its group).
     pub copies_called: u32,
-    /// Events it received from async copies and has not waited for yet.
-    pub unwaited: Vec<u64>,
-    /// The events it waits for while `Waiting`.
-    pub waiting_for: Vec<u64>,
     /// Index of its warp in `Machine::warps`.
     pub warp: u32,
     /// Instructions executed before the current stretch (the `clock()` counter).
@@ -139,6 +135,18 @@ pub struct WorkItem {
     pub spin: SpinWatch,
     /// Whether its last weak compare-exchange failed spuriously.
     pub spurious: bool,
+    /// What only some kernels need (async-copy events, observed values), made on first use so
+    /// that a work-item of a plain kernel carries one null pointer for all of it.
+    pub rare: Option<Box<Rare>>,
+}
+
+/// The state of a work-item that most kernels never touch.
+#[derive(Clone, Debug, Default)]
+pub struct Rare {
+    /// Events it received from async copies and has not waited for yet.
+    pub unwaited: Vec<u64>,
+    /// The events it waits for while `Waiting`.
+    pub waiting_for: Vec<u64>,
     /// Values it recorded with `__interleave_observe` (a litmus test's registers), by slot.
     pub observed: Vec<(u32, u64)>,
 }
@@ -154,16 +162,29 @@ clone_fields!(WorkItem {
     status,
     group,
     copies_called,
-    unwaited,
-    waiting_for,
     warp,
     cycles,
     spin,
     spurious,
-    observed,
+    rare,
 });
 
 impl WorkItem {
+    /// Events it received from async copies and has not waited for yet.
+    pub fn unwaited(&self) -> &[u64] {
+        self.rare.as_ref().map_or(&[], |r| &r.unwaited)
+    }
+
+    /// The events it waits for while `Waiting`.
+    pub fn waiting_for(&self) -> &[u64] {
+        self.rare.as_ref().map_or(&[], |r| &r.waiting_for)
+    }
+
+    /// Values it recorded with `__interleave_observe`, by slot.
+    pub fn observed(&self) -> &[(u32, u64)] {
+        self.rare.as_ref().map_or(&[], |r| &r.observed)
+    }
+
     /// Where the work-item is: the instruction of its next event, or the barrier or wait it
     /// is blocked in (which its program counter has already moved past).
     pub fn position(&self) -> u32 {
@@ -394,8 +415,9 @@ impl Machine {
                 + w.private.capacity()
                 + w.private_init.capacity()
                 + w.frames.capacity() * size_of::<Frame>()
-                + (w.unwaited.capacity() + w.waiting_for.capacity()) * size_of::<u64>()
-                + w.observed.capacity() * size_of::<(u32, u64)>()
+                + w.rare.as_ref().map_or(0, |r| {
+                    size_of::<Rare>() + (r.unwaited.capacity() + r.waiting_for.capacity()) * size_of::<u64>() + r.observed.capacity() * size_of::<(u32, u64)>()
+                })
                 + w.spin.saved.as_ref().map_or(0, |s| size_of::<SpinState>() + s.regs.capacity() * 8 + s.private.capacity() + s.frames.capacity() * 8)
         };
         let alloc = |a: &Alloc| size_of::<Alloc>() + a.bytes.capacity() + a.init.as_ref().map_or(0, Vec::capacity) + a.shadow.bytes();
@@ -633,7 +655,7 @@ impl Machine {
                 related: vec![(span, Some(wi), format!("work-item {wi} finished here"))],
             });
         }
-        if !self.items[wi as usize].unwaited.is_empty() {
+        if !self.items[wi as usize].unwaited().is_empty() {
             self.fault(Fault {
                 kind: FindingKind::UnwaitedEvent,
                 message: format!("work-item {wi} finished without waiting for the events of its async copies"),
