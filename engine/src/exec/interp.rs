@@ -1064,7 +1064,7 @@ const SPIN_ANCHOR_WINDOW: u32 = 64;
 fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
     let epoch = m.write_epoch;
     let item = &mut m.items[wi as usize];
-    let w = &mut item.spin;
+    let w = item.spin.get_or_insert_with(Box::default);
     if w.epoch != epoch || w.since >= SPIN_ANCHOR_WINDOW {
         // A new watch reuses the buffers of the old one.
         w.epoch = epoch;
@@ -1111,9 +1111,10 @@ fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
 fn arrive(m: &mut Machine, scope: Scope, arrival: Arrival) {
     // A loop through a barrier or collective is not a spin: the others it meets may have
     // changed their private state, and what it releases may go on to write.
-    let w = &mut m.items[arrival.wi as usize].spin;
-    w.epoch = 0;
-    w.spinning = false;
+    if let Some(w) = &mut m.items[arrival.wi as usize].spin {
+        w.epoch = 0;
+        w.spinning = false;
+    }
     m.set_status(arrival.wi, Status::AtBarrier);
     let r = m.rendezvous(scope);
     r.waiting.push(arrival);

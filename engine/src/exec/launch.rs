@@ -380,7 +380,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 copies_called: 0,
                 warp: first_warp + member / warp_size,
                 cycles: 0,
-                spin: super::SpinWatch::default(),
+                spin: None,
                 spurious: false,
                 rare: None,
             });

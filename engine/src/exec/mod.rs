@@ -131,8 +131,9 @@ pub struct WorkItem {
     pub warp: u32,
     /// Instructions executed before the current stretch (the `clock()` counter).
     pub cycles: u64,
-    /// Spin-loop detection.
-    pub spin: SpinWatch,
+    /// Spin-loop detection, made at the work-item's first quiet event (a work-item without
+    /// one is never spinning).
+    pub spin: Option<Box<SpinWatch>>,
     /// Whether its last weak compare-exchange failed spuriously.
     pub spurious: bool,
     /// What only some kernels need (async-copy events, observed values), made on first use so
@@ -418,7 +419,10 @@ impl Machine {
                 + w.rare.as_ref().map_or(0, |r| {
                     size_of::<Rare>() + (r.unwaited.capacity() + r.waiting_for.capacity()) * size_of::<u64>() + r.observed.capacity() * size_of::<(u32, u64)>()
                 })
-                + w.spin.saved.as_ref().map_or(0, |s| size_of::<SpinState>() + s.regs.capacity() * 8 + s.private.capacity() + s.frames.capacity() * 8)
+                + w.spin.as_ref().map_or(0, |spin| {
+                    size_of::<SpinWatch>()
+                        + spin.saved.as_ref().map_or(0, |s| size_of::<SpinState>() + s.regs.capacity() * 8 + s.private.capacity() + s.frames.capacity() * 8)
+                })
         };
         let alloc = |a: &Alloc| size_of::<Alloc>() + a.bytes.capacity() + a.init.as_ref().map_or(0, Vec::capacity) + a.shadow.bytes();
         self.items.iter().map(item).sum::<usize>()
@@ -574,8 +578,7 @@ impl Machine {
 
     /// Whether work-item `wi` is known to spin: its state repeated since the last write.
     pub fn is_spinning(&self, wi: u32) -> bool {
-        let w = &self.items[wi as usize].spin;
-        w.spinning && w.epoch == self.write_epoch
+        self.items[wi as usize].spin.as_ref().is_some_and(|w| w.spinning && w.epoch == self.write_epoch)
     }
 
     /// Groups that have not started yet.
