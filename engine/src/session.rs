@@ -491,7 +491,7 @@ impl Session {
             // that succeeded once succeeds again, but should it not) leaves the run where it is.
             let relaunched = match self.snapshots[index].machine {
                 Some(_) => None,
-                None => match self.relaunch() {
+                None => match self.relaunch(index) {
                     Some(machine) => Some(machine),
                     None => return self.steps,
                 },
@@ -552,10 +552,11 @@ impl Session {
 
     /// The machine at step 0, launched again from the scenario exactly as [`Session::start`]
     /// launched it (the launch draws only from the seed), with what the first check did to it
-    /// (under the fair progress model it may start groups). The scheduler, generator, status
-    /// and findings come from the step-0 snapshot, so the check's own effects on them are
-    /// undone by the caller.
-    fn relaunch(&mut self) -> Option<Machine> {
+    /// (under the fair progress model it may start groups, asking the scheduler of snapshot
+    /// `index`, the step-0 one, which lanes it could pick). The scheduler, generator, status
+    /// and findings come from that snapshot, so the check's own effects on them are undone by
+    /// the caller.
+    fn relaunch(&mut self, index: usize) -> Option<Machine> {
         let mut rng = Rng::new(self.scenario.seed);
         let mut machine = exec::launch(self.machine.program.clone(), self.kernel, &self.scenario, &mut rng, limits(&self.scenario)).ok()?;
         if let Some(test) = &self.litmus {
@@ -564,9 +565,11 @@ impl Session {
         // Run the launch's first check on the new machine: swap it in, check, swap it out.
         let status = std::mem::replace(&mut self.status, RunStatus::Running);
         let findings = std::mem::take(&mut self.findings);
+        let scheduler = std::mem::replace(&mut self.scheduler, self.snapshots[index].scheduler.clone());
         let current = std::mem::replace(&mut self.machine, machine);
         self.after_step();
         let machine = std::mem::replace(&mut self.machine, current);
+        self.scheduler = scheduler;
         self.status = status;
         self.findings = findings;
         Some(machine)
