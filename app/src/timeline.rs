@@ -311,9 +311,9 @@ impl EventStore {
     /// Whether the first `self.len()` events of these columns are exactly the ones stored.
     /// Equal scenarios give equal traces, so the same steps, work-items and kinds mean the
     /// same events.
-    pub fn is_prefix_of(&self, steps: &[u64], work_items: &[u32], kinds: &[EventKind]) -> bool {
+    pub fn is_prefix_of(&self, steps: &[u32], work_items: &[u32], kinds: &[EventKind]) -> bool {
         let n = self.len().min(steps.len());
-        self.steps[..n] == steps[..n]
+        self.steps[..n].iter().zip(&steps[..n]).all(|(&mine, &theirs)| mine == theirs as u64)
             && self.work_items[..n] == work_items[..n.min(work_items.len())]
             && self.kinds[..n] == kinds[..n.min(kinds.len())]
     }

@@ -5,57 +5,15 @@
 //!
 //! Run it with `cargo bench -p interleave-engine --bench memory`.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use interleave_engine::report::RunStatus;
 use interleave_engine::scenario::{ArgBinding, Dialect, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
 
-/// The system allocator, counting the bytes live and the most ever live at once.
-struct Counting;
+// The counting allocator, shared with the wasm memory test.
+#[path = "../tests/common/counting.rs"]
+mod counting;
 
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(bytes: usize) {
-    let live = LIVE.fetch_add(bytes, Ordering::Relaxed) + bytes;
-    PEAK.fetch_max(live, Ordering::Relaxed);
-}
-
-// SAFETY: every call forwards to `System` with the caller's arguments unchanged; the counters
-// are only bookkeeping.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-            grew(new_size);
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
+use counting::live;
 
 const BUSY_LOOP: &str = include_str!("busy_loop.cl");
 const REDUCE: &str = include_str!("../../static/examples/reduce.cl");
@@ -69,10 +27,6 @@ fn scenario(source: &str, file_name: &str, global: u64, local: u64, args: &[&str
     s.scheduler = SchedulerKind::Random;
     s.max_steps = 10_000_000;
     s
-}
-
-fn live() -> usize {
-    LIVE.load(Ordering::Relaxed)
 }
 
 /// Runs `scenario` to its end and prints how much more is live afterwards than right after
@@ -124,9 +78,9 @@ fn main() {
         );
         scenario.race_detection = detection;
         let before = live();
-        PEAK.store(before, Ordering::Relaxed);
+        counting::reset_peak();
         let session = Session::new(scenario).expect("the vector add launches");
         assert_eq!(session.work_item_count() as u64, N);
-        println!("memory {name} work_items={N} live_bytes={} peak_bytes={}", live() - before, PEAK.load(Ordering::Relaxed) - before);
+        println!("memory {name} work_items={N} live_bytes={} peak_bytes={}", live() - before, counting::peak() - before);
     }
 }

@@ -335,7 +335,7 @@ fn run_seed(prepared: &Prepared, seed: u64, tally: &mut Tally, runner: &mut Runn
             session.enabled_into(&mut runner.enabled);
             let m = session.machine();
             runner.free.clear();
-            runner.free.extend(runner.enabled.iter().copied().filter(|&a| (a as usize) < m.items.len() && m.weak.agents[a as usize].promise.is_none()));
+            runner.free.extend(runner.enabled.iter().copied().filter(|&a| (a as usize) < m.items.len() && m.weak.agents.get(a as usize).is_none_or(|x| x.promise.is_none())));
             if let Some(&agent) = runner.free.get(rng.below(runner.free.len().max(1) as u64) as usize) {
                 let n = if useful_promise(session, agent, &mut runner.enabled, &mut runner.reads) {
                     session.promise_candidates(agent).len() as u64
@@ -377,7 +377,7 @@ const PROMISE_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
 /// one could. `enabled` and `reads` are scratch vectors the caller keeps.
 fn useful_promise(session: &mut Session, agent: u32, enabled: &mut Vec<u32>, reads: &mut Vec<Footprint>) -> bool {
     let m = session.machine();
-    if agent as usize >= m.items.len() || m.weak.agents[agent as usize].promise.is_some() {
+    if agent as usize >= m.items.len() || m.weak.agents.get(agent as usize).is_some_and(|x| x.promise.is_some()) {
         return false;
     }
     session.enabled_into(enabled);

@@ -89,7 +89,8 @@ pub struct Session {
     findings: Vec<Finding>,
     /// The agent each step performed, and whether it was chosen by hand (a manual step does
     /// not consult the scheduler, so replay must not either).
-    decisions: Vec<(u32, bool)>,
+    /// Kept as one word a step, the agent with [`MANUAL`] set for a step chosen by hand.
+    decisions: Vec<u32>,
     /// Machine states at some steps, from which `seek` replays.
     snapshots: Vec<Snapshot>,
     /// Steps between snapshots, fixed at launch from the machine's size.
@@ -222,10 +223,11 @@ fn litmus_scenario(scenario: &mut Scenario, test: &crate::litmus::LitmusTest) {
 
 /// Everything a run changes, as it was at one step (the event log is kept once, outside the
 /// snapshots, and cut back to `events` on restore).
-#[derive(Clone)]
 struct Snapshot {
     step: u64,
-    machine: Machine,
+    /// The machine, or `None` at step 0: the launch is deterministic, so restoring it launches
+    /// again instead of keeping a second copy of the largest state a run has.
+    machine: Option<Machine>,
     scheduler: Scheduler,
     rng: Rng,
     status: RunStatus,
@@ -241,10 +243,24 @@ struct Snapshot {
 /// under a few hundred megabytes.
 pub const MAX_HISTORY_EVENTS: usize = crate::limits::HISTORY_EVENTS.default as usize;
 
+/// The bit of a recorded decision that marks a step chosen by hand. Agents (work-items, at most
+/// `crate::limits::WORK_ITEMS`' maximum, then one copy engine per group) stay below it, and
+/// the promise bit ([`exec::PROMISE`]) is above it.
+const MANUAL: u32 = 0x4000_0000;
+
 /// How far apart snapshots are: every this many steps, and at least enough steps that the
-/// snapshots of a large launch stay within about this many bytes in all.
+/// snapshots of a million-step run stay within about this many bytes in all (measured from
+/// the machine's real size at launch, [`Machine::heap_bytes`], which grows a little as
+/// work-items start watching for spins). The event log of such a run takes about 39 MB, so
+/// the two stay within the history target of 64 MB.
 const SNAPSHOT_EVERY: u64 = 2048;
-const SNAPSHOT_BUDGET_BYTES: u64 = 64 << 20;
+const SNAPSHOT_BUDGET_BYTES: u64 = 14 << 20;
+
+/// The most steps a seek replays, whatever the budget: a machine too large for the budget
+/// (tens of megabytes, as a 65,536 work-item launch is) still gets a snapshot this often, so
+/// that seeking in it costs a bounded replay rather than one from the launch. Memory wins up to
+/// this point, seek time beyond it.
+const SNAPSHOT_MAX_REPLAY: u64 = 1 << 18;
 
 impl Session {
     /// Compiles and launches `scenario`, or explains why it cannot run.
@@ -365,7 +381,8 @@ impl Session {
             return false;
         }
         // After a seek backwards, the recorded future is replayed rather than chosen again.
-        if let Some(&(agent, manual)) = self.decisions.get(self.steps as usize) {
+        if let Some(&decision) = self.decisions.get(self.steps as usize) {
+            let (agent, manual) = (decision & !MANUAL, decision & MANUAL != 0);
             if !manual {
                 self.scheduler.pick(&self.machine, &mut self.rng, self.steps + 1);
             }
@@ -377,7 +394,7 @@ impl Session {
             self.after_step();
             return false;
         };
-        self.decisions.push((agent, false));
+        self.decisions.push(agent);
         self.perform(agent);
         true
     }
@@ -395,7 +412,7 @@ impl Session {
         self.decisions.truncate(self.steps as usize);
         self.snapshots.retain(|s| s.step <= self.steps);
         self.future = EventLog::default();
-        self.decisions.push((agent, true));
+        self.decisions.push(agent | MANUAL);
         self.perform(agent);
         true
     }
@@ -431,24 +448,25 @@ impl Session {
     }
 
     fn snapshot_interval(&self) -> u64 {
-        // A rough size of one machine: its work-items' registers and memory.
-        let items = self.machine.items.len() as u64;
+        // The machine as launched, plus the race detector's shadow, which grows to about
+        // fourteen times the memory it watches as the run touches it (a word's 56-byte cell per
+        // 4 bytes).
         let memory: u64 = self.machine.global.iter().map(|a| a.bytes.len() as u64).sum::<u64>()
             + self.machine.groups.iter().flat_map(|g| &g.local).map(|a| a.bytes.len() as u64).sum::<u64>();
-        // The race detector's shadow takes about ten times the memory it watches.
-        let shadow = if self.scenario.race_detection { memory * 10 } else { 0 };
-        let size = items * 256 + memory + shadow;
+        let shadow = if self.scenario.race_detection { memory * 14 } else { 0 };
+        let size = self.machine.heap_bytes() as u64 + shadow;
         // Snapshots of a run of N steps take about N / interval x size bytes; keep that under
         // the budget for a million-step run.
         let needed = (size.saturating_mul(1_000_000) / SNAPSHOT_BUDGET_BYTES).max(1);
-        needed.max(SNAPSHOT_EVERY)
+        needed.clamp(SNAPSHOT_EVERY, SNAPSHOT_MAX_REPLAY)
     }
 
     fn snapshot(&mut self) {
         let log = std::mem::take(&mut self.machine.log);
         let snapshot = Snapshot {
             step: self.steps,
-            machine: self.machine.clone(),
+            // Step 0 is the launch, which `relaunch` makes again.
+            machine: (self.steps > 0).then(|| self.machine.clone()),
             scheduler: self.scheduler.clone(),
             rng: self.rng.clone(),
             status: self.status,
@@ -467,8 +485,18 @@ impl Session {
         // The latest snapshot at or before the target; going forwards, only one ahead of where
         // the run is now saves replaying (snapshots after a manual step were dropped with the
         // future they belonged to, so every one left is on this run's path).
-        let snap = self.snapshots.iter().rev().find(|s| s.step <= target).filter(|s| target < self.steps || s.step > self.steps);
-        if let Some(snap) = snap.cloned() {
+        let found = self.snapshots.iter().rposition(|s| s.step <= target).filter(|&i| target < self.steps || self.snapshots[i].step > self.steps);
+        if let Some(index) = found {
+            // The launch is made again before anything changes, so that a failure (a launch
+            // that succeeded once succeeds again, but should it not) leaves the run where it is.
+            let relaunched = match self.snapshots[index].machine {
+                Some(_) => None,
+                None => match self.relaunch(index) {
+                    Some(machine) => Some(machine),
+                    None => return self.steps,
+                },
+            };
+            let snap = &self.snapshots[index];
             let mut log = std::mem::take(&mut self.machine.log);
             if snap.events <= log.len() {
                 // Backwards: the events after the snapshot become (part of) the known future.
@@ -496,14 +524,19 @@ impl Session {
                 }
                 log.extend_from(&self.future, log.len() - self.future_start..snap.events - self.future_start, snap.hash);
             }
-            self.machine = snap.machine;
-            self.forget_candidates();
+            // Copying into the current machine reuses its allocations.
+            match (&snap.machine, relaunched) {
+                (Some(machine), _) => self.machine.clone_from(machine),
+                (None, Some(machine)) => self.machine = machine,
+                (None, None) => {}
+            }
             self.machine.log = log;
-            self.scheduler = snap.scheduler;
-            self.rng = snap.rng;
+            self.scheduler.clone_from(&snap.scheduler);
+            self.rng = snap.rng.clone();
             self.status = snap.status;
-            self.findings = snap.findings;
+            self.findings.clone_from(&snap.findings);
             self.steps = snap.step;
+            self.forget_candidates();
             // Race findings are updated in place as their counts grow; bring them back to
             // what the restored records say.
             for r in &mut self.machine.races.records {
@@ -515,6 +548,31 @@ impl Session {
         }
         while self.steps < target && self.step() {}
         self.steps
+    }
+
+    /// The machine at step 0, launched again from the scenario exactly as [`Session::start`]
+    /// launched it (the launch draws only from the seed), with what the first check did to it
+    /// (under the fair progress model it may start groups, asking the scheduler of snapshot
+    /// `index`, the step-0 one, which lanes it could pick). The scheduler, generator, status
+    /// and findings come from that snapshot, so the check's own effects on them are undone by
+    /// the caller.
+    fn relaunch(&mut self, index: usize) -> Option<Machine> {
+        let mut rng = Rng::new(self.scenario.seed);
+        let mut machine = exec::launch(self.machine.program.clone(), self.kernel, &self.scenario, &mut rng, limits(&self.scenario)).ok()?;
+        if let Some(test) = &self.litmus {
+            place_litmus(&mut machine, test, self.kernel);
+        }
+        // Run the launch's first check on the new machine: swap it in, check, swap it out.
+        let status = std::mem::replace(&mut self.status, RunStatus::Running);
+        let findings = std::mem::take(&mut self.findings);
+        let scheduler = std::mem::replace(&mut self.scheduler, self.snapshots[index].scheduler.clone());
+        let current = std::mem::replace(&mut self.machine, machine);
+        self.after_step();
+        let machine = std::mem::replace(&mut self.machine, current);
+        self.scheduler = scheduler;
+        self.status = status;
+        self.findings = findings;
+        Some(machine)
     }
 
     /// Steps until the run ends or `budget` steps were taken; returns the steps taken.
@@ -1113,7 +1171,7 @@ impl Session {
 
     /// The agent of every step so far.
     pub fn schedule(&self) -> Vec<u32> {
-        self.decisions.iter().take(self.steps as usize).map(|&(agent, _)| agent).collect()
+        self.decisions.iter().take(self.steps as usize).map(|&decision| decision & !MANUAL).collect()
     }
 
     /// For a litmus test: each thread's registers as `"THREAD:NAME"`, once the run has ended
@@ -1122,7 +1180,7 @@ impl Session {
         let test = self.litmus.as_ref()?;
         let mut out = std::collections::BTreeMap::new();
         for item in &self.machine.items {
-            for &(slot, value) in &item.observed {
+            for &(slot, value) in item.observed() {
                 if let Some(r) = test.registers.get(slot as usize) {
                     out.insert(format!("{}:{}", r.thread, r.name), value as i64);
                 }
@@ -1237,8 +1295,8 @@ impl Session {
         }
         if self.litmus.is_some() {
             for item in &self.machine.items {
-                key.push(item.observed.len() as u64);
-                for &(slot, value) in &item.observed {
+                key.push(item.observed().len() as u64);
+                for &(slot, value) in item.observed() {
                     key.push(slot as u64);
                     key.push(value);
                 }

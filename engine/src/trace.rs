@@ -76,15 +76,28 @@ pub struct Event {
 }
 
 /// The columns of the event log. Copying one into another reuses the columns' allocations.
+///
+/// A run of a million steps keeps a million events, so each column is as narrow as its
+/// values allow: steps fit 32 bits (the step limit's maximum is far below), a location is
+/// packed into one word the way pointers are (space, allocation, offset), and spans are
+/// interned (an event's span is its instruction's, and a kernel has few instructions). An
+/// event costs 39 bytes rather than 63; [`EventLog::get`] assembles it whole again.
 #[derive(Debug, Default)]
 pub struct EventLog {
-    step: Vec<u64>,
+    step: Vec<u32>,
     work_item: Vec<u32>,
     kind: Vec<EventKind>,
-    location: Vec<Option<Location>>,
+    /// Packed locations ([`pack`]); the rare one that does not pack is in `spilled`.
+    location: Vec<u64>,
+    /// Locations that do not pack into one word, by event index.
+    spilled: std::collections::BTreeMap<usize, Location>,
     read: Vec<u64>,
     written: Vec<u64>,
-    span: Vec<Span>,
+    /// Index of each event's span in `spans`.
+    span: Vec<u32>,
+    /// The distinct spans, in the order first seen; truncating the log keeps them, so an
+    /// index stays valid for the log's whole life.
+    spans: SpanTable,
     /// Order and scope, `NONE` where the event has none.
     order: Vec<u8>,
     scope: Vec<u8>,
@@ -94,10 +107,100 @@ pub struct EventLog {
     unhashed: bool,
 }
 
-crate::reuse::clone_fields!(EventLog { step, work_item, kind, location, read, written, span, order, scope, hash, unhashed });
+crate::reuse::clone_fields!(EventLog { step, work_item, kind, location, spilled, read, written, span, spans, order, scope, hash, unhashed });
 
 /// The `order` and `scope` column value of events that have none.
 const NONE: u8 = u8::MAX;
+
+/// The packed location of an event that has none, and the mark of one kept in `spilled`:
+/// both are private-memory locations no event has (allocation 2^22 - 1 at an offset near
+/// 2^40), and a location that packs to either is spilled.
+const NO_LOCATION: u64 = u64::MAX;
+const SPILLED: u64 = u64::MAX - 1;
+
+/// Bits of a packed location's offset and allocation, as in a pointer (`crate::ir::ptr`).
+const OFFSET_BITS: u32 = 40;
+const ALLOC_BITS: u32 = 22;
+
+/// A location as one word: 2 bits of space, 22 of allocation, 40 of offset; `None` when it
+/// does not fit or collides with a mark.
+fn pack(loc: Location) -> Option<u64> {
+    if loc.alloc >= 1 << ALLOC_BITS || loc.offset >= 1 << OFFSET_BITS {
+        return None;
+    }
+    let word = (loc.space as u64) << (OFFSET_BITS + ALLOC_BITS) | (loc.alloc as u64) << OFFSET_BITS | loc.offset;
+    (word != NO_LOCATION && word != SPILLED).then_some(word)
+}
+
+fn unpack(word: u64) -> Location {
+    let space = match word >> (OFFSET_BITS + ALLOC_BITS) {
+        0 => Space::Global,
+        1 => Space::Local,
+        2 => Space::Constant,
+        _ => Space::Private,
+    };
+    Location { space, alloc: ((word >> OFFSET_BITS) & ((1 << ALLOC_BITS) - 1)) as u32, offset: word & ((1 << OFFSET_BITS) - 1) }
+}
+
+/// Distinct spans and their indices. Lookups go through a small direct-mapped cache first, as
+/// a run's events come from a handful of instructions.
+#[derive(Clone, Debug, Default)]
+struct SpanTable {
+    spans: Vec<Span>,
+    index: std::collections::BTreeMap<(u32, u32), u32>,
+    /// `(span, index)` by a hash of the span, made on the first lookup; a slot is trusted only
+    /// when `spans` agrees, so a stale or empty one is harmless.
+    cache: Vec<(Span, u32)>,
+}
+
+/// Slots of the span cache.
+const SPAN_CACHE: usize = 64;
+
+impl SpanTable {
+    fn get(&self, index: u32) -> Span {
+        self.spans.get(index as usize).copied().unwrap_or(Span { start: 0, end: 0 })
+    }
+
+    fn intern(&mut self, span: Span) -> u32 {
+        let slot = (span.start.wrapping_mul(31) ^ span.end) as usize % SPAN_CACHE;
+        if let Some(&(cached, index)) = self.cache.get(slot) {
+            if cached == span && self.spans.get(index as usize) == Some(&span) {
+                return index;
+            }
+        }
+        let index = match self.index.get(&(span.start, span.end)) {
+            Some(&index) => index,
+            None => {
+                let index = self.spans.len() as u32;
+                self.spans.push(span);
+                self.index.insert((span.start, span.end), index);
+                index
+            }
+        };
+        if self.cache.is_empty() {
+            self.cache = vec![(Span { start: u32::MAX, end: u32::MAX }, u32::MAX); SPAN_CACHE];
+        }
+        self.cache[slot] = (span, index);
+        index
+    }
+
+    /// Whether every index of `other` means the same span here.
+    fn extends(&self, other: &SpanTable) -> bool {
+        other.spans.len() <= self.spans.len() && self.spans[..other.spans.len()] == other.spans[..]
+    }
+}
+
+/// Splits `column` at `at` like `Vec::split_off`, but gives the old allocation to the larger
+/// part: seeking back to an early step moves most of the log into the known future, and the
+/// head would otherwise keep the whole log's capacity beside the future's copy.
+fn split<T: Copy>(column: &mut Vec<T>, at: usize) -> Vec<T> {
+    if at >= column.len() / 2 {
+        return column.split_off(at);
+    }
+    let head = column[..at].to_vec();
+    column.drain(..at);
+    std::mem::replace(column, head)
+}
 
 impl EventLog {
     pub fn len(&self) -> usize {
@@ -110,16 +213,24 @@ impl EventLog {
 
     pub fn get(&self, index: usize) -> Option<Event> {
         Some(Event {
-            step: *self.step.get(index)?,
+            step: *self.step.get(index)? as u64,
             work_item: self.work_item[index],
             kind: self.kind[index],
-            location: self.location[index],
+            location: self.location(index),
             read: self.read[index],
             written: self.written[index],
-            span: self.span[index],
+            span: self.spans.get(self.span[index]),
             order: Some(self.order[index]).filter(|&o| o != NONE),
             scope: Some(self.scope[index]).filter(|&o| o != NONE),
         })
+    }
+
+    fn location(&self, index: usize) -> Option<Location> {
+        match self.location[index] {
+            NO_LOCATION => None,
+            SPILLED => self.spilled.get(&index).copied(),
+            word => Some(unpack(word)),
+        }
     }
 
     pub fn iter(&self) -> impl Iterator<Item = Event> + '_ {
@@ -127,7 +238,7 @@ impl EventLog {
     }
 
     /// The step column, for drawing without assembling events.
-    pub fn steps(&self) -> &[u64] {
+    pub fn steps(&self) -> &[u32] {
         &self.step
     }
 
@@ -160,6 +271,7 @@ impl EventLog {
         self.work_item.truncate(len);
         self.kind.truncate(len);
         self.location.truncate(len);
+        let _dropped = self.spilled.split_off(&len);
         self.read.truncate(len);
         self.written.truncate(len);
         self.span.truncate(len);
@@ -171,16 +283,20 @@ impl EventLog {
     /// Moves the events from `at` on into a new log (whose hash is meaningless) and keeps
     /// the first `at`, whose running hash was `hash`.
     pub fn split_off(&mut self, at: usize, hash: u64) -> EventLog {
+        let at = at.min(self.len());
         let tail = EventLog {
-            step: self.step.split_off(at.min(self.step.len())),
-            work_item: self.work_item.split_off(at.min(self.work_item.len())),
-            kind: self.kind.split_off(at.min(self.kind.len())),
-            location: self.location.split_off(at.min(self.location.len())),
-            read: self.read.split_off(at.min(self.read.len())),
-            written: self.written.split_off(at.min(self.written.len())),
-            span: self.span.split_off(at.min(self.span.len())),
-            order: self.order.split_off(at.min(self.order.len())),
-            scope: self.scope.split_off(at.min(self.scope.len())),
+            step: split(&mut self.step, at),
+            work_item: split(&mut self.work_item, at),
+            kind: split(&mut self.kind, at),
+            location: split(&mut self.location, at),
+            spilled: self.spilled.split_off(&at).into_iter().map(|(k, loc)| (k - at, loc)).collect(),
+            read: split(&mut self.read, at),
+            written: split(&mut self.written, at),
+            span: split(&mut self.span, at),
+            // The tail's span indices are this log's.
+            spans: self.spans.clone(),
+            order: split(&mut self.order, at),
+            scope: split(&mut self.scope, at),
             hash: 0,
             unhashed: self.unhashed,
         };
@@ -191,13 +307,28 @@ impl EventLog {
     /// Appends events `range` of `other` and sets the running hash to `hash`, the hash those
     /// events were known to lead to.
     pub fn extend_from(&mut self, other: &EventLog, range: std::ops::Range<usize>, hash: u64) {
+        let base = self.len();
         self.step.extend_from_slice(&other.step[range.clone()]);
         self.work_item.extend_from_slice(&other.work_item[range.clone()]);
         self.kind.extend_from_slice(&other.kind[range.clone()]);
         self.location.extend_from_slice(&other.location[range.clone()]);
+        for (&k, &loc) in other.spilled.range(range.clone()) {
+            self.spilled.insert(base + k - range.start, loc);
+        }
         self.read.extend_from_slice(&other.read[range.clone()]);
         self.written.extend_from_slice(&other.written[range.clone()]);
-        self.span.extend_from_slice(&other.span[range.clone()]);
+        // Both logs' tables grew from the same run, so one usually extends the other.
+        if other.spans.extends(&self.spans) {
+            self.spans.clone_from(&other.spans);
+        }
+        if self.spans.extends(&other.spans) {
+            self.span.extend_from_slice(&other.span[range.clone()]);
+        } else {
+            for &index in &other.span[range.clone()] {
+                let id = self.spans.intern(other.spans.get(index));
+                self.span.push(id);
+            }
+        }
         self.order.extend_from_slice(&other.order[range.clone()]);
         self.scope.extend_from_slice(&other.scope[range]);
         self.hash = hash;
@@ -207,13 +338,22 @@ impl EventLog {
         if !self.unhashed {
             self.fold(&event);
         }
-        self.step.push(event.step);
+        // The step limit's hard maximum is far below 2^32 (`crate::limits::STEPS`).
+        self.step.push(event.step as u32);
         self.work_item.push(event.work_item);
         self.kind.push(event.kind);
-        self.location.push(event.location);
+        let word = match event.location {
+            None => NO_LOCATION,
+            Some(loc) => pack(loc).unwrap_or_else(|| {
+                self.spilled.insert(self.location.len(), loc);
+                SPILLED
+            }),
+        };
+        self.location.push(word);
         self.read.push(event.read);
         self.written.push(event.written);
-        self.span.push(event.span);
+        let span = self.spans.intern(event.span);
+        self.span.push(span);
         self.order.push(event.order.unwrap_or(NONE));
         self.scope.push(event.scope.unwrap_or(NONE));
     }
@@ -238,5 +378,55 @@ impl EventLog {
         bytes[50] = event.order.map_or(0, |o| o + 1);
         bytes[51] = event.scope.map_or(0, |s| s + 1);
         self.hash = xxhash_rust::xxh3::xxh3_64_with_seed(&bytes, self.hash);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(step: u64, location: Option<Location>, span: (u32, u32)) -> Event {
+        Event {
+            step,
+            work_item: step as u32 % 3,
+            kind: EventKind::Load,
+            location,
+            read: step * 7,
+            written: 0,
+            span: Span { start: span.0, end: span.1 },
+            order: None,
+            scope: Some(1),
+        }
+    }
+
+    /// Every location, including those that do not pack into a word, and every span come
+    /// back as pushed, across splitting, extending and truncating.
+    #[test]
+    fn events_come_back_as_pushed() {
+        let locations = [
+            None,
+            Some(Location { space: Space::Global, alloc: 3, offset: 12 }),
+            Some(Location { space: Space::Local, alloc: 0, offset: (1 << 40) - 1 }),
+            Some(Location { space: Space::Private, alloc: (1 << 22) - 1, offset: (1 << 40) - 1 }),
+            Some(Location { space: Space::Private, alloc: (1 << 22) - 1, offset: (1 << 40) - 2 }),
+            Some(Location { space: Space::Constant, alloc: 1 << 22, offset: 1 << 41 }),
+        ];
+        let events: Vec<Event> = (0..60).map(|i| event(i, locations[i as usize % locations.len()], (i as u32 % 5, 9))).collect();
+        let mut log = EventLog::default();
+        for &e in &events {
+            log.push(e);
+        }
+        assert_eq!(log.iter().collect::<Vec<_>>(), events);
+        let tail = log.split_off(25, 0);
+        assert_eq!(tail.iter().collect::<Vec<_>>(), events[25..]);
+        log.extend_from(&tail, 0..20, 0);
+        assert_eq!(log.iter().collect::<Vec<_>>(), events[..45]);
+        log.truncate(10, 0);
+        assert_eq!(log.iter().collect::<Vec<_>>(), events[..10]);
+        // A log whose table grew differently still reads the same spans.
+        let mut other = EventLog::default();
+        other.push(event(0, None, (100, 200)));
+        other.extend_from(&tail, 5..15, 0);
+        assert_eq!(other.iter().skip(1).collect::<Vec<_>>(), events[30..40]);
     }
 }

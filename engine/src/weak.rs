@@ -505,7 +505,13 @@ pub fn level_of_scope(scope: u8) -> usize {
 }
 
 impl Weak {
+    /// The model of a launch whose agents belong to the groups in `agent_group` and the
+    /// devices in `agent_device`. A disabled model (sequential consistency) keeps no
+    /// per-agent state: the machine calls it only when it is enabled.
     pub fn new(enabled: bool, agent_group: Vec<u32>, agent_device: Vec<u32>) -> Weak {
+        if !enabled {
+            return Weak { enabled, ..Weak::default() };
+        }
         let agents = vec![Agent::default(); agent_group.len()];
         Weak { enabled, agents, agent_group, agent_device, ..Weak::default() }
     }

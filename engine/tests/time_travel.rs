@@ -69,19 +69,24 @@ fn manual_steps_are_replayed_exactly() {
 }
 
 /// The law on every example, under every scheduler that chooses by itself, with one resident
-/// group (groups starting mid-run) and a step per statement: seeking back to a few steps
-/// gives what a fresh run shows there.
+/// group (groups starting mid-run, also under the fair progress model, whose first check may
+/// start groups at the launch that restoring step 0 makes again) and a step per statement:
+/// seeking back to a few steps gives what a fresh run shows there.
 #[test]
 fn seeking_equals_a_fresh_run_for_every_example_and_scheduler() {
     for (file, _, _) in common::EXAMPLES {
         for kind in [SchedulerKind::Random, SchedulerKind::Pct, SchedulerKind::Lockstep, SchedulerKind::RoundRobin, SchedulerKind::RunToBlock] {
-            for variant in 0..3 {
+            for variant in 0..4 {
                 let mut scenario = common::example(file);
                 scenario.scheduler = kind;
                 scenario.seed = 11;
                 match variant {
                     1 => scenario.max_resident_groups = Some(1),
                     2 => scenario.granularity = interleave_engine::scenario::Granularity::Statement,
+                    3 => {
+                        scenario.max_resident_groups = Some(1);
+                        scenario.progress = interleave_engine::scenario::Progress::Fair;
+                    }
                     _ => {}
                 }
                 let mut session = Session::new(scenario.clone()).expect("the example compiles");

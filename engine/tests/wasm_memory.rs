@@ -8,53 +8,16 @@
 //! engine holds live, and the most it held at once.
 #![cfg(all(target_arch = "wasm32", feature = "wasm-bench"))]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use interleave_engine::report::RunStatus;
 use interleave_engine::scenario::{ArgBinding, Dialect, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
 use wasm_bindgen_test::*;
 
+// The counting allocator, shared with the native memory benchmark.
+#[path = "common/counting.rs"]
+mod counting;
+
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// The system allocator, counting the bytes live and the most ever live at once.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(bytes: usize) {
-    let live = LIVE.fetch_add(bytes, Ordering::Relaxed) + bytes;
-    PEAK.fetch_max(live, Ordering::Relaxed);
-}
-
-// SAFETY: every call forwards to `System` with the caller's arguments unchanged; the counters
-// are only bookkeeping.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-            grew(new_size);
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
 
 const VECTOR_ADD: &str = include_str!("../benches/vector_add.cl");
 const BUSY_LOOP: &str = include_str!("../benches/busy_loop.cl");
@@ -77,8 +40,8 @@ fn wasm_memory() -> usize {
 #[wasm_bindgen_test]
 fn launch_of_a_million_work_items_and_history_of_a_million_steps() {
     const N: u64 = 1 << 20;
-    let (memory_before, live_before) = (wasm_memory(), LIVE.load(Ordering::Relaxed));
-    PEAK.store(live_before, Ordering::Relaxed);
+    let (memory_before, live_before) = (wasm_memory(), counting::live());
+    counting::reset_peak();
     let mut session = Session::new(kernel(
         VECTOR_ADD,
         "vector_add.cl",
@@ -93,20 +56,20 @@ fn launch_of_a_million_work_items_and_history_of_a_million_steps() {
     console_log!(
         "wasm-bench launch_1m work_items={N} wasm_memory_bytes={} memory_before_bytes={memory_before} live_bytes={} peak_bytes={}",
         wasm_memory(),
-        LIVE.load(Ordering::Relaxed) - live_before,
-        PEAK.load(Ordering::Relaxed) - live_before,
+        counting::live() - live_before,
+        counting::peak() - live_before,
     );
     drop(session);
 
     let mut session = Session::new(kernel(BUSY_LOOP, "busy_loop.cl", 256, 64, &["counters=int[2]"])).expect("compiles");
-    let launched = LIVE.load(Ordering::Relaxed);
+    let launched = counting::live();
     session.run(u64::MAX);
     assert_eq!(session.status(), RunStatus::Completed);
     assert!(session.steps() >= 1_000_000, "{}", session.steps());
-    let history = LIVE.load(Ordering::Relaxed) - launched;
+    let history = counting::live() - launched;
     let steps = session.steps();
     session.seek(0);
-    let after_seek = LIVE.load(Ordering::Relaxed) - launched;
+    let after_seek = counting::live() - launched;
     console_log!(
         "wasm-bench history_1m steps={steps} history_bytes={history} history_after_seek_bytes={after_seek} wasm_memory_bytes={}",
         wasm_memory()

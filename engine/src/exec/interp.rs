@@ -461,9 +461,10 @@ fn exec_private(
             Instr::Clock { dst } => regs[dst as usize] = item.cycles + (limit - *fuel),
             Instr::Observe { slot, src } => {
                 let value = regs[src as usize];
-                match item.observed.iter_mut().find(|(s, _)| *s == slot) {
+                let observed = &mut item.rare.get_or_insert_with(Box::default).observed;
+                match observed.iter_mut().find(|(s, _)| *s == slot) {
                     Some(entry) => entry.1 = value,
-                    None => item.observed.push((slot, value)),
+                    None => observed.push((slot, value)),
                 }
             }
             Instr::Undefined { dst, text } => {
@@ -908,8 +909,8 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 }
             };
             let item = &mut m.items[wi as usize];
-            if !item.unwaited.contains(&handle) {
-                item.unwaited.push(handle);
+            if !item.unwaited().contains(&handle) {
+                item.rare.get_or_insert_with(Box::default).unwaited.push(handle);
             }
             item.regs[base + dst as usize] = handle;
             m.event(wi, EventKind::AsyncCopy, None, count, handle, span);
@@ -947,7 +948,9 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                     });
                     continue;
                 }
-                m.items[wi as usize].unwaited.retain(|&u| u != e);
+                if let Some(rare) = &mut m.items[wi as usize].rare {
+                    rare.unwaited.retain(|&u| u != e);
+                }
                 if !m.event_complete(group, e) {
                     pending.push(e);
                 }
@@ -956,7 +959,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 let engine = m.copy_engine(group);
                 m.races.learn_from(wi, engine);
             } else {
-                m.items[wi as usize].waiting_for = pending;
+                m.items[wi as usize].rare.get_or_insert_with(Box::default).waiting_for = pending;
                 m.set_status(wi, Status::Waiting);
             }
         }
@@ -1061,7 +1064,7 @@ const SPIN_ANCHOR_WINDOW: u32 = 64;
 fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
     let epoch = m.write_epoch;
     let item = &mut m.items[wi as usize];
-    let w = &mut item.spin;
+    let w = item.spin.get_or_insert_with(Box::default);
     if w.epoch != epoch || w.since >= SPIN_ANCHOR_WINDOW {
         // A new watch reuses the buffers of the old one.
         w.epoch = epoch;
@@ -1082,22 +1085,25 @@ fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
         return;
     }
     let same = w.taken
-        && w.regs == item.regs
-        && w.private == item.private
-        && w.frames.len() == item.frames.len()
-        && w.frames.iter().zip(&item.frames).all(|(&(f, p), frame)| (f, p) == (frame.func, frame.pc));
+        && w.saved.as_ref().is_some_and(|s| {
+            s.regs == item.regs
+                && s.private == item.private
+                && s.frames.len() == item.frames.len()
+                && s.frames.iter().zip(&item.frames).all(|(&(f, p), frame)| (f, p) == (frame.func, frame.pc))
+        });
     if same {
         w.spinning = true;
         return;
     }
     // The clock counter is left out on purpose: a loop that reads `clock()` keeps it in a
     // register, and a loop that does not cannot tell the difference.
-    w.regs.clear();
-    w.regs.extend_from_slice(&item.regs);
-    w.private.clear();
-    w.private.extend_from_slice(&item.private);
-    w.frames.clear();
-    w.frames.extend(item.frames.iter().map(|f| (f.func, f.pc)));
+    let s = w.saved.get_or_insert_with(Default::default);
+    s.regs.clear();
+    s.regs.extend_from_slice(&item.regs);
+    s.private.clear();
+    s.private.extend_from_slice(&item.private);
+    s.frames.clear();
+    s.frames.extend(item.frames.iter().map(|f| (f.func, f.pc)));
     w.taken = true;
 }
 
@@ -1105,9 +1111,10 @@ fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
 fn arrive(m: &mut Machine, scope: Scope, arrival: Arrival) {
     // A loop through a barrier or collective is not a spin: the others it meets may have
     // changed their private state, and what it releases may go on to write.
-    let w = &mut m.items[arrival.wi as usize].spin;
-    w.epoch = 0;
-    w.spinning = false;
+    if let Some(w) = &mut m.items[arrival.wi as usize].spin {
+        w.epoch = 0;
+        w.spinning = false;
+    }
     m.set_status(arrival.wi, Status::AtBarrier);
     let r = m.rendezvous(scope);
     r.waiting.push(arrival);
@@ -1213,9 +1220,11 @@ impl Machine {
             if self.items[wi].status != Status::Waiting {
                 continue;
             }
-            let done = self.items[wi].waiting_for.iter().all(|&e| self.event_complete(g, e));
+            let done = self.items[wi].waiting_for().iter().all(|&e| self.event_complete(g, e));
             if done {
-                self.items[wi].waiting_for.clear();
+                if let Some(rare) = &mut self.items[wi].rare {
+                    rare.waiting_for.clear();
+                }
                 let engine = self.copy_engine(g);
                 self.races.learn_from(wi as u32, engine);
                 self.set_status(wi as u32, Status::Ready);

@@ -378,13 +378,11 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 status: Status::Ready,
                 group: g,
                 copies_called: 0,
-                unwaited: Vec::new(),
-                waiting_for: Vec::new(),
                 warp: first_warp + member / warp_size,
                 cycles: 0,
-                spin: super::SpinWatch::default(),
+                spin: None,
                 spurious: false,
-                observed: Vec::new(),
+                rare: None,
             });
         }
     }

@@ -70,18 +70,29 @@ pub struct SpinWatch {
     /// Quiet events since the anchor last occurred; past a bound the anchor moves, so an
     /// anchor outside the loop does not hide the loop.
     pub since: u32,
-    /// Whether `state` holds the state at the anchor's last occurrence.
+    /// Whether `saved` holds the state at the anchor's last occurrence.
     pub taken: bool,
-    /// The state at the anchor's last occurrence, kept whole (not hashed) so that a repeat is
-    /// certain: registers, then the frames' positions, then private memory.
-    pub regs: Vec<u64>,
-    pub frames: Vec<(u32, u32)>,
-    pub private: Vec<u8>,
+    /// The state at the anchor's last occurrence, made the first time an anchor recurs (most
+    /// work-items never come back to a quiet event, and a launch of a million must not pay
+    /// three vectors each for it), then kept with its buffers for the next watch.
+    pub saved: Option<Box<SpinState>>,
     /// The state repeated within this epoch.
     pub spinning: bool,
 }
 
-clone_fields!(SpinWatch { epoch, func, pc, since, taken, regs, frames, private, spinning });
+clone_fields!(SpinWatch { epoch, func, pc, since, taken, saved, spinning });
+
+/// A work-item's private state as a spin watch compares it, kept whole (not hashed) so that
+/// a repeat is certain.
+#[derive(Clone, Debug, Default)]
+pub struct SpinState {
+    /// Registers of every frame.
+    pub regs: Vec<u64>,
+    /// The function and program counter of each caller's frame.
+    pub frames: Vec<(u32, u32)>,
+    /// Private memory.
+    pub private: Vec<u8>,
+}
 
 /// A caller's frame, saved while a helper function runs.
 #[derive(Clone, Debug)]
@@ -116,18 +127,27 @@ pub struct WorkItem {
     /// How many async copies this work-item has called (its next call joins copy number
     /// `copies_called` of its group).
     pub copies_called: u32,
-    /// Events it received from async copies and has not waited for yet.
-    pub unwaited: Vec<u64>,
-    /// The events it waits for while `Waiting`.
-    pub waiting_for: Vec<u64>,
     /// Index of its warp in `Machine::warps`.
     pub warp: u32,
     /// Instructions executed before the current stretch (the `clock()` counter).
     pub cycles: u64,
-    /// Spin-loop detection.
-    pub spin: SpinWatch,
+    /// Spin-loop detection, made at the work-item's first quiet event (a work-item without
+    /// one is never spinning).
+    pub spin: Option<Box<SpinWatch>>,
     /// Whether its last weak compare-exchange failed spuriously.
     pub spurious: bool,
+    /// What only some kernels need (async-copy events, observed values), made on first use so
+    /// that a work-item of a plain kernel carries one null pointer for all of it.
+    pub rare: Option<Box<Rare>>,
+}
+
+/// The state of a work-item that most kernels never touch.
+#[derive(Clone, Debug, Default)]
+pub struct Rare {
+    /// Events it received from async copies and has not waited for yet.
+    pub unwaited: Vec<u64>,
+    /// The events it waits for while `Waiting`.
+    pub waiting_for: Vec<u64>,
     /// Values it recorded with `__interleave_observe` (a litmus test's registers), by slot.
     pub observed: Vec<(u32, u64)>,
 }
@@ -143,16 +163,29 @@ clone_fields!(WorkItem {
     status,
     group,
     copies_called,
-    unwaited,
-    waiting_for,
     warp,
     cycles,
     spin,
     spurious,
-    observed,
+    rare,
 });
 
 impl WorkItem {
+    /// Events it received from async copies and has not waited for yet.
+    pub fn unwaited(&self) -> &[u64] {
+        self.rare.as_ref().map_or(&[], |r| &r.unwaited)
+    }
+
+    /// The events it waits for while `Waiting`.
+    pub fn waiting_for(&self) -> &[u64] {
+        self.rare.as_ref().map_or(&[], |r| &r.waiting_for)
+    }
+
+    /// Values it recorded with `__interleave_observe`, by slot.
+    pub fn observed(&self) -> &[(u32, u64)] {
+        self.rare.as_ref().map_or(&[], |r| &r.observed)
+    }
+
     /// Where the work-item is: the instruction of its next event, or the barrier or wait it
     /// is blocked in (which its program counter has already moved past).
     pub fn position(&self) -> u32 {
@@ -371,6 +404,36 @@ pub const PROMISE: u32 = 0x8000_0000;
 const SOLO_STEPS: u32 = 256;
 
 impl Machine {
+    /// About how many bytes of heap the machine holds (its work-items with their vectors,
+    /// warps and groups, memory with its shadow, and the detectors' per-agent state), for
+    /// spacing snapshots: a snapshot copies all of it. Capacities are counted, not lengths,
+    /// as a copy's allocator rounds much the same way.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let item = |w: &WorkItem| {
+            size_of::<WorkItem>()
+                + w.regs.capacity() * size_of::<u64>()
+                + w.private.capacity()
+                + w.private_init.capacity()
+                + w.frames.capacity() * size_of::<Frame>()
+                + w.rare.as_ref().map_or(0, |r| {
+                    size_of::<Rare>() + (r.unwaited.capacity() + r.waiting_for.capacity()) * size_of::<u64>() + r.observed.capacity() * size_of::<(u32, u64)>()
+                })
+                + w.spin.as_ref().map_or(0, |spin| {
+                    size_of::<SpinWatch>()
+                        + spin.saved.as_ref().map_or(0, |s| size_of::<SpinState>() + s.regs.capacity() * 8 + s.private.capacity() + s.frames.capacity() * 8)
+                })
+        };
+        let alloc = |a: &Alloc| size_of::<Alloc>() + a.bytes.capacity() + a.init.as_ref().map_or(0, Vec::capacity) + a.shadow.bytes();
+        self.items.iter().map(item).sum::<usize>()
+            + self.warps.len() * size_of::<Warp>()
+            + self.groups.iter().map(|g| size_of::<Group>() + g.local.iter().map(alloc).sum::<usize>()).sum::<usize>()
+            + self.global.iter().chain(&self.constant).map(alloc).sum::<usize>()
+            + (self.ready.capacity() + self.ready_pos.capacity()) * size_of::<u32>()
+            + self.races.heap_bytes()
+            + self.weak.agents.capacity() * size_of::<crate::weak::Agent>()
+    }
+
     /// The relaxed writes `agent` could promise now, into `found` (emptied first): those a
     /// run of `agent` alone from here, reading the latest writes, makes before any release,
     /// read-modify-write, SC fence or barrier (each one certified by that very run). The solo
@@ -515,8 +578,7 @@ impl Machine {
 
     /// Whether work-item `wi` is known to spin: its state repeated since the last write.
     pub fn is_spinning(&self, wi: u32) -> bool {
-        let w = &self.items[wi as usize].spin;
-        w.spinning && w.epoch == self.write_epoch
+        self.items[wi as usize].spin.as_ref().is_some_and(|w| w.spinning && w.epoch == self.write_epoch)
     }
 
     /// Groups that have not started yet.
@@ -596,7 +658,7 @@ impl Machine {
                 related: vec![(span, Some(wi), format!("work-item {wi} finished here"))],
             });
         }
-        if !self.items[wi as usize].unwaited.is_empty() {
+        if !self.items[wi as usize].unwaited().is_empty() {
             self.fault(Fault {
                 kind: FindingKind::UnwaitedEvent,
                 message: format!("work-item {wi} finished without waiting for the events of its async copies"),

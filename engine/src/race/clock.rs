@@ -10,8 +10,19 @@
 //! sparse sorted vectors.
 
 /// A sparse vector clock with barrier counts.
-#[derive(Debug, Default, PartialEq, Eq)]
+///
+/// Most agents of a large launch never learn anything (a vector add has no synchronisation at
+/// all), so an empty clock is a null pointer: the two lists live behind one box that is made
+/// on the first thing learned. An agent's four clocks then cost four words until it
+/// synchronises.
+#[derive(Debug, Default)]
 pub struct Knowledge {
+    lists: Option<Box<Lists>>,
+}
+
+/// The lists of a clock that knows something.
+#[derive(Clone, Debug, Default)]
+struct Lists {
     /// `(agent, clock)`, sorted by agent: every event of `agent` up to its `clock`-th happens
     /// before.
     items: Vec<(u32, u32)>,
@@ -23,53 +34,82 @@ pub struct Knowledge {
 
 impl Clone for Knowledge {
     fn clone(&self) -> Knowledge {
-        Knowledge { items: self.items.clone(), groups: self.groups.clone() }
+        // An emptied clock (kept boxed for its allocations) clones to the null one.
+        Knowledge { lists: if self.is_empty() { None } else { self.lists.clone() } }
     }
 
     /// Copies into this clock's own vectors, so that restoring a machine does not allocate.
     /// What a launched machine's agents know is empty, and an empty clock is copied inline.
     fn clone_from(&mut self, source: &Knowledge) {
-        let Knowledge { items, groups } = source;
-        if items.is_empty() && groups.is_empty() {
-            self.items.clear();
-            self.groups.clear();
-        } else {
-            self.items.clone_from(items);
-            self.groups.clone_from(groups);
+        match (&mut self.lists, &source.lists) {
+            (Some(mine), Some(theirs)) => {
+                mine.items.clone_from(&theirs.items);
+                mine.groups.clone_from(&theirs.groups);
+            }
+            (Some(mine), None) => {
+                mine.items.clear();
+                mine.groups.clear();
+            }
+            (None, _) => *self = source.clone(),
         }
     }
 }
 
+/// Two clocks are equal when they know the same, however their storage came about.
+impl PartialEq for Knowledge {
+    fn eq(&self, other: &Knowledge) -> bool {
+        self.items() == other.items() && self.groups() == other.groups()
+    }
+}
+
+impl Eq for Knowledge {}
+
 impl Knowledge {
+    fn items(&self) -> &[(u32, u32)] {
+        self.lists.as_ref().map_or(&[], |l| &l.items)
+    }
+
+    fn groups(&self) -> &[(u32, u32)] {
+        self.lists.as_ref().map_or(&[], |l| &l.groups)
+    }
+
+    fn lists_mut(&mut self) -> &mut Lists {
+        self.lists.get_or_insert_with(Default::default)
+    }
+
     /// The last event of `agent` known to happen before (0: none).
     pub fn item(&self, agent: u32) -> u32 {
-        match self.items.binary_search_by_key(&agent, |&(a, _)| a) {
-            Ok(k) => self.items[k].1,
+        let items = self.items();
+        match items.binary_search_by_key(&agent, |&(a, _)| a) {
+            Ok(k) => items[k].1,
             Err(_) => 0,
         }
     }
 
     /// How many barriers `group` is known to have passed.
     pub fn group(&self, group: u32) -> u32 {
-        match self.groups.binary_search_by_key(&group, |&(g, _)| g) {
-            Ok(k) => self.groups[k].1,
+        let groups = self.groups();
+        match groups.binary_search_by_key(&group, |&(g, _)| g) {
+            Ok(k) => groups[k].1,
             Err(_) => 0,
         }
     }
 
     /// Learns that `agent`'s events up to `clock` happen before.
     pub fn learn_item(&mut self, agent: u32, clock: u32) {
-        match self.items.binary_search_by_key(&agent, |&(a, _)| a) {
-            Ok(k) => self.items[k].1 = self.items[k].1.max(clock),
-            Err(k) => self.items.insert(k, (agent, clock)),
+        let items = &mut self.lists_mut().items;
+        match items.binary_search_by_key(&agent, |&(a, _)| a) {
+            Ok(k) => items[k].1 = items[k].1.max(clock),
+            Err(k) => items.insert(k, (agent, clock)),
         }
     }
 
     /// Learns that `group` has passed `barriers` barriers.
     pub fn learn_group(&mut self, group: u32, barriers: u32) {
-        match self.groups.binary_search_by_key(&group, |&(g, _)| g) {
-            Ok(k) => self.groups[k].1 = self.groups[k].1.max(barriers),
-            Err(k) => self.groups.insert(k, (group, barriers)),
+        let groups = &mut self.lists_mut().groups;
+        match groups.binary_search_by_key(&group, |&(g, _)| g) {
+            Ok(k) => groups[k].1 = groups[k].1.max(barriers),
+            Err(k) => groups.insert(k, (group, barriers)),
         }
     }
 
@@ -79,16 +119,18 @@ impl Knowledge {
         if other.is_empty() || self == other {
             return;
         }
-        if !update_in_place(&mut self.items, &other.items, u32::max) {
-            self.items = merge(&self.items, &other.items, u32::max);
+        let (theirs_items, theirs_groups) = (other.items(), other.groups());
+        let mine = self.lists_mut();
+        if !update_in_place(&mut mine.items, theirs_items, u32::max) {
+            mine.items = merge(&mine.items, theirs_items, u32::max);
         }
-        if !update_in_place(&mut self.groups, &other.groups, u32::max) {
-            self.groups = merge(&self.groups, &other.groups, u32::max);
+        if !update_in_place(&mut mine.groups, theirs_groups, u32::max) {
+            mine.groups = merge(&mine.groups, theirs_groups, u32::max);
         }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.items.is_empty() && self.groups.is_empty()
+        self.items().is_empty() && self.groups().is_empty()
     }
 }
 

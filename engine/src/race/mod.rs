@@ -125,7 +125,9 @@ pub struct Races {
     /// Global allocations that stand for local memory (a litmus test's locations declared
     /// `local`, kept in buffers every thread shares): they synchronise like local memory.
     pub local_allocs: Vec<u32>,
-    /// Each work-item's barrier crossings, in order.
+    /// Each work-item's barrier crossings, in order; grown to a work-item's index when it
+    /// first crosses a barrier, so a kernel without barriers keeps none ([`Races::crossings`]
+    /// reads it).
     pub crossings: Vec<Vec<Crossing>>,
     /// How many barriers each group has passed.
     pub barriers: Vec<u32>,
@@ -181,7 +183,13 @@ pub struct AccessInfo {
 }
 
 impl Races {
+    /// The detector of a launch of `work_items` work-items in `groups` groups, whose agents
+    /// belong to the groups in `agent_group`. A disabled detector keeps no per-agent state at
+    /// all: every entry point returns before reading it.
     pub fn new(enabled: bool, agent_group: Vec<u32>, work_items: u32, groups: usize) -> Races {
+        if !enabled {
+            return Races { enabled, work_items, ..Races::default() };
+        }
         let agents = agent_group.len();
         Races {
             enabled,
@@ -193,10 +201,27 @@ impl Races {
             pending: vec![Default::default(); agents],
             fenced: vec![[0; SPACES]; agents],
             released: vec![[0; SPACES]; agents],
-            crossings: vec![Vec::new(); work_items as usize],
             barriers: vec![0; groups],
             ..Races::default()
         }
+    }
+
+    /// About how many bytes the per-agent state takes (empty clocks are counted as their
+    /// pointers; what agents learned is small next to the rest), for spacing snapshots.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.agent_group.capacity() * 4
+            + self.agent_device.capacity() * 4
+            + self.clock.capacity() * 4
+            + (self.know.capacity() + self.pending.capacity()) * size_of::<[Knowledge; SPACES]>()
+            + (self.fenced.capacity() + self.released.capacity()) * size_of::<[u32; SPACES]>()
+            + self.crossings.iter().map(|c| size_of::<Vec<Crossing>>() + c.capacity() * size_of::<Crossing>()).sum::<usize>()
+            + self.barriers.capacity() * 4
+    }
+
+    /// The barrier crossings of work-item `agent`, in order (none if it never crossed one).
+    fn crossings(&self, agent: u32) -> &[Crossing] {
+        self.crossings.get(agent as usize).map_or(&[], Vec::as_slice)
     }
 
     /// An agent takes a step.
@@ -223,7 +248,7 @@ impl Races {
     /// orders an access before whatever comes after it in the group when the work-item that
     /// made the access fenced that memory there (a fence releases what its own work-item did).
     fn fenced_barrier_after(&self, agent: u32, clock: u32, space: usize) -> Option<u32> {
-        let crossings = &self.crossings[agent as usize];
+        let crossings = self.crossings(agent);
         let bit = fence_bit(space);
         let from = crossings.partition_point(|c| c.clock < clock);
         crossings[from..].iter().find(|c| c.flags & bit != 0).map(|c| c.seq)
@@ -236,7 +261,7 @@ impl Races {
     fn known_barriers(&self, agent: u32, group: u32, space: usize) -> u32 {
         let learned = self.know[agent as usize][space].group(group);
         if agent < self.work_items && self.agent_group[agent as usize] == group {
-            if let Some(c) = self.crossings[agent as usize].last() {
+            if let Some(c) = self.crossings(agent).last() {
                 return learned.max(c.seq);
             }
         }
@@ -250,7 +275,7 @@ impl Races {
         let mut know = self.know[agent as usize][space].clone();
         know.learn_item(agent, clock);
         if agent < self.work_items {
-            let crossings = &self.crossings[agent as usize];
+            let crossings = self.crossings(agent);
             let passed = crossings.partition_point(|c| c.clock <= clock);
             if let Some(c) = crossings[..passed].last() {
                 know.learn_group(self.agent_group[agent as usize], c.seq);
@@ -522,7 +547,7 @@ impl Races {
             // A barrier between them that the first work-item passed without fencing this
             // memory.
             let known = self.known_barriers(agent, g1, space);
-            let crossings = &self.crossings[prev.agent as usize];
+            let crossings = self.crossings(prev.agent);
             let from = crossings.partition_point(|c| c.clock < prev.clock);
             if let Some(c) = crossings[from..].iter().find(|c| c.seq <= known) {
                 return match (space, c.flags & (fence::LOCAL | fence::GLOBAL)) {
@@ -569,6 +594,9 @@ impl Races {
         let seq = *count;
         for &(m, flags) in members {
             let clock = self.clock[m as usize];
+            if self.crossings.len() <= m as usize {
+                self.crossings.resize_with(m as usize + 1, Vec::new);
+            }
             self.crossings[m as usize].push(Crossing { clock, seq, flags });
         }
         // Each member's barrier is an acquire and release of the memory its flags name: what
