@@ -514,6 +514,7 @@ impl Machine {
     }
 
     /// Whether work-item `wi` is known to spin: its state repeated since the last write.
+    #[inline]
     pub fn is_spinning(&self, wi: u32) -> bool {
         let w = &self.items[wi as usize].spin;
         w.spinning && w.epoch == self.write_epoch
