@@ -772,6 +772,7 @@ impl Session {
 
     /// Whether no agent can make progress by itself: nothing is ready, or every ready agent is
     /// a work-item that spins (a copy engine always makes progress).
+    #[inline]
     fn all_stuck(&self) -> bool {
         let m = &self.machine;
         let n = m.items.len() as u32;

@@ -36,6 +36,7 @@ enum Exit {
 }
 
 /// Runs `wi`'s private computation up to its next shared-memory event.
+#[inline]
 pub fn run_private(m: &mut Machine, wi: u32) {
     let limit = m.limits.instructions_per_step;
     let mut fuel = limit;
@@ -326,7 +327,8 @@ fn exec_private(
         let mut pc = *cur_pc as usize;
         let r = &mut regs[base..];
         let exit = loop {
-            let Some(&instr) = code.get(pc) else {
+            // Matched in place: an arm reads only the fields it uses, not the whole instruction.
+            let Some(instr) = code.get(pc) else {
                 break Exit::Fatal(FindingKind::Unsupported, "execution ran past the end of a function".into(), Span::default());
             };
             if left == 0 {
@@ -334,7 +336,7 @@ fn exec_private(
             }
             left -= 1;
             let next = pc + 1;
-            match instr {
+            match *instr {
                 Instr::Const { dst, bits } => r[dst as usize] = bits,
                 Instr::Move { dst, src } => r[dst as usize] = r[src as usize],
                 Instr::Binary { op: op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul), ty: NumTy::I32, dst, lhs, rhs } => {
@@ -662,10 +664,10 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
     };
     let func = &program.functions[func_index as usize];
     let span = func.spans[pc as usize];
-    let instr = func.code[pc as usize];
+    let instr = &func.code[pc as usize];
     m.items[wi as usize].pc = pc + 1;
     let reg = |m: &Machine, r: u32| m.items[wi as usize].regs[base + r as usize];
-    match instr {
+    match *instr {
         Instr::Load { ty, dst, addr } => {
             let p = reg(m, addr);
             let size = ty.size();
