@@ -656,8 +656,9 @@ impl Races {
             }
             let mut joined = Knowledge::default();
             for &(m, f) in members {
-                if f & bit != 0 {
-                    joined.join(&self.know[m as usize][space]);
+                let know = &self.know[m as usize][space];
+                if f & bit != 0 && !know.is_empty() {
+                    joined.join(know);
                 }
             }
             // Nobody that fenced this memory knew anything of it: there is nothing to share.
