@@ -594,7 +594,7 @@ impl Races {
             let from = track.partition_point(|c| c.clock < prev.clock);
             // Barrier numbers rise with the entries: only the first one after the access can
             // be one the current work-item knows of.
-            let first_after = (from < track.len()).then(|| track.get(from)).filter(|c| c.crossed() && from as u32 + 1 <= known);
+            let first_after = (from < track.len()).then(|| track.get(from)).filter(|c| c.crossed() && (from as u32) < known);
             if let Some(c) = first_after {
                 return match (space, c.flags as u64 & (fence::LOCAL | fence::GLOBAL)) {
                     (_, 0) => "the barrier between them was given no fence flags by the first access's work-item, so it orders no memory",
