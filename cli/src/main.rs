@@ -521,5 +521,9 @@ fn run(args: RunArgs) -> ExitCode {
     };
     session.run(u64::MAX);
     let report = session.report();
+    // The process ends right after printing: freeing a large launch's machine piece by piece
+    // (hundreds of thousands of small vectors) would only delay the exit, so it is left to
+    // the operating system.
+    std::mem::forget(session);
     finish(&report, args.json, || render::report(&report, &scenario), report.has_errors())
 }

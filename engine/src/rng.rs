@@ -30,13 +30,16 @@ impl Rng {
         if n <= 1 {
             return 0;
         }
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = (self.next_u64() as u128) * (n as u128);
-            if (m as u64) >= threshold {
-                return (m >> 64) as u64;
+        let mut m = (self.next_u64() as u128) * (n as u128);
+        // The rejection threshold is below `n`, so a low half of at least `n` is accepted
+        // without the division that computes it; the draws and results are the same.
+        if (m as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u64) < threshold {
+                m = (self.next_u64() as u128) * (n as u128);
             }
         }
+        (m >> 64) as u64
     }
 }
 

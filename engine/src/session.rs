@@ -597,10 +597,12 @@ impl Session {
 
     /// Moves new faults into findings and decides whether the run has ended.
     fn check_step(&mut self) {
-        let faults = std::mem::take(&mut self.machine.faults);
-        for f in faults {
-            let finding = self.finding_from_fault(f);
-            self.findings.push(finding);
+        if !self.machine.faults.is_empty() {
+            let faults = std::mem::take(&mut self.machine.faults);
+            for f in faults {
+                let finding = self.finding_from_fault(f);
+                self.findings.push(finding);
+            }
         }
         self.collect_races();
         if self.machine.runaway.is_some() {
@@ -828,9 +830,14 @@ impl Session {
 
     /// Whether no agent can make progress by itself: nothing is ready, or every ready agent is
     /// a work-item that spins (a copy engine always makes progress).
+    #[inline]
     fn all_stuck(&self) -> bool {
-        let n = self.machine.items.len() as u32;
-        self.machine.ready.iter().all(|&a| a < n && (self.machine.is_spinning(a) || !self.scheduler.could_pick(&self.machine, a)))
+        let m = &self.machine;
+        let n = m.items.len() as u32;
+        // Only lockstep ever holds a ready work-item back; for the other schedulers a ready
+        // work-item that does not spin can move, and the first one usually settles it.
+        let holds_back = matches!(self.scheduler, Scheduler::Lockstep { .. });
+        m.ready.iter().all(|&a| a < n && (m.is_spinning(a) || (holds_back && !self.scheduler.could_pick(m, a))))
     }
 
     /// Explains a deadlock or livelock: who waits where, and which groups never started.

@@ -36,6 +36,7 @@ enum Exit {
 }
 
 /// Runs `wi`'s private computation up to its next shared-memory event.
+#[inline]
 pub fn run_private(m: &mut Machine, wi: u32) {
     let limit = m.limits.instructions_per_step;
     let mut fuel = limit;
@@ -201,6 +202,12 @@ fn round(op: UnaryOp, x: f64) -> f64 {
 #[inline]
 fn compare(op: CmpOp, ty: NumTy, a: u64, b: u64) -> bool {
     use std::cmp::Ordering;
+    // Integers compare directly (as 64-bit values, signed or not), without an `Ordering`.
+    match ty {
+        NumTy::I32 | NumTy::I64 => return int_compare(op, a as i64, b as i64),
+        NumTy::U32 | NumTy::U64 => return int_compare(op, a, b),
+        _ => {}
+    }
     let ord = match ty {
         NumTy::F32 => f32_of(a).partial_cmp(&f32_of(b)),
         NumTy::F64 => f64_of(a).partial_cmp(&f64_of(b)),
@@ -216,6 +223,18 @@ fn compare(op: CmpOp, ty: NumTy, a: u64, b: u64) -> bool {
         (CmpOp::Le, Some(o)) => o != Ordering::Greater,
         (CmpOp::Gt, Some(o)) => o == Ordering::Greater,
         (CmpOp::Ge, Some(o)) => o != Ordering::Less,
+    }
+}
+
+#[inline]
+fn int_compare<T: Ord>(op: CmpOp, x: T, y: T) -> bool {
+    match op {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Lt => x < y,
+        CmpOp::Le => x <= y,
+        CmpOp::Gt => x > y,
+        CmpOp::Ge => x >= y,
     }
 }
 
@@ -270,9 +289,9 @@ pub fn encode(ty: ElemType, v: u64, bytes: &mut [u8]) {
     bytes[..n].copy_from_slice(&v.to_le_bytes()[..n]);
 }
 
-fn private_range(item: &WorkItem, p: u64, size: u64, span: Span) -> Result<usize, Exit> {
+fn private_range(private: &[u8], p: u64, size: u64, span: Span) -> Result<usize, Exit> {
     let offset = ptr::offset(p);
-    if offset.checked_add(size).is_none_or(|end| end > item.private.len() as u64) {
+    if offset.checked_add(size).is_none_or(|end| end > private.len() as u64) {
         return Err(Exit::Problem(
             FindingKind::OutOfBounds,
             format!("invalid {size}-byte access to private memory at offset {offset}"),
@@ -282,6 +301,10 @@ fn private_range(item: &WorkItem, p: u64, size: u64, span: Span) -> Result<usize
     Ok(offset as usize)
 }
 
+/// Executes private instructions of `item` until its next event (or the end of the kernel,
+/// a problem, or running out of `fuel`). The current frame's code, spans, registers, program
+/// counter and fuel live in locals, reloaded only when a call or return changes the frame,
+/// so each instruction costs a fetch, a fuel check and its own work.
 #[allow(clippy::too_many_arguments)]
 fn exec_private(
     program: &Program,
@@ -295,271 +318,289 @@ fn exec_private(
     warp_size: u32,
     call_depth: u32,
 ) -> Exit {
-    loop {
-        let func = &program.functions[item.func as usize];
-        let pc = item.pc as usize;
-        let Some(&instr) = func.code.get(pc) else {
-            return Exit::Fatal(FindingKind::Unsupported, "execution ran past the end of a function".into(), Span::default());
+    let mut left = *fuel;
+    let WorkItem { func: cur_func, pc: cur_pc, base: cur_base, frames, regs, private, private_init, cycles, group, spurious, rare, .. } = item;
+    let exit = 'frame: loop {
+        let func = &program.functions[*cur_func as usize];
+        let (code, spans) = (&func.code[..], &func.spans[..]);
+        let base = *cur_base as usize;
+        let mut pc = *cur_pc as usize;
+        let r = &mut regs[base..];
+        let exit = loop {
+            // Matched in place: an arm reads only the fields it uses, not the whole instruction.
+            let Some(instr) = code.get(pc) else {
+                break Exit::Fatal(FindingKind::Unsupported, "execution ran past the end of a function".into(), Span::default());
+            };
+            if left == 0 {
+                break Exit::Runaway(spans[pc]);
+            }
+            left -= 1;
+            let next = pc + 1;
+            match *instr {
+                Instr::Const { dst, bits } => r[dst as usize] = bits,
+                Instr::Move { dst, src } => r[dst as usize] = r[src as usize],
+                Instr::Binary { op: op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul), ty: NumTy::I32, dst, lhs, rhs } => {
+                    // The commonest arithmetic, `int` addition, subtraction and multiplication,
+                    // computed and checked for overflow in one go: the low 32 bits of the
+                    // result depend only on the low 32 bits of the operands, so this is what
+                    // `binary` and `signed_overflow` give.
+                    let (a, b) = (r[lhs as usize], r[rhs as usize]);
+                    let (x, y) = (a as i32, b as i32);
+                    let (v, overflow) = match op {
+                        BinaryOp::Add => x.overflowing_add(y),
+                        BinaryOp::Sub => x.overflowing_sub(y),
+                        _ => x.overflowing_mul(y),
+                    };
+                    r[dst as usize] = v as i64 as u64;
+                    if overflow {
+                        pc = next;
+                        let (a, b) = (a as i64, b as i64);
+                        break Exit::Problem(
+                            FindingKind::SignedOverflow,
+                            format!("signed integer overflow: {a} {} {b} does not fit in its type (the result wraps)", op_symbol(op)),
+                            spans[pc - 1],
+                        );
+                    }
+                }
+                Instr::Binary { op, ty, dst, lhs, rhs } => {
+                    let (a, b) = (r[lhs as usize], r[rhs as usize]);
+                    match binary(op, ty, a, b) {
+                        Some(v) => {
+                            r[dst as usize] = v;
+                            if matches!(ty, NumTy::I32 | NumTy::I64) && signed_overflow(op, ty, a, b) {
+                                pc = next;
+                                let (a, b) = (a as i64, b as i64);
+                                break Exit::Problem(
+                                    FindingKind::SignedOverflow,
+                                    format!("signed integer overflow: {a} {} {b} does not fit in its type (the result wraps)", op_symbol(op)),
+                                    spans[pc - 1],
+                                );
+                            }
+                        }
+                        None => {
+                            r[dst as usize] = 0;
+                            pc = next;
+                            let what = if op == BinaryOp::Div { "division" } else { "remainder" };
+                            break Exit::Problem(FindingKind::DivisionByZero, format!("integer {what} by zero (the result is taken as 0)"), spans[pc - 1]);
+                        }
+                    }
+                }
+                Instr::Compare { op, ty, dst, lhs, rhs } => r[dst as usize] = compare(op, ty, r[lhs as usize], r[rhs as usize]) as u64,
+                Instr::Unary { op, ty, dst, src } => {
+                    let v = r[src as usize];
+                    r[dst as usize] = match (op, ty) {
+                        (UnaryOp::LogicalNot, _) => (canon_int(ty, v) == 0) as u64,
+                        (UnaryOp::Neg, NumTy::F32) => (-f32_of(v)).to_bits() as u64,
+                        (UnaryOp::Neg, NumTy::F64) => (-f64_of(v)).to_bits(),
+                        (UnaryOp::Neg, _) => canon_int(ty, (v as i64).wrapping_neg() as u64),
+                        (UnaryOp::BitNot, _) => canon_int(ty, !v),
+                        (UnaryOp::Abs, NumTy::I32) => (v as i32).unsigned_abs() as u64,
+                        (UnaryOp::Abs, NumTy::I64) => (v as i64).unsigned_abs(),
+                        (UnaryOp::Abs, NumTy::F32) => f32_of(v).abs().to_bits() as u64,
+                        (UnaryOp::Abs, NumTy::F64) => f64_of(v).abs().to_bits(),
+                        (UnaryOp::Abs, _) => v,
+                        (UnaryOp::RoundEven | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc, NumTy::F32) => {
+                            round(op, f32_of(v) as f64) as f32
+                        }
+                        .to_bits() as u64,
+                        (UnaryOp::RoundEven | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc, NumTy::F64) => round(op, f64_of(v)).to_bits(),
+                        (UnaryOp::RoundEven | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc, _) => v,
+                    }
+                }
+                Instr::Convert { from, to, dst, src } => r[dst as usize] = convert(from, to, r[src as usize]),
+                Instr::Math { op, ty, dst, a, b, c } => r[dst as usize] = super::math::eval(op, ty, r[a as usize], r[b as usize], r[c as usize]),
+                Instr::Narrow { ty, dst, src } => {
+                    let v = r[src as usize];
+                    r[dst as usize] = match ty {
+                        ElemType::Bool => (v != 0) as u64,
+                        ElemType::Char => v as i8 as i64 as u64,
+                        ElemType::UChar => v as u8 as u64,
+                        ElemType::Short => v as i16 as i64 as u64,
+                        ElemType::UShort => v as u16 as u64,
+                        ElemType::Int => v as i32 as i64 as u64,
+                        ElemType::UInt | ElemType::Float => v as u32 as u64,
+                        ElemType::Long | ElemType::ULong | ElemType::Double => v,
+                    }
+                }
+                Instr::PtrAdd { dst, ptr: p, index, scale } => {
+                    let delta = (r[index as usize] as i64).wrapping_mul(scale as i64);
+                    r[dst as usize] = ptr::add(r[p as usize], delta);
+                }
+                Instr::PtrDiff { dst, lhs, rhs, scale } => {
+                    let d = (ptr::offset(r[lhs as usize]) as i64).wrapping_sub(ptr::offset(r[rhs as usize]) as i64);
+                    r[dst as usize] = (d / scale.max(1) as i64) as u64;
+                }
+                Instr::Jump { target } => {
+                    pc = target as usize;
+                    continue;
+                }
+                Instr::BranchIf { cond, target } => {
+                    pc = if r[cond as usize] != 0 { target as usize } else { next };
+                    continue;
+                }
+                Instr::BranchIfNot { cond, target } => {
+                    pc = if r[cond as usize] == 0 { target as usize } else { next };
+                    continue;
+                }
+                Instr::Load { ty, dst, addr } => {
+                    let p = r[addr as usize];
+                    if ptr::space(p) != Space::Private {
+                        break Exit::AtEvent;
+                    }
+                    match private_range(private, p, ty.size(), spans[pc]) {
+                        Ok(at) => {
+                            r[dst as usize] = decode(ty, &private[at..]);
+                            if private_init[at..at + ty.size() as usize].contains(&false) {
+                                let what = match private_variable(func, r, pc as u32, at as u64) {
+                                    Some(name) => format!("`{name}`"),
+                                    None => "a private variable".to_string(),
+                                };
+                                pc = next;
+                                break Exit::Problem(FindingKind::UninitializedRead, format!("read of {what} before anything was stored in it"), spans[pc - 1]);
+                            }
+                        }
+                        Err(problem) => {
+                            r[dst as usize] = 0;
+                            pc = next;
+                            break problem;
+                        }
+                    }
+                }
+                Instr::Store { ty, addr, src } => {
+                    let p = r[addr as usize];
+                    if ptr::space(p) != Space::Private {
+                        break Exit::AtEvent;
+                    }
+                    match private_range(private, p, ty.size(), spans[pc]) {
+                        Ok(at) => {
+                            encode(ty, r[src as usize], &mut private[at..]);
+                            private_init[at..at + ty.size() as usize].fill(true);
+                        }
+                        Err(problem) => {
+                            pc = next;
+                            break problem;
+                        }
+                    }
+                }
+                Instr::Atomic { .. }
+                | Instr::Barrier { .. }
+                | Instr::Fence { .. }
+                | Instr::Printf { .. }
+                | Instr::AsyncCopy { .. }
+                | Instr::WaitEvents { .. }
+                | Instr::Collective { .. }
+                | Instr::Malloc { .. }
+                | Instr::Free { .. }
+                | Instr::Statement => break Exit::AtEvent,
+                Instr::WorkItem { query: q, dst, dim } => r[dst as usize] = query(geometry, *group, local_linear, warp_size, q, r[dim as usize]),
+                Instr::LocalAddr { dst, index } => r[dst as usize] = ptr::make(Space::Local, index, 0),
+                Instr::Clock { dst } => r[dst as usize] = *cycles + (limit - left),
+                Instr::Observe { slot, src } => {
+                    let value = r[src as usize];
+                    let observed = &mut rare.get_or_insert_with(Box::default).observed;
+                    match observed.iter_mut().find(|(s, _)| *s == slot) {
+                        Some(entry) => entry.1 = value,
+                        None => observed.push((slot, value)),
+                    }
+                }
+                Instr::Undefined { dst, text } => {
+                    r[dst as usize] = 0;
+                    pc = next;
+                    let name = program.strings.get(text as usize).map_or("", String::as_str);
+                    break Exit::Problem(
+                        FindingKind::UndefinedFunction,
+                        format!("`{name}` is declared but has no body: the call does nothing and returns 0"),
+                        spans[pc - 1],
+                    );
+                }
+                Instr::CheckIndex { index, len } => {
+                    let i = r[index as usize] as i64;
+                    if i < 0 || i as u64 >= len {
+                        pc = next;
+                        break Exit::Problem(FindingKind::OutOfBounds, format!("index {i} exceeds static array size {len}"), spans[pc - 1]);
+                    }
+                }
+                Instr::CasSucceeded { ty, dst, old, expected } => {
+                    let equal = canon_int(ty, r[old as usize]) == canon_int(ty, r[expected as usize]);
+                    r[dst as usize] = (equal && !*spurious) as u64;
+                }
+                Instr::CheckOrder { value, allowed, scope, text } => {
+                    let v = r[value as usize];
+                    if v >= 8 || allowed & (1 << v) == 0 {
+                        pc = next;
+                        let what = if scope { "memory scope" } else { "memory order" };
+                        let op = program.strings.get(text as usize).map(String::as_str).unwrap_or("this atomic");
+                        break Exit::Problem(
+                            FindingKind::InvalidMemoryOrder,
+                            format!("the computed {what} {v} is not valid for `{op}`; the operation runs as seq_cst"),
+                            spans[pc - 1],
+                        );
+                    }
+                }
+                Instr::ActiveMask { dst } => r[dst as usize] = active_mask,
+                Instr::Assert { cond, text } => {
+                    if r[cond as usize] == 0 {
+                        let block = geometry.group_id(*group);
+                        let thread = geometry.local_id(*group, local_linear);
+                        let text = program.strings.get(text as usize).map(String::as_str).unwrap_or("");
+                        let (function, expr) = text.split_once('\n').unwrap_or((text, ""));
+                        let message = format!(
+                            "{function}: block: [{},{},{}], thread: [{},{},{}] Assertion `{expr}` failed.",
+                            block[0], block[1], block[2], thread[0], thread[1], thread[2]
+                        );
+                        pc = next;
+                        break Exit::Fatal(FindingKind::AssertionFailed, message, spans[pc - 1]);
+                    }
+                }
+                Instr::GlobalAddr { dst, index } => r[dst as usize] = globals[index as usize],
+                Instr::Alloca { dst, size, align, initialised } => {
+                    let align = align.max(1) as usize;
+                    let start = private.len().div_ceil(align) * align;
+                    private.resize(start + size as usize, 0);
+                    private_init.resize(start + size as usize, initialised);
+                    r[dst as usize] = ptr::make(Space::Private, 1, start as u64);
+                }
+                Instr::Call { func: callee, dst, args, argc } => {
+                    if frames.len() as u32 >= call_depth {
+                        break Exit::Fatal(FindingKind::Unsupported, format!("calls nested deeper than {call_depth} levels"), spans[pc]);
+                    }
+                    let callee_fn = &program.functions[callee as usize];
+                    let new_base = regs.len();
+                    regs.resize(new_base + callee_fn.num_regs as usize, 0);
+                    for i in 0..argc as usize {
+                        let a = func.arg_pool[args as usize + i];
+                        regs[new_base + i] = regs[base + a as usize];
+                    }
+                    frames.push(Frame { func: *cur_func, pc: next as u32, base: *cur_base, dst, private_top: private.len() as u32 });
+                    *cur_func = callee;
+                    *cur_base = new_base as u32;
+                    *cur_pc = 0;
+                    continue 'frame;
+                }
+                Instr::Return { src } => {
+                    let value = src.map(|s| r[s as usize]);
+                    let Some(frame) = frames.pop() else {
+                        break Exit::Finished;
+                    };
+                    regs.truncate(base);
+                    private.truncate(frame.private_top as usize);
+                    private_init.truncate(frame.private_top as usize);
+                    *cur_func = frame.func;
+                    *cur_pc = frame.pc;
+                    *cur_base = frame.base;
+                    if let Some(v) = value {
+                        regs[frame.base as usize + frame.dst as usize] = v;
+                    }
+                    continue 'frame;
+                }
+            }
+            pc = next;
         };
-        if *fuel == 0 {
-            return Exit::Runaway(func.spans[pc]);
-        }
-        *fuel -= 1;
-        let base = item.base as usize;
-        let regs = &mut item.regs[base..];
-        let mut next = item.pc + 1;
-        match instr {
-            Instr::Const { dst, bits } => regs[dst as usize] = bits,
-            Instr::Move { dst, src } => regs[dst as usize] = regs[src as usize],
-            Instr::Binary { op, ty, dst, lhs, rhs } => {
-                let (a, b) = (regs[lhs as usize], regs[rhs as usize]);
-                match binary(op, ty, a, b) {
-                    Some(v) => {
-                        regs[dst as usize] = v;
-                        if matches!(ty, NumTy::I32 | NumTy::I64) && signed_overflow(op, ty, a, b) {
-                            item.pc = next;
-                            let (a, b) = (a as i64, b as i64);
-                            return Exit::Problem(
-                                FindingKind::SignedOverflow,
-                                format!("signed integer overflow: {a} {} {b} does not fit in its type (the result wraps)", op_symbol(op)),
-                                func.spans[pc],
-                            );
-                        }
-                    }
-                    None => {
-                        regs[dst as usize] = 0;
-                        item.pc = next;
-                        let what = if op == BinaryOp::Div { "division" } else { "remainder" };
-                        return Exit::Problem(FindingKind::DivisionByZero, format!("integer {what} by zero (the result is taken as 0)"), func.spans[pc]);
-                    }
-                }
-            }
-            Instr::Compare { op, ty, dst, lhs, rhs } => {
-                regs[dst as usize] = compare(op, ty, regs[lhs as usize], regs[rhs as usize]) as u64
-            }
-            Instr::Unary { op, ty, dst, src } => {
-                let v = regs[src as usize];
-                regs[dst as usize] = match (op, ty) {
-                    (UnaryOp::LogicalNot, _) => (canon_int(ty, v) == 0) as u64,
-                    (UnaryOp::Neg, NumTy::F32) => (-f32_of(v)).to_bits() as u64,
-                    (UnaryOp::Neg, NumTy::F64) => (-f64_of(v)).to_bits(),
-                    (UnaryOp::Neg, _) => canon_int(ty, (v as i64).wrapping_neg() as u64),
-                    (UnaryOp::BitNot, _) => canon_int(ty, !v),
-                    (UnaryOp::Abs, NumTy::I32) => (v as i32).unsigned_abs() as u64,
-                    (UnaryOp::Abs, NumTy::I64) => (v as i64).unsigned_abs(),
-                    (UnaryOp::Abs, NumTy::F32) => f32_of(v).abs().to_bits() as u64,
-                    (UnaryOp::Abs, NumTy::F64) => f64_of(v).abs().to_bits(),
-                    (UnaryOp::Abs, _) => v,
-                    (UnaryOp::RoundEven | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc, NumTy::F32) => {
-                        round(op, f32_of(v) as f64) as f32
-                    }
-                    .to_bits() as u64,
-                    (UnaryOp::RoundEven | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc, NumTy::F64) => {
-                        round(op, f64_of(v)).to_bits()
-                    }
-                    (UnaryOp::RoundEven | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc, _) => v,
-                }
-            }
-            Instr::Convert { from, to, dst, src } => regs[dst as usize] = convert(from, to, regs[src as usize]),
-            Instr::Math { op, ty, dst, a, b, c } => {
-                regs[dst as usize] = super::math::eval(op, ty, regs[a as usize], regs[b as usize], regs[c as usize])
-            }
-            Instr::Narrow { ty, dst, src } => {
-                let v = regs[src as usize];
-                regs[dst as usize] = match ty {
-                    ElemType::Bool => (v != 0) as u64,
-                    ElemType::Char => v as i8 as i64 as u64,
-                    ElemType::UChar => v as u8 as u64,
-                    ElemType::Short => v as i16 as i64 as u64,
-                    ElemType::UShort => v as u16 as u64,
-                    ElemType::Int => v as i32 as i64 as u64,
-                    ElemType::UInt | ElemType::Float => v as u32 as u64,
-                    ElemType::Long | ElemType::ULong | ElemType::Double => v,
-                }
-            }
-            Instr::PtrAdd { dst, ptr: p, index, scale } => {
-                let delta = (regs[index as usize] as i64).wrapping_mul(scale as i64);
-                regs[dst as usize] = ptr::add(regs[p as usize], delta);
-            }
-            Instr::PtrDiff { dst, lhs, rhs, scale } => {
-                let d = (ptr::offset(regs[lhs as usize]) as i64).wrapping_sub(ptr::offset(regs[rhs as usize]) as i64);
-                regs[dst as usize] = (d / scale.max(1) as i64) as u64;
-            }
-            Instr::Jump { target } => next = target,
-            Instr::BranchIf { cond, target } => {
-                if regs[cond as usize] != 0 {
-                    next = target
-                }
-            }
-            Instr::BranchIfNot { cond, target } => {
-                if regs[cond as usize] == 0 {
-                    next = target
-                }
-            }
-            Instr::Load { ty, dst, addr } => {
-                let p = regs[addr as usize];
-                if ptr::space(p) != Space::Private {
-                    return Exit::AtEvent;
-                }
-                match private_range(item, p, ty.size(), func.spans[pc]) {
-                    Ok(at) => {
-                        let v = decode(ty, &item.private[at..]);
-                        item.regs[base + dst as usize] = v;
-                        if item.private_init[at..at + ty.size() as usize].contains(&false) {
-                            item.pc = next;
-                            let what = match private_variable(func, &item.regs[base..], pc as u32, at as u64) {
-                                Some(name) => format!("`{name}`"),
-                                None => "a private variable".to_string(),
-                            };
-                            return Exit::Problem(
-                                FindingKind::UninitializedRead,
-                                format!("read of {what} before anything was stored in it"),
-                                func.spans[pc],
-                            );
-                        }
-                    }
-                    Err(problem) => {
-                        item.regs[base + dst as usize] = 0;
-                        item.pc = next;
-                        return problem;
-                    }
-                }
-            }
-            Instr::Store { ty, addr, src } => {
-                let p = regs[addr as usize];
-                if ptr::space(p) != Space::Private {
-                    return Exit::AtEvent;
-                }
-                let v = regs[src as usize];
-                match private_range(item, p, ty.size(), func.spans[pc]) {
-                    Ok(at) => {
-                        encode(ty, v, &mut item.private[at..]);
-                        item.private_init[at..at + ty.size() as usize].fill(true);
-                    }
-                    Err(problem) => {
-                        item.pc = next;
-                        return problem;
-                    }
-                }
-            }
-            Instr::Atomic { .. }
-            | Instr::Barrier { .. }
-            | Instr::Fence { .. }
-            | Instr::Printf { .. }
-            | Instr::AsyncCopy { .. }
-            | Instr::WaitEvents { .. }
-            | Instr::Collective { .. }
-            | Instr::Malloc { .. }
-            | Instr::Free { .. }
-            | Instr::Statement => {
-                return Exit::AtEvent
-            }
-            Instr::WorkItem { query: q, dst, dim } => {
-                regs[dst as usize] = query(geometry, item.group, local_linear, warp_size, q, regs[dim as usize]);
-            }
-            Instr::LocalAddr { dst, index } => regs[dst as usize] = ptr::make(Space::Local, index, 0),
-            Instr::Clock { dst } => regs[dst as usize] = item.cycles + (limit - *fuel),
-            Instr::Observe { slot, src } => {
-                let value = regs[src as usize];
-                let observed = &mut item.rare.get_or_insert_with(Box::default).observed;
-                match observed.iter_mut().find(|(s, _)| *s == slot) {
-                    Some(entry) => entry.1 = value,
-                    None => observed.push((slot, value)),
-                }
-            }
-            Instr::Undefined { dst, text } => {
-                regs[dst as usize] = 0;
-                item.pc = next;
-                let name = program.strings.get(text as usize).map_or("", String::as_str);
-                return Exit::Problem(
-                    FindingKind::UndefinedFunction,
-                    format!("`{name}` is declared but has no body: the call does nothing and returns 0"),
-                    func.spans[pc],
-                );
-            }
-            Instr::CheckIndex { index, len } => {
-                let i = regs[index as usize] as i64;
-                if i < 0 || i as u64 >= len {
-                    item.pc = next;
-                    return Exit::Problem(FindingKind::OutOfBounds, format!("index {i} exceeds static array size {len}"), func.spans[pc]);
-                }
-            }
-            Instr::CasSucceeded { ty, dst, old, expected } => {
-                let equal = canon_int(ty, regs[old as usize]) == canon_int(ty, regs[expected as usize]);
-                regs[dst as usize] = (equal && !item.spurious) as u64;
-            }
-            Instr::CheckOrder { value, allowed, scope, text } => {
-                let v = regs[value as usize];
-                if v >= 8 || allowed & (1 << v) == 0 {
-                    item.pc = next;
-                    let what = if scope { "memory scope" } else { "memory order" };
-                    let op = program.strings.get(text as usize).map(String::as_str).unwrap_or("this atomic");
-                    return Exit::Problem(
-                        FindingKind::InvalidMemoryOrder,
-                        format!("the computed {what} {v} is not valid for `{op}`; the operation runs as seq_cst"),
-                        func.spans[pc],
-                    );
-                }
-            }
-            Instr::ActiveMask { dst } => regs[dst as usize] = active_mask,
-            Instr::Assert { cond, text } => {
-                if regs[cond as usize] == 0 {
-                    let block = geometry.group_id(item.group);
-                    let thread = geometry.local_id(item.group, local_linear);
-                    let text = program.strings.get(text as usize).map(String::as_str).unwrap_or("");
-                    let (function, expr) = text.split_once('\n').unwrap_or((text, ""));
-                    let message = format!(
-                        "{function}: block: [{},{},{}], thread: [{},{},{}] Assertion `{expr}` failed.",
-                        block[0], block[1], block[2], thread[0], thread[1], thread[2]
-                    );
-                    item.pc = next;
-                    return Exit::Fatal(FindingKind::AssertionFailed, message, func.spans[pc]);
-                }
-            }
-            Instr::GlobalAddr { dst, index } => regs[dst as usize] = globals[index as usize],
-            Instr::Alloca { dst, size, align, initialised } => {
-                let align = align.max(1) as usize;
-                let start = item.private.len().div_ceil(align) * align;
-                item.private.resize(start + size as usize, 0);
-                item.private_init.resize(start + size as usize, initialised);
-                item.regs[base + dst as usize] = ptr::make(Space::Private, 1, start as u64);
-            }
-            Instr::Call { func: callee, dst, args, argc } => {
-                if item.frames.len() as u32 >= call_depth {
-                    return Exit::Fatal(FindingKind::Unsupported, format!("calls nested deeper than {call_depth} levels"), func.spans[pc]);
-                }
-                let callee_fn = &program.functions[callee as usize];
-                let new_base = item.regs.len();
-                item.regs.resize(new_base + callee_fn.num_regs as usize, 0);
-                for i in 0..argc as usize {
-                    let r = func.arg_pool[args as usize + i];
-                    item.regs[new_base + i] = item.regs[base + r as usize];
-                }
-                item.frames.push(Frame { func: item.func, pc: next, base: item.base, dst, private_top: item.private.len() as u32 });
-                item.func = callee;
-                item.base = new_base as u32;
-                item.pc = 0;
-                continue;
-            }
-            Instr::Return { src } => {
-                let value = src.map(|r| regs[r as usize]);
-                let Some(frame) = item.frames.pop() else {
-                    return Exit::Finished;
-                };
-                item.regs.truncate(item.base as usize);
-                item.private.truncate(frame.private_top as usize);
-                item.private_init.truncate(frame.private_top as usize);
-                item.func = frame.func;
-                item.pc = frame.pc;
-                item.base = frame.base;
-                if let Some(v) = value {
-                    item.regs[frame.base as usize + frame.dst as usize] = v;
-                }
-                continue;
-            }
-        }
-        item.pc = next;
-    }
+        *cur_pc = pc as u32;
+        break exit;
+    };
+    *fuel = left;
+    exit
 }
 
 /// Resolves a shared-memory pointer to its allocation and byte offset.
@@ -624,10 +665,10 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
     };
     let func = &program.functions[func_index as usize];
     let span = func.spans[pc as usize];
-    let instr = func.code[pc as usize];
+    let instr = &func.code[pc as usize];
     m.items[wi as usize].pc = pc + 1;
     let reg = |m: &Machine, r: u32| m.items[wi as usize].regs[base + r as usize];
-    match instr {
+    match *instr {
         Instr::Load { ty, dst, addr } => {
             let p = reg(m, addr);
             let size = ty.size();
@@ -1284,28 +1325,34 @@ fn atomic(op: AtomicOp, ty: ElemType, old: u64, x: u64, expected: u64) -> u64 {
 /// Answers a work-item query from the launch geometry.
 fn query(g: &Geometry, group: u32, local_linear: u32, warp_size: u32, query: Query, dim: u64) -> u64 {
     let d = dim as usize;
-    let group_id = g.group_id(group);
-    let local_size = g.group_size(group);
-    let local_id = g.local_id(group, local_linear);
+    // Each query computes only the coordinates it needs: these are called once per query
+    // in the interpreter's loop.
+    let group_id = || g.group_id(group);
+    let local_size = || g.group_size(group);
+    let local_id = || g.local_id(group, local_linear);
     match query {
         Query::WorkDim => g.dims as u64,
         Query::GlobalLinearId => {
+            let (group_id, local_id) = (group_id(), local_id());
             let gid = |k: usize| group_id[k] * g.local[k] + local_id[k];
             gid(0) + g.global[0] * (gid(1) + g.global[1] * gid(2))
         }
-        Query::LocalLinearId => local_id[0] + local_size[0] * (local_id[1] + local_size[1] * local_id[2]),
+        Query::LocalLinearId => {
+            let (local_id, local_size) = (local_id(), local_size());
+            local_id[0] + local_size[0] * (local_id[1] + local_size[1] * local_id[2])
+        }
         Query::SubGroupSize | Query::MaxSubGroupSize | Query::NumSubGroups | Query::EnqueuedNumSubGroups | Query::SubGroupId | Query::SubGroupLocalId => {
-            super::sub_group_query(query, local_size.iter().product(), g.local.iter().product(), local_linear as u64, warp_size as u64)
+            super::sub_group_query(query, local_size().iter().product(), g.local.iter().product(), local_linear as u64, warp_size as u64)
         }
         _ if d >= g.dims as usize => match query {
             Query::GlobalSize | Query::LocalSize | Query::EnqueuedLocalSize | Query::NumGroups => 1,
             _ => 0,
         },
-        Query::GlobalId => group_id[d] * g.local[d] + local_id[d] + g.offset[d],
-        Query::LocalId => local_id[d],
-        Query::GroupId => group_id[d],
+        Query::GlobalId => group_id()[d] * g.local[d] + local_id()[d] + g.offset[d],
+        Query::LocalId => local_id()[d],
+        Query::GroupId => group_id()[d],
         Query::GlobalSize => g.global[d],
-        Query::LocalSize => local_size[d],
+        Query::LocalSize => local_size()[d],
         Query::EnqueuedLocalSize => g.local[d],
         Query::NumGroups => g.num_groups[d],
         Query::GlobalOffset => g.offset[d],

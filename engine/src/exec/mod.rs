@@ -577,6 +577,7 @@ impl Machine {
     }
 
     /// Whether work-item `wi` is known to spin: its state repeated since the last write.
+    #[inline]
     pub fn is_spinning(&self, wi: u32) -> bool {
         self.items[wi as usize].spin.as_ref().is_some_and(|w| w.spinning && w.epoch == self.write_epoch)
     }

@@ -63,13 +63,55 @@ fn fence_bit(s: usize) -> u64 {
     }
 }
 
-/// One barrier passed by a work-item: its clock at the arrival, how many barriers its group
-/// had passed with this one, and the fence flags this work-item gave it.
-#[derive(Clone, Copy, Debug)]
+/// One member's part in one barrier of its group: its clock at the arrival and the fence
+/// flags it gave (only the `LOCAL` and `GLOBAL` bits matter here), or [`Crossing::NONE`] for a
+/// member that had finished before that barrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Crossing {
     pub clock: u32,
-    pub seq: u32,
-    pub flags: u64,
+    pub flags: u8,
+}
+
+impl Crossing {
+    /// The entry of a member that did not pass the barrier (it had finished). Its clock is
+    /// above every real one, so a member's entries stay sorted by clock.
+    pub const NONE: Crossing = Crossing { clock: u32::MAX, flags: 0 };
+
+    fn crossed(self) -> bool {
+        self.clock != u32::MAX
+    }
+}
+
+/// One work-item's crossings within its group's table: entry `k` is its part in the group's
+/// barrier number `k + 1`.
+struct Track<'a> {
+    table: &'a [Crossing],
+    size: usize,
+    local: usize,
+}
+
+impl Track<'_> {
+    fn len(&self) -> usize {
+        self.table.len() / self.size
+    }
+
+    fn get(&self, k: usize) -> Crossing {
+        self.table[k * self.size + self.local]
+    }
+
+    /// The number of leading entries for which `pred` holds (entries are sorted by clock).
+    fn partition_point(&self, pred: impl Fn(Crossing) -> bool) -> usize {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if pred(self.get(mid)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
 }
 
 /// A race between two source locations, with how many words it was seen on.
@@ -125,9 +167,12 @@ pub struct Races {
     /// Global allocations that stand for local memory (a litmus test's locations declared
     /// `local`, kept in buffers every thread shares): they synchronise like local memory.
     pub local_allocs: Vec<u32>,
-    /// Each work-item's barrier crossings, in order; grown to a work-item's index when it
-    /// first crosses a barrier, so a kernel without barriers keeps none ([`Races::crossings`]
-    /// reads it).
+    /// The first work-item of each group, then the number of work-items: group `g`'s members
+    /// are `group_first[g]..group_first[g + 1]`.
+    pub group_first: Vec<u32>,
+    /// Each group's barrier crossings, one row per barrier it passed, one entry per member
+    /// in local order: a barrier appends one row to one vector, instead of one entry to
+    /// each member's own list.
     pub crossings: Vec<Vec<Crossing>>,
     /// How many barriers each group has passed.
     pub barriers: Vec<u32>,
@@ -151,6 +196,7 @@ crate::reuse::clone_fields!(Races {
     fenced,
     released,
     local_allocs,
+    group_first,
     crossings,
     barriers,
     records,
@@ -191,6 +237,11 @@ impl Races {
             return Races { enabled, work_items, ..Races::default() };
         }
         let agents = agent_group.len();
+        // Work-items are numbered group by group.
+        let mut group_first = vec![work_items; groups + 1];
+        for (wi, &g) in agent_group.iter().enumerate().take(work_items as usize).rev() {
+            group_first[g as usize] = wi as u32;
+        }
         Races {
             enabled,
             agent_group,
@@ -201,6 +252,8 @@ impl Races {
             pending: vec![Default::default(); agents],
             fenced: vec![[0; SPACES]; agents],
             released: vec![[0; SPACES]; agents],
+            group_first,
+            crossings: vec![Vec::new(); groups],
             barriers: vec![0; groups],
             ..Races::default()
         }
@@ -216,12 +269,8 @@ impl Races {
             + (self.know.capacity() + self.pending.capacity()) * size_of::<[Knowledge; SPACES]>()
             + (self.fenced.capacity() + self.released.capacity()) * size_of::<[u32; SPACES]>()
             + self.crossings.iter().map(|c| size_of::<Vec<Crossing>>() + c.capacity() * size_of::<Crossing>()).sum::<usize>()
+            + self.group_first.capacity() * 4
             + self.barriers.capacity() * 4
-    }
-
-    /// The barrier crossings of work-item `agent`, in order (none if it never crossed one).
-    fn crossings(&self, agent: u32) -> &[Crossing] {
-        self.crossings.get(agent as usize).map_or(&[], Vec::as_slice)
     }
 
     /// An agent takes a step.
@@ -248,10 +297,24 @@ impl Races {
     /// orders an access before whatever comes after it in the group when the work-item that
     /// made the access fenced that memory there (a fence releases what its own work-item did).
     fn fenced_barrier_after(&self, agent: u32, clock: u32, space: usize) -> Option<u32> {
-        let crossings = self.crossings(agent);
-        let bit = fence_bit(space);
-        let from = crossings.partition_point(|c| c.clock < clock);
-        crossings[from..].iter().find(|c| c.flags & bit != 0).map(|c| c.seq)
+        let track = self.track(agent);
+        let bit = fence_bit(space) as u8;
+        let from = track.partition_point(|c| c.clock < clock);
+        (from..track.len()).find(|&k| track.get(k).flags & bit != 0).map(|k| k as u32 + 1)
+    }
+
+    /// Work-item `agent`'s crossings of its group's barriers.
+    fn track(&self, agent: u32) -> Track<'_> {
+        let g = self.agent_group[agent as usize] as usize;
+        let first = self.group_first[g];
+        let size = (self.group_first[g + 1] - first).max(1) as usize;
+        Track { table: &self.crossings[g], size, local: (agent - first) as usize }
+    }
+
+    /// How many of its group's barriers work-item `agent` passed (members pass every
+    /// barrier until they finish).
+    fn passed(&self, agent: u32) -> u32 {
+        self.track(agent).partition_point(Crossing::crossed) as u32
     }
 
     /// How many of `group`'s barriers `agent` knows were passed, as far as memory of space
@@ -261,8 +324,9 @@ impl Races {
     fn known_barriers(&self, agent: u32, group: u32, space: usize) -> u32 {
         let learned = self.know[agent as usize][space].group(group);
         if agent < self.work_items && self.agent_group[agent as usize] == group {
-            if let Some(c) = self.crossings(agent).last() {
-                return learned.max(c.seq);
+            let passed = self.passed(agent);
+            if passed > 0 {
+                return learned.max(passed);
             }
         }
         learned
@@ -275,10 +339,9 @@ impl Races {
         let mut know = self.know[agent as usize][space].clone();
         know.learn_item(agent, clock);
         if agent < self.work_items {
-            let crossings = self.crossings(agent);
-            let passed = crossings.partition_point(|c| c.clock <= clock);
-            if let Some(c) = crossings[..passed].last() {
-                know.learn_group(self.agent_group[agent as usize], c.seq);
+            let passed = self.track(agent).partition_point(|c| c.clock <= clock);
+            if passed > 0 {
+                know.learn_group(self.agent_group[agent as usize], passed as u32);
             }
         }
         know
@@ -547,10 +610,13 @@ impl Races {
             // A barrier between them that the first work-item passed without fencing this
             // memory.
             let known = self.known_barriers(agent, g1, space);
-            let crossings = self.crossings(prev.agent);
-            let from = crossings.partition_point(|c| c.clock < prev.clock);
-            if let Some(c) = crossings[from..].iter().find(|c| c.seq <= known) {
-                return match (space, c.flags & (fence::LOCAL | fence::GLOBAL)) {
+            let track = self.track(prev.agent);
+            let from = track.partition_point(|c| c.clock < prev.clock);
+            // Barrier numbers rise with the entries: only the first one after the access can
+            // be one the current work-item knows of.
+            let first_after = (from < track.len()).then(|| track.get(from)).filter(|c| c.crossed() && (from as u32) < known);
+            if let Some(c) = first_after {
+                return match (space, c.flags as u64 & (fence::LOCAL | fence::GLOBAL)) {
                     (_, 0) => "the barrier between them was given no fence flags by the first access's work-item, so it orders no memory",
                     (LOCAL, _) => "the barrier between them fences only global memory for the first access's work-item; local memory needs CLK_LOCAL_MEM_FENCE",
                     _ => "the barrier between them fences only local memory for the first access's work-item (CLK_LOCAL_MEM_FENCE); global memory needs CLK_GLOBAL_MEM_FENCE",
@@ -589,15 +655,16 @@ impl Races {
         if !self.enabled {
             return;
         }
-        let count = &mut self.barriers[group as usize];
-        *count += 1;
-        let seq = *count;
+        self.barriers[group as usize] += 1;
+        // One new row of the group's table: members that had finished keep `NONE`.
+        let first = self.group_first[group as usize];
+        let size = (self.group_first[group as usize + 1] - first) as usize;
+        let table = &mut self.crossings[group as usize];
+        let row = table.len();
+        table.resize(row + size, Crossing::NONE);
         for &(m, flags) in members {
             let clock = self.clock[m as usize];
-            if self.crossings.len() <= m as usize {
-                self.crossings.resize_with(m as usize + 1, Vec::new);
-            }
-            self.crossings[m as usize].push(Crossing { clock, seq, flags });
+            table[row + (m - first) as usize] = Crossing { clock, flags: (flags & (fence::LOCAL | fence::GLOBAL)) as u8 };
         }
         // Each member's barrier is an acquire and release of the memory its flags name: what
         // the members knew of that memory, everyone who fenced it learns. A barrier that
@@ -609,9 +676,14 @@ impl Races {
             }
             let mut joined = Knowledge::default();
             for &(m, f) in members {
-                if f & bit != 0 {
-                    joined.join(&self.know[m as usize][space]);
+                let know = &self.know[m as usize][space];
+                if f & bit != 0 && !know.is_empty() {
+                    joined.join(know);
                 }
+            }
+            // Nobody that fenced this memory knew anything of it: there is nothing to share.
+            if joined.is_empty() {
+                continue;
             }
             for &(m, f) in members {
                 // Usually every member already knows the same: then nothing is copied.
