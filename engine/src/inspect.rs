@@ -88,7 +88,7 @@ pub fn call_stack(machine: &Machine, wi: u32) -> Vec<FrameView> {
     // The innermost frame is where the work-item is; each saved caller frame is at its call,
     // one before the instruction it resumes at, and the immediate caller was saved last.
     let mut at = vec![(item.func, item.position(), item.base)];
-    at.extend(item.frames.iter().rev().map(|f| (f.func, f.pc.saturating_sub(1), f.base)));
+    at.extend(item.frames().iter().rev().map(|f| (f.func, f.pc.saturating_sub(1), f.base)));
     for (func, pc, base) in at {
         let Some(function) = program.functions.get(func as usize) else { continue };
         let span = function.spans.get(pc as usize).copied().unwrap_or_default();
@@ -152,7 +152,7 @@ fn value_of(machine: &Machine, wi: u32, regs: &[u64], base: u32, v: &DebugVar) -
 fn read(machine: &Machine, wi: u32, p: u64, size: u64) -> Option<u64> {
     let at = ptr::offset(p) as usize;
     let bytes: &[u8] = match ptr::space(p) {
-        Space::Private => &machine.items[wi as usize].private,
+        Space::Private => machine.items[wi as usize].private(),
         Space::Local => {
             let g = machine.items[wi as usize].group as usize;
             &machine.groups[g].local.get(ptr::alloc(p) as usize)?.bytes

@@ -196,7 +196,7 @@ impl Scheduler {
 fn position_order(machine: &Machine, a: u32, b: u32) -> std::cmp::Ordering {
     let (x, y) = (&machine.items[a as usize], &machine.items[b as usize]);
     // A frame's `pc` is the instruction after the call; the call itself marks its position.
-    let frames_x = x.frames.iter().map(|f| (f.func, f.pc.saturating_sub(1))).chain(std::iter::once((x.func, x.pc)));
-    let frames_y = y.frames.iter().map(|f| (f.func, f.pc.saturating_sub(1))).chain(std::iter::once((y.func, y.pc)));
+    let frames_x = x.frames().iter().map(|f| (f.func, f.pc.saturating_sub(1))).chain(std::iter::once((x.func, x.pc)));
+    let frames_y = y.frames().iter().map(|f| (f.func, f.pc.saturating_sub(1))).chain(std::iter::once((y.func, y.pc)));
     frames_x.cmp(frames_y)
 }

@@ -5,7 +5,7 @@
 //! that instruction. [`perform_event`] carries out that one instruction. The loop matches on
 //! one `Copy` enum: no allocation, no dynamic dispatch.
 
-use super::{Alloc, Arrival, Fault, Frame, Geometry, Machine, Scope, Status, WorkItem};
+use super::{Alloc, Arrival, Fault, Frame, Geometry, Machine, Rare, Scope, Status, WorkItem};
 use crate::diag::Span;
 use crate::ir::{fence, ptr, AtomicOp, BinaryOp, CmpOp, Instr, NumTy, Program, Query, UnaryOp};
 use crate::race::AccessInfo as RaceAccess;
@@ -319,7 +319,7 @@ fn exec_private(
     call_depth: u32,
 ) -> Exit {
     let mut left = *fuel;
-    let WorkItem { func: cur_func, pc: cur_pc, base: cur_base, frames, regs, private, private_init, cycles, group, spurious, rare, .. } = item;
+    let WorkItem { func: cur_func, pc: cur_pc, base: cur_base, regs, cycles, group, spurious, rare, .. } = item;
     let exit = 'frame: loop {
         let func = &program.functions[*cur_func as usize];
         let (code, spans) = (&func.code[..], &func.spans[..]);
@@ -447,6 +447,9 @@ fn exec_private(
                     if ptr::space(p) != Space::Private {
                         break Exit::AtEvent;
                     }
+                    // A work-item without a `Rare` box has no private memory: any access to
+                    // it is out of bounds.
+                    let (private, private_init) = rare.as_deref().map_or((&[][..], &[][..]), |r| (&r.private[..], &r.private_init[..]));
                     match private_range(private, p, ty.size(), spans[pc]) {
                         Ok(at) => {
                             r[dst as usize] = decode(ty, &private[at..]);
@@ -471,6 +474,7 @@ fn exec_private(
                     if ptr::space(p) != Space::Private {
                         break Exit::AtEvent;
                     }
+                    let (private, private_init) = rare.as_deref_mut().map_or((&mut [][..], &mut [][..]), |r| (&mut r.private[..], &mut r.private_init[..]));
                     match private_range(private, p, ty.size(), spans[pc]) {
                         Ok(at) => {
                             encode(ty, r[src as usize], &mut private[at..]);
@@ -555,12 +559,14 @@ fn exec_private(
                 Instr::GlobalAddr { dst, index } => r[dst as usize] = globals[index as usize],
                 Instr::Alloca { dst, size, align, initialised } => {
                     let align = align.max(1) as usize;
+                    let Rare { private, private_init, .. } = &mut **rare.get_or_insert_with(Box::default);
                     let start = private.len().div_ceil(align) * align;
                     private.resize(start + size as usize, 0);
                     private_init.resize(start + size as usize, initialised);
                     r[dst as usize] = ptr::make(Space::Private, 1, start as u64);
                 }
                 Instr::Call { func: callee, dst, args, argc } => {
+                    let Rare { frames, private, .. } = &mut **rare.get_or_insert_with(Box::default);
                     if frames.len() as u32 >= call_depth {
                         break Exit::Fatal(FindingKind::Unsupported, format!("calls nested deeper than {call_depth} levels"), spans[pc]);
                     }
@@ -579,6 +585,10 @@ fn exec_private(
                 }
                 Instr::Return { src } => {
                     let value = src.map(|s| r[s as usize]);
+                    // A work-item that never called has no `Rare` box and no frame to return to.
+                    let Some(Rare { frames, private, private_init, .. }) = rare.as_deref_mut() else {
+                        break Exit::Finished;
+                    };
                     let Some(frame) = frames.pop() else {
                         break Exit::Finished;
                     };
@@ -908,8 +918,9 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
         }
         Instr::AsyncCopy { dst, to, from, count, stride, event, elem_size, to_local } => {
             let (to, from, count, stride, event_in) = (reg(m, to), reg(m, from), reg(m, count), reg(m, stride), reg(m, event));
-            let k = m.items[wi as usize].copies_called as usize;
-            m.items[wi as usize].copies_called += 1;
+            let rare = m.items[wi as usize].rare.get_or_insert_with(Box::default);
+            let k = rare.copies_called as usize;
+            rare.copies_called += 1;
             let handle = match m.groups[group].copies.get(k) {
                 Some(c) => {
                     let same = (c.to, c.from, c.count, c.stride, c.elem_size, c.to_local) == (to, from, count, stride, elem_size, to_local);
@@ -1105,6 +1116,7 @@ const SPIN_ANCHOR_WINDOW: u32 = 64;
 fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
     let epoch = m.write_epoch;
     let item = &mut m.items[wi as usize];
+    let (frames, private) = item.rare.as_deref().map_or((&[][..], &[][..]), |r| (&r.frames[..], &r.private[..]));
     let w = item.spin.get_or_insert_with(Box::default);
     if w.epoch != epoch || w.since >= SPIN_ANCHOR_WINDOW {
         // A new watch reuses the buffers of the old one.
@@ -1128,9 +1140,9 @@ fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
     let same = w.taken
         && w.saved.as_ref().is_some_and(|s| {
             s.regs == item.regs
-                && s.private == item.private
-                && s.frames.len() == item.frames.len()
-                && s.frames.iter().zip(&item.frames).all(|(&(f, p), frame)| (f, p) == (frame.func, frame.pc))
+                && s.private == private
+                && s.frames.len() == frames.len()
+                && s.frames.iter().zip(frames).all(|(&(f, p), frame)| (f, p) == (frame.func, frame.pc))
         });
     if same {
         w.spinning = true;
@@ -1142,9 +1154,9 @@ fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
     s.regs.clear();
     s.regs.extend_from_slice(&item.regs);
     s.private.clear();
-    s.private.extend_from_slice(&item.private);
+    s.private.extend_from_slice(private);
     s.frames.clear();
-    s.frames.extend(item.frames.iter().map(|f| (f.func, f.pc)));
+    s.frames.extend(frames.iter().map(|f| (f.func, f.pc)));
     w.taken = true;
 }
 
@@ -1169,7 +1181,7 @@ fn read_event(m: &mut Machine, wi: u32, p: u64) -> Option<u64> {
     if ptr::space(p) == Space::Private {
         let item = &m.items[wi as usize];
         let at = ptr::offset(p) as usize;
-        return item.private.get(at..at + 8).map(|b| decode(ElemType::ULong, b));
+        return item.private().get(at..at + 8).map(|b| decode(ElemType::ULong, b));
     }
     let g = m.items[wi as usize].group as usize;
     let Machine { global, constant, groups, .. } = m;

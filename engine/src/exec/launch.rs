@@ -371,18 +371,18 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 func: k.func,
                 pc: 0,
                 base: 0,
-                frames: Vec::new(),
-                regs,
-                private: private_image.clone(),
-                private_init: vec![true; private_image.len()],
-                status: Status::Ready,
-                group: g,
-                copies_called: 0,
                 warp: first_warp + member / warp_size,
-                cycles: 0,
-                spin: None,
+                group: g,
+                status: Status::Ready,
                 spurious: false,
-                rare: None,
+                cycles: 0,
+                regs,
+                spin: None,
+                // Private memory starts as the image of initialised private variables; a
+                // kernel without any keeps no `Rare` box until it needs one.
+                rare: (!private_image.is_empty()).then(|| {
+                    Box::new(super::Rare { private: private_image.clone(), private_init: vec![true; private_image.len()], ..Default::default() })
+                }),
             });
         }
     }

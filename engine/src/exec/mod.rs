@@ -108,42 +108,49 @@ pub struct Frame {
 }
 
 /// One simulated work-item: plain data, cheap to clone (and cheaper to copy into an existing
-/// one, whose vectors are reused).
+/// one, whose vectors are reused). Only what every work-item needs on every step lives here
+/// (program counter, registers, status, group, warp, clock counter): a launch holds a million
+/// of them, and the interpreter loads these fields at every event, so they are kept to a few
+/// cache lines' worth. Call frames, private memory and everything else only some kernels use
+/// sit behind the `rare` box, made on first use.
 #[derive(Debug)]
 pub struct WorkItem {
     pub func: u32,
     pub pc: u32,
     /// Index of the current frame's register 0 in `regs`.
     pub base: u32,
-    pub frames: Vec<Frame>,
-    pub regs: Vec<u64>,
-    pub private: Vec<u8>,
-    /// Which bytes of `private` have been written (same length): reading one that has not is
-    /// an uninitialised read.
-    pub private_init: Vec<bool>,
-    pub status: Status,
-    /// Linear index of the work-group.
-    pub group: u32,
-    /// How many async copies this work-item has called (its next call joins copy number
-    /// `copies_called` of its group).
-    pub copies_called: u32,
     /// Index of its warp in `Machine::warps`.
     pub warp: u32,
+    /// Linear index of the work-group.
+    pub group: u32,
+    pub status: Status,
+    /// Whether its last weak compare-exchange failed spuriously.
+    pub spurious: bool,
     /// Instructions executed before the current stretch (the `clock()` counter).
     pub cycles: u64,
+    pub regs: Vec<u64>,
     /// Spin-loop detection, made at the work-item's first quiet event (a work-item without
     /// one is never spinning).
     pub spin: Option<Box<SpinWatch>>,
-    /// Whether its last weak compare-exchange failed spuriously.
-    pub spurious: bool,
-    /// What only some kernels need (async-copy events, observed values), made on first use so
-    /// that a work-item of a plain kernel carries one null pointer for all of it.
+    /// What only some kernels need (call frames, private memory, async-copy events, observed
+    /// values), made on first use so that a work-item of a plain kernel carries one null
+    /// pointer for all of it.
     pub rare: Option<Box<Rare>>,
 }
 
 /// The state of a work-item that most kernels never touch.
 #[derive(Clone, Debug, Default)]
 pub struct Rare {
+    /// The callers' frames while a helper function runs.
+    pub frames: Vec<Frame>,
+    /// Private memory (arrays and variables whose address is taken).
+    pub private: Vec<u8>,
+    /// Which bytes of `private` have been written (same length): reading one that has not is
+    /// an uninitialised read.
+    pub private_init: Vec<bool>,
+    /// How many async copies this work-item has called (its next call joins copy number
+    /// `copies_called` of its group).
+    pub copies_called: u32,
     /// Events it received from async copies and has not waited for yet.
     pub unwaited: Vec<u64>,
     /// The events it waits for while `Waiting`.
@@ -152,25 +159,40 @@ pub struct Rare {
     pub observed: Vec<(u32, u64)>,
 }
 
+// A launch holds a million work-items: keep one within nine words (72 bytes on a 64-bit
+// host, 56 in wasm32), so growing it is a decision, not an accident.
+const _: () = assert!(std::mem::size_of::<WorkItem>() <= 9 * std::mem::size_of::<u64>());
+
 clone_fields!(WorkItem {
     func,
     pc,
     base,
-    frames,
-    regs,
-    private,
-    private_init,
-    status,
-    group,
-    copies_called,
     warp,
-    cycles,
-    spin,
+    group,
+    status,
     spurious,
+    cycles,
+    regs,
+    spin,
     rare,
 });
 
 impl WorkItem {
+    /// The callers' frames while a helper function runs, innermost last.
+    pub fn frames(&self) -> &[Frame] {
+        self.rare.as_ref().map_or(&[], |r| &r.frames)
+    }
+
+    /// Its private memory.
+    pub fn private(&self) -> &[u8] {
+        self.rare.as_ref().map_or(&[], |r| &r.private)
+    }
+
+    /// How many async copies it has called.
+    pub fn copies_called(&self) -> u32 {
+        self.rare.as_ref().map_or(0, |r| r.copies_called)
+    }
+
     /// Events it received from async copies and has not waited for yet.
     pub fn unwaited(&self) -> &[u64] {
         self.rare.as_ref().map_or(&[], |r| &r.unwaited)
@@ -413,11 +435,13 @@ impl Machine {
         let item = |w: &WorkItem| {
             size_of::<WorkItem>()
                 + w.regs.capacity() * size_of::<u64>()
-                + w.private.capacity()
-                + w.private_init.capacity()
-                + w.frames.capacity() * size_of::<Frame>()
                 + w.rare.as_ref().map_or(0, |r| {
-                    size_of::<Rare>() + (r.unwaited.capacity() + r.waiting_for.capacity()) * size_of::<u64>() + r.observed.capacity() * size_of::<(u32, u64)>()
+                    size_of::<Rare>()
+                        + r.private.capacity()
+                        + r.private_init.capacity()
+                        + r.frames.capacity() * size_of::<Frame>()
+                        + (r.unwaited.capacity() + r.waiting_for.capacity()) * size_of::<u64>()
+                        + r.observed.capacity() * size_of::<(u32, u64)>()
                 })
                 + w.spin.as_ref().map_or(0, |spin| {
                     size_of::<SpinWatch>()
@@ -645,7 +669,7 @@ impl Machine {
     /// A finishing work-item must have joined every copy of its group and waited for its
     /// events.
     fn check_copies_at_finish(&mut self, wi: u32, g: usize, span: Span) {
-        let called = self.items[wi as usize].copies_called as usize;
+        let called = self.items[wi as usize].copies_called() as usize;
         if let Some(copy) = self.groups[g].copies.get(called) {
             let (issuer, copy_span) = (copy.issuer, copy.span);
             self.fault(Fault {
