@@ -137,13 +137,73 @@ pub struct RaceRecord {
 /// The most distinct words a record counts.
 const MAX_WORDS_COUNTED: usize = 100_000;
 
+/// One value per agent, kept as nothing at all until some agent's value is first written:
+/// most kernels never fence, acquire or release, and a launch of a million work-items should
+/// not pay for state that stays at its default. Reading an agent's value before any write
+/// gives the default; the first write makes every agent's value at once (one allocation, not
+/// one per agent), so later accesses index a plain vector.
+#[derive(Debug, Default)]
+pub struct PerAgent<T> {
+    /// Every agent's value once any was written; empty before.
+    values: Vec<T>,
+    /// How many agents there are (the length `values` takes at the first write).
+    agents: u32,
+    /// What an agent's value is before the first write.
+    default: T,
+}
+
+impl<T: Clone + Default> PerAgent<T> {
+    /// Default values for `agents` agents, not yet allocated.
+    pub fn new(agents: usize) -> PerAgent<T> {
+        PerAgent { values: Vec::new(), agents: agents as u32, default: T::default() }
+    }
+
+    /// The value of `agent`.
+    pub fn get(&self, agent: usize) -> &T {
+        self.values.get(agent).unwrap_or(&self.default)
+    }
+
+    /// The value of `agent`, to change (making every agent's value on the first write).
+    pub fn get_mut(&mut self, agent: usize) -> &mut T {
+        if self.values.is_empty() {
+            self.values.resize(self.agents as usize, T::default());
+        }
+        &mut self.values[agent]
+    }
+
+    /// The value of `agent` to change, only if values were made already (so that taking a
+    /// value that is still the default allocates nothing).
+    pub fn existing_mut(&mut self, agent: usize) -> Option<&mut T> {
+        self.values.get_mut(agent)
+    }
+
+    /// How many values are allocated (0 before the first write).
+    pub fn capacity(&self) -> usize {
+        self.values.capacity()
+    }
+}
+
+impl<T: Clone> Clone for PerAgent<T> {
+    fn clone(&self) -> Self {
+        PerAgent { values: self.values.clone(), agents: self.agents, default: self.default.clone() }
+    }
+
+    // A snapshot restored into an existing detector reuses its buffer.
+    fn clone_from(&mut self, source: &Self) {
+        self.values.clone_from(&source.values);
+        self.agents = source.agents;
+        self.default.clone_from(&source.default);
+    }
+}
+
 /// The detector's state: part of the machine, so snapshots and seeks carry it.
 #[derive(Debug, Default)]
 pub struct Races {
     pub enabled: bool,
     /// The work-group of each agent (work-items, then one copy engine per group).
     pub agent_group: Vec<u32>,
-    /// The device of each agent (all 0 but in litmus tests that place threads on devices).
+    /// The device of each agent (all 0 but in litmus tests that place threads on devices;
+    /// empty when all are 0).
     pub agent_device: Vec<u32>,
     /// How many agents are work-items (the rest are copy engines).
     pub work_items: u32,
@@ -151,19 +211,19 @@ pub struct Races {
     pub clock: Vec<u32>,
     /// What each agent knows has happened before its next step, per address space: entry
     /// [`GLOBAL`] orders global accesses, entry [`LOCAL`] local ones.
-    pub know: Vec<[Knowledge; SPACES]>,
+    pub know: PerAgent<[Knowledge; SPACES]>,
     /// Releases a relaxed atomic read saw, per address space, learned at the agent's next
     /// acquire fence that names that memory.
-    pub pending: Vec<[Knowledge; SPACES]>,
+    pub pending: PerAgent<[Knowledge; SPACES]>,
     /// Per agent and address space, its clock at its last release fence that named that
     /// memory (0: none). Such a fence makes the agent's later atomic writes releases of that
     /// memory, publishing what the agent did up to the fence.
-    pub fenced: Vec<[u32; SPACES]>,
+    pub fenced: PerAgent<[u32; SPACES]>,
     /// Per agent and address space, its clock at its last release of that memory (a release
     /// atomic on it, or a release fence that named it; 0: none). Only explanations read it: a
     /// race whose first access was followed by releases of the other memory only is one of
     /// synchronising the wrong address space.
-    pub released: Vec<[u32; SPACES]>,
+    pub released: PerAgent<[u32; SPACES]>,
     /// Global allocations that stand for local memory (a litmus test's locations declared
     /// `local`, kept in buffers every thread shares): they synchronise like local memory.
     pub local_allocs: Vec<u32>,
@@ -231,7 +291,9 @@ pub struct AccessInfo {
 impl Races {
     /// The detector of a launch of `work_items` work-items in `groups` groups, whose agents
     /// belong to the groups in `agent_group`. A disabled detector keeps no per-agent state at
-    /// all: every entry point returns before reading it.
+    /// all: every entry point returns before reading it. An enabled one allocates only each
+    /// agent's group and clock up front; what agents know, have pending, fenced and released
+    /// is made at the first barrier, fence or atomic that changes it.
     pub fn new(enabled: bool, agent_group: Vec<u32>, work_items: u32, groups: usize) -> Races {
         if !enabled {
             return Races { enabled, work_items, ..Races::default() };
@@ -247,11 +309,10 @@ impl Races {
             agent_group,
             work_items,
             clock: vec![0; agents],
-            agent_device: vec![0; agents],
-            know: vec![Default::default(); agents],
-            pending: vec![Default::default(); agents],
-            fenced: vec![[0; SPACES]; agents],
-            released: vec![[0; SPACES]; agents],
+            know: PerAgent::new(agents),
+            pending: PerAgent::new(agents),
+            fenced: PerAgent::new(agents),
+            released: PerAgent::new(agents),
             group_first,
             crossings: vec![Vec::new(); groups],
             barriers: vec![0; groups],
@@ -322,7 +383,7 @@ impl Races {
     /// passed itself (kept in its crossings rather than in its knowledge, so that a barrier
     /// does not have to rewrite every member's clock).
     fn known_barriers(&self, agent: u32, group: u32, space: usize) -> u32 {
-        let learned = self.know[agent as usize][space].group(group);
+        let learned = self.know.get(agent as usize)[space].group(group);
         if agent < self.work_items && self.agent_group[agent as usize] == group {
             let passed = self.passed(agent);
             if passed > 0 {
@@ -336,7 +397,7 @@ impl Races {
     /// memory as of its `clock`-th step: what it knows of that memory, its own steps up to
     /// `clock`, and the barriers its group had passed by then.
     fn published(&self, agent: u32, space: usize, clock: u32) -> Knowledge {
-        let mut know = self.know[agent as usize][space].clone();
+        let mut know = self.know.get(agent as usize)[space].clone();
         know.learn_item(agent, clock);
         if agent < self.work_items {
             let passed = self.track(agent).partition_point(|c| c.clock <= clock);
@@ -360,7 +421,7 @@ impl Races {
     /// nothing.
     fn release_of(&self, agent: u32, space: usize, direct: bool) -> Option<[Knowledge; SPACES]> {
         let now = self.clock[agent as usize];
-        let fenced = self.fenced[agent as usize];
+        let fenced = *self.fenced.get(agent as usize);
         let upto: [u32; SPACES] = std::array::from_fn(|s| if direct && s == space { now } else { fenced[s] });
         if upto.iter().all(|&c| c == 0) {
             return None;
@@ -374,7 +435,7 @@ impl Races {
         if prev.agent == agent {
             return true;
         }
-        let know = &self.know[agent as usize][space];
+        let know = &self.know.get(agent as usize)[space];
         if know.item(prev.agent) >= prev.clock {
             return true;
         }
@@ -475,11 +536,16 @@ impl Races {
         }
     }
 
+    /// The device of `agent` (0 unless a litmus test placed it on another).
+    fn device(&self, agent: usize) -> u32 {
+        self.agent_device.get(agent).copied().unwrap_or(0)
+    }
+
     /// Whether agent `other` is within scope `level` of agent `agent`.
     fn within(&self, level: usize, agent: u32, other: u32) -> bool {
         match level {
             crate::weak::LEVEL_GROUP => self.agent_group[agent as usize] == self.agent_group[other as usize],
-            crate::weak::LEVEL_DEVICE => self.agent_device[agent as usize] == self.agent_device[other as usize],
+            crate::weak::LEVEL_DEVICE => self.device(agent as usize) == self.device(other as usize),
             _ => true,
         }
     }
@@ -502,12 +568,12 @@ impl Races {
                 let level = crate::weak::level_of_scope(sc);
                 let releaser_in_scope = match level {
                     crate::weak::LEVEL_GROUP => rel.group == my_group,
-                    crate::weak::LEVEL_DEVICE => rel.device == self.agent_device[agent],
+                    crate::weak::LEVEL_DEVICE => rel.device == self.device(agent),
                     _ => true,
                 };
                 let reader_in_scope = match rel.level as usize {
                     crate::weak::LEVEL_GROUP => rel.group == my_group,
-                    crate::weak::LEVEL_DEVICE => rel.device == self.agent_device[agent],
+                    crate::weak::LEVEL_DEVICE => rel.device == self.device(agent),
                     _ => true,
                 };
                 if !(releaser_in_scope && reader_in_scope) {
@@ -518,7 +584,7 @@ impl Races {
                     // An acquire learns every space the release published: the atomic's own
                     // and whatever the releaser's fences named (the release decided what it
                     // covers, as in the relaxed model).
-                    let into = if acquire { &mut self.know[agent] } else { &mut self.pending[agent] };
+                    let into = if acquire { self.know.get_mut(agent) } else { self.pending.get_mut(agent) };
                     for (mine, published) in into.iter_mut().zip(rel.know.iter()) {
                         mine.join(published);
                     }
@@ -527,7 +593,7 @@ impl Races {
         }
         if a.write {
             if direct {
-                self.released[agent][space] = self.clock[agent];
+                self.released.get_mut(agent)[space] = self.clock[agent];
             }
             if let Some(know) = self.release_of(a.agent, space, direct) {
                 let group_scope = (sc == scope::WORK_GROUP || sc == scope::SUB_GROUP).then_some(my_group);
@@ -540,7 +606,7 @@ impl Races {
                         prev.event = a.event;
                     }
                     _ => {
-                        let (group, device) = (my_group, self.agent_device[agent]);
+                        let (group, device) = (my_group, self.device(agent));
                         let level = crate::weak::level_of_scope(sc) as u8;
                         cell.release = Some(Box::new(Release { know, group_scope, group, device, level, event: a.event, agent: a.agent }))
                     }
@@ -635,7 +701,7 @@ impl Races {
         }
         // The first access's work-item released only the other memory after it, so nothing
         // that follows its releases can be ordered after this access.
-        let released = self.released[prev.agent as usize];
+        let released = *self.released.get(prev.agent as usize);
         if released[space] < prev.clock && released[other] > prev.clock {
             return if space == LOCAL {
                 "after the first access its work-item released only global memory (an atomic on a global object, or a fence naming only CLK_GLOBAL_MEM_FENCE), which does not order local memory"
@@ -676,7 +742,7 @@ impl Races {
             }
             let mut joined = Knowledge::default();
             for &(m, f) in members {
-                let know = &self.know[m as usize][space];
+                let know = &self.know.get(m as usize)[space];
                 if f & bit != 0 && !know.is_empty() {
                     joined.join(know);
                 }
@@ -687,8 +753,8 @@ impl Races {
             }
             for &(m, f) in members {
                 // Usually every member already knows the same: then nothing is copied.
-                if f & bit != 0 && self.know[m as usize][space] != joined {
-                    self.know[m as usize][space].clone_from(&joined);
+                if f & bit != 0 && self.know.get(m as usize)[space] != joined {
+                    self.know.get_mut(m as usize)[space].clone_from(&joined);
                 }
             }
         }
@@ -703,11 +769,11 @@ impl Races {
         for space in 0..SPACES {
             let mut joined = Knowledge::default();
             for &m in members {
-                joined.join(&self.know[m as usize][space]);
+                joined.join(&self.know.get(m as usize)[space]);
                 joined.learn_item(m, self.clock[m as usize]);
             }
             for &m in members {
-                self.know[m as usize][space].clone_from(&joined);
+                self.know.get_mut(m as usize)[space].clone_from(&joined);
             }
         }
     }
@@ -724,12 +790,15 @@ impl Races {
         let a = agent as usize;
         for space in (0..SPACES).filter(|&s| flags & fence_bit(s) != 0) {
             if matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST) {
-                let pending = std::mem::take(&mut self.pending[a][space]);
-                self.know[a][space].join(&pending);
+                // Taking a pending value that was never written allocates nothing.
+                let pending = self.pending.existing_mut(a).map(|p| std::mem::take(&mut p[space])).unwrap_or_default();
+                if !pending.is_empty() {
+                    self.know.get_mut(a)[space].join(&pending);
+                }
             }
             if matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) {
-                self.fenced[a][space] = self.clock[a];
-                self.released[a][space] = self.clock[a];
+                self.fenced.get_mut(a)[space] = self.clock[a];
+                self.released.get_mut(a)[space] = self.clock[a];
             }
         }
     }
@@ -744,7 +813,7 @@ impl Races {
         let know = self.release_of(agent, GLOBAL, false)?;
         let group = self.agent_group[agent as usize];
         let group_scope = (level == crate::weak::LEVEL_GROUP).then_some(group);
-        let device = self.agent_device[agent as usize];
+        let device = self.device(agent as usize);
         Some(Box::new(Release { know, group_scope, group, device, level: level as u8, event, agent }))
     }
 
@@ -762,7 +831,7 @@ impl Races {
     /// `malloc`: learns what every earlier `free` published.
     pub fn heap_malloc(&mut self, agent: u32) {
         if self.enabled && !self.heap.is_empty() {
-            self.know[agent as usize][GLOBAL].join(&self.heap);
+            self.know.get_mut(agent as usize)[GLOBAL].join(&self.heap);
         }
     }
 
@@ -773,8 +842,26 @@ impl Races {
             return;
         }
         let know = self.published_all(from);
-        for (mine, theirs) in self.know[to as usize].iter_mut().zip(know.iter()) {
+        for (mine, theirs) in self.know.get_mut(to as usize).iter_mut().zip(know.iter()) {
             mine.join(theirs);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PerAgent;
+
+    #[test]
+    fn per_agent_values_are_defaults_until_the_first_write_makes_them_all() {
+        let mut values: PerAgent<[u32; 2]> = PerAgent::new(4);
+        assert_eq!((*values.get(3), values.capacity()), ([0, 0], 0));
+        assert!(values.existing_mut(1).is_none(), "taking a default allocates nothing");
+        values.get_mut(2)[1] = 7;
+        assert!(values.capacity() >= 4);
+        assert_eq!([*values.get(0), *values.get(2), *values.get(3)], [[0, 0], [0, 7], [0, 0]]);
+        let mut copy = PerAgent::new(0);
+        copy.clone_from(&values);
+        assert_eq!(*copy.get(2), [0, 7]);
     }
 }
