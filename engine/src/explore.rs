@@ -440,7 +440,8 @@ fn footprint(session: &Session, agent: u32) -> Footprint {
     let Some(item) = m.items.get(agent as usize) else { return Footprint::Everything };
     let Some(func) = m.program.functions.get(item.func as usize) else { return Footprint::Everything };
     let Some(&instr) = func.code.get(item.pc as usize) else { return Footprint::Everything };
-    let reg = |r: u32| item.regs.get(item.base as usize + r as usize).copied().unwrap_or(0);
+    let regs = m.regs_of(agent);
+    let reg = |r: u32| regs.get(item.base as usize + r as usize).copied().unwrap_or(0);
     let memory = |addr: u32, size: u64, write: bool| {
         let p = reg(addr);
         let space = ptr::space(p);

@@ -103,14 +103,13 @@ pub fn call_stack(machine: &Machine, wi: u32) -> Vec<FrameView> {
 
 /// The variables of `function` in scope at `pc`, for the frame whose registers start at `base`.
 fn variables(machine: &Machine, wi: u32, function: &Function, pc: u32, base: u32) -> Vec<VariableView> {
-    let item = &machine.items[wi as usize];
     let mut out: Vec<VariableView> = Vec::new();
     // A later declaration of the same name shadows an earlier one.
     for v in function.vars.iter().rev().filter(|v| v.start <= pc && pc < v.end) {
         if out.iter().any(|o| o.name == v.name) {
             continue;
         }
-        out.push(VariableView { name: v.name.clone(), type_name: v.type_name.clone(), value: value_of(machine, wi, item.regs.as_slice(), base, v) });
+        out.push(VariableView { name: v.name.clone(), type_name: v.type_name.clone(), value: value_of(machine, wi, machine.regs_of(wi), base, v) });
     }
     out.reverse();
     out
@@ -152,7 +151,7 @@ fn value_of(machine: &Machine, wi: u32, regs: &[u64], base: u32, v: &DebugVar) -
 fn read(machine: &Machine, wi: u32, p: u64, size: u64) -> Option<u64> {
     let at = ptr::offset(p) as usize;
     let bytes: &[u8] = match ptr::space(p) {
-        Space::Private => machine.items[wi as usize].private(),
+        Space::Private => machine.private_of(wi),
         Space::Local => {
             let g = machine.items[wi as usize].group as usize;
             &machine.groups[g].local.get(ptr::alloc(p) as usize)?.bytes

@@ -365,8 +365,6 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         }
         let first_warp = warps.len() as u32 - (size as u32).div_ceil(warp_size);
         for member in 0..size as u32 {
-            let mut regs = vec![0u64; func.num_regs as usize];
-            regs[..param_values.len()].copy_from_slice(&param_values);
             items.push(WorkItem {
                 func: k.func,
                 pc: 0,
@@ -376,13 +374,11 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 status: Status::Ready,
                 spurious: false,
                 cycles: 0,
-                regs,
+                // Registers and private memory are made when the group starts (below for the
+                // groups resident from the start, in `start_next_group` for the others).
+                regs: Vec::new(),
                 spin: None,
-                // Private memory starts as the image of initialised private variables; a
-                // kernel without any keeps no `Rare` box until it needs one.
-                rare: (!private_image.is_empty()).then(|| {
-                    Box::new(super::Rare { private: private_image.clone(), private_init: vec![true; private_image.len()], ..Default::default() })
-                }),
+                rare: None,
             });
         }
     }
@@ -390,6 +386,13 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
     // Only the first `resident_limit` groups start; the rest wait for a free slot.
     let resident_limit = scenario.max_resident_groups.map_or(n_groups, |r| r.clamp(1, n_groups.max(1)));
     let started = groups.get(resident_limit as usize).map_or(n as u32, |g| g.first);
+    let mut entry_regs = vec![0u64; func.num_regs as usize];
+    entry_regs[..param_values.len()].copy_from_slice(&param_values);
+    let entry = super::Entry { regs: entry_regs, private: private_image };
+    for item in &mut items[..started as usize] {
+        item.regs = entry.regs.clone();
+        item.rare = entry.rare();
+    }
     for item in &mut items[started as usize..] {
         item.status = Status::NotStarted;
     }
@@ -397,6 +400,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
     let agent_group: Vec<u32> = items.iter().map(|i| i.group).chain(0..n_groups).collect();
     let mut machine = Machine {
         program: program.clone(),
+        entry: Rc::new(entry),
         geometry,
         global,
         constant,

@@ -94,6 +94,23 @@ pub struct SpinState {
     pub private: Vec<u8>,
 }
 
+/// What every work-item of a launch starts with.
+#[derive(Debug, Default)]
+pub struct Entry {
+    /// The kernel's register file with its arguments in place.
+    pub regs: Vec<u64>,
+    /// The image of its initialised private variables (empty if it has none).
+    pub private: Vec<u8>,
+}
+
+impl Entry {
+    /// The extra state a work-item starts with: only a kernel with initialised private
+    /// variables gives it a `Rare` box at the start.
+    pub fn rare(&self) -> Option<Box<Rare>> {
+        (!self.private.is_empty()).then(|| Box::new(Rare { private: self.private.clone(), private_init: vec![true; self.private.len()], ..Default::default() }))
+    }
+}
+
 /// A caller's frame, saved while a helper function runs.
 #[derive(Clone, Debug)]
 pub struct Frame {
@@ -331,6 +348,9 @@ impl Default for Limits {
 #[derive(Debug)]
 pub struct Machine {
     pub program: std::rc::Rc<Program>,
+    /// The state every work-item starts with; the work-items of a group that is not resident
+    /// yet are made from it when the group starts (until then they hold no registers).
+    pub entry: std::rc::Rc<Entry>,
     pub geometry: Geometry,
     /// Global allocations; index 0 is the null allocation and is never valid.
     pub global: Vec<Alloc>,
@@ -388,6 +408,7 @@ pub struct Machine {
 
 clone_fields!(Machine {
     program,
+    entry,
     geometry,
     global,
     constant,
@@ -611,6 +632,26 @@ impl Machine {
         self.items[wi as usize].spin.as_ref().is_some_and(|w| w.spinning && w.epoch == self.write_epoch)
     }
 
+    /// The registers of work-item `wi`: those it starts with if its group has not started.
+    pub fn regs_of(&self, wi: u32) -> &[u64] {
+        let item = &self.items[wi as usize];
+        if item.status == Status::NotStarted {
+            &self.entry.regs
+        } else {
+            &item.regs
+        }
+    }
+
+    /// The private memory of work-item `wi`: what it starts with if its group has not started.
+    pub fn private_of(&self, wi: u32) -> &[u8] {
+        let item = &self.items[wi as usize];
+        if item.status == Status::NotStarted {
+            &self.entry.private
+        } else {
+            item.private()
+        }
+    }
+
     /// Groups that have not started yet.
     pub fn pending_groups(&self) -> u32 {
         self.groups.len() as u32 - self.next_group
@@ -627,6 +668,12 @@ impl Machine {
         self.resident += 1;
         let first = self.groups[g].first;
         let end = self.groups.get(g + 1).map_or(self.items.len() as u32, |next| next.first);
+        // Its work-items were made without registers or private memory at launch: they get
+        // them now that they start.
+        for item in &mut self.items[first as usize..end as usize] {
+            item.regs.clone_from(&self.entry.regs);
+            item.rare = self.entry.rare();
+        }
         for wi in first..end {
             self.set_status(wi, Status::Ready);
         }
