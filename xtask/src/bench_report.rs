@@ -61,8 +61,24 @@ fn mib(bytes: f64) -> String {
     format!("{:.1} MiB", bytes / MIB)
 }
 
+/// Kilobytes: whole ones, or tenths for a small file, which would otherwise read as 0 KB.
 fn kb(bytes: f64) -> String {
-    format!("{:.0} KB", bytes / 1000.0)
+    let k = bytes / 1000.0;
+    if k < 10.0 {
+        format!("{k:.1} KB")
+    } else {
+        format!("{k:.0} KB")
+    }
+}
+
+/// How far a target is missed, as a factor: to two decimals when it is close, so that a
+/// near miss does not read as "1.0x".
+fn factor(x: f64) -> String {
+    if x < 1.995 {
+        format!("{x:.2}x")
+    } else {
+        format!("{x:.1}x")
+    }
 }
 
 const NONE: &str = "—";
@@ -73,7 +89,7 @@ fn at_most(value: Option<f64>, limit: f64) -> String {
     match value {
         None => NOT_MEASURED.into(),
         Some(v) if v <= limit => "**met**".into(),
-        Some(v) => format!("**missed** ({:.1}x over)", v / limit),
+        Some(v) => format!("**missed** ({} over)", factor(v / limit)),
     }
 }
 
@@ -82,7 +98,7 @@ fn at_least(value: Option<f64>, floor: f64) -> String {
     match value {
         None => NOT_MEASURED.into(),
         Some(v) if v >= floor => "**met**".into(),
-        Some(v) => format!("**missed** ({:.1}x short)", floor / v),
+        Some(v) => format!("**missed** ({} short)", factor(floor / v)),
     }
 }
 
@@ -365,6 +381,10 @@ mod tests {
         assert_eq!(at_most(Some(12.0), 16.0), "**met**");
         assert_eq!(at_most(Some(32.0), 16.0), "**missed** (2.0x over)");
         assert_eq!(at_least(Some(50.0), 100.0), "**missed** (2.0x short)");
+        assert_eq!(at_least(Some(1.62), 1.7), "**missed** (1.05x short)");
+        assert_eq!(at_most(Some(17.0), 16.0), "**missed** (1.06x over)");
+        assert_eq!(kb(358.0), "0.4 KB");
+        assert_eq!(kb(834_000.0), "834 KB");
         assert_eq!(at_least(None, 100.0), NOT_MEASURED);
         assert_eq!(thousands(1_000_000), "1,000,000");
         assert_eq!(thousands(999), "999");
