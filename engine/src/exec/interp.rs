@@ -301,6 +301,14 @@ fn private_range(private: &[u8], p: u64, size: u64, span: Span) -> Result<usize,
     Ok(offset as usize)
 }
 
+/// The finding of a signed operation whose result wrapped, kept out of the interpreter loop
+/// (it is rare, and its message allocates).
+#[cold]
+fn overflowed(op: BinaryOp, a: u64, b: u64, span: Span) -> Exit {
+    let (a, b) = (a as i64, b as i64);
+    Exit::Problem(FindingKind::SignedOverflow, format!("signed integer overflow: {a} {} {b} does not fit in its type (the result wraps)", op_symbol(op)), span)
+}
+
 /// Executes private instructions of `item` until its next event (or the end of the kernel,
 /// a problem, or running out of `fuel`). The current frame's code, spans, registers, program
 /// counter and fuel live in locals, reloaded only when a call or return changes the frame,
@@ -354,12 +362,7 @@ fn exec_private(
                     r[dst as usize] = v as i64 as u64;
                     if overflow {
                         pc = next;
-                        let (a, b) = (a as i64, b as i64);
-                        break Exit::Problem(
-                            FindingKind::SignedOverflow,
-                            format!("signed integer overflow: {a} {} {b} does not fit in its type (the result wraps)", op_symbol(op)),
-                            spans[pc - 1],
-                        );
+                        break overflowed(op, a, b, spans[pc - 1]);
                     }
                 }
                 Instr::Binary { op, ty, dst, lhs, rhs } => {
@@ -369,12 +372,7 @@ fn exec_private(
                             r[dst as usize] = v;
                             if matches!(ty, NumTy::I32 | NumTy::I64) && signed_overflow(op, ty, a, b) {
                                 pc = next;
-                                let (a, b) = (a as i64, b as i64);
-                                break Exit::Problem(
-                                    FindingKind::SignedOverflow,
-                                    format!("signed integer overflow: {a} {} {b} does not fit in its type (the result wraps)", op_symbol(op)),
-                                    spans[pc - 1],
-                                );
+                                break overflowed(op, a, b, spans[pc - 1]);
                             }
                         }
                         None => {
