@@ -15,6 +15,7 @@ use std::rc::Rc;
 
 use interleave_engine::diag::Diagnostic;
 use interleave_engine::explore::{Config, Exploration, Outcome, SeededFinding};
+use interleave_engine::limits::thousands;
 use interleave_engine::scenario::{Number, Scenario, SchedulerKind};
 use serde::{Deserialize, Serialize};
 
@@ -444,18 +445,6 @@ pub fn registers_text(registers: &std::collections::BTreeMap<String, i64>) -> St
         .join(" ")
 }
 
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 /// The outcome under a pixel row of the histogram: bars are drawn top to bottom, most
 /// frequent first, evenly over the plotting area's rows `top..bottom`.
@@ -748,7 +737,5 @@ mod tests {
         assert_eq!(next_chunk(100, 1.0), 200);
         assert_eq!(next_chunk(1, 500.0), 1);
         assert_eq!(next_chunk(MAX_CHUNK, 0.0), MAX_CHUNK);
-        assert_eq!(thousands(1234567), "1,234,567");
-        assert_eq!(thousands(12), "12");
     }
 }

@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::diag::{Diagnostic, Span};
 use crate::explore::{self, Config, Exploration, Outcome, SeededFinding};
+use crate::limits::thousands;
 use crate::diag::Severity;
 use crate::report::FindingKind;
 use crate::scenario::{Number, Scenario, SchedulerKind};
@@ -418,17 +419,6 @@ fn explored(check: &Check, exploration: &Exploration) -> String {
     }
 }
 
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 const HANGS: [FindingKind; 3] = [FindingKind::Deadlock, FindingKind::Livelock, FindingKind::StepLimit];
 

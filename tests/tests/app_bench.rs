@@ -15,6 +15,7 @@
 //! It needs `INTERLEAVE_DIST`, Chromium and chromedriver, like the end-to-end test.
 
 use fantoccini::{Client, Locator};
+use interleave_engine::limits::thousands;
 use interleave_tests::browser::{ChromeDriver, SessionConfig};
 use interleave_tests::serve_dir;
 use serde_json::{json, Value};
@@ -158,18 +159,6 @@ async fn measure(client: &Client, url: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// `1,000,000`: how the app's summary writes a count.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 async fn click(client: &Client, css: &str) -> Result<(), String> {
     client

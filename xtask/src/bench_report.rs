@@ -7,6 +7,7 @@
 //! kept as it is.
 
 use crate::bench::Figures;
+use interleave_engine::limits::thousands;
 
 /// The line that opens the generated section.
 pub const BEGIN: &str = "<!-- figures: written by `cargo xtask bench`; edits between these lines are overwritten -->";
@@ -22,18 +23,6 @@ pub fn replace_section(text: &str, section: &str) -> Result<String, String> {
     Ok(format!("{}{BEGIN}\n\n{}\n{END}{}", &text[..begin], section.trim_end(), &text[end + END.len()..]))
 }
 
-/// `1,000,000`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 fn ms(x: f64) -> String {
     if x >= 1000.0 {
@@ -386,8 +375,6 @@ mod tests {
         assert_eq!(kb(358.0), "0.4 KB");
         assert_eq!(kb(834_000.0), "834 KB");
         assert_eq!(at_least(None, 100.0), NOT_MEASURED);
-        assert_eq!(thousands(1_000_000), "1,000,000");
-        assert_eq!(thousands(999), "999");
     }
 
     #[test]

@@ -18,7 +18,8 @@ use yew::prelude::*;
 use super::findings::severity_name;
 use super::histogram::{Bar, Histogram};
 use super::outcomes::OutcomeTable;
-use crate::explore::{self, describe_outcome, outcome_labels, thousands, ExploreMode};
+use crate::explore::{self, describe_outcome, outcome_labels, ExploreMode};
+use interleave_engine::limits::thousands;
 use crate::state::{ExploreRun, Phase, Theme};
 
 #[derive(Properties, PartialEq)]

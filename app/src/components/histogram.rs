@@ -16,7 +16,8 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use crate::explore::{bar_at, thousands};
+use crate::explore::bar_at;
+use interleave_engine::limits::thousands;
 use crate::state::Theme;
 
 /// The most bars drawn; the table lists every outcome.

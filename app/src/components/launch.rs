@@ -15,6 +15,7 @@
 
 use std::rc::Rc;
 
+use interleave_engine::limits::thousands;
 use interleave_engine::scenario::{
     Access, Dialect, ElemType, Granularity, MemoryModel, Progress, SchedulerKind,
 };
@@ -154,18 +155,6 @@ fn select_field(
     }
 }
 
-/// A number with thousands separators, as the panel shows limits.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 #[component]
 pub fn LaunchPanel(props: &Props) -> Html {
@@ -341,7 +330,7 @@ pub fn LaunchPanel(props: &Props) -> Html {
             .max_steps
             .trim()
             .parse::<u64>()
-            .map_or_else(|_| props.max_steps.to_string(), grouped);
+            .map_or_else(|_| props.max_steps.to_string(), thousands);
         parts.push(format!("{steps} steps at most"));
         parts.join(" · ")
     };
@@ -362,7 +351,7 @@ pub fn LaunchPanel(props: &Props) -> Html {
                     { select_field("progress", "Progress", Progress::ALL.iter().map(|&(name, p)| (name.to_string(), name.to_string(), p == props.progress)).collect(), edit.reform(|e| Action::SetProgress(Progress::parse(&select_value(e)).unwrap_or_default()))) }
                 }
                 { select_field("granularity", "Step", Granularity::ALL.iter().map(|&(name, g)| (name.to_string(), format!("per {name}"), g == props.granularity)).collect(), edit.reform(|e| Action::SetGranularity(Granularity::parse(&select_value(e)).unwrap_or_default()))) }
-                { text_field(TextField { id: "max-steps", label: "Max steps", value: &props.max_steps, error: form.max_steps_error.as_deref(), placeholder: "1000000", help: Some(format!("default {}, at most {}", grouped(default_steps), grouped(form::MAX_STEPS))), oninput: edit.reform(|e| Action::SetMaxSteps(input_value(e))) }) }
+                { text_field(TextField { id: "max-steps", label: "Max steps", value: &props.max_steps, error: form.max_steps_error.as_deref(), placeholder: "1000000", help: Some(format!("default {}, at most {}", thousands(default_steps), thousands(form::MAX_STEPS))), oninput: edit.reform(|e| Action::SetMaxSteps(input_value(e))) }) }
                 { for form::LIMITS.iter().enumerate().map(|(k, limit)| {
                     let id = format!("limit-{}", limit.field.trim_start_matches("max_").replace('_', "-"));
                     let default = limit.default.to_string();
@@ -372,7 +361,7 @@ pub fn LaunchPanel(props: &Props) -> Html {
                         value: &props.limits[k],
                         error: form.limit_errors[k].as_deref(),
                         placeholder: &default,
-                        help: Some(format!("default {}, at most {}", grouped(limit.default), grouped(limit.max))),
+                        help: Some(format!("default {}, at most {}", thousands(limit.default), thousands(limit.max))),
                         oninput: edit.reform(move |e| Action::SetLimit(k, input_value(e))),
                     })
                 }) }

@@ -9,7 +9,7 @@ use interleave_engine::explore::Exploration;
 use yew::prelude::*;
 
 use super::histogram::Bar;
-use crate::explore::thousands;
+use interleave_engine::limits::thousands;
 
 /// The most rows drawn; a wide kernel may end in thousands of distinct states.
 pub const MAX_ROWS: usize = 500;

@@ -17,7 +17,8 @@ use interleave_engine::lesson::{self, Lesson};
 use interleave_engine::scenario::Scenario;
 use yew::prelude::*;
 
-use crate::explore::{self, thousands};
+use crate::explore;
+use interleave_engine::limits::thousands;
 use crate::lessons::{self, Progress, PROGRESS_KEY};
 use crate::pool::Pool;
 use crate::tutorial::{self, Action, CheckState, Tutorial};
