@@ -4,8 +4,8 @@
 
 use std::sync::OnceLock;
 
+use interleave_engine::gallery;
 use interleave_engine::scenario::{Dialect, Scenario};
-use serde::Deserialize;
 
 use crate::examples::{self, Example};
 
@@ -24,60 +24,27 @@ impl Entry {
     }
 }
 
-/// One scenario of an entry.
+/// One scenario of an entry: the manifest's variant with the example it names, read.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
     pub example: &'static Example,
     /// The scenario file, read (title, description, lesson, dialect, settings).
     pub scenario: Scenario,
-    /// The command that checks it in CI (`interleave explore cas_product.toml --runs 100`).
-    pub check: String,
-    /// The kinds of finding that check reports.
-    pub findings: Vec<String>,
-    /// What to watch for.
-    pub look_for: String,
+    /// The manifest's variant: how CI checks it, the kinds of finding that check reports and
+    /// what to watch for.
+    pub manifest: gallery::Variant,
 }
 
-/// The manifest's text form.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ManifestText {
-    entry: Vec<EntryText>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EntryText {
-    id: String,
-    variant: Vec<VariantText>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct VariantText {
-    scenario: String,
-    check: String,
-    #[serde(default)]
-    runs: Option<u64>,
-    #[serde(default)]
-    exhaustive: bool,
-    findings: Vec<String>,
-    look_for: String,
-}
-
-/// Reads a manifest against the examples it may name. Every problem is a message: a
-/// manifest that does not parse, an entry without variants, a file no example holds, a
-/// scenario that does not read.
+/// Reads a manifest (through the engine's one reader of its format) against the examples it
+/// may name. Every problem is a message: a manifest that does not read, a file no example
+/// holds, a scenario that does not read.
 pub fn read(manifest: &str, find: impl Fn(&str) -> Option<&'static Example>) -> Result<Vec<Entry>, String> {
-    let text: ManifestText = toml::from_str(manifest).map_err(|e| format!("gallery.toml: {}", e.message()))?;
-    text.entry
+    let entries = gallery::read(manifest).map_err(|d| format!("gallery.toml: {}", d.message))?;
+    entries
         .into_iter()
         .map(|entry| {
-            if entry.variant.is_empty() {
-                return Err(format!("gallery entry `{}` has no variant", entry.id));
-            }
             let variants = entry
-                .variant
+                .variants
                 .into_iter()
                 .map(|v| {
                     let example = find(&v.scenario).ok_or_else(|| format!("{}: not among the app's examples", v.scenario))?;
@@ -85,13 +52,7 @@ pub fn read(manifest: &str, find: impl Fn(&str) -> Option<&'static Example>) -> 
                         .scenario()
                         .ok_or_else(|| format!("{}: not a scenario file", v.scenario))?
                         .map_err(|d| format!("{}: {}", v.scenario, d.message))?;
-                    let options = match (v.runs, v.exhaustive) {
-                        (Some(runs), _) => format!(" --runs {runs}"),
-                        (None, true) => " --exhaustive".to_string(),
-                        (None, false) => String::new(),
-                    };
-                    let check = format!("interleave {} {}{options}", v.check, v.scenario);
-                    Ok(Variant { example, scenario, check, findings: v.findings, look_for: v.look_for })
+                    Ok(Variant { example, scenario, manifest: v })
                 })
                 .collect::<Result<Vec<_>, String>>()?;
             Ok(Entry { id: entry.id, variants })
@@ -146,6 +107,7 @@ pub fn dialect_label(dialect: Dialect) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use interleave_engine::report::FindingKind;
 
     #[test]
     fn the_manifest_reads_into_fourteen_entries_over_every_gallery_example() {
@@ -162,14 +124,17 @@ mod tests {
         for entry in &entries {
             for variant in &entry.variants {
                 assert!(!variant.scenario.description.trim().is_empty() && !variant.scenario.lesson.trim().is_empty(), "{}", variant.example.id);
-                assert!(!variant.look_for.is_empty(), "{}", variant.example.id);
+                assert!(!variant.manifest.look_for.is_empty(), "{}", variant.example.id);
             }
         }
         assert_eq!(entries[0].id, "lost-updates");
-        assert_eq!(entries[0].main().check, "interleave run count.toml");
+        assert_eq!(entries[0].main().manifest.command_line(), "interleave run count.toml");
         let cas = &entries[1];
-        assert_eq!((cas.variants[1].example.id, cas.variants[1].check.as_str()), ("cas_product_broken.toml", "interleave explore cas_product_broken.toml --runs 100"));
-        assert_eq!(cas.variants[1].findings, ["data-race"]);
+        assert_eq!(
+            (cas.variants[1].example.id, cas.variants[1].manifest.command_line().as_str()),
+            ("cas_product_broken.toml", "interleave explore cas_product_broken.toml --runs 100")
+        );
+        assert_eq!(cas.variants[1].manifest.findings, [FindingKind::DataRace]);
         assert_eq!(super::entries().len(), 14);
     }
 

@@ -14,36 +14,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde::Deserialize;
-
-/// The manifest: the entries in the gallery's order.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Manifest {
-    entry: Vec<Entry>,
-}
-
-/// One gallery entry: a pitfall and its variants.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Entry {
-    id: String,
-    variant: Vec<Variant>,
-}
-
-/// One scenario of an entry and how CI checks it.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Variant {
-    scenario: String,
-    check: String,
-    #[serde(default)]
-    runs: Option<u64>,
-    #[serde(default)]
-    exhaustive: bool,
-    findings: Vec<String>,
-    look_for: String,
-}
+use interleave_engine::gallery::{self, Entry};
+use interleave_engine::scenario;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -53,23 +25,12 @@ fn examples() -> PathBuf {
     workspace().join("static/examples")
 }
 
-fn manifest() -> Manifest {
+/// The manifest, read by the engine's reader (the one the app uses), which enforces the
+/// format's rules: ids and files named once, a check with the right options, known finding
+/// kinds.
+fn manifest() -> Vec<Entry> {
     let text = std::fs::read_to_string(examples().join("gallery.toml")).expect("static/examples/gallery.toml is readable");
-    toml::from_str(&text).unwrap_or_else(|e| panic!("gallery.toml: {e}"))
-}
-
-/// The command line that checks `variant`, after the binary's name.
-fn command(variant: &Variant) -> Result<Vec<String>, String> {
-    let file = format!("static/examples/{}", variant.scenario);
-    match (variant.check.as_str(), variant.runs, variant.exhaustive) {
-        ("run", None, false) => Ok(vec!["run".into(), file]),
-        ("explore", Some(runs), false) => Ok(vec!["explore".into(), file, "--runs".into(), runs.to_string()]),
-        ("explore", None, true) => Ok(vec!["explore".into(), file, "--exhaustive".into()]),
-        (check, runs, exhaustive) => Err(format!(
-            "{}: `check = \"{check}\"` with runs = {runs:?} and exhaustive = {exhaustive}: a run takes neither, an explore exactly one",
-            variant.scenario
-        )),
-    }
+    gallery::read(&text).unwrap_or_else(|d| panic!("gallery.toml: {} at {:?}", d.message, d.span))
 }
 
 /// Runs the CLI and renders everything it did as text.
@@ -124,24 +85,18 @@ fn files_ending(suffix: &str) -> BTreeSet<String> {
 #[test]
 fn every_gallery_example_gives_its_expected_findings_and_outcomes() {
     let manifest = manifest();
-    assert!(manifest.entry.len() >= 14, "the gallery has {} entries", manifest.entry.len());
+    assert!(manifest.len() >= 14, "the gallery has {} entries", manifest.len());
     let mut failures = Vec::new();
     let mut checked = 0;
-    for entry in &manifest.entry {
-        for variant in &entry.variant {
-            let args = match command(variant) {
-                Ok(args) => args,
-                Err(message) => {
-                    failures.push(message);
-                    continue;
-                }
-            };
+    for entry in &manifest {
+        for variant in &entry.variants {
+            let args = variant.arguments(&format!("static/examples/{}", variant.scenario));
             let actual = observe(&args);
             let expect = examples().join(variant.scenario.replace(".toml", ".expected"));
             if let Err(message) = check(&actual, &expect) {
                 failures.push(message);
             }
-            let wanted: BTreeSet<String> = variant.findings.iter().cloned().collect();
+            let wanted: BTreeSet<String> = variant.findings.iter().map(|kind| kind.as_str().to_string()).collect();
             let seen = finding_kinds(&actual);
             if seen != wanted {
                 failures.push(format!("{} ({}): findings {seen:?}, the manifest says {wanted:?}", variant.scenario, entry.id));
@@ -154,18 +109,9 @@ fn every_gallery_example_gives_its_expected_findings_and_outcomes() {
 
 #[test]
 fn the_manifest_and_the_folder_agree() {
-    let manifest = manifest();
-    let mut ids = BTreeSet::new();
-    let mut named = BTreeSet::new();
-    for entry in &manifest.entry {
-        assert!(ids.insert(entry.id.clone()), "entry id `{}` is used twice", entry.id);
-        assert!(!entry.variant.is_empty(), "entry `{}` has no variant", entry.id);
-        for variant in &entry.variant {
-            assert!(variant.scenario.ends_with(".toml"), "{}: a variant names a .toml scenario file", variant.scenario);
-            assert!(!variant.look_for.trim().is_empty(), "{}: `look_for` is empty", variant.scenario);
-            assert!(named.insert(variant.scenario.clone()), "{} is named twice", variant.scenario);
-        }
-    }
+    // The reader has checked that every entry has variants and that ids and files are named
+    // once; what is left is that the manifest and the folder name the same files.
+    let named: BTreeSet<String> = manifest().into_iter().flat_map(|entry| entry.variants.into_iter().map(|v| v.scenario)).collect();
     let mut scenarios = files_ending(".toml");
     scenarios.remove("gallery.toml");
     assert_eq!(named, scenarios, "the scenario files of gallery.toml and of static/examples differ");
@@ -176,16 +122,19 @@ fn the_manifest_and_the_folder_agree() {
 
 #[test]
 fn every_gallery_scenario_has_a_title_description_and_lesson() {
-    for entry in manifest().entry {
-        for variant in entry.variant {
+    for entry in manifest() {
+        for variant in entry.variants {
             let text = std::fs::read_to_string(examples().join(&variant.scenario)).unwrap_or_else(|e| panic!("{}: {e}", variant.scenario));
-            let table: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", variant.scenario));
-            for field in ["title", "description", "lesson"] {
-                let value = table.get(field).and_then(|v| v.as_str()).unwrap_or_default();
+            let read_source = |file: &str| {
+                std::fs::read_to_string(examples().join(file))
+                    .map(|source| (source, file.to_string()))
+                    .map_err(|e| interleave_engine::diag::Diagnostic::error("invalid-input", format!("{file}: {e}")))
+            };
+            let scenario = scenario::from_toml(&text, read_source).unwrap_or_else(|d| panic!("{}: {}", variant.scenario, d.message));
+            for (field, value) in [("title", &scenario.title), ("description", &scenario.description), ("lesson", &scenario.lesson)] {
                 assert!(!value.trim().is_empty(), "{}: no `{field}`", variant.scenario);
             }
-            let description = table["description"].as_str().unwrap_or_default();
-            assert_eq!(description.trim().lines().count(), 2, "{}: the description is two lines", variant.scenario);
+            assert_eq!(scenario.description.trim().lines().count(), 2, "{}: the description is two lines", variant.scenario);
         }
     }
 }

@@ -12,6 +12,7 @@
 pub mod diag;
 pub mod explore;
 pub mod frontend;
+pub mod gallery;
 pub mod inspect;
 pub mod limits;
 pub mod lesson;

@@ -22,10 +22,10 @@ fn lines(text: &str) -> Html {
 
 /// What a variant's check reports: its finding kinds, or that it reports none.
 fn findings(variant: &Variant) -> Html {
-    if variant.findings.is_empty() {
+    if variant.manifest.findings.is_empty() {
         return html! { <span class="badge quiet">{ "no finding" }</span> };
     }
-    html! { <>{ for variant.findings.iter().map(|kind| html! { <span class="badge finding-kind">{ kind.clone() }</span> }) }</> }
+    html! { <>{ for variant.manifest.findings.iter().map(|kind| html! { <span class="badge finding-kind">{ kind.as_str() }</span> }) }</> }
 }
 
 fn variant_item(variant: &Variant, first: bool, on_load: &Callback<&'static Example>) -> Html {
@@ -38,10 +38,10 @@ fn variant_item(variant: &Variant, first: bool, on_load: &Callback<&'static Exam
                 <h4>{ variant.scenario.title.clone() }</h4>
                 <p class="variant-description">{ lines(&variant.scenario.description) }</p>
             }
-            <p class="look-for"><strong>{ "Look for: " }</strong>{ variant.look_for.clone() }</p>
+            <p class="look-for"><strong>{ "Look for: " }</strong>{ variant.manifest.look_for.clone() }</p>
             <div class="variant-foot">
                 <span class="findings-badges">{ findings(variant) }</span>
-                <code class="check" title="How the tests check it">{ variant.check.clone() }</code>
+                <code class="check" title="How the tests check it">{ variant.manifest.command_line() }</code>
                 <button
                     type="button"
                     class="primary"
