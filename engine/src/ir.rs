@@ -94,6 +94,10 @@ pub enum MathOp {
     Clz,
     Ctz,
     Popcount,
+    /// CUDA's `__ffs`: the 1-based position of the least significant set bit, 0 for none.
+    Ffs,
+    /// CUDA's `__brev`: the bits in reverse order.
+    Brev,
     // Common to integers and floats.
     Min,
     Max,

@@ -132,6 +132,16 @@ pub fn eval(op: MathOp, t: ElemType, a: u64, b: u64, c: u64) -> u64 {
             let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
             wrap(t, ((x as u64) & mask).count_ones() as i128)
         }
+        MathOp::Ffs => {
+            let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            let u = (x as u64) & mask;
+            wrap(t, if u == 0 { 0 } else { u.trailing_zeros() as i128 + 1 })
+        }
+        MathOp::Brev => {
+            // Reversed as 64 bits, the value's own bits end up at the top: shift them down.
+            let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            wrap(t, (((x as u64) & mask).reverse_bits() >> (64 - bits)) as i128)
+        }
         MathOp::Min => wrap(t, x.min(y)),
         MathOp::Max => wrap(t, x.max(y)),
         MathOp::Select => {

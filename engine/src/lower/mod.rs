@@ -735,9 +735,19 @@ fn cuda_index_variable(name: &str) -> Option<Query> {
     })
 }
 
-/// CUDA atomics and how each maps to a read-modify-write.
-fn cuda_atomic(name: &str) -> Option<(AtomicOp, usize)> {
-    Some(match name {
+/// CUDA atomics and how each maps to a read-modify-write, with the scope its name gives:
+/// `atomicAdd` is device-scoped, `atomicAdd_block` orders only the block's threads and
+/// `atomicAdd_system` the host and other devices too (CUDA C++ Programming Guide, "Atomic
+/// Functions").
+fn cuda_atomic(name: &str) -> Option<(AtomicOp, usize, u8)> {
+    let (name, scope) = if let Some(stem) = name.strip_suffix("_block") {
+        (stem, ir::scope::WORK_GROUP)
+    } else if let Some(stem) = name.strip_suffix("_system") {
+        (stem, ir::scope::SYSTEM)
+    } else {
+        (name, ir::scope::DEVICE)
+    };
+    let (op, arity) = match name {
         "atomicAdd" => (AtomicOp::Add, 2),
         "atomicSub" => (AtomicOp::Sub, 2),
         "atomicExch" => (AtomicOp::Xchg, 2),
@@ -750,8 +760,118 @@ fn cuda_atomic(name: &str) -> Option<(AtomicOp, usize)> {
         "atomicOr" => (AtomicOp::Or, 2),
         "atomicXor" => (AtomicOp::Xor, 2),
         _ => return None,
+    };
+    Some((op, arity, scope))
+}
+
+/// How a function of CUDA's math library or one of its intrinsics is computed from the
+/// engine's own built-ins (CUDA Math API reference: single- and double-precision functions,
+/// intrinsics, integer intrinsics, type casting intrinsics).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CudaLibrary {
+    /// The OpenCL C built-in of this name computes it: `sqrtf` is `sqrt` on a `float`,
+    /// `__float2int_rn` is `convert_int_rte`, `__popc` is `popcount`.
+    Builtin(&'static str),
+    /// A lane-wise integer operation OpenCL C has no built-in for (`__ffs`, `__brev`).
+    Integer(MathOp),
+    /// An arithmetic operator: `__fdividef(a, b)` and `__fadd_rn(a, b)` are `a / b` and `a + b`
+    /// (round-to-nearest is what the operators do).
+    Operator(BinOp),
+    /// `__frcp_rn(x)`: `1 / x`, in the argument's precision.
+    Reciprocal,
+    /// `__sad(x, y, z)`: `abs_diff(x, y) + z`.
+    SumOfAbsoluteDifference,
+    /// `__saturatef(x)`: `x` clamped to [0, 1].
+    Saturate,
+    /// `__ldg(p)`: `*p`, a load through the read-only data cache, which changes no value.
+    Load,
+}
+
+/// The math functions OpenCL C and CUDA share by name, whose CUDA single-precision forms add
+/// an `f` (`sqrtf`); CUDA's double-precision forms have the OpenCL name itself.
+const SHARED_MATH: &[&str] = &[
+    "sqrt", "rsqrt", "cbrt", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",
+    "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "pow", "fabs", "floor", "ceil", "round", "trunc", "rint", "fmin",
+    "fmax", "fmod", "hypot", "copysign", "fdim", "remainder", "nextafter", "fma", "erf", "erfc", "tgamma", "lgamma", "sinpi", "cospi",
+    "ldexp", "ilogb", "logb", "frexp", "modf", "remquo",
+];
+
+fn cuda_library(name: &str) -> Option<CudaLibrary> {
+    use CudaLibrary::*;
+    if let Some(stem) = name.strip_suffix('f') {
+        if let Some(shared) = SHARED_MATH.iter().find(|m| **m == stem) {
+            return Some(Builtin(shared));
+        }
+    }
+    // The fast intrinsics (`__sinf`) compute the same function at lower precision; like
+    // OpenCL's `native_` forms, they compute it at full precision here.
+    if let Some(stem) = name.strip_prefix("__").and_then(|n| n.strip_suffix('f')) {
+        if let Some(fast) = ["sin", "cos", "tan", "exp", "exp10", "log", "log2", "log10", "pow"].iter().find(|m| **m == stem) {
+            return Some(Builtin(fast));
+        }
+    }
+    // The type casting intrinsics: a conversion with a rounding mode (`_rn` nearest even,
+    // `_rz` toward zero, `_ru` up, `_rd` down), or the same bits read as another type.
+    if let Some((from_to, rounding)) = name.strip_prefix("__").and_then(|n| n.rsplit_once('_')) {
+        let rounding = match rounding {
+            "rn" => Some("rte"),
+            "rz" => Some("rtz"),
+            "ru" => Some("rtp"),
+            "rd" => Some("rtn"),
+            _ => None,
+        };
+        let conversion = match from_to {
+            "float2int" | "double2int" => Some("int"),
+            "float2uint" | "double2uint" => Some("uint"),
+            "float2ll" | "double2ll" => Some("long"),
+            "float2ull" | "double2ull" => Some("ulong"),
+            "int2float" | "uint2float" | "ll2float" | "ull2float" | "double2float" => Some("float"),
+            "int2double" | "uint2double" | "ll2double" | "ull2double" => Some("double"),
+            _ => None,
+        };
+        if let (Some(rounding), Some(to)) = (rounding, conversion) {
+            return Some(Builtin(CONVERSIONS.iter().find(|c| c.starts_with(&format!("convert_{to}_")) && c.ends_with(rounding))?));
+        }
+    }
+    Some(match name {
+        "__float_as_int" => Builtin("as_int"),
+        "__float_as_uint" => Builtin("as_uint"),
+        "__int_as_float" | "__uint_as_float" => Builtin("as_float"),
+        "__double_as_longlong" => Builtin("as_long"),
+        "__longlong_as_double" => Builtin("as_double"),
+        "__popc" | "__popcll" => Builtin("popcount"),
+        "__clz" | "__clzll" => Builtin("clz"),
+        "__mul24" | "__umul24" => Builtin("mul24"),
+        "__mulhi" | "__umulhi" | "__mul64hi" | "__umul64hi" => Builtin("mul_hi"),
+        "__hadd" | "__uhadd" => Builtin("hadd"),
+        "__rhadd" | "__urhadd" => Builtin("rhadd"),
+        "labs" | "llabs" => Builtin("abs"),
+        "umin" | "llmin" | "ullmin" => Builtin("min"),
+        "umax" | "llmax" | "ullmax" => Builtin("max"),
+        "__fsqrt_rn" | "__dsqrt_rn" => Builtin("sqrt"),
+        "__frsqrt_rn" => Builtin("rsqrt"),
+        "__fmaf_rn" | "__fma_rn" => Builtin("fma"),
+        "__ffs" | "__ffsll" => Integer(MathOp::Ffs),
+        "__brev" | "__brevll" => Integer(MathOp::Brev),
+        "__fdividef" | "fdividef" | "__fdiv_rn" | "__ddiv_rn" => Operator(BinOp::Div),
+        "__fadd_rn" | "__dadd_rn" => Operator(BinOp::Add),
+        "__fsub_rn" | "__dsub_rn" => Operator(BinOp::Sub),
+        "__fmul_rn" | "__dmul_rn" => Operator(BinOp::Mul),
+        "__frcp_rn" | "__drcp_rn" => Reciprocal,
+        "__sad" | "__usad" => SumOfAbsoluteDifference,
+        "__saturatef" => Saturate,
+        "__ldg" => Load,
+        _ => return None,
     })
 }
+
+/// The value conversions the CUDA type casting intrinsics name, spelled as OpenCL C's.
+const CONVERSIONS: &[&str] = &[
+    "convert_int_rte", "convert_int_rtz", "convert_int_rtp", "convert_int_rtn", "convert_uint_rte", "convert_uint_rtz", "convert_uint_rtp",
+    "convert_uint_rtn", "convert_long_rte", "convert_long_rtz", "convert_long_rtp", "convert_long_rtn", "convert_ulong_rte",
+    "convert_ulong_rtz", "convert_ulong_rtp", "convert_ulong_rtn", "convert_float_rte", "convert_float_rtz", "convert_float_rtp",
+    "convert_float_rtn", "convert_double_rte", "convert_double_rtz", "convert_double_rtp", "convert_double_rtn",
+];
 
 /// GPUVerify's specification functions (`__requires`, `__global_invariant`, `__read_offset_bytes`,
 /// ...): they describe all executions, which a simulator of one execution cannot evaluate.
@@ -2587,6 +2707,9 @@ impl<'u> FnLowerer<'_, 'u> {
             if let Some(result) = self.cuda_call(name, args, span) {
                 return result;
             }
+            if let Some(library) = cuda_library(name) {
+                return self.cuda_library_call(name, library, callee.span, args, span);
+            }
         }
         if !self.cuda {
             if let Some(result) = self.c11_atomic(name, args, span) {
@@ -3328,8 +3451,8 @@ impl<'u> FnLowerer<'_, 'u> {
             }
             "assert" => self.assert(args, span),
             _ if cuda_atomic(name).is_some() => {
-                let (op, n) = cuda_atomic(name)?;
-                self.cuda_atomic_call(name, op, n, args, span)
+                let (op, n, scope) = cuda_atomic(name)?;
+                self.cuda_atomic_call(name, op, n, scope, args, span)
             }
             _ if name.starts_with("make_") => {
                 let ty = match types::builtin_type(&name[5..], span) {
@@ -3519,7 +3642,7 @@ impl<'u> FnLowerer<'_, 'u> {
         Ok(dst)
     }
 
-    fn cuda_atomic_call(&mut self, name: &str, op: AtomicOp, n: usize, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+    fn cuda_atomic_call(&mut self, name: &str, op: AtomicOp, n: usize, scope: u8, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
         if args.len() != n {
             return Err(type_error(span, format!("`{name}` takes {n} arguments, but {} were given", args.len()), "wrong number of arguments"));
         }
@@ -3545,10 +3668,48 @@ impl<'u> FnLowerer<'_, 'u> {
             (first.reg, first.reg)
         };
         let dst = self.reg()?;
-        // CUDA's atomics are relaxed and device-scoped.
-        let (order, scope) = (ir::order::RELAXED, ir::scope::DEVICE);
+        // CUDA's atomics are relaxed; their scope is the name's.
+        let order = ir::order::RELAXED;
         self.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2, order, scope }, span);
         Ok(Val { reg: dst, ty: vt })
+    }
+
+    /// A CUDA math-library function or intrinsic, computed as the built-in, operator or
+    /// expression [`cuda_library`] names for it.
+    fn cuda_library_call(&mut self, name: &str, library: CudaLibrary, callee: Span, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let arity = match library {
+            CudaLibrary::Builtin(_) => None,
+            CudaLibrary::Integer(_) | CudaLibrary::Reciprocal | CudaLibrary::Saturate | CudaLibrary::Load => Some(1),
+            CudaLibrary::Operator(_) => Some(2),
+            CudaLibrary::SumOfAbsoluteDifference => Some(3),
+        };
+        if let Some(n) = arity.filter(|n| *n != args.len()) {
+            return Err(type_error(span, format!("`{name}` takes {n} argument{}, but {} were given", if n == 1 { "" } else { "s" }, args.len()), "wrong number of arguments"));
+        }
+        let expr = |kind: ExprKind| ast::Expr { kind, span };
+        let boxed = |e: &ast::Expr| Box::new(e.clone());
+        let call = |function: &str, args: Vec<ast::Expr>| {
+            ExprKind::Call(Box::new(ast::Expr { kind: ExprKind::Ident(function.to_string()), span: callee }), args)
+        };
+        match library {
+            CudaLibrary::Builtin(builtin) => self.call(&ast::Expr { kind: ExprKind::Ident(builtin.to_string()), span: callee }, args, span),
+            CudaLibrary::Integer(op) => self.math_call(name, op, MathKind::Int, args, span),
+            CudaLibrary::Operator(op) => self.rvalue(&expr(ExprKind::Binary(op, boxed(&args[0]), boxed(&args[1])))),
+            CudaLibrary::Reciprocal => {
+                let single = name.starts_with("__f");
+                let one = expr(ExprKind::Float { value: 1.0, single });
+                self.rvalue(&expr(ExprKind::Binary(BinOp::Div, Box::new(one), boxed(&args[0]))))
+            }
+            CudaLibrary::SumOfAbsoluteDifference => {
+                let difference = expr(call("abs_diff", vec![args[0].clone(), args[1].clone()]));
+                self.rvalue(&expr(ExprKind::Binary(BinOp::Add, Box::new(difference), boxed(&args[2]))))
+            }
+            CudaLibrary::Saturate => {
+                let bound = |value: f64| expr(ExprKind::Float { value, single: true });
+                self.rvalue(&expr(call("clamp", vec![args[0].clone(), bound(0.0), bound(1.0)])))
+            }
+            CudaLibrary::Load => self.rvalue(&expr(ExprKind::Unary(UnOp::Deref, boxed(&args[0])))),
+        }
     }
 
     /// `memcpy(dst, src, n)` and `memset(dst, byte, n)` as a loop over bytes.

@@ -225,7 +225,9 @@ impl<'t> Parser<'t> {
     }
 
     fn skip_attributes(&mut self) -> Result<(), Diagnostic> {
-        while self.ident_is("__attribute__") {
+        // CUDA's `__launch_bounds__(threads[, blocks])` is an occupancy hint for the compiler,
+        // written where GNU attributes go; it changes no result, so it is skipped like them.
+        while self.ident_is("__attribute__") || (self.cuda && self.ident_is("__launch_bounds__")) {
             self.bump();
             // `reqd_work_group_size` changes what a launch may do, so it is kept; other
             // attributes (hints, alignment, packing) do not change results and are skipped.
