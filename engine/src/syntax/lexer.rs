@@ -176,6 +176,11 @@ fn lex_number(text: &str, start: usize) -> Result<(Tok, usize), Diagnostic> {
             i += 1;
         }
     }
+    if is_hex {
+        if let Some(literal) = lex_hex_float(text, start, i)? {
+            return Ok(literal);
+        }
+    }
     let mut is_float = false;
     if !is_hex && i < bytes.len() && bytes[i] == b'.' {
         is_float = true;
@@ -233,6 +238,76 @@ fn lex_number(text: &str, start: usize) -> Result<(Tok, usize), Diagnostic> {
     };
     let value = parsed.map_err(|_| error(span, "integer literal is too large or malformed", "here"))?;
     Ok((Tok::Int { value, unsigned, long }, i))
+}
+
+/// A hexadecimal floating constant (C99 6.4.4.2, which OpenCL C keeps): `0x1.8p1` is 1.5 x 2^1.
+/// `integer_end` is where the hex digits after `0x` stop. Without a `.` or a binary exponent
+/// there, the number is an integer and this gives none.
+fn lex_hex_float(text: &str, start: usize, integer_end: usize) -> Result<Option<(Tok, usize)>, Diagnostic> {
+    let bytes = text.as_bytes();
+    let mut i = integer_end;
+    let mut fraction_digits = 0i64;
+    if bytes.get(i) == Some(&b'.') {
+        i += 1;
+        while i < bytes.len() && bytes[i].is_ascii_hexdigit() {
+            i += 1;
+            fraction_digits += 1;
+        }
+    }
+    if !matches!(bytes.get(i), Some(b'p' | b'P')) {
+        if i == integer_end {
+            return Ok(None);
+        }
+        let span = Span::new(start as u32, i as u32);
+        return Err(error(span, "a hexadecimal floating constant needs a binary exponent", "here").with_help("write it as 0x1.8p0, with `p` and a power of two"));
+    }
+    i += 1;
+    let exponent_start = i;
+    if matches!(bytes.get(i), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    let digits_start = i;
+    while i < bytes.len() && bytes[i].is_ascii_digit() {
+        i += 1;
+    }
+    let span = || Span::new(start as u32, i as u32);
+    if i == digits_start || integer_end == start + 2 && fraction_digits == 0 {
+        return Err(error(span(), "malformed hexadecimal floating constant", "here"));
+    }
+    // The exponent saturates: anything beyond a few thousand gives zero or infinity anyway.
+    let exponent = text[exponent_start..i].parse::<i64>().unwrap_or(if bytes[exponent_start] == b'-' { -100_000 } else { 100_000 });
+    // The significand's hex digits as one integer, keeping the first 30 significant ones
+    // (120 bits, beyond any double's precision) and counting the rest as scale.
+    let mut significand: u128 = 0;
+    let mut scale = exponent.clamp(-100_000, 100_000) - 4 * fraction_digits;
+    let mut kept = 0;
+    for c in text[start + 2..exponent_start - 1].bytes().filter(|c| *c != b'.') {
+        let digit = (c as char).to_digit(16).unwrap_or(0) as u128;
+        if kept < 30 {
+            significand = significand * 16 + digit;
+            if significand != 0 {
+                kept += 1;
+            }
+        } else {
+            scale += 4;
+        }
+    }
+    // One rounding: the 120-bit integer to the nearest double can only be inexact when it has
+    // more than 53 significant bits, and scalbn scales by a power of two exactly (rounding
+    // once more only into the subnormal range).
+    let value = libm::scalbn(significand as f64, scale.clamp(-4_000, 4_000) as i32);
+    let suffix_start = i;
+    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+        i += 1;
+    }
+    let single = match text[suffix_start..i].to_ascii_lowercase().as_str() {
+        "" | "l" => false,
+        "f" | "h" => true,
+        other => {
+            return Err(error(Span::new(start as u32, i as u32), format!("invalid suffix `{other}` on a number"), "invalid number"));
+        }
+    };
+    Ok(Some((Tok::Float { value, single }, i)))
 }
 
 fn lex_quoted(text: &str, start: usize) -> Result<(Tok, usize), Diagnostic> {
@@ -310,6 +385,27 @@ mod tests {
                 Tok::Eof
             ]
         );
+    }
+
+    #[test]
+    fn hexadecimal_floating_constants_are_exact() {
+        assert_eq!(
+            kinds("0x1.8p1 0x1p-2f 0x.8P+1 0xAp0 0x1.fffffep127f 0x1p-1074"),
+            vec![
+                Tok::Float { value: 3.0, single: false },
+                Tok::Float { value: 0.25, single: true },
+                Tok::Float { value: 1.0, single: false },
+                Tok::Float { value: 10.0, single: false },
+                Tok::Float { value: f32::MAX as f64, single: true },
+                Tok::Float { value: f64::from_bits(1), single: false },
+                Tok::Eof
+            ]
+        );
+        for bad in ["0x1.8", "0x1p", "0x.p1", "0x1p2q"] {
+            assert!(lex(bad).is_err(), "{bad}");
+        }
+        // Without `.` or `p`, a hex number is still an integer.
+        assert_eq!(kinds("0x1F"), vec![Tok::Int { value: 31, unsigned: false, long: false }, Tok::Eof]);
     }
 
     #[test]
