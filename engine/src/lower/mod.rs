@@ -2359,6 +2359,9 @@ impl<'u> FnLowerer<'_, 'u> {
                 self.write(&place, value, span)
             }
             ExprKind::Ternary(cond, then, otherwise) => {
+                if let Ty::Vector(_, lanes) = self.type_of_unevaluated(cond)? {
+                    return self.vector_ternary(cond, then, otherwise, lanes, span);
+                }
                 // The result type depends on both arms, so find it before lowering either.
                 let tt = self.type_of_unevaluated(then)?;
                 let te = self.type_of_unevaluated(otherwise)?;
@@ -2986,6 +2989,26 @@ impl<'u> FnLowerer<'_, 'u> {
         }
         let ty = if n == 1 { Ty::Scalar(result_e) } else { Ty::Vector(result_e, n) };
         Ok(Val { reg: dst, ty })
+    }
+
+    /// `cond ? then : otherwise` with a vector condition (OpenCL C 1.2 section 6.3.i): lane by
+    /// lane, as `select(otherwise, then, cond)` is, so both arms are evaluated and a lane's
+    /// condition is its most significant bit. A scalar arm is widened to the condition's
+    /// number of lanes (two scalar arms to their common type first).
+    fn vector_ternary(&mut self, cond: &ast::Expr, then: &ast::Expr, otherwise: &ast::Expr, lanes: u8, span: Span) -> Result<Val, Diagnostic> {
+        let (tt, te) = (self.type_of_unevaluated(then)?, self.type_of_unevaluated(otherwise)?);
+        let common = match (&tt, &te) {
+            (Ty::Scalar(x), Ty::Scalar(y)) => Some(elem_of_num(common_num(num_ty(*x), num_ty(*y)))),
+            _ => None,
+        };
+        let widen = |arm: &ast::Expr, ty: &Ty| match ty {
+            Ty::Scalar(e) => {
+                let vector = Ty::Vector(common.unwrap_or(*e), lanes);
+                ast::Expr { kind: ExprKind::Cast(Box::new(vector_type_expr(&vector, arm.span)), Box::new(arm.clone())), span: arm.span }
+            }
+            _ => arm.clone(),
+        };
+        self.select(&[widen(otherwise, &te), widen(then, &tt), cond.clone()], span)
     }
 
     /// `select(a, b, c)`: per lane, `b` where `c` is true (vectors: where its sign bit is set).
