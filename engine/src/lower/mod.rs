@@ -15,7 +15,7 @@ use crate::ir::{
     Reg, UnaryOp,
 };
 use crate::scenario::{Dialect, ElemType};
-use crate::syntax::ast::{self, AddrSpaceQual, BinOp, ExprKind, Initializer, Item, StmtKind, TypeExpr, UnOp};
+use crate::syntax::ast::{self, AddrSpaceQual, BinOp, Designator, ExprKind, Initializer, Item, StmtKind, TypeExpr, UnOp};
 use crate::trace::Space;
 
 mod types;
@@ -396,7 +396,7 @@ fn declared_type(types: &mut Types, d: &ast::VarDecl) -> Result<Ty, Diagnostic> 
         let mut outer = d.ty.clone();
         outer.arrays.remove(0);
         let elem = types.resolve(&outer)?;
-        return types.array_of(elem, items.len() as i128, *span);
+        return types.array_of(elem, list_length(types, items)?, *span);
     }
     if let (Some(None), Some(Initializer::Expr(ast::Expr { kind: ExprKind::Str(s), span }))) = (d.ty.arrays.first(), &d.init) {
         let mut outer = d.ty.clone();
@@ -445,8 +445,112 @@ fn const_number(types: &Types, e: &ast::Expr) -> Result<ConstNum, Diagnostic> {
     })
 }
 
+/// How many elements a list gives an array declared without a size: one past the last it
+/// initialises, designators included (`{ [4] = 1 }` has five).
+fn list_length(types: &Types, items: &[Initializer]) -> Result<i128, Diagnostic> {
+    let (mut cursor, mut length) = (0i128, 0i128);
+    for item in items {
+        if let Initializer::Designated(designators, _, _) = item {
+            if let Some(Designator::Index(e)) = designators.first() {
+                cursor = types.eval_int(e)?;
+            }
+        }
+        cursor = cursor.saturating_add(1);
+        length = length.max(cursor);
+    }
+    Ok(length)
+}
+
+/// Puts the designated items of a list in their places (C11 6.7.9): the list for `ty` becomes
+/// positional, one item per element or member up to the last one initialised, with `{}`
+/// (zero) in the gaps. A later item for the same place replaces an earlier one, and
+/// `.a.b = x` joins what earlier items gave `a`. Only this level is resolved; nested lists
+/// are resolved when they are initialised in turn.
+fn positional(types: &Types, ty: &Ty, items: &[Initializer], span: Span) -> Result<Vec<Initializer>, Diagnostic> {
+    let (count, members) = match ty {
+        Ty::Array { len, .. } => (*len, Vec::new()),
+        Ty::Record { id, .. } => {
+            let members = types.record(*id).members.clone().unwrap_or_default();
+            (members.len() as u64, members)
+        }
+        _ => return Err(type_error(span, format!("designators name elements of arrays and members of structs, not of a `{}`", ty.describe()), "here")),
+    };
+    let is_union = matches!(ty, Ty::Record { id, .. } if types.record(*id).is_union);
+    let mut slots: Vec<Initializer> = Vec::new();
+    let mut cursor = 0u64;
+    for item in items {
+        let (index, value) = match item {
+            Initializer::Designated(designators, value, item_span) => {
+                let Some((first, rest)) = designators.split_first() else { return Err(type_error(*item_span, "a designator is missing", "here")) };
+                let index = match (first, ty) {
+                    (Designator::Index(e), Ty::Array { len, .. }) => {
+                        let i = types.eval_int(e)?;
+                        u64::try_from(i).ok().filter(|i| i < len).ok_or_else(|| {
+                            type_error(e.span, format!("index {i} is outside the array of {len}"), "this index")
+                        })?
+                    }
+                    (Designator::Member(name, name_span), Ty::Record { .. }) => members.iter().position(|m| &m.name == name).ok_or_else(|| {
+                        type_error(*name_span, format!("`{}` has no member `{name}`", ty.describe()), "no such member")
+                    })? as u64,
+                    (Designator::Index(e), _) => return Err(type_error(e.span, format!("an index designator needs an array, not a `{}`", ty.describe()), "here")),
+                    (Designator::Member(_, s), _) => {
+                        return Err(type_error(*s, format!("a member designator needs a struct or union, not a `{}`", ty.describe()), "here"))
+                    }
+                };
+                let value = if rest.is_empty() {
+                    (**value).clone()
+                } else {
+                    let nested = Initializer::Designated(rest.to_vec(), value.clone(), *item_span);
+                    match slots.get(index as usize) {
+                        Some(Initializer::List(earlier, list_span)) => {
+                            let mut joined = earlier.clone();
+                            joined.push(nested);
+                            Initializer::List(joined, *list_span)
+                        }
+                        _ => Initializer::List(vec![nested], *item_span),
+                    }
+                };
+                (index, value)
+            }
+            other => (cursor, other.clone()),
+        };
+        if index >= count || (is_union && index > 0) {
+            if is_union && index < count {
+                return Err(unsupported(span, "initialising a union member other than the first"));
+            }
+            let what = match ty {
+                Ty::Array { len, .. } => format!("too many initialisers for an array of {len}"),
+                _ => format!("too many initialisers for `{}`", ty.describe()),
+            };
+            return Err(type_error(span, what, "here"));
+        }
+        if slots.len() <= index as usize {
+            slots.resize(index as usize + 1, Initializer::List(Vec::new(), span));
+        }
+        slots[index as usize] = value;
+        cursor = index + 1;
+    }
+    Ok(slots)
+}
+
+fn has_designators(items: &[Initializer]) -> bool {
+    items.iter().any(|i| matches!(i, Initializer::Designated(..)))
+}
+
 /// Writes the bytes of a constant initialiser.
 fn const_init(types: &Types, ty: &Ty, init: &Initializer, bytes: &mut [u8]) -> Result<(), Diagnostic> {
+    if let Initializer::List(items, span) = init {
+        if has_designators(items) {
+            return const_init(types, ty, &Initializer::List(positional(types, ty, items, *span)?, *span), bytes);
+        }
+        if items.is_empty() {
+            // `{}`: the bytes start as zero.
+            return Ok(());
+        }
+    }
+    if let Initializer::Designated(_, _, span) = init {
+        return Err(type_error(*span, "a designator belongs in a list in braces", "here"));
+    }
     match (ty, init) {
         (Ty::Array { elem, len }, Initializer::List(items, span)) => {
             if items.len() as u64 > *len {
@@ -493,6 +597,7 @@ fn const_init(types: &Types, ty: &Ty, init: &Initializer, bytes: &mut [u8]) -> R
             Ok(())
         }
         (_, Initializer::Expr(e)) => Err(unsupported(e.span, "this kind of program-scope initialiser")),
+        (_, Initializer::Designated(_, _, span)) => Err(type_error(*span, "a designator belongs in a list in braces", "here")),
     }
 }
 
@@ -1095,6 +1200,7 @@ fn collect_address_taken_expr(e: &ast::Expr, out: &mut BTreeSet<String>, refs: &
                 match init {
                     Initializer::Expr(e) => collect_address_taken_expr(e, out, refs),
                     Initializer::List(more, _) => stack.extend(more),
+                    Initializer::Designated(_, value, _) => stack.push(value),
                 }
             }
         }
@@ -1119,6 +1225,7 @@ fn collect_address_taken_stmt(s: &ast::Stmt, out: &mut BTreeSet<String>, refs: &
                     match init {
                         Initializer::Expr(e) => collect_address_taken_expr(e, out, refs),
                         Initializer::List(items, _) => stack.extend(items),
+                        Initializer::Designated(_, value, _) => stack.push(value),
                     }
                 }
             }
@@ -1662,7 +1769,7 @@ impl<'u> FnLowerer<'_, 'u> {
                     let v = self.convert(v, &ty, e.span)?;
                     self.move_val(reg, &v, e.span);
                 }
-                Some(Initializer::List(_, span)) => {
+                Some(Initializer::List(_, span) | Initializer::Designated(_, _, span)) => {
                     return Err(type_error(*span, "a scalar is initialised with a value, not a list", "list here"))
                 }
                 None => {
@@ -1678,7 +1785,17 @@ impl<'u> FnLowerer<'_, 'u> {
     }
 
     fn init_memory(&mut self, addr: Reg, ty: &Ty, init: &Initializer) -> Result<(), Diagnostic> {
+        if let Initializer::List(items, span) = init {
+            if has_designators(items) {
+                let items = positional(self.types, ty, items, *span)?;
+                return self.init_memory(addr, ty, &Initializer::List(items, *span));
+            }
+            if items.is_empty() {
+                return self.zero_memory(addr, ty, *span);
+            }
+        }
         match (ty, init) {
+            (_, Initializer::Designated(_, _, span)) => Err(type_error(*span, "a designator belongs in a list in braces", "here")),
             (Ty::Array { elem, len }, Initializer::List(items, span)) => {
                 if items.len() as u64 > *len {
                     return Err(type_error(*span, format!("too many initialisers for an array of {len}"), "here"));
@@ -2419,7 +2536,9 @@ impl<'u> FnLowerer<'_, 'u> {
                     for item in items {
                         match item {
                             Initializer::Expr(x) => exprs.push(x.clone()),
-                            Initializer::List(_, s) => return Err(type_error(*s, "a vector literal's components are values", "nested list")),
+                            Initializer::List(_, s) | Initializer::Designated(_, _, s) => {
+                                return Err(type_error(*s, "a vector literal's components are values", "not a value"))
+                            }
                         }
                     }
                     let Some(first) = exprs.first().cloned() else {

@@ -164,7 +164,21 @@ pub struct VarDecl {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Initializer {
     Expr(Expr),
+    /// `{ a, b, ... }`; `{}` initialises everything to zero.
     List(Vec<Initializer>, Span),
+    /// `.member = value` or `[index] = value` as an item of a list (C99 designated
+    /// initialisers): the designators in order (`.a[2].b = 1` has three), the value, and the
+    /// span of the whole item. The parser never makes one with no designator.
+    Designated(Vec<Designator>, Box<Initializer>, Span),
+}
+
+/// One step of a designated initialiser's path.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Designator {
+    /// `.name`, with the name's span.
+    Member(String, Span),
+    /// `[index]`: an integer constant expression.
+    Index(Expr),
 }
 
 #[derive(Clone, Debug, PartialEq)]

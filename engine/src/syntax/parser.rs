@@ -651,7 +651,7 @@ impl<'t> Parser<'t> {
             self.enter()?;
             let mut items = Vec::new();
             while !self.is_punct("}") {
-                items.push(self.initializer()?);
+                items.push(self.list_item()?);
                 if !self.eat_punct(",") {
                     break;
                 }
@@ -661,6 +661,30 @@ impl<'t> Parser<'t> {
             return Ok(Initializer::List(items, open.to(self.prev_span())));
         }
         Ok(Initializer::Expr(self.assignment()?))
+    }
+
+    /// An item of an initialiser list: an initialiser, or designators (`.m`, `[i]`), `=` and
+    /// an initialiser. No expression starts with `.` or `[`, so they always begin a designator.
+    fn list_item(&mut self) -> Result<Initializer, Diagnostic> {
+        let start = self.peek().span;
+        let mut designators = Vec::new();
+        loop {
+            if self.eat_punct(".") {
+                let (name, span) = self.ident("a member name")?;
+                designators.push(Designator::Member(name, span));
+            } else if self.eat_punct("[") {
+                designators.push(Designator::Index(self.ternary()?));
+                self.expect_punct("]")?;
+            } else {
+                break;
+            }
+        }
+        if designators.is_empty() {
+            return self.initializer();
+        }
+        self.expect_punct("=")?;
+        let value = self.initializer()?;
+        Ok(Initializer::Designated(designators, Box::new(value), start.to(self.prev_span())))
     }
 
     fn statement(&mut self) -> Result<Stmt, Diagnostic> {
