@@ -4055,6 +4055,38 @@ impl<'u> FnLowerer<'_, 'u> {
         self.read(place, span)
     }
 
+    /// `as_uchar4(int)` and the like: the same bytes read as lanes of another width (OpenCL C
+    /// 1.2 section 6.2.4.2; lanes are little-endian, lane 0 first). A narrower result lane is a
+    /// shifted part of one source lane; a wider one joins consecutive source lanes.
+    fn reinterpret_lanes(&mut self, v: Val, from_e: ElemType, (to_e, to_n): (ElemType, u8), to: Ty, span: Span) -> Result<Val, Diagnostic> {
+        let (from_bits, to_bits) = (from_e.size() * 8, to_e.size() * 8);
+        let lane_mask = |bits: u64| if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        let dst = self.regs(to_n as u32)?;
+        for k in 0..to_n as u64 {
+            let d = dst + k as u32;
+            if to_bits < from_bits {
+                let (lane, shift) = ((k * to_bits) / from_bits, (k * to_bits) % from_bits);
+                let amount = self.constant(shift, ElemType::ULong, span)?;
+                self.emit(Instr::Binary { op: BinaryOp::Shr, ty: NumTy::U64, dst: d, lhs: v.reg + lane as u32, rhs: amount.reg }, span);
+            } else {
+                let per = to_bits / from_bits;
+                self.emit(Instr::Const { dst: d, bits: 0 }, span);
+                let mask = self.constant(lane_mask(from_bits), ElemType::ULong, span)?;
+                for j in 0..per {
+                    let part = self.reg()?;
+                    let src = v.reg + (k * per + j) as u32;
+                    self.emit(Instr::Binary { op: BinaryOp::And, ty: NumTy::U64, dst: part, lhs: src, rhs: mask.reg }, span);
+                    let amount = self.constant(j * from_bits, ElemType::ULong, span)?;
+                    self.emit(Instr::Binary { op: BinaryOp::Shl, ty: NumTy::U64, dst: part, lhs: part, rhs: amount.reg }, span);
+                    self.emit(Instr::Binary { op: BinaryOp::Or, ty: NumTy::U64, dst: d, lhs: d, rhs: part }, span);
+                }
+            }
+            // The register form of the result lane: its own bits, sign-extended if signed.
+            self.emit(Instr::Narrow { ty: to_e, dst: d, src: d }, span);
+        }
+        Ok(Val { reg: dst, ty: to })
+    }
+
     fn conversion(&mut self, name: &str, target: &str, how: Conversion, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
         let to = types::builtin_type(target, span)
             .map_err(|_| type_error(span, format!("`{name}`: `{target}` is not a type to convert to"), "unknown conversion"))?;
@@ -4070,11 +4102,14 @@ impl<'u> FnLowerer<'_, 'u> {
         let (Some((from_e, from_n)), Some((to_e, to_n))) = (lanes(&v.ty), lanes(&to)) else {
             return Err(type_error(args[0].span, format!("`{name}` converts numbers and vectors, not `{}`", v.ty.describe()), "here"));
         };
-        if from_n != to_n {
-            return Err(type_error(args[0].span, format!("`{name}` needs {to_n} component(s), but `{}` has {from_n}", v.ty.describe()), "here"));
-        }
         if to_e == ElemType::Bool || from_e == ElemType::Bool {
             return Err(type_error(span, "`bool` has no conversion built-in", "here"));
+        }
+        if from_n != to_n && how == Conversion::Reinterpret && from_n != 3 && to_n != 3 && from_e.size() * from_n as u64 == to_e.size() * to_n as u64 {
+            return self.reinterpret_lanes(v, from_e, (to_e, to_n), to, span);
+        }
+        if from_n != to_n {
+            return Err(type_error(args[0].span, format!("`{name}` needs {to_n} component(s), but `{}` has {from_n}", v.ty.describe()), "here"));
         }
         let dst = self.regs(to_n as u32)?;
         for k in 0..to_n as u32 {

@@ -237,6 +237,13 @@ fn lex_number(text: &str, start: usize) -> Result<(Tok, usize), Diagnostic> {
         digits.parse::<u64>()
     };
     let value = parsed.map_err(|_| error(span, "integer literal is too large or malformed", "here"))?;
+    // C99 6.4.4.1: a hexadecimal or octal constant takes the first of int, unsigned int, long,
+    // unsigned long that holds it (a decimal one skips the unsigned types), so 0x80000000 is an
+    // unsigned int and 0xFFFFFFFFFFFFFFFF an unsigned long.
+    let octal_or_hex = is_hex || (digits.len() > 1 && digits.starts_with('0'));
+    let unsigned = unsigned
+        || value > i64::MAX as u64
+        || (octal_or_hex && !long && value > i32::MAX as u64 && value <= u32::MAX as u64);
     Ok((Tok::Int { value, unsigned, long }, i))
 }
 
@@ -335,8 +342,22 @@ fn lex_quoted(text: &str, start: usize) -> Result<(Tok, usize), Diagnostic> {
                 b'n' => b'\n',
                 b't' => b'\t',
                 b'r' => b'\r',
-                b'0' => 0,
                 b'a' => 7,
+                b'b' => 8,
+                b'f' => 12,
+                b'v' => 11,
+                b'?' => b'?',
+                // Up to three octal digits: `\0`, `\101` ('A'); a value past 255 keeps its
+                // low byte, as a char does.
+                b'0'..=b'7' => {
+                    let mut value = u32::from(e - b'0');
+                    let octal_start = i;
+                    while i < bytes.len() && (b'0'..=b'7').contains(&bytes[i]) && i - octal_start < 2 {
+                        value = value * 8 + u32::from(bytes[i] - b'0');
+                        i += 1;
+                    }
+                    value as u8
+                }
                 b'\\' => b'\\',
                 b'\'' => b'\'',
                 b'"' => b'"',
@@ -388,6 +409,27 @@ mod tests {
     }
 
     #[test]
+    fn character_escapes_are_c_escapes() {
+        assert_eq!(
+            kinds(r"'\101' '\0' '\x41' '\n' '\'' '\7' '\b' '\f' '\v' '\?'"),
+            vec![
+                Tok::Char(b'A'),
+                Tok::Char(0),
+                Tok::Char(b'A'),
+                Tok::Char(b'\n'),
+                Tok::Char(b'\''),
+                Tok::Char(7),
+                Tok::Char(8),
+                Tok::Char(12),
+                Tok::Char(11),
+                Tok::Char(b'?'),
+                Tok::Eof
+            ]
+        );
+        assert_eq!(kinds(r#""\1011\x41""#), vec![Tok::Str("A1A".into()), Tok::Eof]);
+    }
+
+    #[test]
     fn hexadecimal_floating_constants_are_exact() {
         assert_eq!(
             kinds("0x1.8p1 0x1p-2f 0x.8P+1 0xAp0 0x1.fffffep127f 0x1p-1074"),
@@ -406,6 +448,22 @@ mod tests {
         }
         // Without `.` or `p`, a hex number is still an integer.
         assert_eq!(kinds("0x1F"), vec![Tok::Int { value: 31, unsigned: false, long: false }, Tok::Eof]);
+    }
+
+    #[test]
+    fn hexadecimal_and_octal_constants_past_int_are_unsigned() {
+        assert_eq!(
+            kinds("0x80000000 020000000000 2147483648 0x100000000 0xFFFFFFFFFFFFFFFF 0x80000000L"),
+            vec![
+                Tok::Int { value: 0x8000_0000, unsigned: true, long: false },
+                Tok::Int { value: 0x8000_0000, unsigned: true, long: false },
+                Tok::Int { value: 0x8000_0000, unsigned: false, long: false },
+                Tok::Int { value: 0x1_0000_0000, unsigned: false, long: false },
+                Tok::Int { value: u64::MAX, unsigned: true, long: false },
+                Tok::Int { value: 0x8000_0000, unsigned: false, long: true },
+                Tok::Eof
+            ]
+        );
     }
 
     #[test]
