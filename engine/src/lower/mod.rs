@@ -229,6 +229,7 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str, option
             span: f.span,
             statements: options.statements,
             open_vars: Vec::new(),
+            typings: 0,
         };
         lowerer.ret = lowerer.sigs[id].ret.clone();
         lowerer.func.name = lowerer.program.functions[id].name.clone();
@@ -1153,7 +1154,16 @@ struct FnLowerer<'a, 'u> {
     statements: bool,
     /// Variables of `func.vars` whose scope is still open, with their scope depth.
     open_vars: Vec<(usize, usize)>,
+    /// Expressions lowered only for their type so far in this function (see
+    /// [`MAX_TYPINGS`]).
+    typings: u32,
 }
+
+/// How many expressions one function may lower only for their type. A template call deduces
+/// its parameters from its arguments' types and then lowers the arguments, so template calls
+/// nested N deep type their innermost argument 2^N times; the bound turns that into a
+/// diagnostic instead of a hang. Real code stays far below it.
+const MAX_TYPINGS: u32 = 100_000;
 
 fn collect_address_taken_expr(e: &ast::Expr, out: &mut BTreeSet<String>, refs: &RefParams) {
     match &e.kind {
@@ -2439,15 +2449,27 @@ impl<'u> FnLowerer<'_, 'u> {
             }
             ExprKind::Binary(BinOp::LogAnd | BinOp::LogOr, a, b) => {
                 let is_and = matches!(e.kind, ExprKind::Binary(BinOp::LogAnd, ..));
+                let va = self.rvalue(a)?;
+                if let Ty::Vector(..) = va.ty {
+                    let vb = self.rvalue(b)?;
+                    return self.vector_logical(is_and, va, vb, span);
+                }
+                let ca = self.truth(va, a.span)?;
                 let dst = self.reg()?;
                 self.emit(Instr::Const { dst, bits: if is_and { 0 } else { 1 } }, span);
-                let ca = self.condition(a)?;
                 let jump = if is_and {
                     self.emit(Instr::BranchIfNot { cond: ca, target: 0 }, a.span)
                 } else {
                     self.emit(Instr::BranchIf { cond: ca, target: 0 }, a.span)
                 };
-                let cb = self.condition(b)?;
+                let vb = self.rvalue(b)?;
+                if let Ty::Vector(..) = vb.ty {
+                    // A vector second operand needs both operands evaluated, but a scalar first
+                    // operand has already decided whether the second runs.
+                    return Err(unsupported(span, "a logical operator with a scalar first operand and a vector second one")
+                        .with_help("compare the scalar into a vector first, or swap the operands"));
+                }
+                let cb = self.truth(vb, b.span)?;
                 let zero = self.reg()?;
                 self.emit(Instr::Const { dst: zero, bits: 0 }, b.span);
                 self.emit(Instr::Compare { op: CmpOp::Ne, ty: NumTy::I32, dst, lhs: cb, rhs: zero }, b.span);
@@ -2476,35 +2498,42 @@ impl<'u> FnLowerer<'_, 'u> {
                 self.write(&place, value, span)
             }
             ExprKind::Ternary(cond, then, otherwise) => {
-                if let Ty::Vector(_, lanes) = self.type_of_unevaluated(cond)? {
-                    return self.vector_ternary(cond, then, otherwise, lanes, span);
+                let c = self.rvalue(cond)?;
+                if let Ty::Vector(_, lanes) = c.ty {
+                    return self.vector_ternary(c, then, otherwise, lanes, span);
                 }
-                // The result type depends on both arms, so find it before lowering either.
-                let tt = self.type_of_unevaluated(then)?;
-                let te = self.type_of_unevaluated(otherwise)?;
-                let decay = |t: Ty| match t {
-                    Ty::Array { elem, .. } => Ty::Ptr { pointee: elem, space: Space::Private, is_const: false },
-                    t => t,
+                // Each arm is lowered once, where it runs; the result type needs both arms, so
+                // the `then` arm's conversion into the result waits in a block after the
+                // `else` arm (lowering an arm once for its type and again for its code would
+                // cost time exponential in the nesting of `?:`).
+                let c = self.truth(c, cond.span)?;
+                let jf = self.emit(Instr::BranchIfNot { cond: c, target: 0 }, cond.span);
+                let vt = self.expr(then)?;
+                let to_then_result = self.emit(Instr::Jump { target: 0 }, span);
+                let else_at = self.here();
+                self.patch(jf, else_at);
+                let ve = self.expr(otherwise)?;
+                let decay = |t: &Ty| match t {
+                    Ty::Array { elem, .. } => Ty::Ptr { pointee: elem.clone(), space: Space::Private, is_const: false },
+                    t => t.clone(),
                 };
-                let result_ty = match (decay(tt), decay(te)) {
+                let result_ty = match (decay(&vt.ty), decay(&ve.ty)) {
                     (Ty::Scalar(x), Ty::Scalar(y)) => Ty::Scalar(elem_of_num(common_num(num_ty(x), num_ty(y)))),
                     (v @ Ty::Vector(..), _) | (_, v @ Ty::Vector(..)) => v,
                     (r @ Ty::Record { .. }, _) => r,
                     (Ty::Void, _) | (_, Ty::Void) => Ty::Void,
-                    (Ty::Ptr { .. }, Ty::Scalar(_)) | (Ty::Ptr { .. }, Ty::Ptr { .. }) => self.type_of_unevaluated(then)?,
+                    (p @ Ty::Ptr { .. }, Ty::Scalar(_)) | (p @ Ty::Ptr { .. }, Ty::Ptr { .. }) => p,
                     (Ty::Scalar(_), p @ Ty::Ptr { .. }) => p,
                     (x, y) => {
                         return Err(type_error(span, format!("the arms of `?:` have incompatible types `{}` and `{}`", x.describe(), y.describe()), "here"))
                     }
                 };
-                let c = self.condition(cond)?;
-                let jf = self.emit(Instr::BranchIfNot { cond: c, target: 0 }, cond.span);
                 let dst = self.regs(Self::width(&result_ty))?;
-                self.ternary_arm(then, &result_ty, dst)?;
+                self.ternary_result(ve, &result_ty, dst, otherwise.span)?;
                 let jend = self.emit(Instr::Jump { target: 0 }, span);
-                let else_at = self.here();
-                self.patch(jf, else_at);
-                self.ternary_arm(otherwise, &result_ty, dst)?;
+                let then_result_at = self.here();
+                self.patch(to_then_result, then_result_at);
+                self.ternary_result(vt, &result_ty, dst, then.span)?;
                 let end = self.here();
                 self.patch(jend, end);
                 Ok(Val { reg: dst, ty: result_ty })
@@ -2568,17 +2597,23 @@ impl<'u> FnLowerer<'_, 'u> {
         }
     }
 
-    fn ternary_arm(&mut self, arm: &ast::Expr, result_ty: &Ty, dst: Reg) -> Result<(), Diagnostic> {
-        let v = self.expr(arm)?;
+    /// Moves an arm's value, converted to the result type, into the result registers.
+    fn ternary_result(&mut self, v: Val, result_ty: &Ty, dst: Reg, span: Span) -> Result<(), Diagnostic> {
         if *result_ty != Ty::Void {
-            let v = self.convert(v, result_ty, arm.span)?;
-            self.move_val(dst, &v, arm.span);
+            let v = self.convert(v, result_ty, span)?;
+            self.move_val(dst, &v, span);
         }
         Ok(())
     }
 
     /// The type of an expression whose code is discarded (sizeof's operand is not evaluated).
     fn type_of_unevaluated(&mut self, e: &ast::Expr) -> Result<Ty, Diagnostic> {
+        self.typings += 1;
+        if self.typings > MAX_TYPINGS {
+            return Err(Diagnostic::error("unsupported", "template calls are nested too deeply to deduce their types in reasonable time")
+                .with_span(e.span, "deducing the type of this argument")
+                .with_help("give the nested calls' results names with local variables"));
+        }
         let code_len = self.func.code.len();
         let regs = self.func.num_regs;
         let ty = match &e.kind {
@@ -3114,20 +3149,43 @@ impl<'u> FnLowerer<'_, 'u> {
     /// lane, as `select(otherwise, then, cond)` is, so both arms are evaluated and a lane's
     /// condition is its most significant bit. A scalar arm is widened to the condition's
     /// number of lanes (two scalar arms to their common type first).
-    fn vector_ternary(&mut self, cond: &ast::Expr, then: &ast::Expr, otherwise: &ast::Expr, lanes: u8, span: Span) -> Result<Val, Diagnostic> {
-        let (tt, te) = (self.type_of_unevaluated(then)?, self.type_of_unevaluated(otherwise)?);
-        let common = match (&tt, &te) {
+    fn vector_ternary(&mut self, c: Val, then: &ast::Expr, otherwise: &ast::Expr, lanes: u8, span: Span) -> Result<Val, Diagnostic> {
+        let (vt, ve) = (self.rvalue(then)?, self.rvalue(otherwise)?);
+        let common = match (&vt.ty, &ve.ty) {
             (Ty::Scalar(x), Ty::Scalar(y)) => Some(elem_of_num(common_num(num_ty(*x), num_ty(*y)))),
             _ => None,
         };
-        let widen = |arm: &ast::Expr, ty: &Ty| match ty {
-            Ty::Scalar(e) => {
-                let vector = Ty::Vector(common.unwrap_or(*e), lanes);
-                ast::Expr { kind: ExprKind::Cast(Box::new(vector_type_expr(&vector, arm.span)), Box::new(arm.clone())), span: arm.span }
+        let widen = |this: &mut Self, v: Val, arm_span: Span| -> Result<Val, Diagnostic> {
+            match v.ty {
+                Ty::Scalar(e) => {
+                    let e = common.unwrap_or(e);
+                    let reg = this.to_gentype(v, e, lanes, arm_span)?;
+                    Ok(Val { reg, ty: Ty::Vector(e, lanes) })
+                }
+                _ => Ok(v),
             }
-            _ => arm.clone(),
         };
-        self.select(&[widen(otherwise, &te), widen(then, &tt), cond.clone()], span)
+        let ve = widen(self, ve, otherwise.span)?;
+        let vt = widen(self, vt, then.span)?;
+        self.select_vals(ve, vt, c, span, span)
+    }
+
+    /// `&&` and `||` with a vector operand (OpenCL C 1.2 section 6.3.h): lane by lane, both
+    /// operands evaluated, -1 for true. Each operand becomes its truth mask (`x != 0`, negated
+    /// for a scalar so that true is -1 there too) and the masks are combined bitwise.
+    fn vector_logical(&mut self, is_and: bool, a: Val, b: Val, span: Span) -> Result<Val, Diagnostic> {
+        let mask = |this: &mut Self, v: Val| -> Result<Val, Diagnostic> {
+            let zero = this.constant(0, ElemType::Int, span)?;
+            let test = this.arith(BinOp::Ne, v, zero, span)?;
+            if let Ty::Scalar(t) = test.ty {
+                let dst = this.reg()?;
+                this.emit(Instr::Unary { op: UnaryOp::Neg, ty: num_ty(t), dst, src: test.reg }, span);
+                return Ok(Val { reg: dst, ty: test.ty });
+            }
+            Ok(test)
+        };
+        let (ma, mb) = (mask(self, a)?, mask(self, b)?);
+        self.arith(if is_and { BinOp::BitAnd } else { BinOp::BitOr }, ma, mb, span)
     }
 
     /// `select(a, b, c)`: per lane, `b` where `c` is true (vectors: where its sign bit is set).
@@ -3136,11 +3194,16 @@ impl<'u> FnLowerer<'_, 'u> {
             return Err(type_error(span, "`select` takes 3 arguments: select(a, b, condition)", "here"));
         };
         let (va, vb, vc) = (self.rvalue(a)?, self.rvalue(b)?, self.rvalue(c)?);
+        self.select_vals(va, vb, vc, c.span, span)
+    }
+
+    /// `select` on lowered operands; `c_span` is the condition's, for its diagnostics.
+    fn select_vals(&mut self, va: Val, vb: Val, vc: Val, c_span: Span, span: Span) -> Result<Val, Diagnostic> {
         let (e, n) = self.gentype(&[va.clone(), vb.clone()], MathKind::Any, "select", span)?;
         let (ra, rb) = (self.to_gentype(va, e, n, span)?, self.to_gentype(vb, e, n, span)?);
         let ce = match &vc.ty {
             Ty::Scalar(t) | Ty::Vector(t, _) if !t.is_float() => *t,
-            other => return Err(type_error(c.span, format!("`select` needs an integer condition, not `{}`", other.describe()), "here")),
+            other => return Err(type_error(c_span, format!("`select` needs an integer condition, not `{}`", other.describe()), "here")),
         };
         let rc = self.to_gentype(vc, ce, n, span)?;
         let dst = self.regs(n as u32)?;
