@@ -76,7 +76,7 @@ const MAX_STEPS: u64 = 200_000;
 const CHUNK: u64 = 5;
 
 /// Flags of line 2 that do not change what a dynamic run checks, with why.
-pub const IGNORED_FLAGS: [(&str, &str); 13] = [
+pub const IGNORED_FLAGS: [(&str, &str); 22] = [
     (
         "--no-inline",
         "inlining is a verifier transformation; the engine runs calls as written",
@@ -108,6 +108,30 @@ pub const IGNORED_FLAGS: [(&str, &str); 13] = [
     ),
     ("--asymmetric-asserts", "a prover optimisation"),
     ("--silent", "GPUVerify's output"),
+    (
+        "--no-refined-atomics",
+        "a coarser model of atomics for the prover; a verdict under it still holds",
+    ),
+    (
+        "--no-uniformity-analysis",
+        "a static analysis that helps the prover, not what is checked",
+    ),
+    (
+        "--no-smart-predication",
+        "how the verifier encodes control flow, not what is checked",
+    ),
+    (
+        "--no-loop-predicate-invariants",
+        "candidate invariants for the prover",
+    ),
+    ("--staged-inference", "how the prover infers invariants"),
+    ("--infer-info", "GPUVerify's own debugging output"),
+    ("--no-source-loc-infer", "GPUVerify's output"),
+    ("--time", "GPUVerify's timing report"),
+    (
+        "--timeout",
+        "GPUVerify's time limit; runs have their own step limit",
+    ),
 ];
 
 /// A launch as line 2 gives it, before shrinking.
@@ -126,6 +150,13 @@ pub struct Flags {
     pub only_intra_group: bool,
     /// The flags of [`IGNORED_FLAGS`] the line had.
     pub ignored: Vec<String>,
+    /// `-D NAME[=VALUE]` (or `-DNAME[=VALUE]`): macros defined for the kernel's compilation.
+    pub defines: Vec<String>,
+    /// `--global_offset=N` or `[N,M]`: the NDRange's global offset.
+    pub offset: Vec<u64>,
+    /// `--kernel-args=K,v1,...,vn`: the values of kernel K's arguments in order, `*` for one
+    /// left to the board's choice (GPUVerify's notation).
+    pub kernel_args: Option<(String, Vec<String>)>,
 }
 
 /// `N`, `[N,M]` or `N,M` (GPUVerify's forms of a size vector).
@@ -156,7 +187,8 @@ fn padded(mut v: Vec<u64>, rank: usize) -> Vec<u64> {
 ///
 /// `--local_size` and CUDA's `--blockDim` give the work-group; `--num_groups` and `--gridDim`
 /// the number of groups; `--global_size` the total per dimension (a multiple of the group).
-/// Sizes of different ranks are padded with 1s, as GPUVerify does. The flags of
+/// Sizes of different ranks are padded with 1s, as GPUVerify does. `-D` defines a macro,
+/// `--global_offset` sets the offset and `--kernel-args` fixes arguments. The flags of
 /// [`IGNORED_FLAGS`] are accepted and recorded; any other flag makes the launch not
 /// understood, since it might change what is checked.
 pub fn parse_flags(line: &str) -> Result<Flags, String> {
@@ -174,8 +206,22 @@ pub fn parse_flags(line: &str) -> Result<Flags, String> {
         only_divergence: false,
         only_intra_group: false,
         ignored: Vec::new(),
+        defines: Vec::new(),
+        offset: Vec::new(),
+        kernel_args: None,
     };
-    for word in text.split_whitespace() {
+    let mut words = text.split_whitespace();
+    while let Some(word) = words.next() {
+        if let Some(define) = word.strip_prefix("-D") {
+            // `-D NAME=1` or `-DNAME=1`, as a compiler takes it.
+            let define = if define.is_empty() {
+                words.next().ok_or("`-D` needs a macro")?
+            } else {
+                define
+            };
+            flags.defines.push(define.to_string());
+            continue;
+        }
         let (name, value) = match word.split_once('=') {
             Some((name, value)) => (name, Some(value)),
             None => (word, None),
@@ -191,6 +237,31 @@ pub fn parse_flags(line: &str) -> Result<Flags, String> {
                         .map_err(|_| format!("`{word}` is not a warp size"))
                 })?;
                 flags.warp_sync = Some(n);
+            }
+            "--global_offset" => {
+                // An offset may be 0, which `parse_vector` (for sizes) refuses.
+                let inner = value.ok_or("`--global_offset` needs a value")?;
+                let inner = inner
+                    .strip_prefix('[')
+                    .and_then(|t| t.strip_suffix(']'))
+                    .unwrap_or(inner);
+                flags.offset = inner
+                    .split(',')
+                    .map(|v| {
+                        v.trim()
+                            .parse::<u64>()
+                            .map_err(|_| format!("`{word}` is not an offset"))
+                    })
+                    .collect::<Result<_, _>>()?;
+            }
+            "--kernel-args" => {
+                let list = value.ok_or("`--kernel-args` needs a kernel and its arguments")?;
+                let mut parts = list.split(',').map(str::to_string);
+                let kernel = parts
+                    .next()
+                    .filter(|k| !k.is_empty())
+                    .ok_or("`--kernel-args` needs a kernel name")?;
+                flags.kernel_args = Some((kernel, parts.collect()));
             }
             "--only-divergence" => flags.only_divergence = true,
             "--only-intra-group" => flags.only_intra_group = true,
@@ -466,7 +537,7 @@ fn run_kernel(
         Ok(flags) => flags,
         Err(why) => return Outcome::NotRun(format!("launch not understood: {why}")),
     };
-    let kernels = match frontend::kernels(source, dialect, &[]) {
+    let kernels = match frontend::kernels(source, dialect, &flags.defines) {
         Ok(kernels) => kernels,
         Err(diagnostics) => {
             let why = diagnostics.first().map_or_else(
@@ -497,6 +568,8 @@ fn run_kernel(
     for kernel in &kernels {
         let mut scenario = Scenario::new(source, file_name, dialect);
         scenario.kernel = Some(kernel.name.clone());
+        scenario.defines.clone_from(&flags.defines);
+        scenario.launch.offset.clone_from(&flags.offset);
         scenario.launch.global = fitted.global();
         scenario.launch.local = Some(fitted.local.clone());
         scenario.scheduler = SchedulerKind::Random;
@@ -507,12 +580,21 @@ fn run_kernel(
             scenario.warp_size = n;
             scenario.scheduler = SchedulerKind::Lockstep;
         }
-        let scalars: Vec<(&str, ElemType)> = kernel
+        // `--kernel-args` fixes some arguments of its kernel, by position.
+        let given: &[String] = match &flags.kernel_args {
+            Some((name, values)) if *name == kernel.name => values,
+            _ => &[],
+        };
+        let scalars: Vec<(&str, ElemType, Option<&str>)> = kernel
             .params
             .iter()
+            .enumerate()
             // Pointers and by-value structs get the engine's seeded defaults.
-            .filter(|p| p.address_space == "private")
-            .filter_map(|p| Some((p.name.as_str(), ElemType::parse(&p.ty)?)))
+            .filter(|(_, p)| p.address_space == "private")
+            .filter_map(|(i, p)| {
+                let fixed = given.get(i).map(String::as_str).filter(|v| *v != "*");
+                Some((p.name.as_str(), ElemType::parse(&p.ty)?, fixed))
+            })
             .collect();
         let mut first_seed = 0;
         while first_seed < runs {
@@ -520,12 +602,10 @@ fn run_kernel(
             let index = (first_seed / CHUNK) as usize;
             scenario.args.clear();
             let mut shown = Vec::new();
-            for &(name, ty) in &scalars {
-                let text = format!(
-                    "{name}={}:{}",
-                    ty.name(),
-                    scalar_value(ty, fitted.local[0], index)
-                );
+            for &(name, ty, fixed) in &scalars {
+                let value =
+                    fixed.map_or_else(|| scalar_value(ty, fitted.local[0], index), str::to_string);
+                let text = format!("{name}={}:{value}", ty.name());
                 match ArgBinding::parse(&text) {
                     Ok(binding) => scenario.args.push(binding),
                     Err(d) => return Outcome::NotRun(format!("argument `{text}`: {}", d.message)),
@@ -995,6 +1075,31 @@ mod tests {
         let f = parse_flags("//--local_size=256 --num_groups=2 --vcgen-opt=/checkArrays:A,B,C")
             .unwrap();
         assert_eq!(f.ignored, vec!["--vcgen-opt"]);
+    }
+
+    #[test]
+    fn defines_offsets_and_kernel_arguments_are_kept() {
+        let f = parse_flags("//--local_size=8 --num_groups=2 -DN=4 -D WIDTH --global_offset=[3,0] --kernel-args=foo,*,7")
+            .unwrap();
+        assert_eq!(f.defines, vec!["N=4", "WIDTH"]);
+        assert_eq!(f.offset, vec![3, 0]);
+        assert_eq!(
+            f.kernel_args,
+            Some(("foo".to_string(), vec!["*".to_string(), "7".to_string()]))
+        );
+        assert!(parse_flags("//--local_size=8 --num_groups=2 -D")
+            .unwrap_err()
+            .contains("-D"));
+        assert!(
+            parse_flags("//--local_size=8 --num_groups=2 --kernel-args=")
+                .unwrap_err()
+                .contains("kernel name")
+        );
+        assert!(
+            parse_flags("//--local_size=8 --num_groups=2 --global_offset=x")
+                .unwrap_err()
+                .contains("offset")
+        );
     }
 
     #[test]
