@@ -85,7 +85,13 @@ pub fn parse(text: &str) -> Result<SimFile, Diagnostic> {
     let mut defines = Vec::new();
     if let Some(first) = text.lines().next() {
         if let Some(args) = first.trim().strip_prefix("# ARGS:") {
-            let words: Vec<&str> = args.split_whitespace().collect();
+            // Build options may come quoted (`--build-options "-DN=4 -cl-std=CL2.0"`) or joined
+            // to their flag (`--build-options=-DN=4`); the quotes and the flag are not part of a
+            // definition.
+            let words: Vec<&str> = args
+                .split_whitespace()
+                .map(|w| w.strip_prefix("--build-options=").unwrap_or(w).trim_matches(|c| c == '"' || c == '\''))
+                .collect();
             let mut k = 0;
             while k < words.len() {
                 if words[k] == "-D" {
@@ -283,6 +289,14 @@ mod tests {
         assert_eq!(dumped, vec!["a".to_string()]);
         assert_eq!(scenario.args[1].spec, ArgSpec::Local { bytes: 16 });
         assert_eq!(scenario.args[2].spec, ArgSpec::Scalar { ty: ElemType::Int, value: Number::Int(7) });
+    }
+
+    #[test]
+    fn quoted_and_joined_build_options_define_macros() {
+        let defines = |first: &str| parse(&format!("{first}\nk.cl\nk\n1 1 1\n1 1 1\n")).unwrap().defines;
+        assert_eq!(defines("# ARGS: --build-options \"-DN=4 -cl-std=CL2.0 -D M\""), vec!["N=4", "M"]);
+        assert_eq!(defines("# ARGS: --build-options=-DN=4"), vec!["N=4"]);
+        assert!(defines("# ARGS: -i").is_empty());
     }
 
     #[test]
