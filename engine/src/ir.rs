@@ -537,6 +537,20 @@ pub struct GlobalDecl {
     pub name: String,
     pub space: Space,
     pub bytes: Vec<u8>,
+    /// Pointers among the initial bytes (`global int *p = &g;`), whose values depend on where
+    /// the launch places the variables they point to: filled in by the launch.
+    pub pointers: Vec<GlobalPointer>,
+}
+
+/// A pointer in a program-scope variable's initial bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalPointer {
+    /// Where the pointer's 8 bytes start in the variable.
+    pub at: u32,
+    /// The program-scope variable it points into, as its index in [`Program::globals`].
+    pub target: u32,
+    /// Its byte offset in that variable.
+    pub offset: i64,
 }
 
 /// A whole lowered program.

@@ -323,6 +323,18 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         pool.push(Alloc { name: g.name.clone(), bytes: g.bytes.clone(), init: None, access, elem: None, shadow: Default::default() });
         program_globals.push(ptr::make(g.space, (pool.len() - 1) as u32, 0));
     }
+    // Pointers initialised with another variable's address, now that every variable has its
+    // place.
+    for (g, &at) in program.globals.iter().zip(&program_globals) {
+        for p in &g.pointers {
+            let Some(&target) = program_globals.get(p.target as usize) else { continue };
+            let value = ptr::add(target, p.offset);
+            let pool = if g.space == Space::Constant { &mut constant } else { &mut global };
+            if let Some(bytes) = pool.get_mut(ptr::alloc(at) as usize).and_then(|a| a.bytes.get_mut(p.at as usize..p.at as usize + 8)) {
+                bytes.copy_from_slice(&value.to_le_bytes());
+            }
+        }
+    }
     // The device heap for `malloc`, only when the program allocates.
     let heap = if program.uses_heap {
         budget(scenario.heap_bytes, "the device heap")?;

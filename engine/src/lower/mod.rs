@@ -148,7 +148,7 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str, option
             }
             Item::Global(decls, _) => {
                 for d in decls {
-                    let var = program_scope_variable(&mut types, &mut program, d, cuda)?;
+                    let var = program_scope_variable(&mut types, &mut program, &global_scope, d, cuda)?;
                     global_scope.insert(d.name.clone(), var);
                 }
                 continue;
@@ -337,7 +337,13 @@ fn signature(types: &mut Types, f: &ast::Function) -> Result<(Ty, Vec<Ty>, Vec<b
 }
 
 /// Lays out a program-scope variable in constant or global memory with its initial bytes.
-fn program_scope_variable(types: &mut Types, program: &mut ir::Program, d: &ast::VarDecl, cuda: bool) -> Result<Var, Diagnostic> {
+fn program_scope_variable(
+    types: &mut Types,
+    program: &mut ir::Program,
+    globals: &HashMap<String, Var>,
+    d: &ast::VarDecl,
+    cuda: bool,
+) -> Result<Var, Diagnostic> {
     // CUDA variables at file scope without a qualifier are treated as `__device__` ones.
     let default = if cuda { Space::Global } else { Space::Private };
     let space = space_of(storage_space(&d.ty), default, d.ty.base.span)?;
@@ -350,19 +356,19 @@ fn program_scope_variable(types: &mut Types, program: &mut ir::Program, d: &ast:
             program.locals.push(LocalDecl { name: d.name.clone(), size: ty.size(), elem: scalar_elem(&ty) });
             return Ok(Var { loc: VarLoc::Local(index), ty, volatile: d.ty.base.is_volatile });
         }
-        // OpenCL requires program-scope variables to be in the constant (or, from 2.0, the
-        // global) address space; a const-qualified one without a qualifier is constant data.
+        // OpenCL 1.2 requires program-scope variables to be in the constant address space;
+        // OpenCL 2.0 allows the global one and makes it the default. A const-qualified one
+        // without a qualifier is constant data.
         Space::Private if d.ty.base.is_const => Space::Constant,
-        _ => {
-            return Err(type_error(d.name_span, format!("the program-scope variable `{}` must be `__constant` or `__global`", d.name), "declared here")
-                .with_help(format!("write `__constant` before its type if `{}` never changes", d.name)))
-        }
+        _ => Space::Global,
     };
     let ty = declared_type(types, d)?;
     let mut bytes = vec![0u8; ty.size() as usize];
+    let mut refs = ConstRefs { globals, pointers: Vec::new() };
     if let Some(init) = &d.init {
-        const_init(types, &ty, init, &mut bytes)?;
+        const_init(types, &mut refs, &ty, init, &mut bytes, 0)?;
     }
+    let pointers = refs.pointers;
     // A constant integer at program scope can also size arrays.
     if let (Ty::Scalar(t), Some(Initializer::Expr(e))) = (&ty, &d.init) {
         if !t.is_float() && (space == Space::Constant || d.ty.base.is_const) {
@@ -372,7 +378,7 @@ fn program_scope_variable(types: &mut Types, program: &mut ir::Program, d: &ast:
         }
     }
     let index = program.globals.len() as u32;
-    program.globals.push(ir::GlobalDecl { name: d.name.clone(), space, bytes });
+    program.globals.push(ir::GlobalDecl { name: d.name.clone(), space, bytes, pointers });
     Ok(Var { loc: VarLoc::Global(index, space), ty, volatile: d.ty.base.is_volatile })
 }
 
@@ -538,11 +544,60 @@ fn has_designators(items: &[Initializer]) -> bool {
     items.iter().any(|i| matches!(i, Initializer::Designated(..)))
 }
 
-/// Writes the bytes of a constant initialiser.
-fn const_init(types: &Types, ty: &Ty, init: &Initializer, bytes: &mut [u8]) -> Result<(), Diagnostic> {
+/// What a program-scope initialiser may point at, and the pointers it holds.
+struct ConstRefs<'a> {
+    /// The program-scope variables declared before it.
+    globals: &'a HashMap<String, Var>,
+    /// Its pointers, for the launch to fill in.
+    pointers: Vec<ir::GlobalPointer>,
+}
+
+/// The program-scope variable and byte offset a constant address names: `&g`, `a` (an array),
+/// `&a[2]`, `a + 2`, `&g + 1`, through casts.
+fn const_address(types: &Types, globals: &HashMap<String, Var>, e: &ast::Expr) -> Option<(u32, i64)> {
+    let variable = |name: &str| match globals.get(name) {
+        Some(Var { loc: VarLoc::Global(index, _), ty, .. }) => Some((*index, ty.clone())),
+        _ => None,
+    };
+    // The address and the size of what it points to, for pointer arithmetic.
+    let pointing = |e: &ast::Expr| -> Option<(u32, i64, u64)> {
+        match &e.kind {
+            ExprKind::Unary(UnOp::AddrOf, inner) => match &inner.kind {
+                ExprKind::Ident(name) => variable(name).map(|(i, ty)| (i, 0, ty.size())),
+                ExprKind::Index(base, index) => {
+                    let ExprKind::Ident(name) = &base.kind else { return None };
+                    let (i, ty) = variable(name)?;
+                    let Ty::Array { elem, .. } = ty else { return None };
+                    let k = i64::try_from(types.eval_int(index).ok()?).ok()?;
+                    Some((i, k.checked_mul(elem.size() as i64)?, elem.size()))
+                }
+                _ => None,
+            },
+            ExprKind::Ident(name) => match variable(name)? {
+                (i, Ty::Array { elem, .. }) => Some((i, 0, elem.size())),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    match &e.kind {
+        ExprKind::Cast(_, inner) => const_address(types, globals, inner),
+        ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), base, k) => {
+            let (i, offset, size) = pointing(base)?;
+            let k = i64::try_from(types.eval_int(k).ok()?).ok()?;
+            let delta = k.checked_mul(size as i64)?;
+            Some((i, if *op == BinOp::Add { offset.checked_add(delta)? } else { offset.checked_sub(delta)? }))
+        }
+        _ => pointing(e).map(|(i, offset, _)| (i, offset)),
+    }
+}
+
+/// Writes the bytes of a constant initialiser into `bytes`, which start `at` bytes into the
+/// variable.
+fn const_init(types: &Types, refs: &mut ConstRefs, ty: &Ty, init: &Initializer, bytes: &mut [u8], at: usize) -> Result<(), Diagnostic> {
     if let Initializer::List(items, span) = init {
         if has_designators(items) {
-            return const_init(types, ty, &Initializer::List(positional(types, ty, items, *span)?, *span), bytes);
+            return const_init(types, refs, ty, &Initializer::List(positional(types, ty, items, *span)?, *span), bytes, at);
         }
         if items.is_empty() {
             // `{}`: the bytes start as zero.
@@ -559,7 +614,7 @@ fn const_init(types: &Types, ty: &Ty, init: &Initializer, bytes: &mut [u8]) -> R
             }
             let size = elem.size() as usize;
             for (i, item) in items.iter().enumerate() {
-                const_init(types, elem, item, &mut bytes[i * size..(i + 1) * size])?;
+                const_init(types, refs, elem, item, &mut bytes[i * size..(i + 1) * size], at + i * size)?;
             }
             Ok(())
         }
@@ -578,12 +633,12 @@ fn const_init(types: &Types, ty: &Ty, init: &Initializer, bytes: &mut [u8]) -> R
                 return Err(type_error(*span, format!("too many initialisers for `{}`", record.name), "here"));
             }
             for (m, item) in members.iter().zip(items) {
-                let at = m.offset as usize;
-                const_init(types, &m.ty, item, &mut bytes[at..at + m.ty.size() as usize])?;
+                let offset = m.offset as usize;
+                const_init(types, refs, &m.ty, item, &mut bytes[offset..offset + m.ty.size() as usize], at + offset)?;
             }
             Ok(())
         }
-        (_, Initializer::List(items, _)) if items.len() == 1 => const_init(types, ty, &items[0], bytes),
+        (_, Initializer::List(items, _)) if items.len() == 1 => const_init(types, refs, ty, &items[0], bytes, at),
         (_, Initializer::List(_, span)) => Err(type_error(*span, "a scalar is initialised with one value", "list here")),
         (Ty::Scalar(t), Initializer::Expr(e)) => {
             let bits = match (const_number(types, e)?, t.is_float()) {
@@ -595,6 +650,16 @@ fn const_init(types: &Types, ty: &Ty, init: &Initializer, bytes: &mut [u8]) -> R
                 (ConstNum::Float(v), true) => v.to_bits(),
             };
             crate::exec::encode_value(*t, bits, bytes);
+            Ok(())
+        }
+        (Ty::Ptr { .. }, Initializer::Expr(e)) => {
+            if types.eval_int(e).is_ok_and(|v| v == 0) {
+                return Ok(());
+            }
+            let (target, offset) = const_address(types, refs.globals, e).ok_or_else(|| {
+                type_error(e.span, "a program-scope pointer starts as 0 or the address of a program-scope variable", "not such an address")
+            })?;
+            refs.pointers.push(ir::GlobalPointer { at: at as u32, target, offset });
             Ok(())
         }
         (_, Initializer::Expr(e)) => Err(unsupported(e.span, "this kind of program-scope initialiser")),
