@@ -191,6 +191,10 @@ pub enum MathOp {
     /// The unbiased exponent of `x` as an integer (`ilogb`): `INT_MIN` for 0, `INT_MAX` for
     /// infinities and NaN.
     Ilogb,
+    /// A value conversion to `ty` (float or double) rounded down (`Floor`), up (`Ceil`) or
+    /// toward zero (`Trunc`), from a `long`, `ulong` or `double` operand (`convert_float_rtp`
+    /// and the like; narrower integers are widened first, exactly).
+    ConvertDirected(ElemType, UnaryOp),
     /// A quiet NaN carrying the operand's low bits in its significand (`nan`); `ty` is the
     /// result's float type and the operand is a `uint` (float) or `ulong` (double).
     Nan,

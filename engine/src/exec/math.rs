@@ -4,7 +4,7 @@
 //! never from the platform, so a transcendental function returns the same bits natively and
 //! in wasm, and a trace hash means the same run everywhere.
 
-use crate::ir::MathOp;
+use crate::ir::{MathOp, UnaryOp};
 use crate::scenario::ElemType;
 
 fn f32_of(v: u64) -> f32 {
@@ -45,6 +45,47 @@ fn wrap(t: ElemType, v: i128) -> u64 {
         ElemType::UInt => v as u32 as u64,
         _ => v,
     }
+}
+
+/// A `long`, `ulong` or `double` (register bits `a`, type `from`) converted to `to` (float or
+/// double) with a directed rounding: the nearest value, moved one step when it lies on the
+/// wrong side of the exact one.
+fn convert_directed(from: ElemType, mode: UnaryOp, to: ElemType, a: u64) -> u64 {
+    use std::cmp::Ordering;
+    let single = to == ElemType::Float;
+    // The nearest value (as an f64, exactly) and how it compares with the exact operand.
+    let (near, order) = match from {
+        ElemType::Double => {
+            let x = f64::from_bits(a);
+            let near = if single { x as f32 as f64 } else { x };
+            (near, near.partial_cmp(&x))
+        }
+        _ => {
+            let exact = if from == ElemType::ULong { a as i128 } else { a as i64 as i128 };
+            let near = match (from == ElemType::ULong, single) {
+                (true, true) => a as f32 as f64,
+                (true, false) => a as f64,
+                (false, true) => a as i64 as f32 as f64,
+                (false, false) => a as i64 as f64,
+            };
+            // The nearest value of an integer is an integer below 2^64 in magnitude.
+            (near, Some((near as i128).cmp(&exact)))
+        }
+    };
+    let (down, up) = match (mode, order) {
+        (UnaryOp::Floor, Some(Ordering::Greater)) => (true, false),
+        (UnaryOp::Ceil, Some(Ordering::Less)) => (false, true),
+        (UnaryOp::Trunc, Some(Ordering::Greater)) if near > 0.0 => (true, false),
+        (UnaryOp::Trunc, Some(Ordering::Less)) if near < 0.0 => (false, true),
+        _ => (false, false),
+    };
+    let target = if down { f64::NEG_INFINITY } else { f64::INFINITY };
+    let r = match (down || up, single) {
+        (false, _) => near,
+        (true, true) => libm::nextafterf(near as f32, target as f32) as f64,
+        (true, false) => libm::nextafter(near, target),
+    };
+    store(single, r)
 }
 
 /// The high half of the double-width product of `x` and `y` (register bits `a` and `b`).
@@ -133,6 +174,7 @@ pub fn eval(op: MathOp, t: ElemType, a: u64, b: u64, c: u64) -> u64 {
             }
             return to_half(op, f32::from_bits(a as u32)) as u64;
         }
+        MathOp::ConvertDirected(from, mode) => return convert_directed(from, mode, t, a),
         MathOp::Nan => {
             // A quiet NaN (top significand bit set) with the operand's low bits below it.
             return if t == ElemType::Double { 0x7ff8_0000_0000_0000 | (a & 0x0007_ffff_ffff_ffff) } else { 0x7fc0_0000 | (a & 0x003f_ffff) };

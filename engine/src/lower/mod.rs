@@ -4042,6 +4042,21 @@ impl<'u> FnLowerer<'_, 'u> {
                     self.emit(Instr::Narrow { ty: to_e, dst: dst + k, src }, span);
                 }
                 Conversion::Value { saturate, rounding } => {
+                    let inexact = !from_e.is_float() || (from_e == ElemType::Double && to_e == ElemType::Float);
+                    if let (Some(mode @ (UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc)), true, true) = (rounding, to_e.is_float(), inexact) {
+                        // A directed rounding to a float type: integers widen exactly to long or
+                        // ulong first, and the value is rounded once from there.
+                        let wide = if from_e.is_float() {
+                            from_e
+                        } else if from_e.is_signed() {
+                            ElemType::Long
+                        } else {
+                            ElemType::ULong
+                        };
+                        let w = self.convert(Val { reg: src, ty: Ty::Scalar(from_e) }, &Ty::Scalar(wide), span)?;
+                        self.emit(Instr::Math { op: MathOp::ConvertDirected(wide, mode), ty: to_e, dst: dst + k, a: w.reg, b: w.reg, c: w.reg }, span);
+                        continue;
+                    }
                     let (mut cur, mut cur_e) = (src, from_e);
                     if from_e.is_float() && !to_e.is_float() {
                         let r = self.reg()?;
