@@ -3085,9 +3085,14 @@ impl<'u> FnLowerer<'_, 'u> {
             return Err(type_error(span, format!("`vec_step` takes 1 argument, but {} were given", args.len()), "wrong number of arguments")
                 .with_help("call it as vec_step(float4) or vec_step(x)"));
         };
-        let ty = match &operand.kind {
-            ExprKind::Ident(w) if self.lookup(w).is_none() && self.types.named(w).is_some() => self.types.named(w).unwrap_or(Ty::Void),
-            _ => self.type_of_unevaluated(operand)?,
+        // A single word that is not a variable may name a type (`float4`, a typedef).
+        let named = match &operand.kind {
+            ExprKind::Ident(w) if self.lookup(w).is_none() => self.types.named(w),
+            _ => None,
+        };
+        let ty = match named {
+            Some(ty) => ty,
+            None => self.type_of_unevaluated(operand)?,
         };
         let steps = match ty {
             Ty::Scalar(_) | Ty::Half => 1,
