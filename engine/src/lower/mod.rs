@@ -2285,7 +2285,13 @@ impl<'u> FnLowerer<'_, 'u> {
                         return Err(type_error(span, format!("the arms of `?:` have incompatible types `{}` and `{}`", x.describe(), y.describe()), "here"))
                     }
                 };
-                let c = self.condition(cond)?;
+                let cv = self.rvalue(cond)?;
+                if let Ty::Vector(..) = cv.ty {
+                    // OpenCL: a vector condition selects lane by lane, from both arms.
+                    let (vt, vo) = (self.rvalue(then)?, self.rvalue(otherwise)?);
+                    return self.select_values("?:", vo, vt, cv, cond.span, span);
+                }
+                let c = self.truth(cv, cond.span)?;
                 let jf = self.emit(Instr::BranchIfNot { cond: c, target: 0 }, cond.span);
                 let dst = self.regs(Self::width(&result_ty))?;
                 self.ternary_arm(then, &result_ty, dst)?;
@@ -2933,11 +2939,22 @@ impl<'u> FnLowerer<'_, 'u> {
             return Err(type_error(span, "`select` takes 3 arguments: select(a, b, condition)", "here"));
         };
         let (va, vb, vc) = (self.rvalue(a)?, self.rvalue(b)?, self.rvalue(c)?);
-        let (e, n) = self.gentype(&[va.clone(), vb.clone()], MathKind::Any, "select", span)?;
+        self.select_values("select", va, vb, vc, c.span, span)
+    }
+
+    /// `select(a, b, c)` on values: the built-in, and `?:` with a vector condition (which is
+    /// `select(otherwise, then, condition)`, scalar arms broadcast to the condition's lanes).
+    fn select_values(&mut self, name: &str, va: Val, vb: Val, vc: Val, c_span: Span, span: Span) -> Result<Val, Diagnostic> {
+        let (e, n) = self.gentype(&[va.clone(), vb.clone()], MathKind::Any, name, span)?;
+        // Scalar arms of `?:` take the condition's lanes; the built-in's do not.
+        let n = match vc.ty {
+            Ty::Vector(_, cn) if n == 1 && name == "?:" => cn,
+            _ => n,
+        };
         let (ra, rb) = (self.to_gentype(va, e, n, span)?, self.to_gentype(vb, e, n, span)?);
         let ce = match &vc.ty {
             Ty::Scalar(t) | Ty::Vector(t, _) if !t.is_float() => *t,
-            other => return Err(type_error(c.span, format!("`select` needs an integer condition, not `{}`", other.describe()), "here")),
+            other => return Err(type_error(c_span, format!("`{name}` needs an integer condition, not `{}`", other.describe()), "here")),
         };
         let rc = self.to_gentype(vc, ce, n, span)?;
         let dst = self.regs(n as u32)?;
