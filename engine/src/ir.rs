@@ -98,6 +98,8 @@ pub enum MathOp {
     Ffs,
     /// CUDA's `__brev`: the bits in reverse order.
     Brev,
+    /// `mul_hi(a, b) + c`.
+    MadHi,
     // Common to integers and floats.
     Min,
     Max,
@@ -163,6 +165,43 @@ pub enum MathOp {
     Sign,
     Degrees,
     Radians,
+    /// `acos(x) / pi`, `asin(x) / pi`, `atan(x) / pi`, `atan2(y, x) / pi`, `tan(pi x)`.
+    AcosPi,
+    AsinPi,
+    AtanPi,
+    Atan2Pi,
+    TanPi,
+    /// The unbiased exponent of `x` as a float (`logb`).
+    Logb,
+    /// The operand of larger (smaller) magnitude; equal magnitudes as `fmax` (`fmin`), with
+    /// +0 above -0.
+    MaxMag,
+    MinMag,
+    /// `x / y` and `1 / x` (`native_divide`, `native_recip` and their `half_` forms).
+    Divide,
+    Recip,
+    /// `fract`'s result, `min(x - floor(x), largest value below 1)`; the pointer gets `Floor`.
+    Fract,
+    /// `modf`'s result, the signed fractional part; the pointer gets `Trunc`.
+    Modf,
+    /// `frexp`'s mantissa in [0.5, 1) and (an integer) its exponent.
+    FrexpMantissa,
+    FrexpExponent,
+    /// `remquo`'s quotient bits (an integer: the sign of `x / y` and its low 31 bits); the
+    /// result is `Remainder`.
+    RemquoQuotient,
+    /// `lgamma_r`'s sign of gamma(x) (an integer); the result is `Lgamma`.
+    LgammaSign,
+    /// The unbiased exponent of `x` as an integer (`ilogb`): `INT_MIN` for 0, `INT_MAX` for
+    /// infinities and NaN.
+    Ilogb,
+    /// A value conversion to `ty` (float or double) rounded down (`Floor`), up (`Ceil`) or
+    /// toward zero (`Trunc`), from a `long`, `ulong` or `double` operand (`convert_float_rtp`
+    /// and the like; narrower integers are widened first, exactly).
+    ConvertDirected(ElemType, UnaryOp),
+    /// A quiet NaN carrying the operand's low bits in its significand (`nan`); `ty` is the
+    /// result's float type and the operand is a `uint` (float) or `ulong` (double).
+    Nan,
     // Half-precision storage: the 16 bits of a `half` to a float, and a float to those bits
     // rounded to nearest even, toward zero, toward +infinity or toward -infinity.
     HalfToFloat,
@@ -176,6 +215,15 @@ pub enum MathOp {
     IsFinite,
     IsNormal,
     SignBit,
+    IsEqual,
+    IsNotEqual,
+    IsGreater,
+    IsGreaterEqual,
+    IsLess,
+    IsLessEqual,
+    IsLessGreater,
+    IsOrdered,
+    IsUnordered,
 }
 
 /// Read-modify-write operations of the atomic built-ins.

@@ -736,16 +736,25 @@ enum MathKind {
     Any,
     /// A float gentype and an int gentype (`pown`, `rootn`, `ldexp`).
     FloatInt,
-    /// Float operand, integer result (`isnan`, ...).
+    /// Float operands, integer result: 1 / 0 for scalars, -1 / 0 per lane for vectors, whose
+    /// lanes are as wide as the operand's (`isnan`, `isless`, ...).
     Relational,
+    /// Float operand, `int` result lanes whatever the operand's width (`ilogb`).
+    IntResult,
 }
 
 /// The lane-wise math, integer and relational built-ins: operation, kind and arity.
 /// `native_` and `half_` variants compute the same function at full precision.
 fn math_builtin(name: &str) -> Option<(MathOp, MathKind, usize)> {
-    let name = name.strip_prefix("native_").or_else(|| name.strip_prefix("half_")).unwrap_or(name);
     use MathKind::*;
     use MathOp as M;
+    // Division and reciprocal exist only in these forms.
+    match name {
+        "native_divide" | "half_divide" => return Some((M::Divide, Float, 2)),
+        "native_recip" | "half_recip" => return Some((M::Recip, Float, 1)),
+        _ => {}
+    }
+    let name = name.strip_prefix("native_").or_else(|| name.strip_prefix("half_")).unwrap_or(name);
     Some(match name {
         "add_sat" => (M::AddSat, Int, 2),
         "sub_sat" => (M::SubSat, Int, 2),
@@ -755,6 +764,7 @@ fn math_builtin(name: &str) -> Option<(MathOp, MathKind, usize)> {
         "mul24" => (M::Mul24, Int, 2),
         "mad24" => (M::Mad24, Int, 3),
         "mad_sat" => (M::MadSat, Int, 3),
+        "mad_hi" => (M::MadHi, Int, 3),
         "abs_diff" => (M::AbsDiff, Int, 2),
         "rotate" => (M::Rotate, Int, 2),
         "clz" => (M::Clz, Int, 1),
@@ -826,6 +836,24 @@ fn math_builtin(name: &str) -> Option<(MathOp, MathKind, usize)> {
         "isfinite" => (M::IsFinite, Relational, 1),
         "isnormal" => (M::IsNormal, Relational, 1),
         "signbit" => (M::SignBit, Relational, 1),
+        "isequal" => (M::IsEqual, Relational, 2),
+        "isnotequal" => (M::IsNotEqual, Relational, 2),
+        "isgreater" => (M::IsGreater, Relational, 2),
+        "isgreaterequal" => (M::IsGreaterEqual, Relational, 2),
+        "isless" => (M::IsLess, Relational, 2),
+        "islessequal" => (M::IsLessEqual, Relational, 2),
+        "islessgreater" => (M::IsLessGreater, Relational, 2),
+        "isordered" => (M::IsOrdered, Relational, 2),
+        "isunordered" => (M::IsUnordered, Relational, 2),
+        "acospi" => (M::AcosPi, Float, 1),
+        "asinpi" => (M::AsinPi, Float, 1),
+        "atanpi" => (M::AtanPi, Float, 1),
+        "atan2pi" => (M::Atan2Pi, Float, 2),
+        "tanpi" => (M::TanPi, Float, 1),
+        "logb" => (M::Logb, Float, 1),
+        "maxmag" => (M::MaxMag, Float, 2),
+        "minmag" => (M::MinMag, Float, 2),
+        "ilogb" => (M::Ilogb, IntResult, 1),
         _ => return None,
     })
 }
@@ -3022,7 +3050,14 @@ impl<'u> FnLowerer<'_, 'u> {
                 return self.math_call(name, op, kind, args, span);
             }
             "select" => return self.select(args, span),
-            "dot" | "length" | "distance" | "normalize" | "cross" => return self.geometric(name, args, span),
+            "fract" | "modf" | "frexp" | "remquo" | "sincos" | "lgamma_r" => return self.math_with_pointer(name, args, span),
+            "nan" => return self.nan(args, span),
+            "upsample" => return self.upsample(args, span),
+            "vec_step" => return self.vec_step(args, span),
+            "to_global" | "to_local" | "to_private" | "get_fence" => return self.address_space_of(name, args, span),
+            "dot" | "length" | "distance" | "normalize" | "cross" | "fast_length" | "fast_distance" | "fast_normalize" => {
+                return self.geometric(name, args, span)
+            }
             "any" | "all" => return self.any_all(name, args, span),
             "shuffle" | "shuffle2" => return self.shuffle(name, args, span),
             "async_work_group_copy" | "async_work_group_strided_copy" => return self.async_copy(name, args, span),
@@ -3067,6 +3102,9 @@ impl<'u> FnLowerer<'_, 'u> {
             "abs" => {
                 expect_args(1, "abs(x)")?;
                 let a = self.rvalue(&args[0])?;
+                if let Ty::Vector(e, n) = a.ty {
+                    return self.vector_abs(a.reg, e, n, span);
+                }
                 let a = self.promote(a, span)?;
                 let Ty::Scalar(t) = a.ty else { unreachable_ty(span)? };
                 if t.is_float() {
@@ -3136,6 +3174,26 @@ impl<'u> FnLowerer<'_, 'u> {
             .with_note("functions must be defined or declared before they are called"))
     }
 
+    /// `abs` of an integer vector: lane-wise, into the unsigned vector of the same width
+    /// (`abs((char4)(-128))` is `(uchar4)(128)`).
+    fn vector_abs(&mut self, src: Reg, e: ElemType, n: u8, span: Span) -> Result<Val, Diagnostic> {
+        if e.is_float() {
+            return Err(type_error(span, "`abs` takes an integer", "floating-point argument").with_help("use fabs() for floating-point values"));
+        }
+        let unsigned = match e.size() {
+            1 => ElemType::UChar,
+            2 => ElemType::UShort,
+            4 => ElemType::UInt,
+            _ => ElemType::ULong,
+        };
+        let dst = self.regs(n as u32)?;
+        for k in 0..n as u32 {
+            self.emit(Instr::Unary { op: UnaryOp::Abs, ty: num_ty(e), dst: dst + k, src: src + k }, span);
+            self.emit(Instr::Narrow { ty: unsigned, dst: dst + k, src: dst + k }, span);
+        }
+        Ok(Val { reg: dst, ty: Ty::Vector(unsigned, n) })
+    }
+
     /// The gentype of a built-in call: element type and lane count, from its operands.
     fn gentype(&self, vals: &[Val], kind: MathKind, name: &str, span: Span) -> Result<(ElemType, u8), Diagnostic> {
         let mut lanes = 1u8;
@@ -3166,7 +3224,7 @@ impl<'u> FnLowerer<'_, 'u> {
             e = *ve;
         }
         match kind {
-            MathKind::Float | MathKind::FloatInt | MathKind::Relational if !e.is_float() => e = ElemType::Float,
+            MathKind::Float | MathKind::FloatInt | MathKind::Relational | MathKind::IntResult if !e.is_float() => e = ElemType::Float,
             MathKind::Int if e.is_float() => {
                 return Err(type_error(span, format!("`{name}` takes integers, not floating-point values"), "here"))
             }
@@ -3197,7 +3255,11 @@ impl<'u> FnLowerer<'_, 'u> {
             regs.push(self.to_gentype(v, lane_e, n, span)?);
         }
         let (ra, rb, rc) = (regs[0], *regs.get(1).unwrap_or(&regs[0]), *regs.get(2).unwrap_or(&regs[0]));
-        let result_e = if kind == MathKind::Relational { if n == 1 { ElemType::Int } else { mask_elem(e) } } else { e };
+        let result_e = match kind {
+            MathKind::Relational if n > 1 => mask_elem(e),
+            MathKind::Relational | MathKind::IntResult => ElemType::Int,
+            _ => e,
+        };
         let dst = self.regs(n as u32)?;
         for k in 0..n as u32 {
             self.emit(Instr::Math { op, ty: e, dst: dst + k, a: ra + k, b: rb + k, c: rc + k }, span);
@@ -3232,7 +3294,7 @@ impl<'u> FnLowerer<'_, 'u> {
         };
         let ve = widen(self, ve, otherwise.span)?;
         let vt = widen(self, vt, then.span)?;
-        self.select_vals(ve, vt, c, span, span)
+        self.select_values("?:", ve, vt, c, span, span)
     }
 
     /// `&&` and `||` with a vector operand (OpenCL C 1.2 section 6.3.h): lane by lane, both
@@ -3259,16 +3321,22 @@ impl<'u> FnLowerer<'_, 'u> {
             return Err(type_error(span, "`select` takes 3 arguments: select(a, b, condition)", "here"));
         };
         let (va, vb, vc) = (self.rvalue(a)?, self.rvalue(b)?, self.rvalue(c)?);
-        self.select_vals(va, vb, vc, c.span, span)
+        self.select_values("select", va, vb, vc, c.span, span)
     }
 
-    /// `select` on lowered operands; `c_span` is the condition's, for its diagnostics.
-    fn select_vals(&mut self, va: Val, vb: Val, vc: Val, c_span: Span, span: Span) -> Result<Val, Diagnostic> {
-        let (e, n) = self.gentype(&[va.clone(), vb.clone()], MathKind::Any, "select", span)?;
+    /// `select(a, b, c)` on values: the built-in, and `?:` with a vector condition (which is
+    /// `select(otherwise, then, condition)`, scalar arms broadcast to the condition's lanes).
+    fn select_values(&mut self, name: &str, va: Val, vb: Val, vc: Val, c_span: Span, span: Span) -> Result<Val, Diagnostic> {
+        let (e, n) = self.gentype(&[va.clone(), vb.clone()], MathKind::Any, name, span)?;
+        // Scalar arms of `?:` take the condition's lanes; the built-in's do not.
+        let n = match vc.ty {
+            Ty::Vector(_, cn) if n == 1 && name == "?:" => cn,
+            _ => n,
+        };
         let (ra, rb) = (self.to_gentype(va, e, n, span)?, self.to_gentype(vb, e, n, span)?);
         let ce = match &vc.ty {
             Ty::Scalar(t) | Ty::Vector(t, _) if !t.is_float() => *t,
-            other => return Err(type_error(c_span, format!("`select` needs an integer condition, not `{}`", other.describe()), "here")),
+            other => return Err(type_error(c_span, format!("`{name}` needs an integer condition, not `{}`", other.describe()), "here")),
         };
         let rc = self.to_gentype(vc, ce, n, span)?;
         let dst = self.regs(n as u32)?;
@@ -3293,14 +3361,203 @@ impl<'u> FnLowerer<'_, 'u> {
         Ok(Val { reg: dst, ty })
     }
 
-    /// `dot`, `length`, `distance`, `normalize` and `cross` on float scalars and vectors.
+    /// The built-ins that return one value and store a second through their last argument, a
+    /// pointer into any address space: `fract` (the floor), `modf` (the integral part),
+    /// `sincos` (the cosine), `frexp` (the exponent), `lgamma_r` (the sign of gamma) and
+    /// `remquo` (the quotient bits). The store is an ordinary store through the pointer, seen
+    /// by the memory checks and the race detector like any other.
+    fn math_with_pointer(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        use MathOp as M;
+        let (value_op, stored_op, int_out) = match name {
+            "fract" => (M::Fract, M::Floor, false),
+            "modf" => (M::Modf, M::Trunc, false),
+            "sincos" => (M::Sin, M::Cos, false),
+            "frexp" => (M::FrexpMantissa, M::FrexpExponent, true),
+            "lgamma_r" => (M::Lgamma, M::LgammaSign, true),
+            _ => (M::Remainder, M::RemquoQuotient, true),
+        };
+        let inputs = if name == "remquo" { 2 } else { 1 };
+        if args.len() != inputs + 1 {
+            let usage = if inputs == 2 { format!("{name}(x, y, &out)") } else { format!("{name}(x, &out)") };
+            return Err(type_error(span, format!("`{name}` takes {} arguments, but {} were given", inputs + 1, args.len()), "wrong number of arguments")
+                .with_help(format!("call it as {usage}")));
+        }
+        let vals: Vec<Val> = args[..inputs].iter().map(|a| self.rvalue(a)).collect::<Result<_, _>>()?;
+        let (e, n) = self.gentype(&vals, MathKind::Float, name, span)?;
+        let regs: Vec<Reg> = vals.into_iter().map(|v| self.to_gentype(v, e, n, span)).collect::<Result<_, _>>()?;
+        let (ra, rb) = (regs[0], *regs.last().unwrap_or(&regs[0]));
+        let out_e = if int_out { ElemType::Int } else { e };
+        let out_ty = if n == 1 { Ty::Scalar(out_e) } else { Ty::Vector(out_e, n) };
+        let p_arg = &args[inputs];
+        let p = self.rvalue(p_arg)?;
+        let space = match &p.ty {
+            Ty::Ptr { pointee, space, is_const: false } if **pointee == out_ty && *space != Space::Constant => *space,
+            other => {
+                return Err(type_error(p_arg.span, format!("`{name}` stores through a pointer to `{}`, not a `{}`", out_ty.describe(), other.describe()), "here")
+                    .with_help(format!("pass the address of a writable `{}`", out_ty.describe())))
+            }
+        };
+        let (value, stored) = (self.regs(n as u32)?, self.regs(n as u32)?);
+        for k in 0..n as u32 {
+            self.emit(Instr::Math { op: value_op, ty: e, dst: value + k, a: ra + k, b: rb + k, c: ra + k }, span);
+            self.emit(Instr::Math { op: stored_op, ty: e, dst: stored + k, a: ra + k, b: rb + k, c: ra + k }, span);
+        }
+        self.write(&Place::Mem(p.reg, out_ty.clone(), space), Val { reg: stored, ty: out_ty }, span)?;
+        Ok(Val { reg: value, ty: if n == 1 { Ty::Scalar(e) } else { Ty::Vector(e, n) } })
+    }
+
+    /// `nan(code)`: a quiet NaN carrying `code` in its significand; a 64-bit code (`ulong`)
+    /// gives a double, any narrower integer a float.
+    fn nan(&mut self, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let [code] = args else {
+            return Err(type_error(span, format!("`nan` takes 1 argument, but {} were given", args.len()), "wrong number of arguments")
+                .with_help("call it as nan(0u)"));
+        };
+        let v = self.rvalue(code)?;
+        let (e, n) = match v.ty {
+            Ty::Scalar(e) if !e.is_float() => (e, 1),
+            Ty::Vector(e, n) if !e.is_float() => (e, n),
+            ref other => {
+                return Err(type_error(code.span, format!("`nan` takes an unsigned integer code (`uint` or `ulong`), not a `{}`", other.describe()), "here"))
+            }
+        };
+        let result_e = if e.size() == 8 { ElemType::Double } else { ElemType::Float };
+        let dst = self.regs(n as u32)?;
+        for k in 0..n as u32 {
+            // Only the code's low bits are used, which the register holds whatever its type.
+            self.emit(Instr::Math { op: MathOp::Nan, ty: result_e, dst: dst + k, a: v.reg + k, b: v.reg + k, c: v.reg + k }, span);
+        }
+        Ok(Val { reg: dst, ty: if n == 1 { Ty::Scalar(result_e) } else { Ty::Vector(result_e, n) } })
+    }
+
+    /// `upsample(hi, lo)`: `(hi << bits) | lo` in the type twice as wide as `hi`, whose
+    /// signedness it keeps; `lo` is the unsigned type of `hi`'s width.
+    fn upsample(&mut self, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let [hi, lo] = args else {
+            return Err(type_error(span, format!("`upsample` takes 2 arguments, but {} were given", args.len()), "wrong number of arguments")
+                .with_help("call it as upsample(hi, lo)"));
+        };
+        let (vh, vl) = (self.rvalue(hi)?, self.rvalue(lo)?);
+        let lanes = |t: &Ty| match t {
+            Ty::Scalar(e) => Some((*e, 1u8)),
+            Ty::Vector(e, n) => Some((*e, *n)),
+            _ => None,
+        };
+        use ElemType as E;
+        let Some((he, n)) = lanes(&vh.ty) else {
+            return Err(type_error(hi.span, format!("`upsample` takes a char, short or int `hi`, not a `{}`", vh.ty.describe()), "here"));
+        };
+        let (wide, lo_e) = match he {
+            E::Char => (E::Short, E::UChar),
+            E::UChar => (E::UShort, E::UChar),
+            E::Short => (E::Int, E::UShort),
+            E::UShort => (E::UInt, E::UShort),
+            E::Int => (E::Long, E::UInt),
+            E::UInt => (E::ULong, E::UInt),
+            _ => return Err(type_error(hi.span, format!("`upsample` takes a char, short or int `hi`, not a `{}`", vh.ty.describe()), "here")),
+        };
+        let lo_ty = if n == 1 { Ty::Scalar(lo_e) } else { Ty::Vector(lo_e, n) };
+        if lanes(&vl.ty) != Some((lo_e, n)) {
+            return Err(type_error(lo.span, format!("with a `{}` hi, `upsample` needs a `{}` lo, not a `{}`", vh.ty.describe(), lo_ty.describe(), vl.ty.describe()), "here")
+                .with_help(format!("convert it: ({})x", lo_ty.describe())));
+        }
+        let shift = self.constant(he.size() * 8, E::ULong, span)?;
+        let dst = self.regs(n as u32)?;
+        for k in 0..n as u32 {
+            let h = self.convert(Val { reg: vh.reg + k, ty: Ty::Scalar(he) }, &Ty::Scalar(wide), span)?;
+            let l = self.convert(Val { reg: vl.reg + k, ty: Ty::Scalar(lo_e) }, &Ty::Scalar(wide), span)?;
+            // Unsigned register arithmetic: the shifted sign bits are the result's, never an
+            // overflow.
+            let shifted = self.reg()?;
+            self.emit(Instr::Binary { op: BinaryOp::Shl, ty: NumTy::U64, dst: shifted, lhs: h.reg, rhs: shift.reg }, span);
+            self.emit(Instr::Binary { op: BinaryOp::Or, ty: NumTy::U64, dst: dst + k, lhs: shifted, rhs: l.reg }, span);
+            self.emit(Instr::Narrow { ty: wide, dst: dst + k, src: dst + k }, span);
+        }
+        Ok(Val { reg: dst, ty: if n == 1 { Ty::Scalar(wide) } else { Ty::Vector(wide, n) } })
+    }
+
+    /// `vec_step(type)` or `vec_step(expression)`: the number of lanes, a compile-time `int`
+    /// (1 for a scalar, 4 for a 3-lane vector, which is laid out as 4). The expression is not
+    /// evaluated.
+    fn vec_step(&mut self, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let [operand] = args else {
+            return Err(type_error(span, format!("`vec_step` takes 1 argument, but {} were given", args.len()), "wrong number of arguments")
+                .with_help("call it as vec_step(float4) or vec_step(x)"));
+        };
+        // A single word that is not a variable may name a type (`float4`, a typedef).
+        let named = match &operand.kind {
+            ExprKind::Ident(w) if self.lookup(w).is_none() => self.types.named(w),
+            _ => None,
+        };
+        let ty = match named {
+            Some(ty) => ty,
+            None => self.type_of_unevaluated(operand)?,
+        };
+        let steps = match ty {
+            Ty::Scalar(_) | Ty::Half => 1,
+            Ty::Vector(_, 3) => 4,
+            Ty::Vector(_, n) => n as u64,
+            other => {
+                return Err(type_error(operand.span, format!("`vec_step` takes a scalar or vector type or value, not a `{}`", other.describe()), "here"))
+            }
+        };
+        self.constant(steps, ElemType::Int, span)
+    }
+
+    /// `to_global`, `to_local` and `to_private` (the pointer when it points into that space,
+    /// else NULL) and `get_fence` (the fence flags of the space it points into), decided by the
+    /// space the pointer value carries.
+    fn address_space_of(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let [operand] = args else {
+            return Err(type_error(span, format!("`{name}` takes 1 argument, but {} were given", args.len()), "wrong number of arguments")
+                .with_help(format!("call it as {name}(pointer)")));
+        };
+        let p = self.rvalue(operand)?;
+        let Ty::Ptr { pointee, space, is_const } = p.ty.clone() else {
+            return Err(type_error(operand.span, format!("`{name}` takes a pointer, not a `{}`", p.ty.describe()), "not a pointer"));
+        };
+        if space == Space::Constant {
+            return Err(type_error(operand.span, format!("`{name}` takes a generic pointer; a `__constant` pointer cannot become one"), "__constant pointer"));
+        }
+        let target = match name {
+            "to_global" => Space::Global,
+            "to_private" => Space::Private,
+            _ => Space::Local,
+        };
+        // The pointer's top bits hold its space (see `ir::ptr`).
+        let shift = self.constant(62, ElemType::ULong, span)?;
+        let tag = self.reg()?;
+        self.emit(Instr::Binary { op: BinaryOp::Shr, ty: NumTy::U64, dst: tag, lhs: p.reg, rhs: shift.reg }, span);
+        let want = self.constant(target as u64, ElemType::ULong, span)?;
+        let is_target = self.reg()?;
+        self.emit(Instr::Compare { op: CmpOp::Eq, ty: NumTy::U64, dst: is_target, lhs: tag, rhs: want.reg }, span);
+        let dst = self.reg()?;
+        if name == "get_fence" {
+            // CLK_LOCAL_MEM_FENCE for local memory, CLK_GLOBAL_MEM_FENCE for the rest.
+            let (local, global) = (self.constant(1, ElemType::UInt, span)?, self.constant(2, ElemType::UInt, span)?);
+            self.emit(Instr::Math { op: MathOp::Select, ty: ElemType::UInt, dst, a: global.reg, b: local.reg, c: is_target }, span);
+            return Ok(Val { reg: dst, ty: Ty::Scalar(ElemType::UInt) });
+        }
+        let null = self.constant(0, ElemType::ULong, span)?;
+        self.emit(Instr::Math { op: MathOp::Select, ty: ElemType::ULong, dst, a: null.reg, b: p.reg, c: is_target }, span);
+        Ok(Val { reg: dst, ty: Ty::Ptr { pointee, space: target, is_const } })
+    }
+
+    /// `dot`, `length`, `distance`, `normalize` and `cross` on float scalars and vectors, and
+    /// the `fast_` forms of `length`, `distance` and `normalize` (the same values, floats only).
     fn geometric(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        let fast = name.starts_with("fast_");
+        let full = name;
+        let name = name.strip_prefix("fast_").unwrap_or(name);
         let arity = if matches!(name, "dot" | "distance" | "cross") { 2 } else { 1 };
         if args.len() != arity {
-            return Err(type_error(span, format!("`{name}` takes {arity} argument(s), but {} were given", args.len()), "here"));
+            return Err(type_error(span, format!("`{full}` takes {arity} argument(s), but {} were given", args.len()), "here"));
         }
         let vals: Vec<Val> = args.iter().map(|a| self.rvalue(a)).collect::<Result<_, _>>()?;
-        let (e, n) = self.gentype(&vals, MathKind::Float, name, span)?;
+        let (e, n) = self.gentype(&vals, MathKind::Float, full, span)?;
+        if fast && e == ElemType::Double {
+            return Err(type_error(span, format!("`{full}` takes float vectors, not double"), "double operand").with_help(format!("use {name}() for doubles")));
+        }
         let regs: Vec<Reg> = vals.into_iter().map(|v| self.to_gentype(v, e, n, span)).collect::<Result<_, _>>()?;
         let nt = num_ty(e);
         let dot = |this: &mut Self, a: Reg, b: Reg| -> Result<Reg, Diagnostic> {
@@ -4132,11 +4389,17 @@ impl<'u> FnLowerer<'_, 'u> {
         let vt = if n == 1 { Ty::Scalar(ElemType::Float) } else { Ty::Vector(ElemType::Float, n) };
         if store {
             let data = self.rvalue(&args[0])?;
-            let data = self.convert(data, &vt, args[0].span)?;
+            // Doubles are rounded to half directly, not through float (which could round twice).
+            let data_e = match data.ty {
+                Ty::Scalar(ElemType::Double) | Ty::Vector(ElemType::Double, _) => ElemType::Double,
+                _ => ElemType::Float,
+            };
+            let dt = if n == 1 { Ty::Scalar(data_e) } else { Ty::Vector(data_e, n) };
+            let data = self.convert(data, &dt, args[0].span)?;
             for k in 0..n as u32 {
                 let at = self.field_addr(base, k as u64 * 2, span)?;
                 let h = self.reg()?;
-                self.emit(Instr::Math { op: rounding, ty: ElemType::Float, dst: h, a: data.reg + k, b: data.reg + k, c: data.reg + k }, span);
+                self.emit(Instr::Math { op: rounding, ty: data_e, dst: h, a: data.reg + k, b: data.reg + k, c: data.reg + k }, span);
                 self.emit(Instr::Store { ty: ElemType::UShort, addr: at, src: h }, span);
             }
             return Ok(Val { reg: base, ty: Ty::Void });
@@ -4183,38 +4446,6 @@ impl<'u> FnLowerer<'_, 'u> {
         self.read(place, span)
     }
 
-    /// `as_uchar4(int)` and the like: the same bytes read as lanes of another width (OpenCL C
-    /// 1.2 section 6.2.4.2; lanes are little-endian, lane 0 first). A narrower result lane is a
-    /// shifted part of one source lane; a wider one joins consecutive source lanes.
-    fn reinterpret_lanes(&mut self, v: Val, from_e: ElemType, (to_e, to_n): (ElemType, u8), to: Ty, span: Span) -> Result<Val, Diagnostic> {
-        let (from_bits, to_bits) = (from_e.size() * 8, to_e.size() * 8);
-        let lane_mask = |bits: u64| if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
-        let dst = self.regs(to_n as u32)?;
-        for k in 0..to_n as u64 {
-            let d = dst + k as u32;
-            if to_bits < from_bits {
-                let (lane, shift) = ((k * to_bits) / from_bits, (k * to_bits) % from_bits);
-                let amount = self.constant(shift, ElemType::ULong, span)?;
-                self.emit(Instr::Binary { op: BinaryOp::Shr, ty: NumTy::U64, dst: d, lhs: v.reg + lane as u32, rhs: amount.reg }, span);
-            } else {
-                let per = to_bits / from_bits;
-                self.emit(Instr::Const { dst: d, bits: 0 }, span);
-                let mask = self.constant(lane_mask(from_bits), ElemType::ULong, span)?;
-                for j in 0..per {
-                    let part = self.reg()?;
-                    let src = v.reg + (k * per + j) as u32;
-                    self.emit(Instr::Binary { op: BinaryOp::And, ty: NumTy::U64, dst: part, lhs: src, rhs: mask.reg }, span);
-                    let amount = self.constant(j * from_bits, ElemType::ULong, span)?;
-                    self.emit(Instr::Binary { op: BinaryOp::Shl, ty: NumTy::U64, dst: part, lhs: part, rhs: amount.reg }, span);
-                    self.emit(Instr::Binary { op: BinaryOp::Or, ty: NumTy::U64, dst: d, lhs: d, rhs: part }, span);
-                }
-            }
-            // The register form of the result lane: its own bits, sign-extended if signed.
-            self.emit(Instr::Narrow { ty: to_e, dst: d, src: d }, span);
-        }
-        Ok(Val { reg: dst, ty: to })
-    }
-
     fn conversion(&mut self, name: &str, target: &str, how: Conversion, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
         let to = types::builtin_type(target, span)
             .map_err(|_| type_error(span, format!("`{name}`: `{target}` is not a type to convert to"), "unknown conversion"))?;
@@ -4230,15 +4461,19 @@ impl<'u> FnLowerer<'_, 'u> {
         let (Some((from_e, from_n)), Some((to_e, to_n))) = (lanes(&v.ty), lanes(&to)) else {
             return Err(type_error(args[0].span, format!("`{name}` converts numbers and vectors, not `{}`", v.ty.describe()), "here"));
         };
+        if from_n != to_n {
+            if how == Conversion::Reinterpret && v.ty.size() == to.size() && !matches!(from_e, ElemType::Bool) && !matches!(to_e, ElemType::Bool) {
+                return self.reinterpret_bytes(v, from_e, from_n, to, to_e, to_n, span);
+            }
+            if how == Conversion::Reinterpret {
+                return Err(type_error(span, format!("`{name}` needs an operand of the same size, not `{}`", v.ty.describe()), "size mismatch"));
+            }
+            return Err(type_error(args[0].span, format!("`{name}` needs {to_n} component(s), but `{}` has {from_n}", v.ty.describe()), "here"));
+        }
         if to_e == ElemType::Bool || from_e == ElemType::Bool {
             return Err(type_error(span, "`bool` has no conversion built-in", "here"));
         }
-        if from_n != to_n && how == Conversion::Reinterpret && from_n != 3 && to_n != 3 && from_e.size() * from_n as u64 == to_e.size() * to_n as u64 {
-            return self.reinterpret_lanes(v, from_e, (to_e, to_n), to, span);
-        }
-        if from_n != to_n {
-            return Err(type_error(args[0].span, format!("`{name}` needs {to_n} component(s), but `{}` has {from_n}", v.ty.describe()), "here"));
-        }
+
         let dst = self.regs(to_n as u32)?;
         for k in 0..to_n as u32 {
             let src = v.reg + k;
@@ -4250,6 +4485,21 @@ impl<'u> FnLowerer<'_, 'u> {
                     self.emit(Instr::Narrow { ty: to_e, dst: dst + k, src }, span);
                 }
                 Conversion::Value { saturate, rounding } => {
+                    let inexact = !from_e.is_float() || (from_e == ElemType::Double && to_e == ElemType::Float);
+                    if let (Some(mode @ (UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc)), true, true) = (rounding, to_e.is_float(), inexact) {
+                        // A directed rounding to a float type: integers widen exactly to long or
+                        // ulong first, and the value is rounded once from there.
+                        let wide = if from_e.is_float() {
+                            from_e
+                        } else if from_e.is_signed() {
+                            ElemType::Long
+                        } else {
+                            ElemType::ULong
+                        };
+                        let w = self.convert(Val { reg: src, ty: Ty::Scalar(from_e) }, &Ty::Scalar(wide), span)?;
+                        self.emit(Instr::Math { op: MathOp::ConvertDirected(wide, mode), ty: to_e, dst: dst + k, a: w.reg, b: w.reg, c: w.reg }, span);
+                        continue;
+                    }
                     let (mut cur, mut cur_e) = (src, from_e);
                     if from_e.is_float() && !to_e.is_float() {
                         let r = self.reg()?;
@@ -4273,6 +4523,44 @@ impl<'u> FnLowerer<'_, 'u> {
                     self.narrow_lane(to_e, d, span);
                 }
             }
+        }
+        Ok(Val { reg: dst, ty: to })
+    }
+
+    /// `as_T` between types of one size but different lane counts (`as_char4(int)`,
+    /// `as_float(uchar4)`): the lanes' bytes, little-endian, regrouped in registers. A
+    /// 3-lane vector's fourth (padding) lane reads as zero.
+    #[allow(clippy::too_many_arguments)]
+    fn reinterpret_bytes(&mut self, v: Val, from_e: ElemType, from_n: u8, to: Ty, to_e: ElemType, to_n: u8, span: Span) -> Result<Val, Diagnostic> {
+        let (fs, ts) = (from_e.size(), to_e.size());
+        let lane = |this: &mut Self, i: u64| -> Result<Reg, Diagnostic> {
+            if i < from_n as u64 {
+                Ok(v.reg + i as u32)
+            } else {
+                Ok(this.constant(0, ElemType::ULong, span)?.reg)
+            }
+        };
+        let dst = self.regs(to_n as u32)?;
+        for j in 0..to_n as u64 {
+            let d = dst + j as u32;
+            if ts <= fs {
+                // A part of one source lane: shift its bytes down; the narrowing keeps them.
+                let src = lane(self, j * ts / fs)?;
+                let shift = self.constant((j * ts % fs) * 8, ElemType::ULong, span)?;
+                self.emit(Instr::Binary { op: BinaryOp::Shr, ty: NumTy::U64, dst: d, lhs: src, rhs: shift.reg }, span);
+            } else {
+                // Several whole source lanes: mask each to its bytes and put them in place.
+                let mask = self.constant(if fs == 8 { u64::MAX } else { (1u64 << (fs * 8)) - 1 }, ElemType::ULong, span)?;
+                self.emit(Instr::Const { dst: d, bits: 0 }, span);
+                for b in 0..ts / fs {
+                    let src = lane(self, j * (ts / fs) + b)?;
+                    let (part, shift) = (self.reg()?, self.constant(b * fs * 8, ElemType::ULong, span)?);
+                    self.emit(Instr::Binary { op: BinaryOp::And, ty: NumTy::U64, dst: part, lhs: src, rhs: mask.reg }, span);
+                    self.emit(Instr::Binary { op: BinaryOp::Shl, ty: NumTy::U64, dst: part, lhs: part, rhs: shift.reg }, span);
+                    self.emit(Instr::Binary { op: BinaryOp::Or, ty: NumTy::U64, dst: d, lhs: d, rhs: part }, span);
+                }
+            }
+            self.emit(Instr::Narrow { ty: to_e, dst: d, src: d }, span);
         }
         Ok(Val { reg: dst, ty: to })
     }

@@ -420,6 +420,20 @@ impl Types {
     }
 }
 
+impl Types {
+    /// The type a single name denotes when it is a typedef or a built-in type word (`float4`),
+    /// for built-ins such as `vec_step` that take a type where an expression may stand.
+    pub fn named(&self, name: &str) -> Option<Ty> {
+        if let Some(ty) = self.typedefs.get(name) {
+            return Some(ty.clone());
+        }
+        if !crate::syntax::parser::is_type_word(name) {
+            return None;
+        }
+        builtin_type(name, Span::default()).ok()
+    }
+}
+
 /// The built-in type a single word names (`int`, `float4`).
 pub fn builtin_type(word: &str, span: Span) -> Result<Ty, Diagnostic> {
     scalar_from_words(&[word.to_string()], span)
