@@ -3485,8 +3485,10 @@ impl<'u> FnLowerer<'_, 'u> {
                 .with_help("call it as vec_step(float4) or vec_step(x)"));
         };
         // A single word that is not a variable may name a type (`float4`, a typedef).
+        // The parser gives a type name of several words (`unsigned int`) as `SizeofType`.
         let named = match &operand.kind {
             ExprKind::Ident(w) if self.lookup(w).is_none() => self.types.named(w),
+            ExprKind::SizeofType(t) => Some(self.types.resolve(t)?),
             _ => None,
         };
         let ty = match named {

@@ -108,6 +108,9 @@ fn predefined(dialect: Option<Dialect>) -> Vec<(&'static str, &'static str)> {
             ("FLT_MANT_DIG", "24"),
             ("DBL_DIG", "15"),
             ("DBL_MANT_DIG", "53"),
+            // What `ilogb` returns for 0 and for NaN (the engine's `ilogb` gives these).
+            ("FP_ILOGB0", "(-2147483647-1)"),
+            ("FP_ILOGBNAN", "2147483647"),
         ]),
     }
     defs
