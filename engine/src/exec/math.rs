@@ -574,66 +574,72 @@ mod tests {
         assert_eq!(eval(MathOp::HalfToFloat, ElemType::Float, 0x3c00, 0, 0), 1.0f32.to_bits() as u64);
     }
 
-    const HALF_MODES: [MathOp; 4] = [MathOp::FloatToHalfRte, MathOp::FloatToHalfRtz, MathOp::FloatToHalfRtp, MathOp::FloatToHalfRtn];
+    /// Property tests, natively only: proptest is not built for wasm.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
 
-    fn directed(from: ElemType, mode: UnaryOp, bits: u64) -> f64 {
-        f32::from_bits(convert_directed(from, mode, ElemType::Float, bits) as u32) as f64
-    }
+        const HALF_MODES: [MathOp; 4] = [MathOp::FloatToHalfRte, MathOp::FloatToHalfRtz, MathOp::FloatToHalfRtp, MathOp::FloatToHalfRtn];
 
-    proptest::proptest! {
-        /// A float stored as a double rounds to the same half as the float itself.
-        #[test]
-        fn doubles_round_to_half_as_the_same_float_does(bits in proptest::prelude::any::<u32>()) {
-            let x = f32::from_bits(bits);
-            for op in HALF_MODES {
-                proptest::prop_assert_eq!(double_to_half(op, x as f64), to_half(op, x));
+        fn directed(from: ElemType, mode: UnaryOp, bits: u64) -> f64 {
+            f32::from_bits(convert_directed(from, mode, ElemType::Float, bits) as u32) as f64
+        }
+
+        proptest::proptest! {
+            /// A float stored as a double rounds to the same half as the float itself.
+            #[test]
+            fn doubles_round_to_half_as_the_same_float_does(bits in proptest::prelude::any::<u32>()) {
+                let x = f32::from_bits(bits);
+                for op in HALF_MODES {
+                    proptest::prop_assert_eq!(double_to_half(op, x as f64), to_half(op, x));
+                }
             }
-        }
 
-        /// Rounding a double down and up to float brackets it, toward zero is one of the two,
-        /// and the nearest float is one of the two.
-        #[test]
-        fn directed_double_to_float_brackets_the_value(bits in proptest::prelude::any::<u64>()) {
-            let x = f64::from_bits(bits);
-            proptest::prop_assume!(!x.is_nan());
-            let (down, up) = (directed(ElemType::Double, UnaryOp::Floor, bits), directed(ElemType::Double, UnaryOp::Ceil, bits));
-            proptest::prop_assert!(down <= x && x <= up);
-            let zero = directed(ElemType::Double, UnaryOp::Trunc, bits);
-            proptest::prop_assert_eq!(zero, if x < 0.0 { up } else { down });
-            let near = x as f32 as f64;
-            proptest::prop_assert!(near == down || near == up);
-        }
+            /// Rounding a double down and up to float brackets it, toward zero is one of the two,
+            /// and the nearest float is one of the two.
+            #[test]
+            fn directed_double_to_float_brackets_the_value(bits in proptest::prelude::any::<u64>()) {
+                let x = f64::from_bits(bits);
+                proptest::prop_assume!(!x.is_nan());
+                let (down, up) = (directed(ElemType::Double, UnaryOp::Floor, bits), directed(ElemType::Double, UnaryOp::Ceil, bits));
+                proptest::prop_assert!(down <= x && x <= up);
+                let zero = directed(ElemType::Double, UnaryOp::Trunc, bits);
+                proptest::prop_assert_eq!(zero, if x < 0.0 { up } else { down });
+                let near = x as f32 as f64;
+                proptest::prop_assert!(near == down || near == up);
+            }
 
-        /// The same for a long.
-        #[test]
-        fn directed_long_to_float_brackets_the_value(v in proptest::prelude::any::<i64>()) {
-            let bits = v as u64;
-            let (down, up) = (directed(ElemType::Long, UnaryOp::Floor, bits), directed(ElemType::Long, UnaryOp::Ceil, bits));
-            proptest::prop_assert!((down as i128) <= v as i128 && v as i128 <= up as i128);
-            let near = v as f32 as f64;
-            proptest::prop_assert!(near == down || near == up);
-        }
+            /// The same for a long.
+            #[test]
+            fn directed_long_to_float_brackets_the_value(v in proptest::prelude::any::<i64>()) {
+                let bits = v as u64;
+                let (down, up) = (directed(ElemType::Long, UnaryOp::Floor, bits), directed(ElemType::Long, UnaryOp::Ceil, bits));
+                proptest::prop_assert!((down as i128) <= v as i128 && v as i128 <= up as i128);
+                let near = v as f32 as f64;
+                proptest::prop_assert!(near == down || near == up);
+            }
 
-        /// maxmag and minmag each return an operand, the larger magnitude and the smaller.
-        #[test]
-        fn maxmag_and_minmag_split_the_operands(a in proptest::prelude::any::<f32>(), b in proptest::prelude::any::<f32>()) {
-            proptest::prop_assume!(!a.is_nan() && !b.is_nan());
-            let (x, y) = (a as f64, b as f64);
-            let (big, small) = (by_magnitude(x, y, true), by_magnitude(x, y, false));
-            proptest::prop_assert!(big.to_bits() == x.to_bits() || big.to_bits() == y.to_bits());
-            proptest::prop_assert!(small.to_bits() == x.to_bits() || small.to_bits() == y.to_bits());
-            proptest::prop_assert!(big.abs() >= small.abs());
-        }
+            /// maxmag and minmag each return an operand, the larger magnitude and the smaller.
+            #[test]
+            fn maxmag_and_minmag_split_the_operands(a in proptest::prelude::any::<f32>(), b in proptest::prelude::any::<f32>()) {
+                proptest::prop_assume!(!a.is_nan() && !b.is_nan());
+                let (x, y) = (a as f64, b as f64);
+                let (big, small) = (by_magnitude(x, y, true), by_magnitude(x, y, false));
+                proptest::prop_assert!(big.to_bits() == x.to_bits() || big.to_bits() == y.to_bits());
+                proptest::prop_assert!(small.to_bits() == x.to_bits() || small.to_bits() == y.to_bits());
+                proptest::prop_assert!(big.abs() >= small.abs());
+            }
 
-        /// fract stays in [0, 1), and tanpi has period 1 (up to the sign of its zeros and
-        /// infinities, which the specification ties to the parity of the integer part).
-        #[test]
-        fn fract_is_below_one_and_tanpi_has_period_one(a in -1.0e6f32..1.0e6f32) {
-            let x = a as f64;
-            let f = fract(true, x);
-            proptest::prop_assert!((0.0..1.0).contains(&f));
-            if x - libm::floor(x) != 0.5 {
-                proptest::prop_assert_eq!(tanpi(x), tanpi(x + 1.0));
+            /// fract stays in [0, 1), and tanpi has period 1 (up to the sign of its zeros and
+            /// infinities, which the specification ties to the parity of the integer part).
+            #[test]
+            fn fract_is_below_one_and_tanpi_has_period_one(a in -1.0e6f32..1.0e6f32) {
+                let x = a as f64;
+                let f = fract(true, x);
+                proptest::prop_assert!((0.0..1.0).contains(&f));
+                if x - libm::floor(x) != 0.5 {
+                    proptest::prop_assert_eq!(tanpi(x), tanpi(x + 1.0));
+                }
             }
         }
     }
