@@ -230,6 +230,8 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str, option
             statements: options.statements,
             open_vars: Vec::new(),
             typings: 0,
+            labels: HashMap::new(),
+            gotos: Vec::new(),
         };
         lowerer.ret = lowerer.sigs[id].ret.clone();
         lowerer.func.name = lowerer.program.functions[id].name.clone();
@@ -1250,6 +1252,10 @@ struct FnLowerer<'a, 'u> {
     /// Expressions lowered only for their type so far in this function (see
     /// [`MAX_TYPINGS`]).
     typings: u32,
+    /// Where each label of the function is, and the jumps of its `goto`s (instruction, label,
+    /// the label's span in the `goto`), patched when the function's code is complete.
+    labels: HashMap<String, u32>,
+    gotos: Vec<(usize, String, Span)>,
 }
 
 /// How many expressions one function may lower only for their type. A template call deduces
@@ -1474,6 +1480,13 @@ impl<'u> FnLowerer<'_, 'u> {
         }
         for s in body {
             self.stmt(s)?;
+        }
+        // A `goto` jumps to its label wherever it is in the function, before or after it.
+        for (at, name, span) in std::mem::take(&mut self.gotos) {
+            let Some(&target) = self.labels.get(&name) else {
+                return Err(type_error(span, format!("no label `{name}` in this function"), "jumps nowhere"));
+            };
+            self.patch(at, target);
         }
         let end = Span::new(f.span.end.saturating_sub(1), f.span.end);
         if self.ret == Ty::Void || self.ret_slot.is_some() {
@@ -1703,6 +1716,15 @@ impl<'u> FnLowerer<'_, 'u> {
                 return Err(type_error(e.span, "`case` outside of a switch", "not directly inside a switch body"))
             }
             StmtKind::Default => return Err(type_error(s.span, "`default` outside of a switch", "here")),
+            StmtKind::Goto(name, name_span) => {
+                let at = self.emit(Instr::Jump { target: 0 }, s.span);
+                self.gotos.push((at, name.clone(), *name_span));
+            }
+            StmtKind::Label(name, name_span) => {
+                if self.labels.insert(name.clone(), self.here()).is_some() {
+                    return Err(type_error(*name_span, format!("the label `{name}` is defined twice in this function"), "defined again here"));
+                }
+            }
             StmtKind::Empty => {}
         }
         Ok(())

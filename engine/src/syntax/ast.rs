@@ -203,6 +203,10 @@ pub enum StmtKind {
     Default,
     Break,
     Continue,
+    /// `goto NAME;`, with the name's span.
+    Goto(String, Span),
+    /// `NAME:` before a statement, which follows as its own statement.
+    Label(String, Span),
     Empty,
 }
 

@@ -815,18 +815,25 @@ impl<'t> Parser<'t> {
             "asm" | "__asm__" | "__asm" => Err(Diagnostic::error("unsupported", "inline assembly (PTX) is not supported")
                 .with_span(self.peek().span, "inline assembly")
                 .with_help("write the operation in CUDA C")),
-            "goto" => Err(Diagnostic::error("unsupported", "`goto` is not supported")
-                .with_span(self.peek().span, "`goto`")
-                .with_help("restructure the jump with a loop, `break` or `continue`")),
-            // A label (`B1: barrier(...)`, as litmus tests name their barriers): without
-            // `goto` nothing can jump to it, so it only names the statement after it.
+            "goto" => {
+                self.bump();
+                let (name, name_span) = self.ident("a label after `goto`")?;
+                self.expect_punct(";")?;
+                done(self, StmtKind::Goto(name, name_span))
+            }
+            // A label (`done:`, or `B1: barrier(...)` as litmus tests name their barriers),
+            // kept with the statement it labels, so that `if (c) L: s;` stays one statement.
+            // Before `}` it labels nothing, and before a declaration it stands alone, so that
+            // the declaration stays in the block's scope.
             _ if matches!(self.peek_at(1).tok, Tok::Punct(":")) => {
+                let (name, name_span) = self.ident("a label")?;
                 self.bump();
-                self.bump();
-                if self.is_punct("}") {
-                    return done(self, StmtKind::Empty);
+                let label = Stmt { kind: StmtKind::Label(name, name_span), span: start.to(self.prev_span()) };
+                if self.is_punct("}") || self.starts_type() {
+                    return Ok(label);
                 }
-                self.statement()
+                let statement = self.statement()?;
+                done(self, StmtKind::Block(vec![label, statement]))
             }
             _ => {
                 let e = self.expression()?;
