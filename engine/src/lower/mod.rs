@@ -318,10 +318,22 @@ fn signature(types: &mut Types, f: &ast::Function) -> Result<(Ty, Vec<Ty>, Vec<b
     let mut params = Vec::new();
     let mut refs = Vec::new();
     for p in &f.params {
-        let mut ty = types.resolve(&p.ty)?;
-        if let Ty::Array { elem, .. } = ty {
-            ty = Ty::Ptr { pointee: elem, space: Space::Private, is_const: false };
-        }
+        // A parameter declared as an array is a pointer to its first element (C11 6.7.6.3), so
+        // its first size may be left out (`int a[]`, `float m[][4]`). The pointer points where
+        // the base type's qualifier says (`__local int a[]`).
+        let mut ty = if p.ty.arrays.is_empty() {
+            types.resolve(&p.ty)?
+        } else {
+            let mut elem = p.ty.clone();
+            elem.arrays.remove(0);
+            let elem = types.resolve(&elem)?;
+            let space = if p.ty.pointers.is_empty() {
+                space_of(p.ty.base.space, types.default_pointee, p.ty.base.span)?
+            } else {
+                Space::Private
+            };
+            Ty::Ptr { pointee: Box::new(elem), space, is_const: p.ty.base.is_const && p.ty.pointers.is_empty() }
+        };
         if ty == Ty::Void && f.params.len() == 1 && p.name.is_empty() {
             continue;
         }
