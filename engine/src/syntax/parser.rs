@@ -73,6 +73,13 @@ fn with_macro_origin(d: Diagnostic, t: &Token) -> Diagnostic {
 
 pub fn parse(tokens: &[Token], dialect: Dialect) -> Result<TranslationUnit, Diagnostic> {
     let cuda = dialect == Dialect::Cuda;
+    let flattened;
+    let tokens = if cuda && tokens.iter().any(|t| t.tok == Tok::Punct("::") || matches!(&t.tok, Tok::Ident(w) if w == "namespace")) {
+        flattened = without_namespaces(tokens)?;
+        &flattened[..]
+    } else {
+        tokens
+    };
     let mut parser =
         Parser { tokens, pos: 0, depth: 0, typedefs: std::collections::HashSet::new(), cuda, reqd_work_group_size: None, packed: false };
     let mut unit = TranslationUnit::default();
@@ -83,6 +90,62 @@ pub fn parse(tokens: &[Token], dialect: Dialect) -> Result<TranslationUnit, Diag
         unit.items.push(parser.item()?);
     }
     Ok(unit)
+}
+
+/// C++ namespaces in CUDA code, flattened: `namespace N { ... }` keeps its declarations at
+/// file scope, `using namespace N;` and `using N::x;` go, and a qualified name `N::M::x` (or
+/// `::x`) is its last part. Names are then one file-wide scope, so two namespaces may not
+/// declare the same name; that case is rare in kernel code and reported as a redefinition.
+fn without_namespaces(tokens: &[Token]) -> Result<Vec<Token>, Diagnostic> {
+    let ident = |t: Option<&Token>| matches!(t.map(|t| &t.tok), Some(Tok::Ident(_)));
+    let is = |t: Option<&Token>, p: &str| matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p);
+    let word = |t: Option<&Token>, w: &str| matches!(t.map(|t| &t.tok), Some(Tok::Ident(x)) if x == w);
+    let mut out = Vec::with_capacity(tokens.len());
+    // For each open brace: whether it opened a namespace (its closing brace goes too).
+    let mut braces: Vec<bool> = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = &tokens[i];
+        if word(Some(t), "namespace") && (is(tokens.get(i + 1), "{") || (ident(tokens.get(i + 1)) && is(tokens.get(i + 2), "{"))) {
+            i += if is(tokens.get(i + 1), "{") { 2 } else { 3 };
+            braces.push(true);
+            continue;
+        }
+        if word(Some(t), "using") {
+            // `using namespace N;` or `using N::x;`: nothing to declare once names are flat.
+            let start = t.span;
+            while i < tokens.len() && !is(tokens.get(i), ";") {
+                i += 1;
+            }
+            if i == tokens.len() {
+                return Err(Diagnostic::error("syntax-error", "expected `;` after a using-declaration").with_span(start, "this `using`"));
+            }
+            i += 1;
+            continue;
+        }
+        if is(Some(t), "::") && ident(tokens.get(i + 1)) {
+            // `::x` or the `::` of `N::x`, whose `N` was dropped below.
+            i += 1;
+            continue;
+        }
+        if ident(Some(t)) && is(tokens.get(i + 1), "::") && ident(tokens.get(i + 2)) {
+            i += 2;
+            continue;
+        }
+        match &t.tok {
+            Tok::Punct("{") => braces.push(false),
+            Tok::Punct("}") => {
+                if braces.pop() == Some(true) {
+                    i += 1;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        out.push(t.clone());
+        i += 1;
+    }
+    Ok(out)
 }
 
 struct Parser<'t> {
