@@ -19,8 +19,9 @@
 //! bounds, null pointers, misalignment, uninitialised reads, division by zero, step limits,
 //! deadlocks, ...) are artefacts of the concrete buffers and are ignored. A race the engine
 //! marks benign (every racing write stored the value already there) does not count either,
-//! because GPUVerify tolerates benign races by default; the board says how many `//pass`
-//! kernels had one.
+//! because GPUVerify tolerates benign races by default (not under `--no-benign`, nor under
+//! `--adversarial-abstraction`, where it cannot know the values written); the board says how
+//! many `//pass` kernels had one.
 //!
 //! - A kernel marked `//pass` was verified free of races and divergence for every input, so a
 //!   counted finding in any run is a false positive.
@@ -76,17 +77,13 @@ const MAX_STEPS: u64 = 200_000;
 const CHUNK: u64 = 5;
 
 /// Flags of line 2 that do not change what a dynamic run checks, with why.
-pub const IGNORED_FLAGS: [(&str, &str); 22] = [
+pub const IGNORED_FLAGS: [(&str, &str); 20] = [
     (
         "--no-inline",
         "inlining is a verifier transformation; the engine runs calls as written",
     ),
     (
         "--equality-abstraction",
-        "an abstraction of shared state for the prover; a run uses concrete values",
-    ),
-    (
-        "--adversarial-abstraction",
         "an abstraction of shared state for the prover; a run uses concrete values",
     ),
     ("--array-equalities", "candidate invariants for the prover"),
@@ -102,10 +99,6 @@ pub const IGNORED_FLAGS: [(&str, &str); 22] = [
     ("--boogie-opt", "options for GPUVerify's prover"),
     ("--debug", "GPUVerify's own debugging output"),
     ("--no-infer", "turns off GPUVerify's invariant inference"),
-    (
-        "--no-benign",
-        "GPUVerify's benign-race tolerance; the board never counts benign races",
-    ),
     ("--asymmetric-asserts", "a prover optimisation"),
     ("--silent", "GPUVerify's output"),
     (
@@ -148,6 +141,11 @@ pub struct Flags {
     pub only_divergence: bool,
     /// `--only-intra-group`: GPUVerify checks races inside a work-group only.
     pub only_intra_group: bool,
+    /// `--no-benign` or `--adversarial-abstraction`: GPUVerify reports a race even when every
+    /// racing write stores the value already there (with `--no-benign` it does not tolerate
+    /// such races; under the adversarial abstraction it cannot know the values), so benign
+    /// races count.
+    pub benign_races_count: bool,
     /// The flags of [`IGNORED_FLAGS`] the line had.
     pub ignored: Vec<String>,
     /// `-D NAME[=VALUE]` (or `-DNAME[=VALUE]`): macros defined for the kernel's compilation.
@@ -205,6 +203,7 @@ pub fn parse_flags(line: &str) -> Result<Flags, String> {
         warp_sync: None,
         only_divergence: false,
         only_intra_group: false,
+        benign_races_count: false,
         ignored: Vec::new(),
         defines: Vec::new(),
         offset: Vec::new(),
@@ -264,6 +263,7 @@ pub fn parse_flags(line: &str) -> Result<Flags, String> {
                 flags.kernel_args = Some((kernel, parts.collect()));
             }
             "--only-divergence" => flags.only_divergence = true,
+            "--no-benign" | "--adversarial-abstraction" => flags.benign_races_count = true,
             "--only-intra-group" => flags.only_intra_group = true,
             _ if IGNORED_FLAGS.iter().any(|(ignored, _)| *ignored == name) => {
                 flags.ignored.push(name.to_string())
@@ -635,7 +635,7 @@ fn run_kernel(
                         let message = f.message.lines().next().unwrap_or_default();
                         return Outcome::NotRun(format!("stopped by the engine: {message}"));
                     }
-                    if counts(f.kind, &flags) && !f.benign {
+                    if counts(f.kind, &flags) && (!f.benign || flags.benign_races_count) {
                         match counted.iter_mut().find(|r| {
                             r.kind == f.kind.as_str() && (r.line, r.column) == (f.line, f.column)
                         }) {
@@ -1071,6 +1071,15 @@ mod tests {
             parse_flags("//--local_size=64 --num_groups=12 --no-inline --only-intra-group")
                 .unwrap()
                 .only_intra_group
+        );
+        for flag in ["--no-benign", "--adversarial-abstraction"] {
+            let f = parse_flags(&format!("//--local_size=64 --num_groups=1 {flag}")).unwrap();
+            assert!(f.benign_races_count && f.ignored.is_empty(), "{flag}");
+        }
+        assert!(
+            !parse_flags("//--local_size=64 --num_groups=1")
+                .unwrap()
+                .benign_races_count
         );
         let f = parse_flags("//--local_size=256 --num_groups=2 --vcgen-opt=/checkArrays:A,B,C")
             .unwrap();
