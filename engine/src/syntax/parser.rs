@@ -101,14 +101,15 @@ fn without_namespaces(tokens: &[Token]) -> Result<Vec<Token>, Diagnostic> {
     let is = |t: Option<&Token>, p: &str| matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p);
     let word = |t: Option<&Token>, w: &str| matches!(t.map(|t| &t.tok), Some(Tok::Ident(x)) if x == w);
     let mut out = Vec::with_capacity(tokens.len());
-    // For each open brace: whether it opened a namespace (its closing brace goes too).
-    let mut braces: Vec<bool> = Vec::new();
+    // For each open brace: the `namespace` keyword it belongs to, if any (its closing brace
+    // goes too).
+    let mut braces: Vec<Option<Span>> = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
         let t = &tokens[i];
         if word(Some(t), "namespace") && (is(tokens.get(i + 1), "{") || (ident(tokens.get(i + 1)) && is(tokens.get(i + 2), "{"))) {
             i += if is(tokens.get(i + 1), "{") { 2 } else { 3 };
-            braces.push(true);
+            braces.push(Some(t.span));
             continue;
         }
         if word(Some(t), "using") {
@@ -133,9 +134,9 @@ fn without_namespaces(tokens: &[Token]) -> Result<Vec<Token>, Diagnostic> {
             continue;
         }
         match &t.tok {
-            Tok::Punct("{") => braces.push(false),
+            Tok::Punct("{") => braces.push(None),
             Tok::Punct("}") => {
-                if braces.pop() == Some(true) {
+                if let Some(Some(_)) = braces.pop() {
                     i += 1;
                     continue;
                 }
@@ -144,6 +145,11 @@ fn without_namespaces(tokens: &[Token]) -> Result<Vec<Token>, Diagnostic> {
         }
         out.push(t.clone());
         i += 1;
+    }
+    if let Some(open) = braces.into_iter().flatten().next() {
+        return Err(Diagnostic::error("syntax-error", "unclosed namespace")
+            .with_span(open, "this namespace is never closed")
+            .with_help("add the missing `}`"));
     }
     Ok(out)
 }
