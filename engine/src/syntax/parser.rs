@@ -643,6 +643,15 @@ impl<'t> Parser<'t> {
                 .with_span(self.peek().span, "reference")
                 .with_help("pass a pointer instead"));
         }
+        // `T (*p)[N]`, a pointer to an array, as opposed to `T (*f)(args)`.
+        let array_pointer = matches!(self.peek_at(2).tok, Tok::Ident(_))
+            && matches!(self.peek_at(3).tok, Tok::Punct(")"))
+            && matches!(self.peek_at(4).tok, Tok::Punct("["));
+        if self.is_punct("(") && matches!(self.peek_at(1).tok, Tok::Punct("*")) && array_pointer {
+            return Err(Diagnostic::error("unsupported", "pointers to arrays are not supported")
+                .with_span(self.peek().span, "pointer-to-array declarator")
+                .with_help("use a plain pointer and index it as p[i * N + j], or declare a parameter as T p[][N]"));
+        }
         if self.is_punct("(") && matches!(self.peek_at(1).tok, Tok::Punct("*")) {
             return Err(Diagnostic::error("unsupported", "function pointers are not supported")
                 .with_span(self.peek().span, "function pointer declarator")
