@@ -452,12 +452,21 @@ fn exec_private(
                         Ok(at) => {
                             r[dst as usize] = decode(ty, &private[at..]);
                             if private_init[at..at + ty.size() as usize].contains(&false) {
-                                let what = match private_variable(func, r, pc as u32, at as u64) {
-                                    Some(name) => format!("`{name}`"),
-                                    None => "a private variable".to_string(),
+                                // Of an array, struct or vector, only the part read may be
+                                // missing: say so when other parts were stored.
+                                let message = match private_variable(func, r, pc as u32, at as u64) {
+                                    Some((name, bytes)) => {
+                                        let stored = private_init.get(bytes.start as usize..bytes.end as usize).is_some_and(|b| b.contains(&true));
+                                        if stored {
+                                            format!("read of a part of `{name}` that nothing has stored yet")
+                                        } else {
+                                            format!("read of `{name}` before anything was stored in it")
+                                        }
+                                    }
+                                    None => "read of a private variable before anything was stored in it".to_string(),
                                 };
                                 pc = next;
-                                break Exit::Problem(FindingKind::UninitializedRead, format!("read of {what} before anything was stored in it"), spans[pc - 1]);
+                                break Exit::Problem(FindingKind::UninitializedRead, message, spans[pc - 1]);
                             }
                         }
                         Err(problem) => {
@@ -1067,7 +1076,7 @@ fn op_symbol(op: BinaryOp) -> &'static str {
 
 /// The name of the private variable of `func` in scope at `pc` whose memory holds byte
 /// `offset`, for messages (`regs` is the frame's register file).
-fn private_variable(func: &crate::ir::Function, regs: &[u64], pc: u32, offset: u64) -> Option<String> {
+fn private_variable(func: &crate::ir::Function, regs: &[u64], pc: u32, offset: u64) -> Option<(String, std::ops::Range<u64>)> {
     func.vars.iter().filter(|v| v.start <= pc && pc < v.end).find_map(|v| {
         let crate::ir::DebugPlace::Mem(r) = v.place else { return None };
         let start = ptr::offset(*regs.get(r as usize)?);
@@ -1076,7 +1085,7 @@ fn private_variable(func: &crate::ir::Function, regs: &[u64], pc: u32, offset: u
             crate::ir::DebugElem::Pointer => 8 * v.count as u64,
             crate::ir::DebugElem::Bytes => v.count as u64,
         };
-        (start..start + size).contains(&offset).then(|| v.name.clone())
+        (start..start + size).contains(&offset).then(|| (v.name.clone(), start..start + size))
     })
 }
 
