@@ -325,12 +325,12 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
     }
     // Pointers initialised with another variable's address, now that every variable has its
     // place.
-    for (g, &at) in program.globals.iter().zip(&program_globals) {
+    for (g, &own) in program.globals.iter().zip(&program_globals) {
         for p in &g.pointers {
             let Some(&target) = program_globals.get(p.target as usize) else { continue };
             let value = ptr::add(target, p.offset);
             let pool = if g.space == Space::Constant { &mut constant } else { &mut global };
-            if let Some(bytes) = pool.get_mut(ptr::alloc(at) as usize).and_then(|a| a.bytes.get_mut(p.at as usize..p.at as usize + 8)) {
+            if let Some(bytes) = pool.get_mut(ptr::alloc(own) as usize).and_then(|a| a.bytes.get_mut(p.at as usize..p.at as usize + 8)) {
                 bytes.copy_from_slice(&value.to_le_bytes());
             }
         }

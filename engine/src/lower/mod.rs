@@ -983,8 +983,10 @@ fn cuda_atomic(name: &str) -> Option<(AtomicOp, usize, u8)> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CudaLibrary {
     /// The OpenCL C built-in of this name computes it: `sqrtf` is `sqrt` on a `float`,
-    /// `__float2int_rn` is `convert_int_rte`, `__popc` is `popcount`.
+    /// `__popc` is `popcount`.
     Builtin(&'static str),
+    /// A value conversion with a rounding mode: `__float2int_rn` is `convert_int_rte`.
+    Convert { to: &'static str, rounding: &'static str },
     /// A lane-wise integer operation OpenCL C has no built-in for (`__ffs`, `__brev`).
     Integer(MathOp),
     /// An arithmetic operator: `__fdividef(a, b)` and `__fadd_rn(a, b)` are `a / b` and `a + b`
@@ -1043,7 +1045,7 @@ fn cuda_library(name: &str) -> Option<CudaLibrary> {
             _ => None,
         };
         if let (Some(rounding), Some(to)) = (rounding, conversion) {
-            return Some(Builtin(CONVERSIONS.iter().find(|c| c.starts_with(&format!("convert_{to}_")) && c.ends_with(rounding))?));
+            return Some(Convert { to, rounding });
         }
     }
     Some(match name {
@@ -1077,14 +1079,6 @@ fn cuda_library(name: &str) -> Option<CudaLibrary> {
         _ => return None,
     })
 }
-
-/// The value conversions the CUDA type casting intrinsics name, spelled as OpenCL C's.
-const CONVERSIONS: &[&str] = &[
-    "convert_int_rte", "convert_int_rtz", "convert_int_rtp", "convert_int_rtn", "convert_uint_rte", "convert_uint_rtz", "convert_uint_rtp",
-    "convert_uint_rtn", "convert_long_rte", "convert_long_rtz", "convert_long_rtp", "convert_long_rtn", "convert_ulong_rte",
-    "convert_ulong_rtz", "convert_ulong_rtp", "convert_ulong_rtn", "convert_float_rte", "convert_float_rtz", "convert_float_rtp",
-    "convert_float_rtn", "convert_double_rte", "convert_double_rtz", "convert_double_rtp", "convert_double_rtn",
-];
 
 /// GPUVerify's specification functions (`__requires`, `__global_invariant`, `__read_offset_bytes`,
 /// ...): they describe all executions, which a simulator of one execution cannot evaluate.
@@ -2626,8 +2620,8 @@ impl<'u> FnLowerer<'_, 'u> {
             }
             ExprKind::Ternary(cond, then, otherwise) => {
                 let c = self.rvalue(cond)?;
-                if let Ty::Vector(_, lanes) = c.ty {
-                    return self.vector_ternary(c, then, otherwise, lanes, span);
+                if let Ty::Vector(..) = c.ty {
+                    return self.vector_ternary(c, then, otherwise, span);
                 }
                 // Each arm is lowered once, where it runs; the result type needs both arms, so
                 // the `then` arm's conversion into the result waits in a block after the
@@ -3308,26 +3302,10 @@ impl<'u> FnLowerer<'_, 'u> {
 
     /// `cond ? then : otherwise` with a vector condition (OpenCL C 1.2 section 6.3.i): lane by
     /// lane, as `select(otherwise, then, cond)` is, so both arms are evaluated and a lane's
-    /// condition is its most significant bit. A scalar arm is widened to the condition's
-    /// number of lanes (two scalar arms to their common type first).
-    fn vector_ternary(&mut self, c: Val, then: &ast::Expr, otherwise: &ast::Expr, lanes: u8, span: Span) -> Result<Val, Diagnostic> {
+    /// condition is its most significant bit; `select_values` widens scalar arms to the
+    /// condition's lanes.
+    fn vector_ternary(&mut self, c: Val, then: &ast::Expr, otherwise: &ast::Expr, span: Span) -> Result<Val, Diagnostic> {
         let (vt, ve) = (self.rvalue(then)?, self.rvalue(otherwise)?);
-        let common = match (&vt.ty, &ve.ty) {
-            (Ty::Scalar(x), Ty::Scalar(y)) => Some(elem_of_num(common_num(num_ty(*x), num_ty(*y)))),
-            _ => None,
-        };
-        let widen = |this: &mut Self, v: Val, arm_span: Span| -> Result<Val, Diagnostic> {
-            match v.ty {
-                Ty::Scalar(e) => {
-                    let e = common.unwrap_or(e);
-                    let reg = this.to_gentype(v, e, lanes, arm_span)?;
-                    Ok(Val { reg, ty: Ty::Vector(e, lanes) })
-                }
-                _ => Ok(v),
-            }
-        };
-        let ve = widen(self, ve, otherwise.span)?;
-        let vt = widen(self, vt, then.span)?;
         self.select_values("?:", ve, vt, c, span, span)
     }
 
@@ -4241,7 +4219,7 @@ impl<'u> FnLowerer<'_, 'u> {
     /// expression [`cuda_library`] names for it.
     fn cuda_library_call(&mut self, name: &str, library: CudaLibrary, callee: Span, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
         let arity = match library {
-            CudaLibrary::Builtin(_) => None,
+            CudaLibrary::Builtin(_) | CudaLibrary::Convert { .. } => None,
             CudaLibrary::Integer(_) | CudaLibrary::Reciprocal | CudaLibrary::Saturate | CudaLibrary::Load => Some(1),
             CudaLibrary::Operator(_) => Some(2),
             CudaLibrary::SumOfAbsoluteDifference => Some(3),
@@ -4256,6 +4234,9 @@ impl<'u> FnLowerer<'_, 'u> {
         };
         match library {
             CudaLibrary::Builtin(builtin) => self.call(&ast::Expr { kind: ExprKind::Ident(builtin.to_string()), span: callee }, args, span),
+            CudaLibrary::Convert { to, rounding } => {
+                self.call(&ast::Expr { kind: ExprKind::Ident(format!("convert_{to}_{rounding}")), span: callee }, args, span)
+            }
             CudaLibrary::Integer(op) => self.math_call(name, op, MathKind::Int, args, span),
             CudaLibrary::Operator(op) => self.rvalue(&expr(ExprKind::Binary(op, boxed(&args[0]), boxed(&args[1])))),
             CudaLibrary::Reciprocal => {

@@ -278,7 +278,7 @@ fn lex_hex_float(text: &str, start: usize, integer_end: usize) -> Result<Option<
         i += 1;
     }
     let span = || Span::new(start as u32, i as u32);
-    if i == digits_start || integer_end == start + 2 && fraction_digits == 0 {
+    if i == digits_start || (integer_end == start + 2 && fraction_digits == 0) {
         return Err(error(span(), "malformed hexadecimal floating constant", "here"));
     }
     // The exponent saturates: anything beyond a few thousand gives zero or infinity anyway.

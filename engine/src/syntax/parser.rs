@@ -1056,22 +1056,20 @@ impl<'t> Parser<'t> {
             let span = start.to(operand.span);
             return Ok(Expr { kind: ExprKind::Cast(Box::new(ty), Box::new(operand)), span });
         }
-        if self.ident_is("vec_step") && matches!(self.peek_at(1).tok, Tok::Punct("(")) {
-            // `vec_step(unsigned int)` names a type the way sizeof does; the type travels to the
-            // built-in as a `SizeofType` operand. Anything else is an ordinary call.
-            let callee = Expr { kind: ExprKind::Ident("vec_step".into()), span: self.peek().span };
-            let save = self.pos;
+        // `vec_step(unsigned int)` names a type the way sizeof does; the type travels to the
+        // built-in as a `SizeofType` operand. `vec_step(x)` is an ordinary call.
+        if self.ident_is("vec_step")
+            && matches!(self.peek_at(1).tok, Tok::Punct("("))
+            && matches!(&self.peek_at(2).tok, Tok::Ident(w) if self.is_type_start(w) && w != "typedef")
+        {
+            let callee = Expr { kind: ExprKind::Ident("vec_step".into()), span: self.bump().span };
             self.bump();
-            if self.at_cast() {
-                self.bump();
-                let type_start = self.peek().span;
-                let ty = self.type_expr_abstract()?;
-                let type_span = type_start.to(self.prev_span());
-                self.expect_punct(")")?;
-                let operand = Expr { kind: ExprKind::SizeofType(Box::new(ty)), span: type_span };
-                return Ok(Expr { kind: ExprKind::Call(Box::new(callee), vec![operand]), span: start.to(self.prev_span()) });
-            }
-            self.pos = save;
+            let type_start = self.peek().span;
+            let ty = self.type_expr_abstract()?;
+            let type_span = type_start.to(self.prev_span());
+            self.expect_punct(")")?;
+            let operand = Expr { kind: ExprKind::SizeofType(Box::new(ty)), span: type_span };
+            return Ok(Expr { kind: ExprKind::Call(Box::new(callee), vec![operand]), span: start.to(self.prev_span()) });
         }
         if self.ident_is("sizeof") {
             self.bump();
