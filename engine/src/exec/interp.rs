@@ -691,7 +691,6 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             let size = ty.size();
             let event = m.log.len() as u32;
             let Machine { global, constant, groups, races, log, weak, rng, .. } = m;
-            let mut stale = false;
             let (v, problem) = match resolve(global, constant, &mut groups[group].local, p, size) {
                 Err(problem) => (0, Some(problem)),
                 Ok((a, at)) => {
@@ -703,7 +702,6 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                         let read = weak.load(wi, key, size as u8, weak::Ordering::PLAIN, event, Some(&mut |n| rng.below(n as u64) as u32));
                         if let Some(old) = read.value {
                             v = old;
-                            stale = true;
                         }
                     }
                     if a.access == Access::WriteOnly {
@@ -722,10 +720,9 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             m.items[wi as usize].regs[base + dst as usize] = v;
             let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
             m.event(wi, EventKind::Load, Some(loc), v, 0, span);
-            // A load that read an older write may read a newer one next time: not a spin.
-            if !stale {
-                quiet(m, wi, func_index, pc);
-            }
+            // A load that read an older write may read a newer one next time: `Machine::perform`
+            // unsettles the watch after any drawn outcome.
+            quiet(m, wi, func_index, pc);
         }
         Instr::Store { ty, addr, src } => {
             let p = reg(m, addr);
@@ -772,7 +769,6 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             let event = m.log.len() as u32;
             let Machine { global, constant, groups, rng, races, log, weak, step, .. } = m;
             let mut spurious = false;
-            let mut stale = false;
             let result = resolve(global, constant, &mut groups[group].local, p, size).and_then(|(a, at)| {
                 if a.access != Access::ReadWrite || ptr::space(p) == Space::Constant {
                     return Err((FindingKind::ReadOnlyWrite, format!("atomic update of the read-only or write-only buffer `{}`", a.name)));
@@ -792,7 +788,6 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                     release_read = read.race_release;
                     if let Some(value) = read.value {
                         old = value;
-                        stale = true;
                     }
                 }
                 // A load leaves memory as it is, whichever write it read.
@@ -864,7 +859,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             // zero, setting a set flag) is a read as far as progress goes.
             if changed {
                 m.write_epoch += 1;
-            } else if !stale {
+            } else {
                 quiet(m, wi, func_index, pc);
             }
         }
@@ -1165,6 +1160,17 @@ fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
     s.frames.clear();
     s.frames.extend(frames.iter().map(|f| (f.func, f.pc)));
     w.taken = true;
+}
+
+/// Forgets what `wi`'s spin watch saw: its last event's outcome was drawn from the generator
+/// (see [`crate::weak::Weak::decide`]), so it may go otherwise from the same state next time,
+/// and a state that repeats across it is a retry that can still succeed, not a spin. The next
+/// quiet event starts a new watch.
+pub fn unsettle(m: &mut Machine, wi: u32) {
+    if let Some(w) = &mut m.items[wi as usize].spin {
+        w.since = SPIN_ANCHOR_WINDOW;
+        w.spinning = false;
+    }
 }
 
 /// A work-item arrives at a rendezvous; the last one to arrive releases everyone.

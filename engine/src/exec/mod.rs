@@ -620,7 +620,14 @@ impl Machine {
             interp::copy_element(self, wi as usize - self.items.len());
             return;
         }
+        let decisions = self.weak.made.len();
         interp::perform_event(self, wi);
+        // An outcome other than the first option was drawn (a weak compare-exchange that
+        // failed spuriously, a load that read an older write): the same state may do otherwise
+        // next time, so its repeat proves no spin.
+        if self.weak.made[decisions..].iter().any(|&k| k != 0) {
+            interp::unsettle(self, wi);
+        }
         if self.items[wi as usize].status == Status::Ready {
             interp::run_private(self, wi);
         }
