@@ -14,7 +14,7 @@ use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use interleave_engine::diag::Diagnostic;
-use interleave_engine::explore::{Config, Exploration, Outcome, SeededFinding};
+use interleave_engine::explore::{merge_finding, Config, Exploration, Outcome};
 use interleave_engine::limits::thousands;
 use interleave_engine::scenario::{Number, Scenario, SchedulerKind};
 use serde::{Deserialize, Serialize};
@@ -233,7 +233,7 @@ pub fn split_seeds(first_seed: u64, runs: u64, parts: usize) -> Vec<(u64, u64)> 
 /// Merges the explorations of consecutive seed ranges, given in seed order, into the one
 /// exploration of all the seeds: outcomes are the same final state when their buffers and
 /// registers are equal, their counts add up, and the first seed in seed order (with its
-/// replay) is kept; findings likewise by kind and place. The order is the engine's: outcomes
+/// replay) is kept; findings as the engine merges them (`explore::merge_finding`). The order is the engine's: outcomes
 /// most frequent first, ties by seed; findings by first appearance.
 pub fn merge(parts: &[Exploration]) -> Exploration {
     let mut merged = Exploration {
@@ -269,14 +269,7 @@ pub fn merge(parts: &[Exploration]) -> Exploration {
             }
         }
         for finding in &part.findings {
-            match merged
-                .findings
-                .iter_mut()
-                .find(|f| same_finding(f, finding))
-            {
-                Some(known) => known.runs += finding.runs,
-                None => merged.findings.push(finding.clone()),
-            }
+            merge_finding(&mut merged.findings, &finding.finding, finding.seed, finding.runs);
         }
     }
     merged
@@ -306,11 +299,6 @@ fn outcome_hash(outcome: &Outcome) -> u64 {
     }
     outcome.registers.hash(&mut hasher);
     hasher.finish()
-}
-
-fn same_finding(a: &SeededFinding, b: &SeededFinding) -> bool {
-    a.finding.kind == b.finding.kind
-        && (a.finding.line, a.finding.column) == (b.finding.line, b.finding.column)
 }
 
 /// The scenario a worker explores: the launch panel's, without a replay (a manual schedule

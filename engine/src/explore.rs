@@ -115,6 +115,40 @@ fn equals_itself(o: &Outcome) -> bool {
     o.values.values().flatten().all(|v| !matches!(v, Some(Number::Float(f)) if f.is_nan()))
 }
 
+/// What makes two findings of different runs the same: the kind and the place, and for a
+/// data race the unordered pair of its two accesses' places (one run may find the pair's
+/// accesses in one order and another run in the other).
+type FindingKey = (crate::report::FindingKind, (u32, u32), (u32, u32));
+
+fn finding_key(f: &Finding) -> FindingKey {
+    let here = (f.line, f.column);
+    match f.related.first() {
+        Some(r) if f.kind == crate::report::FindingKind::DataRace => {
+            let there = (r.line, r.column);
+            (f.kind, here.min(there), here.max(there))
+        }
+        _ => (f.kind, here, (0, 0)),
+    }
+}
+
+/// Adds `finding`, seen in `runs` runs, the first with `seed`, to `findings` (explorations
+/// of earlier seeds first): one finding per kind and place, a data race per unordered pair
+/// of places, counting its runs and keeping the first seed, except that a race benign so far
+/// but not in these runs is not benign, and is shown as these runs found it.
+pub fn merge_finding(findings: &mut Vec<SeededFinding>, finding: &Finding, seed: u64, runs: u64) {
+    let key = finding_key(finding);
+    match findings.iter_mut().find(|g| finding_key(&g.finding) == key) {
+        Some(g) => {
+            if g.finding.benign && !finding.benign {
+                g.finding = finding.clone();
+                g.seed = seed;
+            }
+            g.runs += runs;
+        }
+        None => findings.push(SeededFinding { finding: finding.clone(), seed, runs }),
+    }
+}
+
 /// Gathers outcomes and findings run by run.
 #[derive(Default)]
 struct Tally {
@@ -162,20 +196,15 @@ impl Tally {
                 self.known.insert(self.key.clone(), i);
             }
         }
-        // A run counts once for each kind and place, even if it reported it twice (two race
-        // pairs that share their later access).
-        let mut seen_in_run: Vec<(crate::report::FindingKind, u32, u32)> = Vec::new();
+        // A run counts once for each finding, even if it reported it twice.
+        let mut seen_in_run: Vec<FindingKey> = Vec::new();
         for f in session.findings() {
-            let key = (f.kind, f.line, f.column);
+            let key = finding_key(f);
             if seen_in_run.contains(&key) {
                 continue;
             }
             seen_in_run.push(key);
-            let same = |g: &SeededFinding| g.finding.kind == f.kind && (g.finding.line, g.finding.column) == (f.line, f.column);
-            match self.findings.iter_mut().find(|g| same(g)) {
-                Some(g) => g.runs += 1,
-                None => self.findings.push(SeededFinding { finding: f.clone(), seed, runs: 1 }),
-            }
+            merge_finding(&mut self.findings, f, seed, 1);
         }
     }
 

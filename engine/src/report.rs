@@ -120,7 +120,8 @@ pub struct Finding {
     pub race: Option<RaceKind>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub memory: Option<RaceMemory>,
-    /// For a data race: every racing write stored the value already there (a warning).
+    /// For a data race: its order cannot matter, as the racing writes store the same value, or
+    /// the value already there for a racing read (a warning).
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub benign: bool,
     /// For a data race: on how many 4-byte words it was seen.

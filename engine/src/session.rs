@@ -764,7 +764,7 @@ impl Session {
         };
         let words = r.words.len() as u64;
         let name = first.location.and_then(|loc| self.alloc_name(loc, first.work_item)).map(|n| format!(" `{n}`")).unwrap_or_default();
-        let benign = if r.benign { " (benign: every racing write stored the value already there)" } else { "" };
+        let benign = if r.benign { " (benign: whichever access comes first, the same values are read and stored)" } else { "" };
         let places = if words == 1 { "1 address".to_string() } else { format!("{words} addresses") };
         let message = format!("data race ({kind}) on {memory} memory{name}, {places}: {}{benign}", r.why);
         let verb = |e: &crate::trace::Event| match e.kind {

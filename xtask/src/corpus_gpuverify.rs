@@ -18,7 +18,7 @@
 //! pointers as unbounded arrays of arbitrary contents, so bounds and value findings (out of
 //! bounds, null pointers, misalignment, uninitialised reads, division by zero, step limits,
 //! deadlocks, ...) are artefacts of the concrete buffers and are ignored. A race the engine
-//! marks benign (every racing write stored the value already there) does not count either,
+//! marks benign (the racing writes store the same value) does not count either,
 //! because GPUVerify tolerates benign races by default (not under `--no-benign`, nor under
 //! `--adversarial-abstraction`, where it cannot know the values written); the board says how
 //! many `//pass` kernels had one.

@@ -750,7 +750,8 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 // spin detection, initialising memory is a change.
                 let same = decode(ty, &a.bytes[at..]) == before;
                 let changed = was_uninit || !same;
-                let info = RaceAccess { write: true, same_value: same, ..access_info(wi, p, group, size, event, span) };
+                let value = stored_bits(&a.bytes[at..at + size as usize]);
+                let info = RaceAccess { write: true, same_value: same, value, ..access_info(wi, p, group, size, event, span) };
                 races.access(&mut a.shadow, log, info);
                 Ok(changed)
             });
@@ -803,17 +804,24 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 mark_init(a, at, size as usize);
                 let same = decode(ty, &a.bytes[at..]) == promised_before.unwrap_or(latest);
                 let changed = was_uninit || !same;
-                // A load reads only, a store writes only, anything else reads and writes (a
-                // failed compare-exchange included: it is one indivisible step).
+                // Whether a compare-exchange failed: it compares as `atomic` does (a
+                // successful exchange would hand back the probe `old ^ 1`).
+                let cas_failed = matches!(op, AtomicOp::CmpXchg | AtomicOp::CmpXchgWeak)
+                    && (spurious || atomic(AtomicOp::CmpXchg, ty, old, old ^ 1, y) == old);
+                // A load reads only, a store writes only, anything else reads and writes, but
+                // for a compare-exchange that failed, which only read: it neither races as a
+                // write nor continues or starts a release sequence.
                 let (write, rmw) = match op {
                     AtomicOp::Load => (false, false),
                     AtomicOp::Store => (true, false),
+                    _ if cas_failed => (false, false),
                     _ => (true, true),
                 };
                 let info = RaceAccess {
                     write,
                     rmw,
                     same_value: same,
+                    value: stored_bits(&a.bytes[at..at + size as usize]),
                     atomic: Some((order, scope)),
                     ..access_info(wi, p, group, size, event, span)
                 };
@@ -824,10 +832,6 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                     a.shadow.cell(word).release = saved;
                 }
                 if weak.enabled && op != AtomicOp::Load {
-                    // Whether a compare-exchange failed: it compares as `atomic` does (a
-                    // successful exchange would hand back the probe `old ^ 1`).
-                    let cas_failed = matches!(op, AtomicOp::CmpXchg | AtomicOp::CmpXchgWeak)
-                        && (spurious || atomic(AtomicOp::CmpXchg, ty, old, old ^ 1, y) == old);
                     if cas_failed {
                         // A compare-exchange that failed only read (the latest write).
                         weak.load(wi, key, size as u8, ord, event, None);
@@ -1101,10 +1105,19 @@ fn access_info(wi: u32, p: u64, group: usize, size: u64, event: u32, span: Span)
         write: false,
         atomic: None,
         same_value: false,
+        value: 0,
         rmw: false,
         event,
         span,
     }
+}
+
+/// The bits a write stored, for the race detector: its first eight bytes, the first lowest.
+fn stored_bits(bytes: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = bytes.len().min(8);
+    b[..n].copy_from_slice(&bytes[..n]);
+    u64::from_le_bytes(b)
 }
 
 /// Quiet events (loads, updates that changed nothing, fences) since the spin anchor after
@@ -1232,7 +1245,8 @@ pub fn copy_element(m: &mut Machine, g: usize) {
                         let same = b.bytes[at..at + size] == buf[..size] && !is_uninit(b, at, size);
                         b.bytes[at..at + size].copy_from_slice(&buf[..size]);
                         mark_init(b, at, size);
-                        let info = RaceAccess { write: true, same_value: same, ..access_info(engine, dst, g, es, event, c.span) };
+                        let value = stored_bits(&buf[..size]);
+                        let info = RaceAccess { write: true, same_value: same, value, ..access_info(engine, dst, g, es, event, c.span) };
                         races.access(&mut b.shadow, log, info);
                         if weak.enabled {
                             // The copy's writes are what every reader sees from now on: the

@@ -449,6 +449,8 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         barriers_by_count: false,
     };
     machine.weak.script.clone_from(&scenario.choices);
+    // CUDA kernels synchronise as PTX defines it.
+    machine.races.ptx = scenario.dialect == crate::scenario::Dialect::Cuda;
     for wi in 0..n as u32 {
         if machine.items[wi as usize].status == Status::Ready && machine.runaway.is_none() {
             interp::run_private(&mut machine, wi);

@@ -6,14 +6,25 @@
 //!
 //! - a barrier orders everything its group's members did before it, in the memory its fence
 //!   flags name, before everything they do after it (`barrier(CLK_LOCAL_MEM_FENCE)` orders
-//!   local memory only; `__syncthreads` both); `__syncwarp` does the same for a warp;
+//!   local memory only; `__syncthreads` both); it orders its own work-group only, and
+//!   `__syncwarp` does the same for a warp;
 //! - an atomic write with release semantics (release, acq_rel or seq_cst order, or any order
-//!   after a release fence) publishes what its agent knows; an atomic read with acquire
-//!   semantics of the value (or of a later value in the release sequence) learns it, and a
-//!   relaxed one learns it at its next acquire fence. OpenCL 1.x and CUDA atomics are relaxed,
-//!   so they synchronise only together with fences (`mem_fence`, `__threadfence`). A release at
-//!   work-group scope does not synchronise with other groups (a `scope-mismatch` when it meets
-//!   one);
+//!   after a release fence) publishes what its agent knew at the release (at the fence, for a
+//!   fence); an atomic read with acquire semantics of the value (or of a later value in the
+//!   release sequence) learns it, and a relaxed one learns it at its next acquire fence.
+//!   OpenCL 1.x and CUDA atomics are relaxed, so they synchronise only together with fences
+//!   (`mem_fence`, `__threadfence`);
+//! - synchronisation is scoped ([`release`]): the release's endpoint (the release atomic or
+//!   fence) and the acquire's (the acquire atomic or fence) must each include the other's
+//!   work-item in its scope.
+//!   `mem_fence` has work-group scope (OpenCL 2.0 defines it as `atomic_work_item_fence`
+//!   with `memory_scope_work_group`), as have `__threadfence_block` and the `_block` atomics:
+//!   they order nothing across work-groups. An acquire that reads a release out of its scope
+//!   is a `scope-mismatch`, and what the release meant to order races;
+//! - under PTX (CUDA) sequentially consistent fences that are morally strong are ordered in
+//!   the order they ran, and the earlier orders what preceded it before what follows the
+//!   later ("sync_fence" of the PTX model): `__threadfence()` in two blocks orders their
+//!   accesses in that direction, `__threadfence_block()` only within a block;
 //! - what a release publishes is per address space. OpenCL 2.0 (section 3.3.6) orders global
 //!   and local memory by two happens-before relations, global-happens-before and
 //!   local-happens-before, each built from program order and the synchronisation of that
@@ -31,18 +42,22 @@
 //!   work-item that started the copy knew; `wait_group_events` learns what the engine did.
 //!
 //! Knowledge is kept as [`clock::Knowledge`] per agent and accesses in [`shadow::Shadow`] per
-//! allocation (FastTrack's epochs; Flanagan and Freund, PLDI 2009). A race is reported once
-//! per pair of source locations, with the number of words it touched. A race in which every
-//! racing write stored the value already there is benign (a warning), as Oclgrind and
-//! GPUVerify accept such races.
+//! allocation (FastTrack's epochs; Flanagan and Freund, PLDI 2009, keeping every access no
+//! later one covers, so that every racing pair of source locations is found). A race is
+//! reported once per pair of source locations, with the number of words it touched. A race
+//! whose order cannot matter is benign (a warning), as Oclgrind and GPUVerify accept such
+//! races: two writes of the same value, or a read and a write that stored the value already
+//! there. Every instance of the pair must be benign for the finding to be.
 
 pub mod clock;
+pub mod release;
 pub mod shadow;
 
 use clock::Knowledge;
-use shadow::{Access, Cell, Reads, Release, Shadow};
+use release::{Contribution, LEVELS};
+use shadow::{Access, Cell, Release, Shadow};
 
-use crate::ir::{fence, order, scope};
+use crate::ir::{fence, order};
 use crate::report::{RaceKind, RaceMemory};
 use crate::trace::{EventLog, Space};
 
@@ -212,13 +227,13 @@ pub struct Races {
     /// What each agent knows has happened before its next step, per address space: entry
     /// [`GLOBAL`] orders global accesses, entry [`LOCAL`] local ones.
     pub know: PerAgent<[Knowledge; SPACES]>,
-    /// Releases a relaxed atomic read saw, per address space, learned at the agent's next
-    /// acquire fence that names that memory.
-    pub pending: PerAgent<[Knowledge; SPACES]>,
-    /// Per agent and address space, its clock at its last release fence that named that
-    /// memory (0: none). Such a fence makes the agent's later atomic writes releases of that
-    /// memory, publishing what the agent did up to the fence.
-    pub fenced: PerAgent<[u32; SPACES]>,
+    /// Releases a relaxed atomic read saw, per address space and distance from their
+    /// releasers (see [`release`]), learned at the agent's next acquire fence that names that
+    /// memory and whose scope reaches that far. Made at the agent's first such read.
+    pub pending: PerAgent<Option<Box<[[Knowledge; LEVELS]; SPACES]>>>,
+    /// The agent's release fences, made at its first: they make its later atomic writes
+    /// releases of the memory they named, publishing what it knew at the fence.
+    pub fenced: PerAgent<Option<Box<Fenced>>>,
     /// Per agent and address space, its clock at its last release of that memory (a release
     /// atomic on it, or a release fence that named it; 0: none). Only explanations read it: a
     /// race whose first access was followed by releases of the other memory only is one of
@@ -241,6 +256,19 @@ pub struct Races {
     index: std::collections::BTreeMap<(u32, u32, u32, u32), usize>,
     /// Scope mismatches found: (releasing event, acquiring event), not yet reported.
     pub scope_mismatches: Vec<(u32, u32)>,
+    /// Per agent and address space, what it would have learned had the scopes of the
+    /// releases and acquires it met been wide enough (only explanations read it; kept for
+    /// the few agents that met such a release).
+    pub withheld: std::collections::BTreeMap<u32, [Knowledge; SPACES]>,
+    /// CUDA: synchronisation follows PTX, where morally strong `fence.sc`s synchronise in
+    /// the order they ran. Every CUDA fence is a `fence.sc` and CUDA's atomics are relaxed, so
+    /// every release through an atomic the PTX model allows (a fence, a strong write observed
+    /// by a strong read, a fence, the fences morally strong) is already such an order, and the
+    /// moral strength it asks of the write and read between the fences decides nothing more.
+    pub ptx: bool,
+    /// Under PTX, what the sequentially consistent fences so far published (`fence.sc`
+    /// pairs that are morally strong synchronise in the order they ran).
+    pub sc_fences: ScFences,
     /// What the device heap's `free` calls published, for later `malloc` calls.
     pub heap: Knowledge,
 }
@@ -262,8 +290,35 @@ crate::reuse::clone_fields!(Races {
     records,
     index,
     scope_mismatches,
+    withheld,
+    ptx,
+    sc_fences,
     heap,
 });
+
+/// What PTX's sequentially consistent fences published, by the scope instance they reach:
+/// a later such fence learns what every earlier one it is morally strong with knew.
+#[derive(Clone, Debug, Default)]
+pub struct ScFences {
+    /// Every fence of the work-group (whatever its scope: it includes its own group).
+    pub groups: std::collections::BTreeMap<u32, [Knowledge; SPACES]>,
+    /// Every fence of device scope or wider, per device.
+    pub devices: std::collections::BTreeMap<u32, [Knowledge; SPACES]>,
+    /// Every fence of system scope.
+    pub system: [Knowledge; SPACES],
+}
+
+/// An agent's release fences, per address space and distance (see [`release`]).
+#[derive(Clone, Debug, Default)]
+pub struct Fenced {
+    /// The agent's clock at its latest release fence that named the memory and whose scope
+    /// reaches that distance (0: none).
+    pub clock: [[u32; LEVELS]; SPACES],
+    /// What the agent knew of the memory at that fence, kept once it has learned more since
+    /// (`None`: it knows the same now). A fence releases what happened before it, not what
+    /// its work-item learned afterwards.
+    pub then: [[Option<Knowledge>; LEVELS]; SPACES],
+}
 
 /// One shared-memory access to check.
 #[derive(Clone, Copy, Debug)]
@@ -280,6 +335,8 @@ pub struct AccessInfo {
     pub atomic: Option<(u8, u8)>,
     /// Whether the write (if it is one) left the bytes as they were.
     pub same_value: bool,
+    /// The bits a write stored, its first byte lowest (bytes past the eighth are not kept).
+    pub value: u64,
     /// Whether an atomic both reads and writes (so a relaxed one continues a release sequence).
     pub rmw: bool,
     /// Index its event has (or will have) in the log.
@@ -327,8 +384,9 @@ impl Races {
         self.agent_group.capacity() * 4
             + self.agent_device.capacity() * 4
             + self.clock.capacity() * 4
-            + (self.know.capacity() + self.pending.capacity()) * size_of::<[Knowledge; SPACES]>()
-            + (self.fenced.capacity() + self.released.capacity()) * size_of::<[u32; SPACES]>()
+            + self.know.capacity() * size_of::<[Knowledge; SPACES]>()
+            + (self.pending.capacity() + self.fenced.capacity()) * size_of::<usize>()
+            + self.released.capacity() * size_of::<[u32; SPACES]>()
             + self.crossings.iter().map(|c| size_of::<Vec<Crossing>>() + c.capacity() * size_of::<Crossing>()).sum::<usize>()
             + self.group_first.capacity() * 4
             + self.barriers.capacity() * 4
@@ -397,7 +455,13 @@ impl Races {
     /// memory as of its `clock`-th step: what it knows of that memory, its own steps up to
     /// `clock`, and the barriers its group had passed by then.
     fn published(&self, agent: u32, space: usize, clock: u32) -> Knowledge {
-        let mut know = self.know.get(agent as usize)[space].clone();
+        self.published_from(&self.know.get(agent as usize)[space], agent, clock)
+    }
+
+    /// [`Races::published`] for an agent that knew `base` of the memory at its `clock`-th
+    /// step.
+    fn published_from(&self, base: &Knowledge, agent: u32, clock: u32) -> Knowledge {
+        let mut know = base.clone();
         know.learn_item(agent, clock);
         if agent < self.work_items {
             let passed = self.track(agent).partition_point(|c| c.clock <= clock);
@@ -415,18 +479,74 @@ impl Races {
         std::array::from_fn(|s| self.published(agent, s, clock))
     }
 
-    /// What a write of `agent` releases of each space: for its atomic's own space `space`
-    /// (when `direct`, a release order) everything up to now; for the memory its earlier
-    /// release fences named, everything up to the last such fence. `None` when it releases
-    /// nothing.
-    fn release_of(&self, agent: u32, space: usize, direct: bool) -> Option<[Knowledge; SPACES]> {
-        let now = self.clock[agent as usize];
-        let fenced = *self.fenced.get(agent as usize);
-        let upto: [u32; SPACES] = std::array::from_fn(|s| if direct && s == space { now } else { fenced[s] });
-        if upto.iter().all(|&c| c == 0) {
+    /// What a write of `agent` releases, per distance of the acquirer and address space:
+    /// of its atomic's own space `space`, when `direct` (a release order) everything up to
+    /// now to acquirers within the atomic's scope level `level`; of the memory its earlier
+    /// release fences named, what it knew at the latest fence that reaches each distance.
+    /// `None` when it releases nothing.
+    fn contribution(&self, agent: u32, space: usize, direct: bool, level: usize) -> Option<Contribution> {
+        let a = agent as usize;
+        let now = self.clock[a];
+        let fenced = self.fenced.get(a).as_deref();
+        let upto = |s: usize, d: usize| -> u32 {
+            if direct && s == space && d <= level {
+                now
+            } else {
+                fenced.map_or(0, |f| f.clock[s][d])
+            }
+        };
+        if (0..SPACES).all(|s| (0..LEVELS).all(|d| upto(s, d) == 0)) {
             return None;
         }
-        Some(std::array::from_fn(|s| if upto[s] == 0 { Knowledge::default() } else { self.published(agent, s, upto[s]) }))
+        let mut c: Contribution = Default::default();
+        for s in 0..SPACES {
+            for d in 0..LEVELS {
+                let at = upto(s, d);
+                if at == 0 {
+                    continue;
+                }
+                // Distances released at the same step share what they publish.
+                if let Some(e) = (0..d).find(|&e| upto(s, e) == at) {
+                    c[d][s] = c[e][s].clone();
+                    continue;
+                }
+                let then = if at == now { None } else { fenced.and_then(|f| f.then[s][d].as_ref()) };
+                c[d][s] = self.published_from(then.unwrap_or(&self.know.get(a)[s]), agent, at);
+            }
+        }
+        Some(c)
+    }
+
+    /// Before `agent` learns more of the memory of space index `space`: each release fence of
+    /// that memory still in force keeps what the agent knew at it.
+    fn before_learning(&mut self, agent: usize, space: usize) {
+        let Some(f) = self.fenced.existing_mut(agent).and_then(|f| f.as_deref_mut()) else { return };
+        let know = &self.know.get(agent)[space];
+        for d in 0..LEVELS {
+            if f.clock[space][d] != 0 && f.then[space][d].is_none() {
+                f.then[space][d] = Some(know.clone());
+            }
+        }
+    }
+
+    /// `agent` learns `what` of the memory of space index `space`.
+    fn learn(&mut self, agent: usize, space: usize, what: &Knowledge) {
+        if what.is_empty() {
+            return;
+        }
+        self.before_learning(agent, space);
+        self.know.get_mut(agent)[space].join(what);
+    }
+
+    /// `agent` would have learned `what` had scopes been wide enough (for explanations).
+    fn withhold(&mut self, agent: u32, what: &[Knowledge; SPACES]) {
+        if what.iter().all(Knowledge::is_empty) {
+            return;
+        }
+        let mine = self.withheld.entry(agent).or_default();
+        for (m, w) in mine.iter_mut().zip(what.iter()) {
+            m.join(w);
+        }
     }
 
     /// Whether `prev` happens before the current step of `agent`, for memory of space index
@@ -467,19 +587,45 @@ impl Races {
             if let Some((_, sc)) = a.atomic {
                 flags |= Access::ATOMIC | (crate::weak::level_of_scope(sc) as u8) << Access::LEVEL_SHIFT;
             }
-            if a.write && a.same_value {
-                flags |= Access::SAME_VALUE;
+            let mut value = 0;
+            if a.write {
+                flags |= Access::WRITE;
+                if a.same_value {
+                    flags |= Access::SAME_VALUE;
+                }
+                // The word's bytes of the value stored (only the first eight bytes are known).
+                for k in lo..hi {
+                    let at = word as u64 * 4 + k - a.offset;
+                    if at >= 8 {
+                        flags |= Access::MIXED;
+                    } else {
+                        value |= (((a.value >> (8 * at)) & 0xff) as u32) << (8 * k);
+                    }
+                }
             }
-            let cur = Access { agent: a.agent, clock, event: a.event, mask, flags };
+            let site = (a.span.start as u32, a.span.end as u32);
+            let cur = Access { agent: a.agent, clock, event: a.event, site, value, mask, flags };
             let cell = shadow.cell(word);
             // Local memory is one copy per group; other memory is one copy for everyone.
             let owner = if a.space == Space::Local { a.memory_group } else { 0 };
             let key = (a.space as u8, owner, a.alloc, word as u64 * 4);
-            self.check_word(cell, cur, a, space, key, log);
-            if word == first_word {
-                if let Some((ord, sc)) = a.atomic {
-                    self.synchronise(cell, a, space, ord, sc);
+            // An acquire is ordered after what its release published, so it reads the release
+            // before it is checked; it releases (and so continues or ends sequences) after.
+            let sync = a.atomic.filter(|_| word == first_word);
+            if let Some((ord, sc)) = sync {
+                if !a.write || a.rmw {
+                    if let Some(rel) = &cell.release {
+                        let acquire = matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST);
+                        self.observe(rel, a, crate::weak::level_of_scope(sc), acquire);
+                    }
                 }
+            }
+            self.check_word(cell, cur, a, space, key, log);
+            if let Some((ord, sc)) = sync {
+                self.synchronise(cell, a, space, ord, sc);
+            }
+            if a.atomic.is_none() && a.write {
+                self.plain_store(cell, a.agent);
             }
         }
     }
@@ -487,53 +633,45 @@ impl Races {
     /// Checks one word of access `a` (whose memory is ordered by the happens-before of space
     /// index `space`) against its shadow `cell`, records what races and updates the cell.
     fn check_word(&mut self, cell: &mut Cell, cur: Access, a: AccessInfo, space: usize, key: (u8, u32, u32, u64), log: &EventLog) {
-        // Atomics race only when their scopes do not include each other (a heterogeneous
-        // race: work-group scope across groups, device scope across devices).
-        let races_with = |this: &Races, prev: Access| {
-            prev.mask & cur.mask != 0
-                && !(prev.is_atomic() && cur.is_atomic() && this.inclusive(prev, cur))
-                && !this.ordered(prev, a.agent, space)
+        let mut accesses = std::mem::take(&mut cell.accesses);
+        for &p in accesses.as_slice() {
+            // Two accesses conflict when they share a byte and one writes; atomics race only
+            // when their scopes do not include each other (a heterogeneous race: work-group
+            // scope across groups, device scope across devices).
+            let conflict = p.mask & cur.mask != 0 && (p.is_write() || cur.is_write());
+            if !conflict || (p.is_atomic() && cur.is_atomic() && self.inclusive(p, cur)) || self.ordered(p, a.agent, space) {
+                continue;
+            }
+            let kind = if p.is_write() && cur.is_write() { RaceKind::WriteWrite } else { RaceKind::ReadWrite };
+            // Benign when the order cannot matter: two writes of the same value, or a read
+            // and a write that stored the value already there (the read sees it either way).
+            let benign = match (p.is_write(), cur.is_write()) {
+                (true, true) => p.wrote_same_as(cur),
+                (true, false) => p.same_value(),
+                _ => cur.same_value(),
+            };
+            self.record(p, cur, kind, benign, a, space, key, log);
+        }
+        // What `cur` covers goes (see `shadow`): an earlier access of the same site, kind and
+        // bytes that happens before it. Atomics are covered only within the same group and
+        // device, where scopes include the same work-items. A covered write of another value
+        // leaves `cur` standing for both, which is then never a benign race.
+        let same_kind = |p: &Access| {
+            p.site == cur.site
+                && p.mask == cur.mask
+                && (p.flags & !Access::MIXED) == (cur.flags & !Access::MIXED)
+                && (!p.is_atomic() || (self.agent_group[p.agent as usize] == self.agent_group[a.agent as usize] && self.device(p.agent as usize) == self.device(a.agent as usize)))
         };
-        if let Some(w) = cell.write {
-            if races_with(self, w) {
-                let kind = if a.write { RaceKind::WriteWrite } else { RaceKind::ReadWrite };
-                // Benign when the write that comes second leaves the value as it was: two
-                // writes of the same value, or a read that sees the same value either way.
-                let benign = if a.write { cur.same_value() } else { w.same_value() };
-                self.record(w, cur, kind, benign, a, space, key, log);
+        let mut cur = cur;
+        accesses.retain(|p| {
+            let covered = same_kind(p) && self.ordered(*p, a.agent, space);
+            if covered && cur.is_write() && (p.flags & Access::MIXED != 0 || p.value != cur.value) {
+                cur.flags |= Access::MIXED;
             }
-        }
-        if a.write {
-            // A write races with every read since the last write that is not ordered before
-            // it; the write then replaces them all.
-            let reads = std::mem::take(&mut cell.reads);
-            let reads: &[Access] = match &reads {
-                Reads::None => &[],
-                Reads::One(r) => std::slice::from_ref(r),
-                Reads::Many(v) => v,
-            };
-            for &r in reads {
-                if races_with(self, r) {
-                    self.record(r, cur, RaceKind::ReadWrite, cur.same_value(), a, space, key, log);
-                }
-            }
-            cell.write = Some(cur);
-        } else {
-            cell.reads = match std::mem::take(&mut cell.reads) {
-                Reads::None => Reads::One(cur),
-                Reads::One(r) if r.agent == cur.agent || self.ordered(r, a.agent, space) => Reads::One(cur),
-                Reads::One(r) => Reads::Many(Box::new(vec![r, cur])),
-                Reads::Many(mut v) => {
-                    // Reads ordered before this one are covered by it, as in FastTrack.
-                    v.retain(|r| r.agent != cur.agent && !self.ordered(*r, a.agent, space));
-                    if v.len() >= shadow::MAX_READS {
-                        v.remove(0);
-                    }
-                    v.push(cur);
-                    if v.len() == 1 { Reads::One(cur) } else { Reads::Many(v) }
-                }
-            };
-        }
+            !covered
+        });
+        accesses.push(cur);
+        cell.accesses = accesses;
     }
 
     /// The device of `agent` (0 unless a litmus test placed it on another).
@@ -555,67 +693,86 @@ impl Races {
         self.within(a.level(), a.agent, b.agent) && self.within(b.level(), b.agent, a.agent)
     }
 
-    /// Release and acquire through an atomic at `cell`, on memory of space index `space`.
+    /// The release side of an atomic at `cell`, on memory of space index `space` (its
+    /// acquire side, [`Races::observe`], came before its check).
     fn synchronise(&mut self, cell: &mut Cell, a: AccessInfo, space: usize, ord: u8, sc: u8) {
         let agent = a.agent as usize;
-        let my_group = self.agent_group[agent];
-        let acquire = matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST);
+        let (my_group, my_device) = (self.agent_group[agent], self.device(agent));
         let direct = matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST);
-        // Every atomic reads (a store only for the release sequence it ends).
-        let reads = !a.write || a.rmw;
-        if reads {
-            if let Some(rel) = &cell.release {
-                let level = crate::weak::level_of_scope(sc);
-                let releaser_in_scope = match level {
-                    crate::weak::LEVEL_GROUP => rel.group == my_group,
-                    crate::weak::LEVEL_DEVICE => rel.device == self.device(agent),
-                    _ => true,
-                };
-                let reader_in_scope = match rel.level as usize {
-                    crate::weak::LEVEL_GROUP => rel.group == my_group,
-                    crate::weak::LEVEL_DEVICE => rel.device == self.device(agent),
-                    _ => true,
-                };
-                if !(releaser_in_scope && reader_in_scope) {
-                    if acquire {
-                        self.scope_mismatches.push((rel.event, a.event));
-                    }
-                } else {
-                    // An acquire learns every space the release published: the atomic's own
-                    // and whatever the releaser's fences named (the release decided what it
-                    // covers, as in the relaxed model).
-                    let into = if acquire { self.know.get_mut(agent) } else { self.pending.get_mut(agent) };
-                    for (mine, published) in into.iter_mut().zip(rel.know.iter()) {
-                        mine.join(published);
-                    }
-                }
-            }
-        }
+        let level = crate::weak::level_of_scope(sc);
         if a.write {
             if direct {
                 self.released.get_mut(agent)[space] = self.clock[agent];
             }
-            if let Some(know) = self.release_of(a.agent, space, direct) {
-                let group_scope = (sc == scope::WORK_GROUP || sc == scope::SUB_GROUP).then_some(my_group);
-                match cell.release.as_deref_mut() {
-                    // A read-modify-write continues the release sequence it read from.
-                    Some(prev) if a.rmw && prev.group_scope == group_scope => {
-                        for (theirs, mine) in prev.know.iter_mut().zip(know.iter()) {
-                            theirs.join(mine);
-                        }
-                        prev.event = a.event;
-                    }
-                    _ => {
-                        let (group, device) = (my_group, self.device(agent));
-                        let level = crate::weak::level_of_scope(sc) as u8;
-                        cell.release = Some(Box::new(Release { know, group_scope, group, device, level, event: a.event, agent: a.agent }))
+            let c = self.contribution(a.agent, space, direct, level);
+            if let Some(prev) = cell.release.as_deref_mut() {
+                // A read-modify-write continues every release sequence it read from; a store
+                // continues only those its own agent released (OpenCL 2.0, as C11).
+                if !a.rmw {
+                    prev.stored_by(a.agent);
+                }
+                if let Some(c) = c {
+                    prev.add(c, a.agent, my_group, my_device);
+                    prev.event = a.event;
+                }
+                if prev.parts.is_empty() {
+                    cell.release = None;
+                }
+            } else if let Some(c) = c {
+                cell.release = Some(Box::new(Release::new(c, a.agent, my_group, my_device, level as u8, a.event)));
+            }
+        }
+    }
+
+    /// A plain store by `agent` to a word where a release was published: as C11 has it, a
+    /// write of the release sequences `agent` released, which ends the others (an atomic
+    /// read of its value synchronises with those).
+    fn plain_store(&mut self, cell: &mut Cell, agent: u32) {
+        let Some(rel) = cell.release.as_deref_mut() else { return };
+        rel.stored_by(agent);
+        if rel.parts.is_empty() {
+            cell.release = None;
+        }
+    }
+
+    /// Atomic read `a` (scope level `level`) reads from release `rel`. An acquire learns
+    /// each part whose releasers its scope includes and whose reach includes it; a relaxed
+    /// read keeps the parts that reach it pending, by distance, for a later acquire fence.
+    fn observe(&mut self, rel: &Release, a: AccessInfo, level: usize, acquire: bool) {
+        let agent = a.agent as usize;
+        let (my_group, my_device) = (self.agent_group[agent], self.device(agent));
+        let (mut learned, mut held) = (false, false);
+        for part in &rel.parts {
+            let d = part.distance(my_group, my_device);
+            if d > part.reach as usize {
+                // The release does not reach this reader.
+                held = true;
+                self.withhold(a.agent, &part.know);
+            } else if acquire && d <= level {
+                // An acquire learns every space the release published: the atomic's own and
+                // whatever the releaser's fences named (the release decided what it covers,
+                // as in the relaxed model).
+                for s in 0..SPACES {
+                    self.learn(agent, s, &part.know[s]);
+                }
+                learned = true;
+            } else {
+                // A relaxed read, or an acquire whose scope does not include the releaser:
+                // an acquire fence after it whose scope does may still learn it.
+                if acquire {
+                    held = true;
+                    self.withhold(a.agent, &part.know);
+                }
+                if part.know.iter().any(|k| !k.is_empty()) {
+                    let pending = self.pending.get_mut(agent).get_or_insert_with(Default::default);
+                    for (s, know) in part.know.iter().enumerate() {
+                        pending[s][d].join(know);
                     }
                 }
-            } else if !a.rmw && cell.release.as_ref().is_none_or(|r| r.agent != a.agent) {
-                // A relaxed store of another agent ends the release sequence; one of the
-                // releasing agent continues it (OpenCL 2.0, as C11).
-                cell.release = None;
             }
+        }
+        if acquire && held && !learned {
+            self.scope_mismatches.push((rel.event, a.event));
         }
     }
 
@@ -672,6 +829,14 @@ impl Races {
             return "an async copy's elements are ordered only at wait_group_events, and for the rest of the group by a barrier after it";
         }
         let (g1, g2) = (self.agent_group[prev.agent as usize], self.agent_group[agent as usize]);
+        // Ordered, had the scopes of the releases and acquires between them been wide enough.
+        if let Some(w) = self.withheld.get(&agent) {
+            let w = &w[space];
+            let by_barrier = self.fenced_barrier_after(prev.agent, prev.clock, space).is_some_and(|seq| w.group(g1) >= seq);
+            if w.item(prev.agent) >= prev.clock || by_barrier {
+                return "the synchronisation between them is scoped too narrowly: a release or acquire (an atomic, or a fence such as mem_fence or __threadfence_block) at work-group scope orders only work-items of its own work-group, one at device scope only those of its device; both sides need a scope that includes the other";
+            }
+        }
         if g1 == g2 {
             // A barrier between them that the first work-item passed without fencing this
             // memory.
@@ -754,7 +919,28 @@ impl Races {
             for &(m, f) in members {
                 // Usually every member already knows the same: then nothing is copied.
                 if f & bit != 0 && self.know.get(m as usize)[space] != joined {
+                    self.before_learning(m as usize, space);
                     self.know.get_mut(m as usize)[space].clone_from(&joined);
+                }
+            }
+        }
+        // What scopes kept from a member passes on like what it learned (for explanations).
+        if !self.withheld.is_empty() {
+            for space in 0..SPACES {
+                let bit = fence_bit(space);
+                let mut joined = Knowledge::default();
+                for &(m, f) in members {
+                    if let Some(w) = self.withheld.get(&m).filter(|_| f & bit != 0) {
+                        joined.join(&w[space]);
+                    }
+                }
+                if joined.is_empty() {
+                    continue;
+                }
+                for &(m, f) in members {
+                    if f & bit != 0 {
+                        self.withheld.entry(m).or_default()[space].join(&joined);
+                    }
                 }
             }
         }
@@ -773,33 +959,88 @@ impl Races {
                 joined.learn_item(m, self.clock[m as usize]);
             }
             for &m in members {
+                self.before_learning(m as usize, space);
                 self.know.get_mut(m as usize)[space].clone_from(&joined);
             }
         }
     }
 
     /// A fence, for the memory its flags name (`CLK_LOCAL_MEM_FENCE`, `CLK_GLOBAL_MEM_FENCE`
-    /// or both; CUDA's `__threadfence*` name both): a release fence makes the agent's later
-    /// atomic writes releases of that memory as of the fence; an acquire fence learns what its
-    /// relaxed atomic reads saw of that memory.
+    /// or both; CUDA's `__threadfence*` name both) and within its scope (OpenCL 1.x's
+    /// `mem_fence` has work-group scope, as OpenCL 2.0 defines it; `__threadfence_block` the
+    /// block's): a release fence makes the agent's later atomic writes releases of that
+    /// memory, as of the fence, to acquirers its scope includes; an acquire fence learns what
+    /// its relaxed atomic reads saw of that memory from releasers its scope includes.
     pub fn fence(&mut self, agent: u32, flags: u64) {
         if !self.enabled {
             return;
         }
-        let (ord, _) = fence::order_and_level(flags);
+        let (ord, level) = fence::order_and_level(flags);
         let a = agent as usize;
+        if self.ptx && ord == order::SEQ_CST && a < self.work_items as usize {
+            self.sc_fence(agent, level);
+        }
         for space in (0..SPACES).filter(|&s| flags & fence_bit(s) != 0) {
             if matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST) {
                 // Taking a pending value that was never written allocates nothing.
-                let pending = self.pending.existing_mut(a).map(|p| std::mem::take(&mut p[space])).unwrap_or_default();
-                if !pending.is_empty() {
-                    self.know.get_mut(a)[space].join(&pending);
+                for d in 0..LEVELS {
+                    let Some(pending) = self.pending.existing_mut(a).and_then(|p| p.as_deref_mut()) else { break };
+                    if d <= level {
+                        let k = std::mem::take(&mut pending[space][d]);
+                        self.learn(a, space, &k);
+                    } else if !pending[space][d].is_empty() {
+                        // Releases from beyond the fence's scope stay pending for a wider one.
+                        let mut far: [Knowledge; SPACES] = Default::default();
+                        far[space] = pending[space][d].clone();
+                        self.withhold(agent, &far);
+                    }
                 }
             }
             if matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) {
-                self.fenced.get_mut(a)[space] = self.clock[a];
+                let f = self.fenced.get_mut(a).get_or_insert_with(Default::default);
+                for d in 0..=level {
+                    f.clock[space][d] = self.clock[a];
+                    f.then[space][d] = None;
+                }
                 self.released.get_mut(a)[space] = self.clock[a];
             }
+        }
+    }
+
+    /// PTX's `fence.sc` (`__threadfence_block`, `__threadfence`, `__threadfence_system`) at
+    /// scope level `level`: morally strong pairs of them are ordered in the order they ran
+    /// ("sync_fence" in the PTX model), so this one learns what every earlier fence it is
+    /// morally strong with knew (those of its group; of its device, for device scope or
+    /// wider; all system-scope ones, for system scope) and publishes what it knows.
+    fn sc_fence(&mut self, agent: u32, level: usize) {
+        let a = agent as usize;
+        let (group, device) = (self.agent_group[a], self.device(a));
+        let mut earlier: [Knowledge; SPACES] = Default::default();
+        let sources = [
+            self.sc_fences.groups.get(&group),
+            self.sc_fences.devices.get(&device).filter(|_| level >= crate::weak::LEVEL_DEVICE),
+            Some(&self.sc_fences.system).filter(|_| level >= crate::weak::LEVEL_SYSTEM),
+        ];
+        for known in sources.into_iter().flatten() {
+            for (e, k) in earlier.iter_mut().zip(known.iter()) {
+                e.join(k);
+            }
+        }
+        for (s, k) in earlier.iter().enumerate() {
+            self.learn(a, s, k);
+        }
+        let mine = self.published_all(agent);
+        let join = |into: &mut [Knowledge; SPACES]| {
+            for (i, k) in into.iter_mut().zip(mine.iter()) {
+                i.join(k);
+            }
+        };
+        join(self.sc_fences.groups.entry(group).or_default());
+        if level >= crate::weak::LEVEL_DEVICE {
+            join(self.sc_fences.devices.entry(device).or_default());
+        }
+        if level >= crate::weak::LEVEL_SYSTEM {
+            join(&mut self.sc_fences.system);
         }
     }
 
@@ -810,11 +1051,10 @@ impl Races {
             return None;
         }
         // A relaxed write releases only what the fences before it named.
-        let know = self.release_of(agent, GLOBAL, false)?;
+        let c = self.contribution(agent, GLOBAL, false, level)?;
         let group = self.agent_group[agent as usize];
-        let group_scope = (level == crate::weak::LEVEL_GROUP).then_some(group);
         let device = self.device(agent as usize);
-        Some(Box::new(Release { know, group_scope, group, device, level: level as u8, event, agent }))
+        Some(Box::new(Release::new(c, agent, group, device, level as u8, event)))
     }
 
     /// `free`: what the freeing agent did with the block happens before any later `malloc`
@@ -831,7 +1071,9 @@ impl Races {
     /// `malloc`: learns what every earlier `free` published.
     pub fn heap_malloc(&mut self, agent: u32) {
         if self.enabled && !self.heap.is_empty() {
-            self.know.get_mut(agent as usize)[GLOBAL].join(&self.heap);
+            let heap = std::mem::take(&mut self.heap);
+            self.learn(agent as usize, GLOBAL, &heap);
+            self.heap = heap;
         }
     }
 
@@ -842,8 +1084,8 @@ impl Races {
             return;
         }
         let know = self.published_all(from);
-        for (mine, theirs) in self.know.get_mut(to as usize).iter_mut().zip(know.iter()) {
-            mine.join(theirs);
+        for (s, theirs) in know.iter().enumerate() {
+            self.learn(to as usize, s, theirs);
         }
     }
 }

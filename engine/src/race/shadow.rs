@@ -1,12 +1,22 @@
-//! Shadow memory: for every 4-byte word of shared memory, the last write, the reads since it
-//! (FastTrack's adaptive representation: one read epoch, or a set when reads are concurrent;
-//! Flanagan and Freund, PLDI 2009), and the release an atomic there published.
+//! Shadow memory: for every 4-byte word of shared memory, the accesses a later access may
+//! still race with, and the release an atomic there published.
+//!
+//! FastTrack (Flanagan and Freund, PLDI 2009) keeps the last write and the reads since it,
+//! which finds *a* race whenever there is one. A finding here names a pair of source
+//! locations, and every racing pair should be found, so a word keeps more: every access
+//! that is not covered by a later one. An earlier access `p` is covered by a later access `q`
+//! of the same source location, kind, bytes and value when `p` happens before `q`: whatever
+//! is unordered with `q` is unordered with `p` too (happens-before is transitive), so `q`
+//! races wherever `p` would, with the same pair of locations. Accesses of different source
+//! locations are all kept (a plain write stays when an atomic write follows it, a read
+//! when a write follows it), and so are concurrent ones (FastTrack's read sets), up to
+//! [`MAX_ACCESSES`] (forgetting the oldest can only hide a race, never invent one).
 //!
 //! Shadow pages are allocated when a word of the page is first touched, so a large buffer of
 //! which a kernel uses a corner costs a corner. Each access keeps the bytes of the word it
 //! touched, so work-items writing neighbouring bytes of one word do not race.
 
-use super::clock::Knowledge;
+pub use super::release::Release;
 
 /// Words per shadow page.
 const PAGE_WORDS: usize = 64;
@@ -20,9 +30,13 @@ pub struct Access {
     pub clock: u32,
     /// Index of its event in the event log.
     pub event: u32,
+    /// Its source location (the span's start and end), which findings pair up.
+    pub site: (u32, u32),
+    /// A write's bytes of the word (byte k in bits 8k..8k+8; 0 for a read).
+    pub value: u32,
     /// The bytes of the word it touched (bit k = byte k).
     pub mask: u8,
-    /// `ATOMIC`, `SAME_VALUE`.
+    /// `ATOMIC`, `WRITE`, `SAME_VALUE`, `MIXED` and the scope level.
     pub flags: u8,
 }
 
@@ -32,6 +46,11 @@ impl Access {
     pub const SAME_VALUE: u8 = 2;
     /// Bits 2..4: an atomic access's scope level (0 work-group, 1 device, 2 system).
     pub const LEVEL_SHIFT: u8 = 2;
+    pub const WRITE: u8 = 16;
+    /// A write whose `value` does not stand for everything written at its site: the bytes
+    /// are wider than the access's value, or it covers earlier writes of other values (so a
+    /// race with it is never benign).
+    pub const MIXED: u8 = 32;
 
     /// The scope level of an atomic access.
     pub fn level(self) -> usize {
@@ -42,53 +61,85 @@ impl Access {
         self.flags & Access::ATOMIC != 0
     }
 
+    pub fn is_write(self) -> bool {
+        self.flags & Access::WRITE != 0
+    }
+
     pub fn same_value(self) -> bool {
         self.flags & Access::SAME_VALUE != 0
     }
+
+    /// Whether `self` and the write `other` wrote the same bytes where both wrote.
+    pub fn wrote_same_as(self, other: Access) -> bool {
+        let bytes = self.mask & other.mask;
+        let mut m = 0u32;
+        for k in 0..4 {
+            if bytes & (1 << k) != 0 {
+                m |= 0xff << (8 * k);
+            }
+        }
+        (self.flags | other.flags) & Access::MIXED == 0 && self.value & m == other.value & m
+    }
 }
 
-/// The reads of a word since its last write.
+/// The accesses a word keeps (see the module documentation): most words have one or two.
 #[derive(Clone, Debug, Default)]
-pub enum Reads {
+pub enum Accesses {
     #[default]
     None,
-    /// Every read so far is ordered before this one.
     One(Access),
-    /// Concurrent reads, at most [`MAX_READS`] (the oldest are forgotten, which can only hide a
-    /// race, never invent one).
     Many(Box<Vec<Access>>),
 }
 
-/// The most concurrent reads a word remembers.
-pub const MAX_READS: usize = 64;
+impl Accesses {
+    pub fn as_slice(&self) -> &[Access] {
+        match self {
+            Accesses::None => &[],
+            Accesses::One(a) => std::slice::from_ref(a),
+            Accesses::Many(v) => v,
+        }
+    }
 
-/// A release published at a word by an atomic write: what the releasing agent knew, for an
-/// acquire there to learn.
-#[derive(Clone, Debug)]
-pub struct Release {
-    /// What the release publishes, per address space ([`super::GLOBAL`], [`super::LOCAL`]):
-    /// empty for memory it does not release (an atomic on a local object releases local
-    /// memory only, unless a release fence before it named global memory too).
-    pub know: [Knowledge; super::SPACES],
-    /// The work-group of the releaser when it released at work-group scope: only members of
-    /// that group may synchronise with it.
-    pub group_scope: Option<u32>,
-    /// The releasing agent's group and device, and the release's scope level: an acquire
-    /// synchronises only when each one's scope includes the other.
-    pub group: u32,
-    pub device: u32,
-    pub level: u8,
-    /// The releasing agent: its own later relaxed stores continue the release sequence.
-    pub agent: u32,
-    /// The releasing event, for a scope-mismatch finding.
-    pub event: u32,
+    /// Keeps the accesses for which `keep` holds.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Access) -> bool) {
+        match self {
+            Accesses::None => {}
+            Accesses::One(p) => {
+                if !keep(p) {
+                    *self = Accesses::None;
+                }
+            }
+            Accesses::Many(v) => v.retain(|p| keep(p)),
+        }
+    }
+
+    /// Adds `a`, forgetting the oldest access when [`MAX_ACCESSES`] are kept.
+    pub fn push(&mut self, a: Access) {
+        *self = match std::mem::take(self) {
+            Accesses::None => Accesses::One(a),
+            Accesses::One(p) => Accesses::Many(Box::new(vec![p, a])),
+            Accesses::Many(mut v) if v.is_empty() => {
+                v.push(a);
+                Accesses::Many(v)
+            }
+            Accesses::Many(mut v) => {
+                if v.len() >= MAX_ACCESSES {
+                    v.remove(0);
+                }
+                v.push(a);
+                Accesses::Many(v)
+            }
+        };
+    }
 }
+
+/// The most accesses a word remembers.
+pub const MAX_ACCESSES: usize = 64;
 
 /// The shadow of one word.
 #[derive(Clone, Debug, Default)]
 pub struct Cell {
-    pub write: Option<Access>,
-    pub reads: Reads,
+    pub accesses: Accesses,
     pub release: Option<Box<Release>>,
 }
 

@@ -1,0 +1,146 @@
+//! What a release publishes at an atomic's word, and which acquirers may learn it: scoped
+//! synchronises-with.
+//!
+//! A release has an *endpoint*, the release atomic itself or a release fence before the
+//! atomic write, and the endpoint has a scope: work-group, device or system. So does the
+//! acquire endpoint (the acquire atomic, or an acquire fence after the atomic read). The two
+//! synchronise only when each one's scope includes the other's work-item: OpenCL 2.0 section
+//! 3.3.6 ("inclusive scopes"; Batty, Donaldson and Wickerson, POPL 2016, which Dat3M's
+//! `opencl.cat` follows), as PTX's *morally strong* pairs (PTX ISA, "Memory Consistency
+//! Model"). A release at work-group scope therefore publishes nothing to another work-group,
+//! however the acquire is scoped.
+//!
+//! What one releasing work-item publishes is a [`Contribution`]: for each *distance* (0: an
+//! acquirer in its own work-group, 1: on its device, 2: anywhere) the knowledge an acquirer
+//! at that distance may learn. An endpoint at scope level `l` reaches distances up to `l`;
+//! with several endpoints (fences of different scopes before the same write), each distance
+//! gets the latest endpoint that reaches it, so nearer acquirers may learn more.
+//!
+//! A word's [`Release`] gathers the contributions of its release sequences (OpenCL 2.0, as
+//! C11: a release, then the read-modify-writes of anyone and the stores of the releasing
+//! work-item) as [`Part`]s, one per reach and releasing work-item, up to [`MAX_PARTS`] per
+//! reach; further releasers share one part, whose acquirers are taken to be as far from its
+//! releasers as any of them is, so a large launch's counters stay small at the price of
+//! precision only past that many releasers. A store ends every sequence but those its own
+//! work-item released.
+
+use super::clock::Knowledge;
+use super::SPACES;
+
+/// Scope levels, and distances between work-items: 0 the same work-group, 1 the same
+/// device, 2 anywhere (the relaxed model's `LEVEL_GROUP`, `LEVEL_DEVICE`, `LEVEL_SYSTEM`).
+pub const LEVELS: usize = 3;
+
+/// The most releasing work-items per reach that keep a part of their own in one release.
+pub const MAX_PARTS: usize = 16;
+
+/// What one releasing work-item publishes, per distance of the acquirer, per address space
+/// ([`super::GLOBAL`], [`super::LOCAL`]). Entry `d` knows no more than entry `d - 1`.
+pub type Contribution = [[Knowledge; SPACES]; LEVELS];
+
+/// Knowledge of a release that acquirers within `reach` of its releasers may learn.
+#[derive(Clone, Debug)]
+pub struct Part {
+    pub reach: u8,
+    /// The releasing agent, its work-group and device (`None`: several, past
+    /// [`MAX_PARTS`]).
+    pub agent: Option<u32>,
+    pub group: Option<u32>,
+    pub device: Option<u32>,
+    pub know: [Knowledge; SPACES],
+}
+
+impl Part {
+    /// How far an acquirer in `group` on `device` is from this part's releasers (the
+    /// farthest of them when there are several).
+    pub fn distance(&self, group: u32, device: u32) -> usize {
+        if self.group == Some(group) {
+            0
+        } else if self.device == Some(device) {
+            1
+        } else {
+            2
+        }
+    }
+}
+
+/// A release published at a word by an atomic write: the parts of its release sequence.
+#[derive(Clone, Debug)]
+pub struct Release {
+    pub parts: Vec<Part>,
+    /// The agent of the last store (not read-modify-write) of the sequence.
+    pub agent: u32,
+    /// The latest releasing event, for a scope-mismatch finding.
+    pub event: u32,
+    /// The head's group, device and scope level, for the finding's words.
+    pub group: u32,
+    pub device: u32,
+    pub level: u8,
+}
+
+impl Release {
+    /// A new release sequence headed by `agent` (of `group` on `device`) at `event`, whose
+    /// atomic has scope level `level`.
+    pub fn new(c: Contribution, agent: u32, group: u32, device: u32, level: u8, event: u32) -> Release {
+        let mut r = Release { parts: Vec::new(), agent, event, group, device, level };
+        r.add(c, agent, group, device);
+        r
+    }
+
+    /// Adds what a releaser of `group` on `device` contributes (a read-modify-write that
+    /// continues the sequence, or the head agent's own later write).
+    pub fn add(&mut self, c: Contribution, agent: u32, group: u32, device: u32) {
+        for d in (0..LEVELS).rev() {
+            let know = &c[d];
+            if know.iter().all(Knowledge::is_empty) {
+                continue;
+            }
+            // Nearer acquirers also learn the wider parts of the same releaser: a part that
+            // adds nothing to the next wider one is left out.
+            if d + 1 < LEVELS && c[d + 1] == *know {
+                continue;
+            }
+            self.join_part(d as u8, agent, group, device, know);
+        }
+    }
+
+    /// A store by `agent` (not a read-modify-write): it continues the sequences `agent`
+    /// released and ends the others.
+    pub fn stored_by(&mut self, agent: u32) {
+        self.parts.retain(|p| p.agent == Some(agent));
+        self.agent = agent;
+    }
+
+    fn join_part(&mut self, reach: u8, agent: u32, group: u32, device: u32, know: &[Knowledge; SPACES]) {
+        let at = self.parts.iter().position(|p| p.reach == reach && p.agent == Some(agent));
+        let at = at.or_else(|| {
+            let own = self.parts.iter().filter(|p| p.reach == reach && p.agent.is_some()).count();
+            if own < MAX_PARTS {
+                return None;
+            }
+            // Past the bound the releaser joins the shared part of this reach.
+            match self.parts.iter().position(|p| p.reach == reach && p.agent.is_none()) {
+                Some(k) => Some(k),
+                None => {
+                    self.parts.push(Part { reach, agent: None, group: Some(group), device: Some(device), know: Default::default() });
+                    Some(self.parts.len() - 1)
+                }
+            }
+        });
+        match at {
+            Some(k) => {
+                let part = &mut self.parts[k];
+                if part.group != Some(group) {
+                    part.group = None;
+                }
+                if part.device != Some(device) {
+                    part.device = None;
+                }
+                for (mine, theirs) in part.know.iter_mut().zip(know.iter()) {
+                    mine.join(theirs);
+                }
+            }
+            None => self.parts.push(Part { reach, agent: Some(agent), group: Some(group), device: Some(device), know: know.clone() }),
+        }
+    }
+}
