@@ -564,6 +564,10 @@ impl Races {
             return false;
         }
         let group = self.agent_group[prev.agent as usize];
+        // Most words are touched by work-items whose group has passed no barrier yet.
+        if self.barriers[group as usize] == 0 {
+            return false;
+        }
         match self.fenced_barrier_after(prev.agent, prev.clock, space) {
             Some(seq) => self.known_barriers(agent, group, space) >= seq,
             None => false,
@@ -634,37 +638,48 @@ impl Races {
     /// index `space`) against its shadow `cell`, records what races and updates the cell.
     fn check_word(&mut self, cell: &mut Cell, cur: Access, a: AccessInfo, space: usize, key: (u8, u32, u32, u64), log: &EventLog) {
         let mut accesses = std::mem::take(&mut cell.accesses);
-        for &p in accesses.as_slice() {
+        let mut cur = cur;
+        let my_group = self.agent_group[a.agent as usize];
+        let my_device = self.device(a.agent as usize);
+        // The races this access recorded: many kept accesses of one site race with it alike
+        // (concurrent readers of one word), and one record of the pair does for all.
+        let mut recorded: [Option<((u32, u32), RaceKind, bool)>; 4] = [None; 4];
+        accesses.retain(|&p| {
             // Two accesses conflict when they share a byte and one writes; atomics race only
             // when their scopes do not include each other (a heterogeneous race: work-group
             // scope across groups, device scope across devices).
-            let conflict = p.mask & cur.mask != 0 && (p.is_write() || cur.is_write());
-            if !conflict || (p.is_atomic() && cur.is_atomic() && self.inclusive(p, cur)) || self.ordered(p, a.agent, space) {
-                continue;
-            }
-            let kind = if p.is_write() && cur.is_write() { RaceKind::WriteWrite } else { RaceKind::ReadWrite };
-            // Benign when the order cannot matter: two writes of the same value, or a read
-            // and a write that stored the value already there (the read sees it either way).
-            let benign = match (p.is_write(), cur.is_write()) {
-                (true, true) => p.wrote_same_as(cur),
-                (true, false) => p.same_value(),
-                _ => cur.same_value(),
-            };
-            self.record(p, cur, kind, benign, a, space, key, log);
-        }
-        // What `cur` covers goes (see `shadow`): an earlier access of the same site, kind and
-        // bytes that happens before it. Atomics are covered only within the same group and
-        // device, where scopes include the same work-items. A covered write of another value
-        // leaves `cur` standing for both, which is then never a benign race.
-        let same_kind = |p: &Access| {
-            p.site == cur.site
+            let conflict = p.mask & cur.mask != 0 && (p.is_write() || cur.is_write()) && !(p.is_atomic() && cur.is_atomic() && self.inclusive(p, cur));
+            // What `cur` covers goes (see `shadow`): an earlier access of the same site, kind
+            // and bytes that happens before it. Atomics are covered only within the same group
+            // and device, where scopes include the same work-items.
+            let same_kind = p.site == cur.site
                 && p.mask == cur.mask
                 && (p.flags & !Access::MIXED) == (cur.flags & !Access::MIXED)
-                && (!p.is_atomic() || (self.agent_group[p.agent as usize] == self.agent_group[a.agent as usize] && self.device(p.agent as usize) == self.device(a.agent as usize)))
-        };
-        let mut cur = cur;
-        accesses.retain(|p| {
-            let covered = same_kind(p) && self.ordered(*p, a.agent, space);
+                && (!p.is_atomic() || (self.agent_group[p.agent as usize] == my_group && self.device(p.agent as usize) == my_device));
+            if !conflict && !same_kind {
+                return true;
+            }
+            let ordered = self.ordered(p, a.agent, space);
+            if conflict && !ordered {
+                let kind = if p.is_write() && cur.is_write() { RaceKind::WriteWrite } else { RaceKind::ReadWrite };
+                // Benign when the order cannot matter: two writes of the same value, or a read
+                // and a write that stored the value already there (the read sees it either way).
+                let benign = match (p.is_write(), cur.is_write()) {
+                    (true, true) => p.wrote_same_as(cur),
+                    (true, false) => p.same_value(),
+                    _ => cur.same_value(),
+                };
+                let race = Some((p.site, kind, benign));
+                if !recorded.contains(&race) {
+                    self.record(p, cur, kind, benign, a, space, key, log);
+                    if let Some(slot) = recorded.iter_mut().find(|r| r.is_none()) {
+                        *slot = race;
+                    }
+                }
+            }
+            let covered = same_kind && ordered;
+            // A covered write of another value leaves `cur` standing for both, which is then
+            // never a benign race.
             if covered && cur.is_write() && (p.flags & Access::MIXED != 0 || p.value != cur.value) {
                 cur.flags |= Access::MIXED;
             }
