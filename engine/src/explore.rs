@@ -12,7 +12,11 @@
 //!   steps of different agents are dependent when they touch the same memory and one writes,
 //!   meet at the same barrier, order each other's sequentially consistent fences, or use the
 //!   heap or printf. Each outcome comes with the schedule and decisions that reproduce it
-//!   (`--scheduler manual --schedule ... --choices ...`). With a preemption bound every
+//!   (`--scheduler manual --schedule ... --choices ...`). A drawn outcome that brings its
+//!   agent back to a state it had on the path, with nothing written since and no other agent
+//!   stepping between (a weak compare-exchange's spurious failure in a retry loop, a stale
+//!   read read again), is not followed: what comes after it comes after that earlier state
+//!   too, and following it would retry for ever. With a preemption bound every
 //!   schedule within the bound is enumerated, without reduction, since reduction and
 //!   preemption bounding do not combine soundly.
 
@@ -632,6 +636,15 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
         let (options, _) = child.step_agent(agent, choice);
         child.swap_solo(solo);
         top.taken = Some((agent, choice, options, fp));
+        if choice != 0 && repeats(stack, &child, agent) {
+            // A drawn outcome that led back to where the agent was (a weak compare-exchange
+            // that failed spuriously and is retried, a stale read that is read again): every
+            // execution after it is one of those from that earlier state, where the step's
+            // other options and the other agents' steps are explored anyway. Following it
+            // would retry for ever.
+            continue;
+        }
+        let top = stack.last_mut().expect("the stack is not empty here");
         let sleep: Vec<(u32, Footprint)> =
             if reduce { top.sleep.iter().copied().filter(|&(_, q)| !dependent(q, fp)).collect() } else { Vec::new() };
         let clock = step_clock(stack, agent, fp, agents);
@@ -642,6 +655,48 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
         stack.push(node(child, sleep, preemptions, last_agent, promises_made, solo));
     }
     Some(true)
+}
+
+/// Whether the step into `after` brought `agent` back to a state it had on the path: before
+/// this step, or before one of the steps it took in a row just before, with no other agent
+/// stepping in between. Then the whole machine is as it was there but for the agent's view
+/// of the relaxed model, which only narrows what it may read.
+fn repeats(stack: &[Node], after: &Session, agent: u32) -> bool {
+    for i in (0..stack.len()).rev() {
+        if stack[i].session.machine().write_epoch != after.machine().write_epoch {
+            return false;
+        }
+        if stutters(&stack[i].session, after, agent) {
+            return true;
+        }
+        if i == 0 || !matches!(stack[i - 1].taken, Some((a, ..)) if a == agent) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether `agent`'s step from `before` to `after` left it exactly as it was (program
+/// counter, registers, call frames, private memory, status) with shared memory unchanged. Its
+/// weak model view may have moved on, which only narrows what it may read later.
+fn stutters(before: &Session, after: &Session, agent: u32) -> bool {
+    let (m0, m1) = (before.machine(), after.machine());
+    let (Some(a), Some(b)) = (m0.items.get(agent as usize), m1.items.get(agent as usize)) else { return false };
+    let same_rare = match (a.rare.as_deref(), b.rare.as_deref()) {
+        (None, None) => true,
+        (Some(x), Some(y)) => {
+            x.private == y.private
+                && x.private_init == y.private_init
+                && x.copies_called == y.copies_called
+                && x.unwaited == y.unwaited
+                && x.waiting_for == y.waiting_for
+                && x.observed == y.observed
+                && x.frames.len() == y.frames.len()
+                && x.frames.iter().zip(&y.frames).all(|(f, g)| (f.func, f.pc, f.base, f.dst, f.private_top) == (g.func, g.pc, g.base, g.dst, g.private_top))
+        }
+        _ => false,
+    };
+    m0.write_epoch == m1.write_epoch && a.status == b.status && (a.func, a.pc, a.base) == (b.func, b.pc, b.base) && a.regs == b.regs && same_rare
 }
 
 /// The next (agent, decision) to run from `n`, if any.
