@@ -6,9 +6,9 @@
 //! with seeds 0 to 999 (the schedulers that draw nothing still differ by seed where the
 //! machine draws: weak compare-exchanges, the relaxed model's reads), one test per scheduler
 //! so that the harness runs them side by side. A release build (`cargo test --release`) runs
-//! all the seeds, about 80 s of processor time in all, most of it the 1,024-work-item
-//! reduction under PCT and lockstep, whose picks scan every ready work-item; a debug build,
-//! ten times slower, the first 50.
+//! all the seeds, about 80 s of processor time in all (45 s on two cores), most of it the
+//! 1,024-work-item reduction under PCT and lockstep, whose picks scan every ready work-item;
+//! the normal debug build, about three times slower, the first 100.
 
 use interleave_engine::diag::Severity;
 use interleave_engine::gallery::{self, Check};
@@ -16,7 +16,7 @@ use interleave_engine::scenario::{self, Scenario, SchedulerKind};
 use interleave_engine::session::{Prepared, Session};
 
 /// Seeds per card and scheduler.
-const SEEDS: u64 = if cfg!(debug_assertions) { 50 } else { 1000 };
+const SEEDS: u64 = if cfg!(debug_assertions) { 100 } else { 1000 };
 
 fn examples() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../static/examples")
