@@ -121,7 +121,7 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub memory: Option<RaceMemory>,
     /// For a data race: its order cannot matter, as the racing writes store the same value, or
-    /// the value already there for a racing read (a warning).
+    /// the racing read reads the same value either way (a warning).
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub benign: bool,
     /// For a data race: on how many 4-byte words it was seen.

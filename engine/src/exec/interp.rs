@@ -694,8 +694,6 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             let (v, problem) = match resolve(global, constant, &mut groups[group].local, p, size) {
                 Err(problem) => (0, Some(problem)),
                 Ok((a, at)) => {
-                    let info = access_info(wi, p, group, size, event, span);
-                    races.access(&mut a.shadow, log, info);
                     let mut v = decode(ty, &a.bytes[at..]);
                     if weak.enabled {
                         let key = weak_key(p, group);
@@ -704,6 +702,8 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                             v = old;
                         }
                     }
+                    let info = RaceAccess { value: bits_of(ty, v), ..access_info(wi, p, group, size, event, span) };
+                    races.access(&mut a.shadow, log, info);
                     if a.access == Access::WriteOnly {
                         (v, Some((FindingKind::WriteOnlyRead, format!("read from the write-only buffer `{}`", a.name))))
                     } else if is_uninit(a, at, size as usize) {
@@ -821,7 +821,9 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                     write,
                     rmw,
                     same_value: same,
-                    value: stored_bits(&a.bytes[at..at + size as usize]),
+                    // What a write stored, or what a read (a load, a failed compare-exchange)
+                    // returned.
+                    value: if write { stored_bits(&a.bytes[at..at + size as usize]) } else { bits_of(ty, old) },
                     atomic: Some((order, scope)),
                     ..access_info(wi, p, group, size, event, span)
                 };
@@ -1112,6 +1114,13 @@ fn access_info(wi: u32, p: u64, group: usize, size: u64, event: u32, span: Span)
     }
 }
 
+/// The bits of a value of `ty` in register form as memory holds them, for the race detector.
+fn bits_of(ty: ElemType, v: u64) -> u64 {
+    let mut b = [0u8; 8];
+    encode(ty, v, &mut b);
+    u64::from_le_bytes(b)
+}
+
 /// The bits a write stored, for the race detector: its first eight bytes, the first lowest.
 fn stored_bits(bytes: &[u8]) -> u64 {
     let mut b = [0u8; 8];
@@ -1239,7 +1248,8 @@ pub fn copy_element(m: &mut Machine, g: usize) {
         match resolve(global, constant, local, src, es) {
             Ok((a, at)) => {
                 buf[..size].copy_from_slice(&a.bytes[at..at + size]);
-                races.access(&mut a.shadow, log, access_info(engine, src, g, es, event, c.span));
+                let read = RaceAccess { value: stored_bits(&buf[..size]), ..access_info(engine, src, g, es, event, c.span) };
+                races.access(&mut a.shadow, log, read);
                 match resolve(global, constant, local, dst, es) {
                     Ok((b, at)) if b.access != Access::ReadOnly && ptr::space(dst) != Space::Constant => {
                         let same = b.bytes[at..at + size] == buf[..size] && !is_uninit(b, at, size);

@@ -16,11 +16,11 @@
 //!   (`mem_fence`, `__threadfence`);
 //! - synchronisation is scoped ([`release`]): the release's endpoint (the release atomic or
 //!   fence) and the acquire's (the acquire atomic or fence) must each include the other's
-//!   work-item in its scope.
-//!   `mem_fence` has work-group scope (OpenCL 2.0 defines it as `atomic_work_item_fence`
-//!   with `memory_scope_work_group`), as have `__threadfence_block` and the `_block` atomics:
-//!   they order nothing across work-groups. An acquire that reads a release out of its scope
-//!   is a `scope-mismatch`, and what the release meant to order races;
+//!   work-item in its scope. `mem_fence` has work-group scope (OpenCL 2.0 defines it as
+//!   `atomic_work_item_fence` with `memory_scope_work_group`), as have `__threadfence_block`
+//!   and the `_block` atomics: they order nothing across work-groups. An acquire that reads a
+//!   release out of its scope is a `scope-mismatch`, and what the release meant to order
+//!   races;
 //! - under PTX (CUDA) sequentially consistent fences that are morally strong are ordered in
 //!   the order they ran, and the earlier orders what preceded it before what follows the
 //!   later ("sync_fence" of the PTX model): `__threadfence()` in two blocks orders their
@@ -46,8 +46,8 @@
 //! later one covers, so that every racing pair of source locations is found). A race is
 //! reported once per pair of source locations, with the number of words it touched. A race
 //! whose order cannot matter is benign (a warning), as Oclgrind and GPUVerify accept such
-//! races: two writes of the same value, or a read and a write that stored the value already
-//! there. Every instance of the pair must be benign for the finding to be.
+//! races: two writes of the same value, or a read that reads the same value whichever comes
+//! first. Every instance of the pair must be benign for the finding to be.
 
 pub mod clock;
 pub mod release;
@@ -335,7 +335,8 @@ pub struct AccessInfo {
     pub atomic: Option<(u8, u8)>,
     /// Whether the write (if it is one) left the bytes as they were.
     pub same_value: bool,
-    /// The bits a write stored, its first byte lowest (bytes past the eighth are not kept).
+    /// The bits a write stored or a read returned, its first byte lowest (bytes past the
+    /// eighth are not kept).
     pub value: u64,
     /// Whether an atomic both reads and writes (so a relaxed one continues a release sequence).
     pub rmw: bool,
@@ -591,20 +592,20 @@ impl Races {
             if let Some((_, sc)) = a.atomic {
                 flags |= Access::ATOMIC | (crate::weak::level_of_scope(sc) as u8) << Access::LEVEL_SHIFT;
             }
-            let mut value = 0;
             if a.write {
                 flags |= Access::WRITE;
                 if a.same_value {
                     flags |= Access::SAME_VALUE;
                 }
-                // The word's bytes of the value stored (only the first eight bytes are known).
-                for k in lo..hi {
-                    let at = word as u64 * 4 + k - a.offset;
-                    if at >= 8 {
-                        flags |= Access::MIXED;
-                    } else {
-                        value |= (((a.value >> (8 * at)) & 0xff) as u32) << (8 * k);
-                    }
+            }
+            // The word's bytes of the value stored or read (only the first eight are known).
+            let mut value = 0;
+            for k in lo..hi {
+                let at = word as u64 * 4 + k - a.offset;
+                if at >= 8 {
+                    flags |= Access::MIXED;
+                } else {
+                    value |= (((a.value >> (8 * at)) & 0xff) as u32) << (8 * k);
                 }
             }
             let site = (a.span.start as u32, a.span.end as u32);
@@ -644,7 +645,22 @@ impl Races {
         // The races this access recorded: many kept accesses of one site race with it alike
         // (concurrent readers of one word), and one record of the pair does for all.
         let mut recorded: [Option<((u32, u32), RaceKind, bool)>; 4] = [None; 4];
+        // Which kept accesses a later kept write overlaps (bit k for the k-th; the list is in
+        // the order of the accesses and holds at most 64).
+        let mut overwritten = 0u64;
+        let mut later = 0u8;
+        for (k, p) in accesses.as_slice().iter().enumerate().rev() {
+            if p.mask & later & cur.mask != 0 {
+                overwritten |= 1 << k;
+            }
+            if p.is_write() {
+                later |= p.mask;
+            }
+        }
+        let mut k = 0;
         accesses.retain(|&p| {
+            let position = k;
+            k += 1;
             // Two accesses conflict when they share a byte and one writes; atomics race only
             // when their scopes do not include each other (a heterogeneous race: work-group
             // scope across groups, device scope across devices).
@@ -662,13 +678,12 @@ impl Races {
             let ordered = self.ordered(p, a.agent, space);
             if conflict && !ordered {
                 let kind = if p.is_write() && cur.is_write() { RaceKind::WriteWrite } else { RaceKind::ReadWrite };
-                // Benign when the order cannot matter: two writes of the same value, or a read
-                // and a write that stored the value already there (the read sees it either way).
-                let benign = match (p.is_write(), cur.is_write()) {
-                    (true, true) => p.wrote_same_as(cur),
-                    (true, false) => p.same_value(),
-                    _ => cur.same_value(),
-                };
+                // Benign when the order cannot matter. Two writes: they store the same value.
+                // A read after the write: it read what the write stored, and would have read
+                // that without it (the write stored what was there, or a later write is what
+                // the read saw). A read before the write: the write stores what it read.
+                let benign = p.same_bytes(cur)
+                    && (!p.is_write() || cur.is_write() || p.same_value() || overwritten & (1 << position) != 0);
                 let race = Some((p.site, kind, benign));
                 if !recorded.contains(&race) {
                     self.record(p, cur, kind, benign, a, space, key, log);
@@ -678,9 +693,9 @@ impl Races {
                 }
             }
             let covered = same_kind && ordered;
-            // A covered write of another value leaves `cur` standing for both, which is then
+            // A covered access of another value leaves `cur` standing for both, which is then
             // never a benign race.
-            if covered && cur.is_write() && (p.flags & Access::MIXED != 0 || p.value != cur.value) {
+            if covered && (p.flags & Access::MIXED != 0 || p.value != cur.value) {
                 cur.flags |= Access::MIXED;
             }
             !covered

@@ -32,7 +32,7 @@ pub struct Access {
     pub event: u32,
     /// Its source location (the span's start and end), which findings pair up.
     pub site: (u32, u32),
-    /// A write's bytes of the word (byte k in bits 8k..8k+8; 0 for a read).
+    /// The bytes of the word it wrote or read (byte k in bits 8k..8k+8).
     pub value: u32,
     /// The bytes of the word it touched (bit k = byte k).
     pub mask: u8,
@@ -47,9 +47,9 @@ impl Access {
     /// Bits 2..4: an atomic access's scope level (0 work-group, 1 device, 2 system).
     pub const LEVEL_SHIFT: u8 = 2;
     pub const WRITE: u8 = 16;
-    /// A write whose `value` does not stand for everything written at its site: the bytes
-    /// are wider than the access's value, or it covers earlier writes of other values (so a
-    /// race with it is never benign).
+    /// An access whose `value` does not stand for everything its site wrote or read: the
+    /// bytes are wider than the access's value, or it covers earlier accesses of other values
+    /// (so a race with it is never benign).
     pub const MIXED: u8 = 32;
 
     /// The scope level of an atomic access.
@@ -69,8 +69,8 @@ impl Access {
         self.flags & Access::SAME_VALUE != 0
     }
 
-    /// Whether `self` and the write `other` wrote the same bytes where both wrote.
-    pub fn wrote_same_as(self, other: Access) -> bool {
+    /// Whether `self` and `other` wrote or read the same bytes where both touched the word.
+    pub fn same_bytes(self, other: Access) -> bool {
         let bytes = self.mask & other.mask;
         let mut m = 0u32;
         for k in 0..4 {
