@@ -25,7 +25,11 @@ pub enum Scheduler {
     /// always the highest-priority ready work-item, and at `depth - 1` random steps the
     /// running work-item drops below everyone. A work-item found spinning drops below
     /// everyone too, so a busy-wait cannot starve the work-item it waits for.
-    Pct { priority: Vec<u64>, change_points: Vec<u64>, next_low: u64 },
+    ///
+    /// `ready` holds the ready agents ordered by priority, kept up to date from the machine's
+    /// log of readiness changes, so a pick costs O(log n) rather than a pass over every ready
+    /// agent. Priorities are distinct until they saturate at 0.
+    Pct { priority: Vec<u64>, change_points: Vec<u64>, next_low: u64, ready: std::collections::BTreeSet<(u64, u32)> },
     /// SIMT: a warp is chosen at random, and its ready lanes that are furthest behind in the
     /// program (the smallest call-stack position) step one after another, as the lanes of
     /// one instruction. Lanes that diverged wait until the lanes behind them catch up, which
@@ -64,7 +68,8 @@ impl Scheduler {
                 let depth = scenario.pct_depth.clamp(1, 64);
                 let mut change_points: Vec<u64> = (1..depth).map(|_| 1 + rng.below(expected_steps.max(1))).collect();
                 change_points.sort_unstable();
-                Scheduler::Pct { priority, change_points, next_low: n as u64 }
+                let ready = machine.ready.iter().map(|&a| (priority[a as usize], a)).collect();
+                Scheduler::Pct { priority, change_points, next_low: n as u64, ready }
             }
         }
     }
@@ -119,22 +124,35 @@ impl Scheduler {
                 *current = Some(pick);
                 pick
             }
-            Scheduler::Pct { priority, change_points, next_low } => {
+            Scheduler::Pct { priority, change_points, next_low, ready: by_priority } => {
                 let n = machine.items.len() as u32;
-                let mut pick = *ready.iter().max_by_key(|&&wi| priority[wi as usize]).unwrap_or(&ready[0]);
+                // The highest priority; among equals (priorities saturate at 0 after many
+                // drops) the one latest in the ready list, as a scan of that list would find.
+                let top = |set: &std::collections::BTreeSet<(u64, u32)>| {
+                    let Some(&(best, _)) = set.last() else { return ready[0] };
+                    let equal = set.range((best, 0)..=(best, u32::MAX));
+                    equal.max_by_key(|&&(_, a)| machine.ready_pos[a as usize]).map_or(ready[0], |&(_, a)| a)
+                };
+                // Drops `agent` below everyone.
+                let lower = |agent: u32, priority: &mut Vec<u64>, next_low: &mut u64, set: &mut std::collections::BTreeSet<(u64, u32)>| {
+                    *next_low = next_low.saturating_sub(1);
+                    if set.remove(&(priority[agent as usize], agent)) {
+                        set.insert((*next_low, agent));
+                    }
+                    priority[agent as usize] = *next_low;
+                };
+                let mut pick = top(by_priority);
                 // The spin hint: at most once per ready agent, so a step always happens.
                 for _ in 0..ready.len() {
                     if pick >= n || !machine.is_spinning(pick) {
                         break;
                     }
-                    *next_low = next_low.saturating_sub(1);
-                    priority[pick as usize] = *next_low;
-                    pick = *ready.iter().max_by_key(|&&wi| priority[wi as usize]).unwrap_or(&ready[0]);
+                    lower(pick, priority, next_low, by_priority);
+                    pick = top(by_priority);
                 }
                 if change_points.first() == Some(&step) {
                     change_points.remove(0);
-                    *next_low = next_low.saturating_sub(1);
-                    priority[pick as usize] = *next_low;
+                    lower(pick, priority, next_low, by_priority);
                 }
                 pick
             }
@@ -151,11 +169,7 @@ impl Scheduler {
                     return Some(agent);
                 }
                 let warp = machine.items[agent as usize].warp;
-                let mut group: Vec<u32> = ready
-                    .iter()
-                    .copied()
-                    .filter(|&a| (a as usize) < machine.items.len() && machine.items[a as usize].warp == warp)
-                    .collect();
+                let mut group: Vec<u32> = warp_lanes(machine, warp).filter(|&a| machine.ready_pos[a as usize] != u32::MAX).collect();
                 let behind = group.iter().copied().min_by(|&a, &b| position_order(machine, a, b)).unwrap_or(agent);
                 group.retain(|&a| position_order(machine, a, behind) == std::cmp::Ordering::Equal);
                 // Lanes step in lane order: the queue is popped from the back.
@@ -181,11 +195,32 @@ impl Scheduler {
 }
 
 impl Scheduler {
-    /// Before a pick: `low` is the lowest agent made ready since the last pick (`u32::MAX`
-    /// for none), which run-to-block's floor must not be above.
-    pub fn notice_ready(&mut self, low: u32) {
-        if let Scheduler::RunToBlock { floor, .. } = self {
-            *floor = (*floor).min(low);
+    /// Before a pick: learns which agents became ready or stopped being ready since the last
+    /// one. Run-to-block lowers its floor to the lowest agent made ready; PCT updates its
+    /// ordered ready set from the machine's log, which it starts the first time (membership
+    /// is set from each logged agent's readiness now, so a log that overlaps what the set
+    /// already knows does no harm).
+    pub fn notice_ready(&mut self, machine: &mut Machine) {
+        let low = std::mem::replace(&mut machine.ready_added_low, u32::MAX);
+        match self {
+            Scheduler::RunToBlock { floor, .. } => *floor = (*floor).min(low),
+            Scheduler::Pct { priority, ready, .. } => match &mut machine.ready_log {
+                Some(log) => {
+                    for agent in log.drain(..) {
+                        let key = (priority[agent as usize], agent);
+                        if machine.ready_pos[agent as usize] != u32::MAX {
+                            ready.insert(key);
+                        } else {
+                            ready.remove(&key);
+                        }
+                    }
+                }
+                None => {
+                    *ready = machine.ready.iter().map(|&a| (priority[a as usize], a)).collect();
+                    machine.ready_log = Some(Vec::new());
+                }
+            },
+            _ => {}
         }
     }
 
@@ -208,15 +243,19 @@ impl Scheduler {
         match self {
             Scheduler::Lockstep { .. } => {
                 let warp = machine.items[wi as usize].warp;
-                !machine.ready.iter().any(|&a| {
-                    (a as usize) < machine.items.len()
-                        && machine.items[a as usize].warp == warp
-                        && position_order(machine, a, wi) == std::cmp::Ordering::Less
-                })
+                !warp_lanes(machine, warp)
+                    .any(|a| machine.ready_pos[a as usize] != u32::MAX && position_order(machine, a, wi) == std::cmp::Ordering::Less)
             }
             _ => true,
         }
     }
+}
+
+/// The work-items of warp `warp`: consecutive from its first lane, so finding them costs the
+/// warp's size, not the launch's.
+fn warp_lanes(machine: &Machine, warp: u32) -> impl Iterator<Item = u32> + '_ {
+    let first = machine.warps[warp as usize].first;
+    (first..machine.items.len() as u32).take_while(move |&a| machine.items[a as usize].warp == warp)
 }
 
 /// Orders two work-items by how far they are in the program: their call stacks compared

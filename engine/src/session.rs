@@ -384,14 +384,14 @@ impl Session {
         if let Some(&decision) = self.decisions.get(self.steps as usize) {
             let (agent, manual) = (decision & !MANUAL, decision & MANUAL != 0);
             if !manual {
-                self.scheduler.notice_ready(std::mem::replace(&mut self.machine.ready_added_low, u32::MAX));
+                self.scheduler.notice_ready(&mut self.machine);
                 self.scheduler.pick(&self.machine, &mut self.rng, self.steps + 1);
             }
             self.perform(agent);
             return true;
         }
         let next = self.steps + 1;
-        self.scheduler.notice_ready(std::mem::replace(&mut self.machine.ready_added_low, u32::MAX));
+        self.scheduler.notice_ready(&mut self.machine);
         let Some(agent) = self.scheduler.pick(&self.machine, &mut self.rng, next) else {
             self.after_step();
             return false;

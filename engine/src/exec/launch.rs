@@ -435,6 +435,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         warp_size,
         released: false,
         ready_added_low: u32::MAX,
+        ready_log: None,
         write_epoch: 1,
         resident_limit,
         resident: resident_limit.min(n_groups),

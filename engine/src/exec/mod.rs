@@ -389,6 +389,9 @@ pub struct Machine {
     /// run-to-block keeps a floor below which nothing is ready, and lowers it by this, so
     /// finding the lowest ready agent costs O(1) amortised instead of a scan of all of them.
     pub ready_added_low: u32,
+    /// When the scheduler asks for it (PCT keeps its ready agents ordered by priority): every
+    /// agent whose readiness changed since the scheduler last looked.
+    pub ready_log: Option<Vec<u32>>,
     /// Counts the steps that changed shared memory (or the heap, or printed); a spin is only
     /// a spin while this stays the same.
     pub write_epoch: u64,
@@ -434,6 +437,7 @@ clone_fields!(Machine {
     warp_size,
     released,
     ready_added_low,
+    ready_log,
     write_epoch,
     resident_limit,
     resident,
@@ -585,6 +589,11 @@ impl Machine {
     }
 
     pub(crate) fn set_ready(&mut self, wi: u32, was_ready: bool, is_ready: bool) {
+        if was_ready != is_ready {
+            if let Some(log) = &mut self.ready_log {
+                log.push(wi);
+            }
+        }
         if was_ready && !is_ready {
             let pos = self.ready_pos[wi as usize];
             let last = self.ready.pop().unwrap_or(wi);
