@@ -9,9 +9,11 @@
 //!
 //! **Variants.** Each shape comes in a fixed number of variants. In each, every access gets
 //! an order (plain, relaxed, acquire for a load or release for a store, or seq_cst, equally
-//! likely) and every atomic access a scope (work-group or device); every thread of two
-//! accesses gets, one time in three, a fence between them (`atomic_work_item_fence` on
-//! global memory, acquire, release, acq_rel or seq_cst, at work-group or device scope).
+//! likely); every thread of two accesses gets, one time in three, a fence between them
+//! (`atomic_work_item_fence` on global memory, acquire, release, acq_rel or seq_cst); and
+//! every atomic and fence a scope: work-group scope for all of them in a third of the
+//! variants, device scope for all in another third, and in the last third work-group or
+//! device scope for each on its own.
 //! These draws come from a splitmix64 stream seeded by the shape's number and the variant's,
 //! so the family is the same on every run. The placement does not depend on the draws: two
 //! threads share one work-group in even variants and sit in two in odd ones; three threads
@@ -167,7 +169,13 @@ fn scope_letter(s: Scope) -> char {
 /// The variant `variant` of shape number `number`.
 pub fn case(number: usize, shape: &Shape, variant: usize) -> Case {
     let mut rng = Stream((number as u64) << 16 | variant as u64);
-    let scopes = [Scope::WorkGroup, Scope::Device];
+    // One scope for the whole test, or each its own.
+    let scopes: &[Scope] = match rng.below(3) {
+        0 => &[Scope::WorkGroup],
+        1 => &[Scope::Device],
+        _ => &[Scope::WorkGroup, Scope::Device],
+    };
+    let scope = |rng: &mut Stream| scopes[rng.below(scopes.len() as u64) as usize];
     let threads: Vec<Vec<Op>> = shape
         .iter()
         .map(|accesses| {
@@ -175,7 +183,7 @@ pub fn case(number: usize, shape: &Shape, variant: usize) -> Case {
             for (k, &access) in accesses.iter().enumerate() {
                 if k == 1 && rng.below(3) == 0 {
                     let order = [Order::Acquire, Order::Release, Order::AcqRel, Order::SeqCst][rng.below(4) as usize];
-                    ops.push(Op::Fence { order, scope: scopes[rng.below(2) as usize] });
+                    ops.push(Op::Fence { order, scope: scope(&mut rng) });
                 }
                 let order = match rng.below(4) {
                     0 => Order::Plain,
@@ -184,7 +192,7 @@ pub fn case(number: usize, shape: &Shape, variant: usize) -> Case {
                     2 => Order::Acquire,
                     _ => Order::SeqCst,
                 };
-                let scope = (order != Order::Plain).then(|| scopes[rng.below(2) as usize]);
+                let scope = (order != Order::Plain).then(|| scope(&mut rng));
                 ops.push(Op::Access { access, order, scope });
             }
             ops

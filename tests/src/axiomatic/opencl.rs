@@ -56,7 +56,12 @@ use super::relation::{bit, members, Rel, Set};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Race {
     None,
-    /// Only atomics race (their scopes are not inclusive).
+    /// Only atomics of different scopes race, each scope including the other's work-item
+    /// (work-group against device scope within a work-group): inclusive scopes name the same
+    /// scope on both sides.
+    MixedScopes,
+    /// Atomics race, one of whose scopes leaves out the other's work-item (work-group scope
+    /// across work-groups).
     Atomic,
     /// A non-atomic access takes part.
     NonAtomic,
@@ -188,12 +193,25 @@ pub fn judge(x: &Execution) -> Judgement {
         .minus(&incl)
         .from_set(!x.init)
         .to_set(!x.init);
-    let race = if races.is_empty() {
-        Race::None
-    } else if races.pairs().any(|(a, b)| ev[a].order == Order::Plain || ev[b].order == Order::Plain) {
-        Race::NonAtomic
-    } else {
-        Race::Atomic
+    // Whether the scope of `a` includes the work-item of `b`.
+    let covers = |a: usize, b: usize| match scopes[a] {
+        Some(Scope::WorkGroup) => group(a) == group(b),
+        Some(Scope::Device) => device(a) == device(b),
+        Some(Scope::AllSvmDevices) => true,
+        _ => false,
     };
+    let race = races
+        .pairs()
+        .map(|(a, b)| {
+            if ev[a].order == Order::Plain || ev[b].order == Order::Plain {
+                Race::NonAtomic
+            } else if covers(a, b) && covers(b, a) {
+                Race::MixedScopes
+            } else {
+                Race::Atomic
+            }
+        })
+        .max()
+        .unwrap_or(Race::None);
     Judgement { consistent, race }
 }
