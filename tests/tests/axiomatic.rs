@@ -38,7 +38,7 @@ use interleave_tests::axiomatic::program::{Outcome, Test};
 use interleave_tests::axiomatic::{check, front};
 
 /// The family's size: variants per two-thread shape and per three-thread shape.
-const PLAN: Plan = Plan { two_threads: 16, three_threads: 2 };
+const PLAN: Plan = Plan { two_threads: 64, three_threads: 2 };
 
 /// The causes of disagreements, each with what it is.
 const CAUSES: [(&str, &str); 5] = [

@@ -1,7 +1,8 @@
-//! The axiomatic checker's OpenCL predicate on its own: Dat3M's OpenCL litmus tests with
-//! their `expected.csv` (whether the condition is reachable) and `data-race-free.csv`, when
-//! the corpus is checked out beside the repository (`../shared/corpus/litmus-opencl`;
-//! without it, the test prints a note and checks nothing).
+//! The axiomatic checker's OpenCL predicate on its own: classic shapes with the verdicts the
+//! scoped OpenCL model gives them, and Dat3M's OpenCL litmus tests with their `expected.csv`
+//! (whether the condition is reachable) and `data-race-free.csv`, when the corpus is checked
+//! out beside the repository (`../shared/corpus/litmus-opencl`; without it, that part prints
+//! a note and checks nothing).
 
 use std::path::PathBuf;
 
@@ -22,6 +23,205 @@ const THIN_AIR: [&str; 5] = [
 
 use interleave_tests::axiomatic::opencl::Race;
 use interleave_tests::axiomatic::{check, front};
+
+/// A test of two threads on `x` and `y`, each `(work-group, body)`, with the condition.
+fn litmus(x: &str, y: &str, threads: &[(u32, &str)], condition: &str) -> String {
+    let mut text = "OPENCL T\n{ [x]=0; [y]=0; }\n".to_string();
+    for (i, (group, body)) in threads.iter().enumerate() {
+        text.push_str(&format!("P{i}@wg {group}, dev 0 (global {x}* x, global {y}* y) {{\n{body}\n}}\n"));
+    }
+    text.push_str(condition);
+    text
+}
+
+const MP: &str = "exists (1:r0=1 /\\ 1:r1=0)";
+const SB: &str = "exists (0:r0=0 /\\ 1:r0=0)";
+
+/// Each shape with whether its condition is reachable and the worst race of its executions.
+fn classics() -> Vec<(&'static str, String, bool, Race)> {
+    let rlx = "memory_order_relaxed";
+    let sc_dev = "memory_order_seq_cst, memory_scope_device";
+    let mp_flag = |store: &str, load: &str, groups: (u32, u32)| {
+        litmus(
+            "int",
+            "atomic_int",
+            &[
+                (groups.0, &format!("*x = 1;\natomic_store_explicit(y, 1, {store});")),
+                (groups.1, &format!("int r0 = atomic_load_explicit(y, {load});\nint r1 = -1;\nif (r0 == 1) {{ r1 = *x; }}")),
+            ],
+            MP,
+        )
+    };
+    let sb = |t0: &str, t1: &str, groups: (u32, u32)| litmus("atomic_int", "atomic_int", &[(groups.0, t0), (groups.1, t1)], SB);
+    vec![
+        (
+            "MP relaxed",
+            litmus(
+                "atomic_int",
+                "atomic_int",
+                &[
+                    (0, &format!("atomic_store_explicit(x, 1, {rlx});\natomic_store_explicit(y, 1, {rlx});")),
+                    (1, &format!("int r0 = atomic_load_explicit(y, {rlx});\nint r1 = atomic_load_explicit(x, {rlx});")),
+                ],
+                MP,
+            ),
+            true,
+            Race::None,
+        ),
+        (
+            "MP release/acquire, device scope, two groups",
+            mp_flag("memory_order_release, memory_scope_device", "memory_order_acquire, memory_scope_device", (0, 1)),
+            false,
+            Race::None,
+        ),
+        (
+            "MP release/acquire, work-group scope, two groups",
+            mp_flag("memory_order_release, memory_scope_work_group", "memory_order_acquire, memory_scope_work_group", (0, 1)),
+            true,
+            Race::NonAtomic,
+        ),
+        (
+            "MP release/acquire, work-group scope, one group",
+            mp_flag("memory_order_release, memory_scope_work_group", "memory_order_acquire, memory_scope_work_group", (0, 0)),
+            false,
+            Race::None,
+        ),
+        // Inclusive scopes name the same scope on both sides: no synchronisation.
+        (
+            "MP release at work-group, acquire at device scope, one group",
+            mp_flag("memory_order_release, memory_scope_work_group", "memory_order_acquire, memory_scope_device", (0, 0)),
+            true,
+            Race::NonAtomic,
+        ),
+        (
+            "SB seq_cst",
+            sb(
+                &format!("atomic_store_explicit(x, 1, {sc_dev});\nint r0 = atomic_load_explicit(y, {sc_dev});"),
+                &format!("atomic_store_explicit(y, 1, {sc_dev});\nint r0 = atomic_load_explicit(x, {sc_dev});"),
+                (0, 1),
+            ),
+            false,
+            Race::None,
+        ),
+        // The SC order covers inclusive scopes only, and the accesses race.
+        (
+            "SB seq_cst, work-group scope, two groups",
+            sb(
+                "atomic_store_explicit(x, 1, memory_order_seq_cst, memory_scope_work_group);\nint r0 = atomic_load_explicit(y, memory_order_seq_cst, memory_scope_work_group);",
+                "atomic_store_explicit(y, 1, memory_order_seq_cst, memory_scope_work_group);\nint r0 = atomic_load_explicit(x, memory_order_seq_cst, memory_scope_work_group);",
+                (0, 1),
+            ),
+            true,
+            Race::Atomic,
+        ),
+        (
+            "SB relaxed with seq_cst fences",
+            sb(
+                &format!("atomic_store_explicit(x, 1, {rlx});\natomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, {sc_dev});\nint r0 = atomic_load_explicit(y, {rlx});"),
+                &format!("atomic_store_explicit(y, 1, {rlx});\natomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, {sc_dev});\nint r0 = atomic_load_explicit(x, {rlx});"),
+                (0, 1),
+            ),
+            false,
+            Race::None,
+        ),
+        // A seq_cst fence orders the relaxed load after it against seq_cst accesses.
+        (
+            "SB seq_cst accesses against a seq_cst fence and a relaxed load",
+            sb(
+                &format!("atomic_store_explicit(x, 1, {sc_dev});\nint r0 = atomic_load_explicit(y, {sc_dev});"),
+                &format!("atomic_store_explicit(y, 1, {sc_dev});\natomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, {sc_dev});\nint r0 = atomic_load_explicit(x, {rlx});"),
+                (0, 0),
+            ),
+            false,
+            Race::None,
+        ),
+        (
+            "LB relaxed",
+            litmus(
+                "atomic_int",
+                "atomic_int",
+                &[
+                    (0, &format!("int r0 = atomic_load_explicit(x, {rlx});\natomic_store_explicit(y, 1, {rlx});")),
+                    (1, &format!("int r0 = atomic_load_explicit(y, {rlx});\natomic_store_explicit(x, 1, {rlx});")),
+                ],
+                "exists (0:r0=1 /\\ 1:r0=1)",
+            ),
+            true,
+            Race::None,
+        ),
+        // No value out of thin air.
+        (
+            "LB copying values",
+            litmus(
+                "atomic_int",
+                "atomic_int",
+                &[
+                    (0, &format!("int r0 = atomic_load_explicit(x, {rlx});\natomic_store_explicit(y, r0, {rlx});")),
+                    (1, &format!("int r0 = atomic_load_explicit(y, {rlx});\natomic_store_explicit(x, r0, {rlx});")),
+                ],
+                "exists (x=42 /\\ y=42)",
+            ),
+            false,
+            Race::None,
+        ),
+        (
+            "2+2W relaxed",
+            litmus(
+                "atomic_int",
+                "atomic_int",
+                &[
+                    (0, &format!("atomic_store_explicit(x, 2, {rlx});\natomic_store_explicit(y, 1, {rlx});")),
+                    (1, &format!("atomic_store_explicit(y, 2, {rlx});\natomic_store_explicit(x, 1, {rlx});")),
+                ],
+                "exists (x=2 /\\ y=2)",
+            ),
+            true,
+            Race::None,
+        ),
+        (
+            "CoRR relaxed",
+            litmus(
+                "atomic_int",
+                "atomic_int",
+                &[
+                    (0, &format!("atomic_store_explicit(x, 1, {rlx});")),
+                    (1, &format!("int r0 = atomic_load_explicit(x, {rlx});\nint r1 = atomic_load_explicit(x, {rlx});")),
+                ],
+                "exists (1:r0=1 /\\ 1:r1=0)",
+            ),
+            false,
+            Race::None,
+        ),
+        (
+            "MP through a barrier fencing global memory",
+            litmus("int", "int", &[(0, "*x = 1;\nbarrier(CLK_GLOBAL_MEM_FENCE);"), (0, "barrier(CLK_GLOBAL_MEM_FENCE);\nint r0 = 1;\nint r1 = *x;")], MP),
+            false,
+            Race::None,
+        ),
+        (
+            "MP through a barrier fencing local memory only",
+            litmus("int", "int", &[(0, "*x = 1;\nbarrier(CLK_LOCAL_MEM_FENCE);"), (0, "barrier(CLK_LOCAL_MEM_FENCE);\nint r0 = 1;\nint r1 = *x;")], MP),
+            true,
+            Race::NonAtomic,
+        ),
+    ]
+}
+
+#[test]
+fn classic_shapes_get_the_opencl_models_verdicts() {
+    let mut wrong = Vec::new();
+    for (what, text, reachable, race) in classics() {
+        match front::parse(&text).and_then(|t| {
+            let memory = t.condition.prop.mentions_locations();
+            check(&t, memory).map(|v| (t.condition.verdict(&v.outcomes), v.race))
+        }) {
+            Ok(got) if got == (reachable, race) => {}
+            Ok(got) => wrong.push(format!("{what}: the checker says {got:?}, the model ({reachable}, {race:?})")),
+            Err(e) => wrong.push(format!("{what}: {e}\n{text}")),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
 
 fn corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/litmus-opencl")
