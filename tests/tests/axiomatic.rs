@@ -45,7 +45,7 @@ const CAUSES: [(&str, &str); 5] = [
     ("undefined", "the model finds a data race, so the test's behaviour is undefined and its outcomes say nothing; listed so that a change shows"),
     (
         "mixed-scope-races",
-        "two conflicting atomics of one work-group, one at work-group and one at device scope, race in the model, whose inclusive scopes name the same scope on both sides (as the OpenCL 2.0 specification defines them); the engine's race detector counts them as inclusive, since each scope includes the other's work-item (scoped race detection is being reworked in the engine separately)",
+        "two conflicting atomics of one work-group, one at work-group and one at device scope, race in the model, whose inclusive scopes name the same scope on both sides (as the OpenCL 2.0 specification defines them); the engine counts them as inclusive, since each scope includes the other's work-item, both for races and for synchronisation (engine/src/race/mod.rs: `inclusive` and `synchronise`; scoped race detection is being reworked in the engine separately)",
     ),
     (
         "sc-writes-last",
