@@ -46,6 +46,10 @@ use std::rc::Rc;
 use crate::ir::order;
 use crate::reuse::clone_fields;
 
+mod promise;
+
+pub use promise::{Candidate, Certify, Promise};
+
 /// Scope levels, narrowest first: what a release reaches and an acquire learns from.
 pub const LEVEL_GROUP: usize = 0;
 pub const LEVEL_DEVICE: usize = 1;
@@ -181,46 +185,6 @@ pub struct Message {
     /// Written by a read-modify-write, which follows the write it read immediately: no
     /// later write may be placed between them.
     pub rmw: bool,
-}
-
-/// A write an agent promised and has not made yet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Promise {
-    /// Location id and the promised message's timestamp.
-    pub id: u32,
-    pub ts: u32,
-    pub value: u64,
-    pub size: u8,
-    /// A release store: its message publishes its view only when the promise is kept, so
-    /// an acquire of it before then would be a cycle (such executions are discarded).
-    pub release: bool,
-    /// The release's scope level.
-    pub level: u8,
-    /// What the location held before the promise.
-    pub before: u64,
-}
-
-/// A write a solo run made, which its agent may promise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Candidate {
-    pub key: LocKey,
-    pub size: u8,
-    pub value: u64,
-    /// Scope level of the store.
-    pub level: u8,
-    pub release: bool,
-}
-
-/// What a solo run of one agent wrote, to certify the promises it may make.
-#[derive(Clone, Debug, Default)]
-pub struct Certify {
-    pub agent: u32,
-    /// Atomic stores that are neither sequentially consistent nor read-modify-writes, in
-    /// order, with their scope level and whether they release: each may be promised.
-    pub stores: Vec<Candidate>,
-    /// The agent reached a release, a read-modify-write, an SC fence or a barrier: nothing
-    /// after it may be promised.
-    pub stopped: bool,
 }
 
 /// The writes of one location.
@@ -820,96 +784,6 @@ impl Weak {
         }
     }
 
-    /// `agent` keeps its promise `p`: the promised message becomes its write, publishing what
-    /// a relaxed write of `agent` publishes now. Returns the value memory keeps (the latest
-    /// write's, which may have come after the promise).
-    fn fulfil(&mut self, agent: u32, p: Promise) -> Option<u64> {
-        let space = self.spaces.get(p.id as usize).copied().unwrap_or(0);
-        let spaces = &self.spaces;
-        let a = &mut self.agents[agent as usize];
-        a.promise = None;
-        a.cur.raise(p.id, p.ts);
-        // A relaxed write's message publishes what was fixed when it was promised (no release
-        // may come in between); a release publishes its view now.
-        let published = p.release.then(|| {
-            let direct = a.cur.filtered(|loc| spaces.get(loc as usize).copied().unwrap_or(0) == space);
-            let mut published = Published::default();
-            for (l, view) in published.views.iter_mut().enumerate() {
-                view.clone_from(&a.released[l]);
-                if l <= p.level as usize {
-                    view.join(&direct);
-                }
-            }
-            Rc::new(published)
-        });
-        let h = &mut self.histories[p.id as usize];
-        if let Some(m) = h.messages.iter_mut().find(|m| m.ts == p.ts) {
-            m.promised_by = None;
-            if published.is_some() {
-                m.published = published;
-            }
-        }
-        h.messages.last().map(|m| m.value)
-    }
-
-    /// `agent` promises to write `value` (`size` bytes) at `key` later: the write joins the
-    /// end of the location's history now, readable by the other agents (Kang et al.'s
-    /// promises, which give load buffering). The caller has certified that running `agent`
-    /// alone from here makes that write.
-    #[allow(clippy::too_many_arguments)]
-    pub fn promise(&mut self, agent: u32, c: Candidate, before: u64, event: u32, step: u64, race_release: Option<Box<crate::race::shadow::Release>>) {
-        let Candidate { key, size, value, level, release } = c;
-        let (id, same_size) = self.history(key, size, before);
-        if !same_size {
-            return;
-        }
-        let group = self.agent_group[agent as usize];
-        let device = self.agent_device[agent as usize];
-        // The message publishes now what the relaxed write will: the views of the agent's
-        // last release fences (which it cannot pass again before keeping the promise), and
-        // the release sequence of its own write before it.
-        let mut published = Published::default();
-        for (view, released) in published.views.iter_mut().zip(self.agents[agent as usize].released.iter()) {
-            view.clone_from(released);
-        }
-        let h = &mut self.histories[id as usize];
-        if let Some(Some(prev)) = h.messages.last().filter(|m| m.agent == agent).map(|m| m.published.clone()) {
-            published.join(&prev);
-        }
-        // A release's view is known only when it is made: until then its message publishes
-        // nothing, and nobody may acquire it.
-        let any = !release && !published.is_empty();
-        let ts = h.latest_ts() + TS_GAP;
-        h.messages.push(Message {
-            ts,
-            value,
-            agent,
-            event,
-            step,
-            group,
-            device,
-            published: any.then(|| Rc::new(published)),
-            race_release,
-            promised_by: Some(agent),
-            rmw: false,
-        });
-        self.agents[agent as usize].promise = Some(Promise { id, ts, value, size, release, level, before });
-        self.promises_made += 1;
-    }
-
-    /// What `key` held before `agent` promised the write it is about to make there, if it
-    /// promised one: memory already shows the promised value.
-    pub fn promised_before(&self, agent: u32, key: LocKey) -> Option<u64> {
-        let p = self.agents.get(agent as usize)?.promise?;
-        (self.find_id(key) == Some(p.id)).then_some(p.before)
-    }
-
-    /// Whether the execution so far is one the model allows to end here: no promise left
-    /// unkept and none passed by a release.
-    pub fn consistent(&self) -> bool {
-        !self.invalid && self.agents.iter().all(|a| a.promise.is_none())
-    }
-
     /// Keeps the race detector's release of the write just made at `key`.
     pub fn set_race_release(&mut self, key: LocKey, release: Option<Box<crate::race::shadow::Release>>) {
         if let Some(id) = self.find_id(key) {
@@ -1002,99 +876,4 @@ impl Weak {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const X: LocKey = (1, 0, 1, 0);
-    const Y: LocKey = (1, 0, 2, 0);
-    const RLX: Ordering = Ordering { atomic: true, order: order::RELAXED, level: LEVEL_DEVICE };
-    const REL: Ordering = Ordering { atomic: true, order: order::RELEASE, level: LEVEL_DEVICE };
-    const ACQ: Ordering = Ordering { atomic: true, order: order::ACQUIRE, level: LEVEL_DEVICE };
-
-    fn st(ord: Ordering) -> Store {
-        Store { ord, rmw: false, event: 0, step: 0, everyone: false }
-    }
-
-    fn model(groups: &[u32]) -> Weak {
-        Weak::new(true, groups.to_vec(), vec![0; groups.len()])
-    }
-
-    /// The values agent 1 can read from `key` right now, latest first.
-    fn readable(w: &Weak, agent: u32, key: LocKey, ord: Ordering) -> Vec<u64> {
-        let mut out = Vec::new();
-        for k in 0.. {
-            let mut probe = w.clone();
-            probe.forced = Some(k);
-            probe.last_options = 1;
-            let r = probe.load(agent, key, 4, ord, 0, Some(&mut |_| 0));
-            if k >= probe.last_options {
-                break;
-            }
-            out.push(r.value.unwrap_or(u64::MAX));
-        }
-        out
-    }
-
-    #[test]
-    fn message_passing_with_relaxed_flag_may_read_stale_data() {
-        let mut w = model(&[0, 1]);
-        w.store(0, X, 4, 0, 1, st(Ordering::PLAIN), &mut |_| 0);
-        w.store(0, Y, 4, 0, 1, st(RLX), &mut |_| 0);
-        let r = w.load(1, Y, 4, RLX, 0, Some(&mut |_| 0));
-        assert!(!r.stale);
-        assert_eq!(readable(&w, 1, X, Ordering::PLAIN), vec![u64::MAX, 0], "the latest (1) or the initial 0");
-    }
-
-    #[test]
-    fn release_acquire_at_device_scope_publishes_across_groups() {
-        let mut w = model(&[0, 1]);
-        w.store(0, X, 4, 0, 1, st(Ordering::PLAIN), &mut |_| 0);
-        w.store(0, Y, 4, 0, 1, st(REL), &mut |_| 0);
-        w.load(1, Y, 4, ACQ, 0, Some(&mut |_| 0));
-        assert_eq!(readable(&w, 1, X, Ordering::PLAIN), vec![u64::MAX], "only the latest x");
-    }
-
-    #[test]
-    fn work_group_scope_release_does_not_reach_another_group() {
-        let mut w = model(&[0, 1]);
-        let rel_wg = Ordering { level: LEVEL_GROUP, ..REL };
-        let acq_wg = Ordering { level: LEVEL_GROUP, ..ACQ };
-        w.store(0, X, 4, 0, 1, st(Ordering::PLAIN), &mut |_| 0);
-        w.store(0, Y, 4, 0, 1, st(rel_wg), &mut |_| 0);
-        w.load(1, Y, 4, acq_wg, 0, Some(&mut |_| 0));
-        assert_eq!(readable(&w, 1, X, Ordering::PLAIN).len(), 2);
-    }
-
-    #[test]
-    fn coherence_forbids_reading_older_after_newer() {
-        let mut w = model(&[0, 1]);
-        w.store(0, X, 4, 0, 1, st(RLX), &mut |_| 0);
-        w.store(0, X, 4, 1, 2, st(RLX), &mut |_| 0);
-        assert_eq!(readable(&w, 1, X, RLX).len(), 3);
-        w.forced = Some(1);
-        w.load(1, X, 4, RLX, 0, Some(&mut |_| 0));
-        assert_eq!(readable(&w, 1, X, RLX).len(), 2, "having read 1, it may read 1 or 2, never 0 again");
-    }
-
-    #[test]
-    fn sc_fences_forbid_store_buffering() {
-        let mut w = model(&[0, 1]);
-        w.store(0, X, 4, 0, 1, st(RLX), &mut |_| 0);
-        w.fence(0, order::SEQ_CST, LEVEL_DEVICE, 3);
-        w.store(1, Y, 4, 0, 1, st(RLX), &mut |_| 0);
-        w.fence(1, order::SEQ_CST, LEVEL_DEVICE, 3);
-        assert_eq!(readable(&w, 1, X, RLX).len(), 1, "the second fence sees the first one's view");
-    }
-
-    #[test]
-    fn views_join_by_location() {
-        let mut a = View::default();
-        a.raise(3, 1);
-        a.raise(1, 4);
-        let mut b = View::default();
-        b.raise(1, 2);
-        b.raise(2, 7);
-        a.join(&b);
-        assert_eq!(a, View(vec![(1, 4), (2, 7), (3, 1)]));
-    }
-}
+mod tests;
