@@ -80,7 +80,10 @@ impl Weak {
             let twins = reads(h, oldest, own, update).take(limit).filter(|r| r.1).count() as u32;
             if messages == 0 {
                 // Nothing it may read has a free place after it (no timestamp fits): it reads
-                // the latest write, as every update did before updates could read older ones.
+                // the latest write, unless that is its own promise, which it may not read.
+                if own == Some(latest_ts) {
+                    self.invalid = true;
+                }
                 return RmwRead { ts: latest_ts, value: None, stale: false, spurious: false, race_release: None };
             }
             // A run picks the write, then (a weak exchange that would write) whether it fails
