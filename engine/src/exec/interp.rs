@@ -1296,15 +1296,22 @@ impl Machine {
 
 /// The new value of an atomic read-modify-write.
 fn atomic(op: AtomicOp, ty: ElemType, old: u64, x: u64, expected: u64) -> u64 {
+    // Registers of `ty` in memory's form: the arithmetic must be the type's own (a `double`
+    // added as an integer adds bit patterns); the narrow unsigned types compare and exchange
+    // only, which their zero-extended bits do as `ulong`.
     let nt = match ty {
         ElemType::Int => NumTy::I32,
         ElemType::UInt => NumTy::U32,
         ElemType::Long => NumTy::I64,
         ElemType::Float => NumTy::F32,
+        ElemType::Double => NumTy::F64,
         _ => NumTy::U64,
     };
     let bin = |op| binary(op, nt, old, x).unwrap_or(old);
     match op {
+        // Only CUDA adds floats atomically (OpenCL C has no float read-modify-write but the
+        // exchanges), and PTX's `atom.add.f32` flushes subnormal inputs and results to zero.
+        AtomicOp::Add if nt == NumTy::F32 => add_f32_ftz(old, x),
         AtomicOp::Add => bin(BinaryOp::Add),
         AtomicOp::Sub => bin(BinaryOp::Sub),
         AtomicOp::Xchg | AtomicOp::Store => x,
@@ -1339,6 +1346,13 @@ fn atomic(op: AtomicOp, ty: ElemType, old: u64, x: u64, expected: u64) -> u64 {
             }
         }
     }
+}
+
+/// `a + b` in single precision as PTX's `atom.add.f32` computes it: rounded to nearest even,
+/// with subnormal inputs and results flushed to zero of the same sign.
+fn add_f32_ftz(a: u64, b: u64) -> u64 {
+    let flush = |x: f32| if x.is_subnormal() { f32::from_bits(x.to_bits() & 0x8000_0000) } else { x };
+    flush(flush(f32_of(a)) + flush(f32_of(b))).to_bits() as u64
 }
 
 /// Answers a work-item query from the launch geometry.

@@ -977,6 +977,32 @@ fn cuda_atomic(name: &str) -> Option<(AtomicOp, usize, u8)> {
     Some((op, arity, scope))
 }
 
+/// The element types CUDA defines each atomic for (CUDA C++ Programming Guide, "Atomic
+/// Functions"); nvcc refuses the others, so they are refused here too.
+fn cuda_atomic_types(op: AtomicOp) -> &'static [ElemType] {
+    use ElemType::{Double, Float, Int, Long, UInt, ULong, UShort};
+    match op {
+        AtomicOp::Add => &[Int, UInt, ULong, Float, Double],
+        AtomicOp::Sub => &[Int, UInt],
+        AtomicOp::Xchg => &[Int, UInt, ULong, Float],
+        AtomicOp::Min | AtomicOp::Max => &[Int, UInt, Long, ULong],
+        AtomicOp::IncWrap | AtomicOp::DecWrap => &[UInt],
+        AtomicOp::CmpXchg => &[Int, UInt, ULong, UShort],
+        _ => &[Int, UInt, ULong],
+    }
+}
+
+/// A scalar type as CUDA code spells it.
+fn cuda_type_name(t: ElemType) -> &'static str {
+    match t {
+        ElemType::UInt => "unsigned int",
+        ElemType::Long => "long long",
+        ElemType::ULong => "unsigned long long",
+        ElemType::UShort => "unsigned short",
+        other => other.name(),
+    }
+}
+
 /// How a function of CUDA's math library or one of its intrinsics is computed from the
 /// engine's own built-ins (CUDA Math API reference: single- and double-precision functions,
 /// intrinsics, integer intrinsics, type casting intrinsics).
@@ -4191,11 +4217,13 @@ impl<'u> FnLowerer<'_, 'u> {
         let Ty::Ptr { pointee, .. } = &p.ty else {
             return Err(type_error(args[0].span, format!("`{name}` needs the address of the value to update"), "not a pointer"));
         };
-        let elem = match (pointee.as_ref(), op) {
-            (Ty::Scalar(t @ (ElemType::Int | ElemType::UInt | ElemType::Long | ElemType::ULong)), _) => *t,
-            (Ty::Scalar(t @ (ElemType::Float | ElemType::Double)), AtomicOp::Add | AtomicOp::Sub | AtomicOp::Xchg) => *t,
-            (other, _) => {
-                return Err(type_error(args[0].span, format!("`{name}` does not work on `{}`", other.describe()), "wrong element type"))
+        let types = cuda_atomic_types(op);
+        let elem = match pointee.as_ref() {
+            Ty::Scalar(t) if types.contains(t) => *t,
+            other => {
+                let names: Vec<String> = types.iter().map(|t| format!("`{}`", cuda_type_name(*t))).collect();
+                return Err(type_error(args[0].span, format!("`{name}` does not work on `{}`", other.describe()), "wrong element type")
+                    .with_note(format!("CUDA defines it for {}", names.join(", "))));
             }
         };
         let vt = Ty::Scalar(elem);
