@@ -414,8 +414,10 @@ pub enum Instr {
     Fence { flags: Reg },
     /// *Event*: arrival at a collective of the work-group (`warp` false; it is also a
     /// barrier) or of the warp. Every participant brings `a` and `b`; when all have arrived,
-    /// each receives `op`'s result in `dst`.
-    Collective { op: CollectiveOp, warp: bool, dst: Reg, a: Reg, b: Reg },
+    /// each receives `op`'s result in `dst`. A warp collective with a `mask` (CUDA's `_sync`
+    /// forms) is one of the lanes the mask names only; without one, every member takes part.
+    /// `width` is a shuffle's segment width (the warp size when absent).
+    Collective { op: CollectiveOp, warp: bool, dst: Reg, a: Reg, b: Reg, mask: Option<Reg>, width: Option<Reg> },
     /// A call of a function that is declared but has no body (its name is string `text`):
     /// `dst` = 0 and an `undefined-function` warning.
     Undefined { dst: Reg, text: u32 },
@@ -611,6 +613,9 @@ pub struct Program {
     pub locals: Vec<LocalDecl>,
     pub globals: Vec<GlobalDecl>,
     pub strings: Vec<String>,
+    /// Warnings about the source that do not stop it from running, in source order of
+    /// discovery.
+    pub warnings: Vec<crate::diag::Diagnostic>,
 }
 
 /// Pointer encoding in a 64-bit register: 2 bits of address space, 22 bits of allocation and

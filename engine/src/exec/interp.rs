@@ -871,13 +871,15 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
         Instr::Barrier { flags } => {
             let f = reg(m, flags);
             m.event(wi, EventKind::BarrierArrive, None, 0, f, span);
-            arrive(m, Scope::Group(group), Arrival { wi, func: func_index, pc, a: f, b: 0 });
+            arrive(m, Scope::Group(group), Arrival { wi, func: func_index, pc, a: f, b: 0, mask: None, width: 0 });
         }
-        Instr::Collective { warp, a, b, .. } => {
+        Instr::Collective { warp, a, b, mask, width, .. } => {
             let (a, b) = (reg(m, a), reg(m, b));
+            let mask = mask.map(|r| reg(m, r));
+            let width = width.map_or(0, |r| reg(m, r));
             m.event(wi, EventKind::BarrierArrive, None, a, b, span);
             let scope = if warp { Scope::Warp(m.items[wi as usize].warp as usize) } else { Scope::Group(group) };
-            arrive(m, scope, Arrival { wi, func: func_index, pc, a, b });
+            arrive(m, scope, Arrival { wi, func: func_index, pc, a, b, mask, width });
         }
         Instr::Malloc { dst, size } => {
             let size = reg(m, size);
@@ -1176,6 +1178,10 @@ fn arrive(m: &mut Machine, scope: Scope, arrival: Arrival) {
         w.spinning = false;
     }
     m.set_status(arrival.wi, Status::AtBarrier);
+    if let Scope::Warp(w) = scope {
+        m.warp_arrive(w, arrival);
+        return;
+    }
     let r = m.rendezvous(scope);
     r.waiting.push(arrival);
     if r.waiting.len() as u32 == r.unfinished {
