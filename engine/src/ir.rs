@@ -257,6 +257,33 @@ pub enum AtomicOp {
     DecWrap,
 }
 
+impl AtomicOp {
+    /// Every operation, in the order of [`AtomicOp::index`].
+    pub const ALL: [AtomicOp; 16] = [
+        AtomicOp::Add,
+        AtomicOp::Sub,
+        AtomicOp::Xchg,
+        AtomicOp::Inc,
+        AtomicOp::Dec,
+        AtomicOp::Min,
+        AtomicOp::Max,
+        AtomicOp::And,
+        AtomicOp::Or,
+        AtomicOp::Xor,
+        AtomicOp::CmpXchg,
+        AtomicOp::CmpXchgWeak,
+        AtomicOp::Load,
+        AtomicOp::Store,
+        AtomicOp::IncWrap,
+        AtomicOp::DecWrap,
+    ];
+
+    /// A number from 0 to 15 for the event log, which keeps it in four bits.
+    pub fn index(self) -> u8 {
+        AtomicOp::ALL.iter().position(|&op| op == self).unwrap_or(0) as u8
+    }
+}
+
 /// OpenCL's `memory_order` values, as the lowering records them.
 pub mod order {
     pub const RELAXED: u8 = 0;

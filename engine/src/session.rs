@@ -879,17 +879,13 @@ impl Session {
                 },
                 Status::Waiting => ("waits for async copies here".to_string(), "wait for async copies here".to_string()),
                 _ if machine.is_spinning(wi) => {
+                    let context = crate::locks::HangContext { line_of: &|span| self.line_col(span).0, held_back: &|h| !self.scheduler.could_pick(machine, h) };
                     let on = self
                         .last_read(wi)
                         .map(|loc| {
-                            let holder = locks.iter().find(|l| l.location == loc).and_then(|l| l.held_at_end).and_then(|e| machine.log.get(e));
-                            match holder {
-                                Some(e) => format!(
-                                    " waiting for the lock `{}`, held by work-item {} since step {}",
-                                    self.describe_location(loc, wi),
-                                    self.global_id(e.work_item)[0],
-                                    e.step
-                                ),
+                            let lock = crate::locks::lock_at(machine, &locks, loc, wi);
+                            match lock.and_then(|l| crate::locks::spinning_for(machine, &locks, l, wi, &context)) {
+                                Some(waiting) => waiting,
                                 None => format!(", re-reading `{}`, which nobody changes", self.describe_location(loc, wi)),
                             }
                         })

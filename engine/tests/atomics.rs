@@ -346,7 +346,7 @@ fn operand(t: T) -> BoxedStrategy<u64> {
     let m = t.mask();
     prop_oneof![
         3 => any::<u64>().prop_map(move |v| v & m),
-        2 => (0u64..6),
+        2 => 0u64..6,
         3 => proptest::sample::select(specials),
     ]
     .boxed()

@@ -859,7 +859,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             m.items[wi as usize].regs[base + dst as usize] = old;
             m.items[wi as usize].spurious = spurious;
             let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
-            m.ordered_event(wi, EventKind::Atomic, Some(loc), old, new, span, Some(order), Some(scope));
+            m.atomic_event(wi, loc, old, new, span, order, scope, op);
             // An update that leaves the value as it was (a failed compare-exchange, adding
             // zero, setting a set flag) is a read as far as progress goes.
             if changed {

@@ -621,6 +621,14 @@ impl Machine {
         self.log.push(Event { step: self.step, work_item: wi, kind, location, read, written, span, order, scope });
     }
 
+    /// An atomic read-modify-write, load or store, with its operation (lock recognition reads
+    /// it, see `crate::locks`).
+    #[allow(clippy::too_many_arguments)]
+    fn atomic_event(&mut self, wi: u32, location: Location, read: u64, written: u64, span: Span, order: u8, scope: u8, op: crate::ir::AtomicOp) {
+        let event = Event { step: self.step, work_item: wi, kind: EventKind::Atomic, location: Some(location), read, written, span, order: Some(order), scope: Some(scope) };
+        self.log.push_atomic(event, op);
+    }
+
     /// Carries out agent `wi`'s next step: a work-item's pending event (after which it runs
     /// to its next one), or one element of a group's async copy.
     pub fn perform(&mut self, wi: u32) {
