@@ -238,8 +238,11 @@ fn parse(args: ParseArgs) -> ExitCode {
         Ok(v) => v,
         Err(d) => return render::fail(&[d], "", ""),
     };
-    let kernels = match interleave_engine::frontend::kernels(&source, dialect, &args.defines) {
-        Ok(k) => k,
+    let kernels = match interleave_engine::frontend::check(&source, dialect, &args.defines) {
+        Ok((k, warnings)) => {
+            render::warnings(&warnings, &file_name, &source);
+            k
+        }
         Err(diagnostics) => return render::fail(&diagnostics, &file_name, &source),
     };
     if args.json {
@@ -474,6 +477,10 @@ fn explore(args: ExploreArgs) -> ExitCode {
         exhaustive: args.exhaustive,
         max_preemptions: args.max_preemptions,
     };
+    // The exploration compiles the scenario for itself; this compile is for its warnings.
+    if let Ok(prepared) = Prepared::new(scenario.clone()) {
+        render::warnings(prepared.warnings(), &scenario.file_name, &scenario.source);
+    }
     let exploration = match interleave_engine::explore::explore_with(&scenario, config) {
         Ok(e) => e,
         Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
@@ -519,6 +526,7 @@ fn run(args: RunArgs) -> ExitCode {
         Ok(s) => s,
         Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
     };
+    render::warnings(session.warnings(), &scenario.file_name, &scenario.source);
     session.run(u64::MAX);
     let report = session.report();
     // The process ends right after printing: freeing a large launch's machine piece by piece

@@ -57,6 +57,13 @@ pub fn fail(diagnostics: &[Diagnostic], file_name: &str, source: &str) -> ExitCo
     ExitCode::from(2)
 }
 
+/// Prints the compiler's warnings to stderr; the run goes on, and they change no exit status.
+pub fn warnings(diagnostics: &[Diagnostic], file_name: &str, source: &str) {
+    for d in diagnostics {
+        eprint!("{}", diagnostic_text(d, file_name, source));
+    }
+}
+
 /// Prints a finding rustc-style, with `extra` after its work-item and step.
 fn finding(f: &interleave_engine::report::Finding, scenario: &Scenario, extra: &str) {
     let mut d = Diagnostic::error(f.kind.as_str(), &f.message);

@@ -166,6 +166,11 @@ impl Prepared {
         Ok(Prepared { scenario, program: Rc::new(program), kernel, lines, litmus, history: true, trace_hash: true, template: None })
     }
 
+    /// The compiler's warnings about the source (it runs regardless).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.program.warnings
+    }
+
     /// Launches once to keep the machine for every later start, when the launch does not
     /// depend on the seed: it draws nothing from the seed's generator and has no local memory
     /// (whose arbitrary contents come from the seed). For exploration, which starts thousands
@@ -357,6 +362,11 @@ impl Session {
 
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
+    }
+
+    /// The compiler's warnings about the source (it runs regardless).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.machine.program.warnings
     }
 
     pub fn status(&self) -> RunStatus {
@@ -856,24 +866,28 @@ impl Session {
             // The verb for one work-item and for several.
             let item = &machine.items[wi as usize];
             let what = match item.status {
-                Status::AtBarrier => {
-                    let r = &machine.groups[item.group as usize].rendezvous;
-                    let counts = format!("({} of {} arrived)", r.waiting.len(), r.unfinished);
-                    (format!("waits at this barrier {counts}"), format!("wait at this barrier {counts}"))
-                }
+                Status::AtBarrier => match machine.warp_meeting_of(wi) {
+                    Some((arrived, named, missing)) => {
+                        let verb = if missing.len() == 1 { "has" } else { "have" };
+                        let who = describe_items(missing.iter().map(|&m| self.global_id(m)[0]).collect());
+                        let counts = format!("({arrived} of the {named} lanes it names have arrived; {who} {verb} not)");
+                        (format!("waits at this warp collective {counts}"), format!("wait at this warp collective {counts}"))
+                    }
+                    None => {
+                        let r = &machine.groups[item.group as usize].rendezvous;
+                        let counts = format!("({} of {} arrived)", r.waiting.len(), r.unfinished);
+                        (format!("waits at this barrier {counts}"), format!("wait at this barrier {counts}"))
+                    }
+                },
                 Status::Waiting => ("waits for async copies here".to_string(), "wait for async copies here".to_string()),
                 _ if machine.is_spinning(wi) => {
+                    let context = crate::locks::HangContext { line_of: &|span| self.line_col(span).0, held_back: &|h| !self.scheduler.could_pick(machine, h) };
                     let on = self
                         .last_read(wi)
                         .map(|loc| {
-                            let holder = locks.iter().find(|l| l.location == loc).and_then(|l| l.held_at_end).and_then(|e| machine.log.get(e));
-                            match holder {
-                                Some(e) => format!(
-                                    " waiting for the lock `{}`, held by work-item {} since step {}",
-                                    self.describe_location(loc, wi),
-                                    self.global_id(e.work_item)[0],
-                                    e.step
-                                ),
+                            let lock = crate::locks::lock_at(machine, &locks, loc, wi);
+                            match lock.and_then(|l| crate::locks::spinning_for(machine, &locks, l, wi, &context)) {
+                                Some(waiting) => waiting,
                                 None => format!(", re-reading `{}`, which nobody changes", self.describe_location(loc, wi)),
                             }
                         })
@@ -958,7 +972,7 @@ impl Session {
             .collect();
         Finding {
             kind: f.kind,
-            severity: if matches!(f.kind, FindingKind::SignedOverflow | FindingKind::UndefinedFunction) {
+            severity: if matches!(f.kind, FindingKind::SignedOverflow | FindingKind::UndefinedFunction | FindingKind::UndefinedValue) {
                 Severity::Warning
             } else {
                 Severity::Error
@@ -1256,6 +1270,14 @@ impl Session {
             registers: None,
             exists: None,
             stale_reads: self.stale_reads(),
+            warnings: self
+                .warnings()
+                .iter()
+                .map(|d| {
+                    let (line, column) = d.span.map_or((0, 0), |s| self.line_col(s));
+                    crate::report::SourceWarning { code: d.code.clone(), message: d.message.clone(), line, column, help: d.help.clone() }
+                })
+                .collect(),
         };
         if self.status != RunStatus::Running {
             report.registers = self.registers();

@@ -888,7 +888,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             m.items[wi as usize].regs[base + dst as usize] = old;
             m.items[wi as usize].spurious = spurious;
             let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
-            m.ordered_event(wi, EventKind::Atomic, Some(loc), old, new, span, Some(order), Some(scope));
+            m.atomic_event(wi, loc, old, new, span, order, scope, op);
             // An update that leaves the value as it was (a failed compare-exchange, adding
             // zero, setting a set flag) is a read as far as progress goes.
             if changed {
@@ -900,13 +900,15 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
         Instr::Barrier { flags } => {
             let f = reg(m, flags);
             m.event(wi, EventKind::BarrierArrive, None, 0, f, span);
-            arrive(m, Scope::Group(group), Arrival { wi, func: func_index, pc, a: f, b: 0 });
+            arrive(m, Scope::Group(group), Arrival { wi, func: func_index, pc, a: f, b: 0, mask: None, width: 0 });
         }
-        Instr::Collective { warp, a, b, .. } => {
+        Instr::Collective { warp, a, b, mask, width, .. } => {
             let (a, b) = (reg(m, a), reg(m, b));
+            let mask = mask.map(|r| reg(m, r));
+            let width = width.map_or(0, |r| reg(m, r));
             m.event(wi, EventKind::BarrierArrive, None, a, b, span);
             let scope = if warp { Scope::Warp(m.items[wi as usize].warp as usize) } else { Scope::Group(group) };
-            arrive(m, scope, Arrival { wi, func: func_index, pc, a, b });
+            arrive(m, scope, Arrival { wi, func: func_index, pc, a, b, mask, width });
         }
         Instr::Malloc { dst, size } => {
             let size = reg(m, size);
@@ -1205,6 +1207,10 @@ fn arrive(m: &mut Machine, scope: Scope, arrival: Arrival) {
         w.spinning = false;
     }
     m.set_status(arrival.wi, Status::AtBarrier);
+    if let Scope::Warp(w) = scope {
+        m.warp_arrive(w, arrival);
+        return;
+    }
     let r = m.rendezvous(scope);
     r.waiting.push(arrival);
     if r.waiting.len() as u32 == r.unfinished {
@@ -1325,15 +1331,22 @@ impl Machine {
 
 /// The new value of an atomic read-modify-write.
 fn atomic(op: AtomicOp, ty: ElemType, old: u64, x: u64, expected: u64) -> u64 {
+    // Registers of `ty` in memory's form: the arithmetic must be the type's own (a `double`
+    // added as an integer adds bit patterns); the narrow unsigned types compare and exchange
+    // only, which their zero-extended bits do as `ulong`.
     let nt = match ty {
         ElemType::Int => NumTy::I32,
         ElemType::UInt => NumTy::U32,
         ElemType::Long => NumTy::I64,
         ElemType::Float => NumTy::F32,
+        ElemType::Double => NumTy::F64,
         _ => NumTy::U64,
     };
     let bin = |op| binary(op, nt, old, x).unwrap_or(old);
     match op {
+        // Only CUDA adds floats atomically (OpenCL C has no float read-modify-write but the
+        // exchanges), and PTX's `atom.add.f32` flushes subnormal inputs and results to zero.
+        AtomicOp::Add if nt == NumTy::F32 => add_f32_ftz(old, x),
         AtomicOp::Add => bin(BinaryOp::Add),
         AtomicOp::Sub => bin(BinaryOp::Sub),
         AtomicOp::Xchg | AtomicOp::Store => x,
@@ -1368,6 +1381,13 @@ fn atomic(op: AtomicOp, ty: ElemType, old: u64, x: u64, expected: u64) -> u64 {
             }
         }
     }
+}
+
+/// `a + b` in single precision as PTX's `atom.add.f32` computes it: rounded to nearest even,
+/// with subnormal inputs and results flushed to zero of the same sign.
+fn add_f32_ftz(a: u64, b: u64) -> u64 {
+    let flush = |x: f32| if x.is_subnormal() { f32::from_bits(x.to_bits() & 0x8000_0000) } else { x };
+    flush(flush(f32_of(a)) + flush(f32_of(b))).to_bits() as u64
 }
 
 /// Answers a work-item query from the launch geometry.

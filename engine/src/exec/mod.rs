@@ -12,6 +12,7 @@ mod interp;
 mod launch;
 mod math;
 pub mod printf;
+mod warp;
 
 use crate::diag::Span;
 use crate::ir::{CollectiveOp, Instr, NumTy, Program, Reg, ScanOp};
@@ -261,6 +262,10 @@ pub struct Arrival {
     pub pc: u32,
     pub a: u64,
     pub b: u64,
+    /// The lanes a warp collective's mask names (`None`: every member takes part).
+    pub mask: Option<u64>,
+    /// A shuffle's segment width as given (0 when none was: the warp size).
+    pub width: u64,
 }
 
 /// The meeting point of a work-group's barriers and collectives, or of a warp's.
@@ -411,6 +416,10 @@ pub struct Machine {
     /// Barriers meet by count, wherever each work-item calls them: a litmus test's threads
     /// are separate functions, each with its own `barrier` call.
     pub barriers_by_count: bool,
+    /// The lanes of a masked warp collective must execute one instruction together, as on
+    /// GPUs without independent thread scheduling (the lockstep scheduler); otherwise they
+    /// meet wherever each calls the same function with the same mask (see `warp`).
+    pub converged_warps: bool,
 }
 
 clone_fields!(Machine {
@@ -446,6 +455,7 @@ clone_fields!(Machine {
     races,
     weak,
     barriers_by_count,
+    converged_warps,
 });
 
 /// In a schedule, an agent index with this bit set is a promise step of that work-item (the
@@ -627,6 +637,14 @@ impl Machine {
         self.log.push(Event { step: self.step, work_item: wi, kind, location, read, written, span, order, scope });
     }
 
+    /// An atomic read-modify-write, load or store, with its operation (lock recognition reads
+    /// it, see `crate::locks`).
+    #[allow(clippy::too_many_arguments)]
+    fn atomic_event(&mut self, wi: u32, location: Location, read: u64, written: u64, span: Span, order: u8, scope: u8, op: crate::ir::AtomicOp) {
+        let event = Event { step: self.step, work_item: wi, kind: EventKind::Atomic, location: Some(location), read, written, span, order: Some(order), scope: Some(scope) };
+        self.log.push_atomic(event, op);
+    }
+
     /// Carries out agent `wi`'s next step: a work-item's pending event (after which it runs
     /// to its next one), or one element of a group's async copy.
     pub fn perform(&mut self, wi: u32) {
@@ -716,8 +734,11 @@ impl Machine {
             if let (None, Some(span)) = (r.first_finished, finished_at) {
                 r.first_finished = Some((wi, span));
             }
-            if !r.waiting.is_empty() && r.waiting.len() as u32 == r.unfinished {
-                self.release(scope, wi);
+            match scope {
+                // A lane that leaves may be all a meeting of its warp still waited for.
+                Scope::Warp(w) => self.settle_warp(w, wi),
+                Scope::Group(_) if !r.waiting.is_empty() && r.waiting.len() as u32 == r.unfinished => self.release(scope, wi),
+                Scope::Group(_) => {}
             }
         }
         // The last work-item of a group frees its slot for the next waiting group.
@@ -763,8 +784,8 @@ impl Machine {
         }
     }
 
-    /// Lets every member waiting at a rendezvous go on, giving each the result of the
-    /// collective it waited at.
+    /// Lets every member waiting at a work-group's rendezvous go on, giving each the result of
+    /// the collective it waited at (a warp's meetings are settled by `settle_warp`).
     fn release(&mut self, scope: Scope, by: u32) {
         let waiting = std::mem::take(&mut self.rendezvous(scope).waiting);
         let first = waiting[0];
@@ -801,6 +822,15 @@ impl Machine {
                 related: vec![(other_span, Some(other.wi), format!("work-item {} waited here instead", other.wi))],
             });
         }
+        self.release_arrivals(scope, by, waiting);
+    }
+
+    /// Lets the members in `waiting` go on (those of one work-group barrier, or of one
+    /// meeting at a warp collective), ordering memory as their barrier does and handing out
+    /// the collective's result. A masked warp collective's results are handed out already.
+    fn release_arrivals(&mut self, scope: Scope, by: u32, waiting: Vec<Arrival>) {
+        let first = waiting[0];
+        let span = self.program.functions[first.func as usize].spans[first.pc as usize];
         self.event(by, EventKind::BarrierRelease, None, waiting.len() as u64, 0, span);
         self.released = true;
         // Barriers (and CUDA's barrier-collectives) order memory; OpenCL's value collectives
@@ -833,8 +863,9 @@ impl Machine {
             }
             _ => {}
         }
-        if let Instr::Collective { op, dst, .. } = self.program.functions[first.func as usize].code[first.pc as usize] {
-            self.hand_out(scope, op, dst, &waiting, span);
+        match self.program.functions[first.func as usize].code[first.pc as usize] {
+            Instr::Collective { op, dst, mask: None, .. } => self.hand_out(scope, op, dst, &waiting, span),
+            _ => {}
         }
         for w in &waiting {
             self.set_status(w.wi, Status::Ready);
