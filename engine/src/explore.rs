@@ -229,6 +229,20 @@ struct Search {
     /// The machine every certifying solo run of the search copies its state into (lent to
     /// the session that needs it), so that those runs reuse one machine's allocations.
     solo: Option<Box<Machine>>,
+    /// The most bytes the states on the path may hold (the scenario's memory limit): a path
+    /// keeps a copy of the machine and its events at every step, so a long execution (a spin
+    /// that never ends before the step limit) would otherwise exhaust the host.
+    max_bytes: u64,
+}
+
+/// About how many bytes of the host one event of a recorded log takes (its columns; see
+/// `crate::trace`), for the size of a state on the exhaustive search's path.
+const EVENT_BYTES: u64 = 40;
+
+/// About how many bytes of the host a state on the path holds: its machine and its events.
+fn state_bytes(session: &Session) -> u64 {
+    let m = session.machine();
+    (m.heap_bytes() as u64).saturating_add((m.log.len() as u64).saturating_mul(EVENT_BYTES))
 }
 
 impl Explorer {
@@ -251,7 +265,8 @@ impl Explorer {
             let budget = if config.runs == 0 { DEFAULT_EXHAUSTIVE_RUNS } else { config.runs };
             let mut solo = None;
             let stack = vec![node(root, Vec::new(), 0, None, 0, &mut solo)];
-            State::Exhaustive(Box::new(Search { stack, agents, budget, reduce: config.max_preemptions.is_none(), solo }))
+            let max_bytes = prepared.scenario.max_memory_bytes;
+            State::Exhaustive(Box::new(Search { stack, agents, budget, reduce: config.max_preemptions.is_none(), solo, max_bytes }))
         } else {
             State::Seeds { next: 0 }
         };
@@ -488,6 +503,8 @@ struct Node {
     /// For the step taken from here: for each agent, how many of its steps on the path happen
     /// before it or are it (a vector clock over path positions: 1 + index of the latest one).
     clock: Vec<u32>,
+    /// About how many bytes of the host this state holds (`state_bytes`).
+    bytes: u64,
 }
 
 /// The search's state for `session`; `solo` is the search's machine for certifying runs.
@@ -511,16 +528,19 @@ fn node(
         }
         session.swap_solo(solo);
     }
-    Node { session, enabled, promises, backtrack: Vec::new(), done: Vec::new(), sleep, taken: None, preemptions, last_agent, clock: Vec::new() }
+    let bytes = state_bytes(&session);
+    Node { session, enabled, promises, backtrack: Vec::new(), done: Vec::new(), sleep, taken: None, preemptions, last_agent, clock: Vec::new(), bytes }
 }
 
 /// Enumerates executions depth-first (see the module documentation) until the space is
 /// covered or the tally reaches `pause` executions. Returns whether the search is over, and if
 /// so whether it covered everything: `None` when it paused.
 fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Option<u32>, pause: u64) -> Option<bool> {
-    let (budget, reduce, agents) = (search.budget, search.reduce, search.agents);
+    let (budget, reduce, agents, max_bytes) = (search.budget, search.reduce, search.agents, search.max_bytes);
     let stack = &mut search.stack;
     let solo = &mut search.solo;
+    // What the states on the path hold, kept up to date as they are pushed and popped.
+    let mut held: u64 = stack.iter().map(|n| n.bytes).sum();
     while let Some(top) = stack.last_mut() {
         if top.taken.is_none() && top.backtrack.is_empty() {
             // A new state: a finished execution, or the choice of its first step.
@@ -537,7 +557,7 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
                 if executions >= budget {
                     return Some(stack.iter().all(|n| pending(n, reduce).is_none()));
                 }
-                stack.pop();
+                held -= stack.pop().map_or(0, |n| n.bytes);
                 if executions >= pause {
                     return None;
                 }
@@ -565,7 +585,7 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
                 }
                 None => {
                     // Every enabled agent sleeps: the executions from here were covered.
-                    stack.pop();
+                    held -= stack.pop().map_or(0, |n| n.bytes);
                     continue;
                 }
             }
@@ -576,7 +596,7 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
         let next = match pending(top, reduce) {
             Some(step) => step,
             None => {
-                stack.pop();
+                held -= stack.pop().map_or(0, |n| n.bytes);
                 continue;
             }
         };
@@ -610,9 +630,43 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
         top.clock = clock;
         let last_agent = Some(agent);
         let promises_made = child.machine().weak.promises_made;
-        stack.push(node(child, sleep, preemptions, last_agent, promises_made, solo));
+        let child = node(child, sleep, preemptions, last_agent, promises_made, solo);
+        if held.saturating_add(child.bytes) > max_bytes {
+            // The path cannot go deeper within the memory limit: the search ends here,
+            // incomplete, and says why rather than exhausting the host.
+            tally.findings.push(path_too_large(stack.len() as u64, held.saturating_add(child.bytes), max_bytes, seed));
+            return Some(false);
+        }
+        held += child.bytes;
+        stack.push(child);
     }
     Some(true)
+}
+
+/// The finding that ends an exhaustive search whose path of `steps` steps would hold `bytes`,
+/// more than the memory limit `max`.
+fn path_too_large(steps: u64, bytes: u64, max: u64, seed: u64) -> SeededFinding {
+    let what = format!(
+        "exhaustive exploration stopped: one execution reached {} steps, and the states its search keeps for them would hold {} bytes (a long execution, such as a spin that only the step limit ends)",
+        crate::limits::thousands(steps),
+        crate::limits::thousands(bytes)
+    );
+    let finding = Finding {
+        kind: crate::report::FindingKind::StepLimit,
+        severity: crate::diag::Severity::Error,
+        message: crate::limits::MEMORY_BYTES.exceeded(max, &what),
+        line: 0,
+        column: 0,
+        work_item: None,
+        step: Some(steps),
+        related: Vec::new(),
+        race: None,
+        memory: None,
+        benign: false,
+        addresses: None,
+        span: None,
+    };
+    SeededFinding { finding, seed, runs: 1 }
 }
 
 /// The next (agent, decision) to run from `n`, if any.

@@ -138,6 +138,7 @@ fn limits(scenario: &Scenario) -> Limits {
     Limits {
         instructions_per_step: scenario.max_instructions_per_step.max(1),
         printf_bytes: scenario.max_printf_bytes as usize,
+        memory_bytes: scenario.max_memory_bytes,
         ..Limits::default()
     }
 }
