@@ -42,6 +42,10 @@ pub enum Scheduler {
     Manual { schedule: std::rc::Rc<[u32]>, next: usize },
 }
 
+/// The lowest initial PCT priority: below it there is room for a demotion at every step of
+/// the longest run.
+const PCT_LOWEST_INITIAL: u64 = 1 << 62;
+
 impl Scheduler {
     pub fn new(scenario: &Scenario, machine: &Machine, rng: &mut Rng, expected_steps: u64) -> Scheduler {
         match scenario.scheduler {
@@ -53,7 +57,11 @@ impl Scheduler {
             SchedulerKind::Pct => {
                 let n = machine.ready_pos.len();
                 // A random permutation of high priorities (Fisher-Yates), one per agent.
-                let mut priority: Vec<u64> = (0..n as u64).map(|p| p + n as u64).collect();
+                // Demotions take priorities below every initial one, one lower each time; the
+                // initial ones start high enough that demotions never run out (a spin lock's
+                // waiter is demoted every time it is found spinning: with priorities that stop
+                // at zero it would tie with the demoted holder and could starve it forever).
+                let mut priority: Vec<u64> = (0..n as u64).map(|p| p + PCT_LOWEST_INITIAL).collect();
                 for i in (1..n).rev() {
                     let j = rng.below(i as u64 + 1) as usize;
                     priority.swap(i, j);
@@ -61,7 +69,7 @@ impl Scheduler {
                 let depth = scenario.pct_depth.clamp(1, 64);
                 let mut change_points: Vec<u64> = (1..depth).map(|_| 1 + rng.below(expected_steps.max(1))).collect();
                 change_points.sort_unstable();
-                Scheduler::Pct { priority, change_points, next_low: n as u64 }
+                Scheduler::Pct { priority, change_points, next_low: PCT_LOWEST_INITIAL }
             }
         }
     }
