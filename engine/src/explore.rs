@@ -2,8 +2,11 @@
 //!
 //! Two ways to pick the schedules:
 //!
-//! - **Seeds** (random or PCT, the scenario's scheduler): run `first_seed`, `first_seed + 1`,
-//!   ...; every outcome and finding comes with the seed that reproduces it exactly.
+//! - **Seeds** (the scenario's scheduler): run `first_seed`, `first_seed + 1`, ...; each run
+//!   is exactly the run `Session::start` makes with that seed (what `interleave run --seed N`
+//!   runs), so every outcome and finding comes with the seed that reproduces it. Such runs
+//!   make no promises (the relaxed model's load buffering), as a plain run makes none: those
+//!   executions are the exhaustive search's.
 //! - **Exhaustive**: every execution, up to a bound, enumerated depth-first: at each step
 //!   which agent runs, and the step's own decision (which write a relaxed load reads, whether
 //!   a weak compare-exchange fails spuriously). Dynamic partial-order reduction (Flanagan and
@@ -11,8 +14,8 @@
 //!   with sleep sets (Godefroid, 1996) skips schedules that only reorder independent steps:
 //!   steps of different agents are dependent when they touch the same memory and one writes,
 //!   meet at the same barrier, order each other's sequentially consistent fences, or use the
-//!   heap or printf. Each outcome comes with the schedule and decisions that reproduce it
-//!   (`--scheduler manual --schedule ... --choices ...`). With a preemption bound every
+//!   heap or printf. Each outcome and finding comes with the schedule and decisions that
+//!   reproduce it (`--sched manual --schedule ... --choices ...`). With a preemption bound every
 //!   schedule within the bound is enumerated, without reduction, since reduction and
 //!   preemption bounding do not combine soundly.
 
@@ -57,9 +60,18 @@ pub struct Outcome {
 pub struct SeededFinding {
     #[serde(flatten)]
     pub finding: Finding,
+    /// The first seed whose run shows it (under exhaustive exploration, the scenario's seed,
+    /// with `schedule` and `choices`).
     pub seed: u64,
-    /// In how many runs it appeared.
+    /// In how many runs it appeared (0 for the finding that stopped an exhaustive search,
+    /// which is about the search, not a run).
     pub runs: u64,
+    /// Under exhaustive exploration: the agent of each step and the decisions of the first
+    /// execution that showed it, which replay it with the manual scheduler.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<Vec<u32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choices: Option<Vec<u32>>,
 }
 
 /// What `interleave explore --json` prints.
@@ -132,8 +144,8 @@ struct Tally {
 
 impl Tally {
     /// Counts a finished run; `replay` gives its schedule and decisions, asked for only when
-    /// the run shows a new outcome.
-    fn add(&mut self, session: &Session, seed: u64, replay: impl FnOnce() -> Option<(Vec<u32>, Vec<u32>)>) {
+    /// the run shows a new outcome or finding.
+    fn add(&mut self, session: &Session, seed: u64, replay: impl Fn() -> Option<(Vec<u32>, Vec<u32>)>) {
         self.runs += 1;
         session.outcome_key(&mut self.key);
         if let Some(&i) = self.known.get(self.key.as_slice()) {
@@ -174,7 +186,10 @@ impl Tally {
             let same = |g: &SeededFinding| g.finding.kind == f.kind && (g.finding.line, g.finding.column) == (f.line, f.column);
             match self.findings.iter_mut().find(|g| same(g)) {
                 Some(g) => g.runs += 1,
-                None => self.findings.push(SeededFinding { finding: f.clone(), seed, runs: 1 }),
+                None => {
+                    let (schedule, choices) = replay().map_or((None, None), |(s, c)| (Some(s), Some(c)));
+                    self.findings.push(SeededFinding { finding: f.clone(), seed, runs: 1, schedule, choices });
+                }
             }
         }
     }
@@ -317,17 +332,16 @@ impl Explorer {
 }
 
 /// What exploration by seeds keeps from one run to the next, so that once the first runs
-/// have sized them a run allocates next to nothing: the session, restarted in place (see
-/// `Session::restart`), and the vectors the promise steps fill.
+/// have sized it a run allocates next to nothing: the session, restarted in place (see
+/// `Session::restart`).
 #[derive(Default)]
 struct Runner {
     session: Option<Session>,
-    enabled: Vec<u32>,
-    free: Vec<u32>,
-    reads: Vec<Footprint>,
 }
 
-/// One run under `seed`, tallied.
+/// One run under `seed`, tallied: the run `Session::start` makes with that seed, to its end,
+/// and nothing else, so that `interleave run --seed N` (and the app's run of an explored seed)
+/// reproduces what the tally reports for seed N.
 fn run_seed(prepared: &Prepared, seed: u64, tally: &mut Tally, runner: &mut Runner) -> Result<(), Vec<Diagnostic>> {
     let session = match &mut runner.session {
         Some(session) => {
@@ -336,43 +350,13 @@ fn run_seed(prepared: &Prepared, seed: u64, tally: &mut Tally, runner: &mut Runn
         }
         None => runner.session.insert(Session::start(prepared, seed)?),
     };
-    if !promising(session) {
-        session.run(u64::MAX);
-        tally.add(session, seed, || None);
-        return Ok(());
-    }
-    // Under the relaxed model a small launch also makes promises now and then, drawn from a
-    // stream of the seed; its outcome then replays by schedule and choices.
-    let mut rng = crate::rng::Rng::new(seed ^ PROMISE_STREAM);
-    let mut promised = false;
-    while session.status() == RunStatus::Running {
-        if session.machine().weak.promises_made < MAX_PROMISES && rng.below(PROMISE_ONE_IN) == 0 {
-            session.enabled_into(&mut runner.enabled);
-            let m = session.machine();
-            runner.free.clear();
-            runner.free.extend(runner.enabled.iter().copied().filter(|&a| (a as usize) < m.items.len() && m.weak.agents.get(a as usize).is_none_or(|x| x.promise.is_none())));
-            if let Some(&agent) = runner.free.get(rng.below(runner.free.len().max(1) as u64) as usize) {
-                let n = if useful_promise(session, agent, &mut runner.enabled, &mut runner.reads) {
-                    session.promise_candidates(agent).len() as u64
-                } else {
-                    0
-                };
-                if n > 0 {
-                    session.step_agent(agent | PROMISE, rng.below(n) as u32);
-                    promised = true;
-                    continue;
-                }
-            }
-        }
-        if !session.step() {
-            break;
-        }
-    }
+    session.run(u64::MAX);
+    // Only a manual schedule's promise steps can leave a promise unkept here.
     if !session.consistent() {
         tally.discarded += 1;
         return Ok(());
     }
-    tally.add(session, seed, || promised.then(|| (session.schedule(), session.choices())));
+    tally.add(session, seed, || None);
     Ok(())
 }
 
@@ -382,10 +366,6 @@ const PROMISE: u32 = crate::exec::PROMISE;
 const MAX_PROMISES: u32 = 2;
 /// Launches up to this many work-items make promises (each needs a solo run to certify).
 const MAX_PROMISING_ITEMS: usize = 64;
-/// Random exploration tries a promise before about one step in this many.
-const PROMISE_ONE_IN: u64 = 16;
-/// The generator stream of random exploration's promises.
-const PROMISE_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// Whether `agent` could promise a write that another agent is about to read: a promise
 /// matters only to a read, and one made just before that read gives every outcome an earlier
@@ -666,7 +646,8 @@ fn path_too_large(steps: u64, bytes: u64, max: u64, seed: u64) -> SeededFinding 
         addresses: None,
         span: None,
     };
-    SeededFinding { finding, seed, runs: 1 }
+    // No run showed it: it is about the search.
+    SeededFinding { finding, seed, runs: 0, schedule: None, choices: None }
 }
 
 /// The next (agent, decision) to run from `n`, if any.
