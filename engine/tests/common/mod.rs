@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod generate;
+pub mod sync_kernels;
 
 use interleave_engine::scenario::{ArgBinding, Dialect, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
