@@ -28,7 +28,7 @@ pub enum Scheduler {
     ///
     /// `ready` holds the ready agents ordered by priority, kept up to date from the machine's
     /// log of readiness changes, so a pick costs O(log n) rather than a pass over every ready
-    /// agent. Priorities are distinct until they saturate at 0.
+    /// agent. Priorities are distinct.
     Pct { priority: Vec<u64>, change_points: Vec<u64>, next_low: u64, ready: std::collections::BTreeSet<(u64, u32)> },
     /// SIMT: a warp is chosen at random, and its ready lanes that are furthest behind in the
     /// program (the smallest call-stack position) step one after another, as the lanes of
@@ -49,6 +49,10 @@ pub enum Scheduler {
     Manual { schedule: std::rc::Rc<[u32]>, next: usize },
 }
 
+/// The lowest initial PCT priority: below it there is room for a demotion at every step of
+/// the longest run.
+const PCT_LOWEST_INITIAL: u64 = 1 << 62;
+
 impl Scheduler {
     pub fn new(scenario: &Scenario, machine: &Machine, rng: &mut Rng, expected_steps: u64) -> Scheduler {
         match scenario.scheduler {
@@ -60,7 +64,11 @@ impl Scheduler {
             SchedulerKind::Pct => {
                 let n = machine.ready_pos.len();
                 // A random permutation of high priorities (Fisher-Yates), one per agent.
-                let mut priority: Vec<u64> = (0..n as u64).map(|p| p + n as u64).collect();
+                // Demotions take priorities below every initial one, one lower each time; the
+                // initial ones start high enough that demotions never run out (a spin lock's
+                // waiter is demoted every time it is found spinning: with priorities that stop
+                // at zero it would tie with the demoted holder and could starve it forever).
+                let mut priority: Vec<u64> = (0..n as u64).map(|p| p + PCT_LOWEST_INITIAL).collect();
                 for i in (1..n).rev() {
                     let j = rng.below(i as u64 + 1) as usize;
                     priority.swap(i, j);
@@ -69,7 +77,7 @@ impl Scheduler {
                 let mut change_points: Vec<u64> = (1..depth).map(|_| 1 + rng.below(expected_steps.max(1))).collect();
                 change_points.sort_unstable();
                 let ready = machine.ready.iter().map(|&a| (priority[a as usize], a)).collect();
-                Scheduler::Pct { priority, change_points, next_low: n as u64, ready }
+                Scheduler::Pct { priority, change_points, next_low: PCT_LOWEST_INITIAL, ready }
             }
         }
     }
@@ -126,13 +134,9 @@ impl Scheduler {
             }
             Scheduler::Pct { priority, change_points, next_low, ready: by_priority } => {
                 let n = machine.items.len() as u32;
-                // The highest priority; among equals (priorities saturate at 0 after many
-                // drops) the one latest in the ready list, as a scan of that list would find.
-                let top = |set: &std::collections::BTreeSet<(u64, u32)>| {
-                    let Some(&(best, _)) = set.last() else { return ready[0] };
-                    let equal = set.range((best, 0)..=(best, u32::MAX));
-                    equal.max_by_key(|&&(_, a)| machine.ready_pos[a as usize]).map_or(ready[0], |&(_, a)| a)
-                };
+                // Priorities are distinct (demotions never run out of lower ones), so the top
+                // of the set is the one agent a scan of the ready list would find.
+                let top = |set: &std::collections::BTreeSet<(u64, u32)>| set.last().map_or(ready[0], |&(_, a)| a);
                 // Drops `agent` below everyone.
                 let lower = |agent: u32, priority: &mut Vec<u64>, next_low: &mut u64, set: &mut std::collections::BTreeSet<(u64, u32)>| {
                     *next_low = next_low.saturating_sub(1);

@@ -138,6 +138,7 @@ fn limits(scenario: &Scenario) -> Limits {
     Limits {
         instructions_per_step: scenario.max_instructions_per_step.max(1),
         printf_bytes: scenario.max_printf_bytes as usize,
+        memory_bytes: scenario.max_memory_bytes,
         ..Limits::default()
     }
 }
@@ -145,6 +146,8 @@ fn limits(scenario: &Scenario) -> Limits {
 impl Prepared {
     /// Compiles `scenario`, or explains why it cannot run.
     pub fn new(mut scenario: Scenario) -> Result<Prepared, Vec<Diagnostic>> {
+        // Checked as given, before a litmus test fills in its launch and arguments.
+        scenario.check()?;
         let options = crate::lower::Options { statements: scenario.granularity == crate::scenario::Granularity::Statement };
         let mut litmus = None;
         let program = if scenario.dialect == crate::scenario::Dialect::Litmus {
@@ -157,11 +160,6 @@ impl Prepared {
             frontend::compile_with(&scenario.source, scenario.dialect, &scenario.defines, options).map_err(|d| vec![d])?
         };
         let kernel = pick_kernel(&program, &scenario).map_err(|d| vec![d])?;
-        crate::limits::check(&scenario)?;
-        if scenario.max_resident_groups == Some(0) {
-            return Err(vec![Diagnostic::error("invalid-launch", "max_resident_groups must be at least 1")
-                .with_help("leave it out to make every work-group resident")]);
-        }
         let lines = LineIndex::new(&scenario.source);
         Ok(Prepared { scenario, program: Rc::new(program), kernel, lines, litmus, history: true, trace_hash: true, template: None })
     }

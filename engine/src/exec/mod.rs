@@ -335,6 +335,9 @@ pub struct Limits {
     pub call_depth: u32,
     /// Bytes of printf output.
     pub printf_bytes: usize,
+    /// Bytes of memory the launch may hold ([`crate::limits::MEMORY_BYTES`]), named by the
+    /// finding that stops a run growing past it.
+    pub memory_bytes: u64,
 }
 
 impl Default for Limits {
@@ -343,6 +346,7 @@ impl Default for Limits {
             instructions_per_step: crate::limits::INSTRUCTIONS_PER_STEP.default,
             call_depth: crate::limits::CALL_DEPTH,
             printf_bytes: crate::limits::PRINTF_BYTES.default as usize,
+            memory_bytes: crate::limits::MEMORY_BYTES.default,
         }
     }
 }
@@ -383,8 +387,14 @@ pub struct Machine {
     pub limits: Limits,
     /// The step being performed; stamped on events and faults.
     pub step: u64,
-    /// Set when a work-item exceeded `instructions_per_step`; the run must stop.
+    /// Set when a work-item exceeded `instructions_per_step`, or needed memory beyond the
+    /// memory limit; the run must stop.
     pub runaway: Option<u32>,
+    /// Bytes the run may still allocate under the memory limit: the launch charged what it
+    /// holds from the start (buffers, local memory, the heap, every work-item's registers and
+    /// first private memory), and a work-item's growth (a call's frame, registers and private
+    /// memory, a saved spin state) is charged here before it is allocated.
+    pub memory_room: u64,
     /// Work-items per warp.
     pub warp_size: u32,
     /// Whether the last step released a barrier or collective (run-to-block then starts
@@ -443,6 +453,7 @@ clone_fields!(Machine {
     limits,
     step,
     runaway,
+    memory_room,
     warp_size,
     released,
     ready_added_low,
