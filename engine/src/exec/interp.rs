@@ -931,10 +931,13 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
             m.atomic_event(wi, loc, old, new, span, order, scope, op);
             // An update that leaves the value as it was (a failed compare-exchange, adding
-            // zero, setting a set flag) is a read as far as progress goes.
+            // zero, setting a set flag) is a read as far as progress goes. One whose outcome
+            // was drawn (a weak compare-exchange that failed spuriously, an update that read an
+            // older write) may go otherwise from the same state next time: a retry that can
+            // still succeed, never the anchor of a spin.
             if changed {
                 m.write_epoch += 1;
-            } else if !stale {
+            } else if !stale && !spurious {
                 quiet(m, wi, func_index, pc);
             }
         }
