@@ -720,7 +720,7 @@ impl Machine {
             }
             match scope {
                 // A lane that leaves may be all a meeting of its warp still waited for.
-                Scope::Warp(w) => self.settle_warp(w, wi),
+                Scope::Warp(w) => self.settle_warp(w, wi, None),
                 Scope::Group(_) if !r.waiting.is_empty() && r.waiting.len() as u32 == r.unfinished => self.release(scope, wi),
                 Scope::Group(_) => {}
             }
