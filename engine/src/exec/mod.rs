@@ -847,9 +847,8 @@ impl Machine {
             }
             _ => {}
         }
-        match self.program.functions[first.func as usize].code[first.pc as usize] {
-            Instr::Collective { op, dst, mask: None, .. } => self.hand_out(scope, op, dst, &waiting, span),
-            _ => {}
+        if let Instr::Collective { op, dst, mask: None, .. } = self.program.functions[first.func as usize].code[first.pc as usize] {
+            self.hand_out(scope, op, dst, &waiting, span);
         }
         for w in &waiting {
             self.set_status(w.wi, Status::Ready);
