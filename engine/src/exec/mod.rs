@@ -746,7 +746,7 @@ impl Machine {
             }
             match scope {
                 // A lane that leaves may be all a meeting of its warp still waited for.
-                Scope::Warp(w) => self.settle_warp(w, wi),
+                Scope::Warp(w) => self.settle_warp(w, wi, None),
                 Scope::Group(_) if !r.waiting.is_empty() && r.waiting.len() as u32 == r.unfinished => self.release(scope, wi),
                 Scope::Group(_) => {}
             }
@@ -873,9 +873,8 @@ impl Machine {
             }
             _ => {}
         }
-        match self.program.functions[first.func as usize].code[first.pc as usize] {
-            Instr::Collective { op, dst, mask: None, .. } => self.hand_out(scope, op, dst, &waiting, span),
-            _ => {}
+        if let Instr::Collective { op, dst, mask: None, .. } = self.program.functions[first.func as usize].code[first.pc as usize] {
+            self.hand_out(scope, op, dst, &waiting, span);
         }
         for w in &waiting {
             self.set_status(w.wi, Status::Ready);

@@ -47,14 +47,15 @@ impl Machine {
             }
         }
         self.warps[w].rendezvous.waiting.push(arrival);
-        self.settle_warp(w, arrival.wi);
+        self.settle_warp(w, arrival.wi, Some(arrival));
     }
 
-    /// Releases every meeting of warp `w` that can go on: one whose lanes have all arrived, one
+    /// Releases the meetings of warp `w` that can go on: one whose lanes have all arrived, one
     /// whose missing lanes have all finished (divergence), and, when every unfinished lane
     /// waits and no meeting is complete, all of them (divergence: they wait for each other).
-    /// `by` is the work-item whose step settles it.
-    pub(super) fn settle_warp(&mut self, w: usize, by: u32) {
+    /// `by` is the work-item whose step settles it. After an arrival (`arrived`) only its own
+    /// meeting can have become complete; after a lane left, any meeting that named it.
+    pub(super) fn settle_warp(&mut self, w: usize, by: u32, arrived: Option<Arrival>) {
         loop {
             let waiting = &self.warps[w].rendezvous.waiting;
             if waiting.is_empty() {
@@ -63,19 +64,19 @@ impl Machine {
             let first = self.warps[w].first;
             let exists = self.lanes_of(w);
             let active = self.warps[w].active & exists;
-            let waiting_lanes = waiting.iter().fold(0u64, |m, a| m | lane_bit(a.wi - first));
-            let mut ready = None;
-            for (k, rep) in waiting.iter().enumerate() {
-                if waiting[..k].iter().any(|x| self.same_meeting(x, rep)) {
-                    continue;
-                }
-                let arrived = waiting.iter().filter(|x| self.same_meeting(x, rep)).fold(0u64, |m, a| m | lane_bit(a.wi - first));
-                let missing = self.named(rep, exists) & !arrived;
-                if missing & active == 0 {
-                    ready = Some((*rep, missing));
-                    break;
-                }
-            }
+            let complete = |rep: &Arrival| {
+                let there = waiting.iter().filter(|x| self.same_meeting(x, rep)).fold(0u64, |m, a| m | lane_bit(a.wi - first));
+                let missing = self.named(rep, exists) & !there;
+                (missing & active == 0).then_some(missing)
+            };
+            let ready = match arrived {
+                Some(a) => complete(&a).map(|missing| (a, missing)),
+                None => waiting
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, rep)| !waiting[..k].iter().any(|x| self.same_meeting(x, rep)))
+                    .find_map(|(_, rep)| complete(rep).map(|missing| (*rep, missing))),
+            };
             if let Some((rep, missing)) = ready {
                 let (members, rest): (Vec<Arrival>, Vec<Arrival>) =
                     std::mem::take(&mut self.warps[w].rendezvous.waiting).into_iter().partition(|x| self.same_meeting(x, &rep));
@@ -84,8 +85,13 @@ impl Machine {
                     self.report_finished_lanes(w, &members, missing);
                 }
                 self.release_meeting(w, by, members);
-                continue;
+                // A lane that left may have been all that several meetings waited for.
+                if arrived.is_none() {
+                    continue;
+                }
+                return;
             }
+            let waiting_lanes = waiting.iter().fold(0u64, |m, a| m | lane_bit(a.wi - first));
             if active & !waiting_lanes != 0 {
                 return;
             }
@@ -99,6 +105,7 @@ impl Machine {
                 rest = others;
                 self.release_meeting(w, by, members);
             }
+            return;
         }
     }
 
