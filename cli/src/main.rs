@@ -145,7 +145,8 @@ struct RunArgs {
     /// Scheduler: round-robin, random, pct, run-to-block, lockstep or manual (default random).
     #[arg(long, value_name = "NAME")]
     sched: Option<String>,
-    /// For --sched manual: the work-item (linear index) of each step, e.g. 0,1,1,0.
+    /// For --sched manual (refused with any other scheduler): the work-item (linear index) of
+    /// each step, e.g. 0,1,1,0.
     #[arg(long, value_name = "I,J,...")]
     schedule: Option<String>,
     /// The decisions of the steps that have several options, in order (which write a relaxed
@@ -171,7 +172,7 @@ struct RunArgs {
     /// Do not look for data races (faster, and less memory).
     #[arg(long)]
     no_race_detection: bool,
-    /// Global offset: X[,Y[,Z]] (get_global_offset; default 0).
+    /// Global offset: X[,Y[,Z]] (get_global_offset; default 0; OpenCL only, as CUDA has none).
     #[arg(long, value_name = "X[,Y[,Z]]")]
     offset: Option<String>,
     /// Seed of every random choice (default 0); `explore` runs seeds from this one.
@@ -208,7 +209,8 @@ struct RunArgs {
     /// Work-items per warp (CUDA) or sub-group (OpenCL), from 1 to 64 (default 32).
     #[arg(long, value_name = "N")]
     warp_size: Option<u32>,
-    /// Bytes of the heap device `malloc` allocates from (default 8 MiB).
+    /// Bytes of the heap device `malloc` allocates from (default 8 MiB; CUDA only, as OpenCL C
+    /// has no `malloc`).
     #[arg(long, value_name = "BYTES")]
     heap_bytes: Option<u64>,
     /// Print the report as one JSON object.
