@@ -12,6 +12,9 @@
 //! `tests/data/metal/nvcc.txt` records what nvcc said of each CUDA example; every `.cu` file of
 //! `static/examples` must be listed there, so a new example is compiled by the real compiler
 //! before it is published.
+//!
+//! Natively only: it reads its data from the repository's files.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
