@@ -111,6 +111,15 @@ pub fn explain(kind: FindingKind) -> Explanation {
              nothing and returned 0.",
             "Give the function a body in the kernel source.",
         ),
+        FindingKind::UndefinedValue => (
+            "A warp shuffle read a lane that did not take part in it (outside its mask), or was \
+             given a width that is not a power of 2 up to the warp size. CUDA leaves the value \
+             undefined; the engine gives the lane its own value. A reduction over part of a warp \
+             often computes such values without using them, so this is a warning.",
+            "Keep every source lane inside the mask, for example with the width argument \
+             (__shfl_down_sync(0xffff, v, 1, 16)), or make sure the lanes that read outside it \
+             never use what they got.",
+        ),
         FindingKind::AssertionFailed => (
             "An assert in the kernel did not hold.",
             "Read the condition and the values in the inspector at the step it failed.",
@@ -179,6 +188,7 @@ mod tests {
         "division-by-zero",
         "signed-overflow",
         "undefined-function",
+        "undefined-value",
         "assertion-failed",
         "lock-misuse",
         "invalid-memory-order",

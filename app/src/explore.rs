@@ -269,7 +269,7 @@ pub fn merge(parts: &[Exploration]) -> Exploration {
             }
         }
         for finding in &part.findings {
-            merge_finding(&mut merged.findings, &finding.finding, finding.seed, finding.runs);
+            merge_finding(&mut merged.findings, finding);
         }
     }
     merged

@@ -1001,15 +1001,20 @@ pub fn reduce(state: &State, action: Action) -> State {
             let Some(run) = &state.exploration else {
                 return next;
             };
-            // Under exhaustive exploration a finding's seed is the scenario's, which does not
-            // reproduce it: only findings of random exploration can be loaded.
-            if run.mode != ExploreMode::Random {
-                return next;
-            }
             let Some(found) = run.result.as_ref().and_then(|r| r.findings.get(index)) else {
                 return next;
             };
-            next.load(found.seed, None, run.scenario.scheduler);
+            // A finding of the exhaustive search replays from its schedule and decisions; one
+            // of random exploration from its seed, whose run is the one that showed it. (The
+            // finding that stopped an exhaustive search has neither.)
+            let replay = found.schedule.as_ref().map(|schedule| Replay {
+                schedule: schedule.clone(),
+                choices: found.choices.clone().unwrap_or_default(),
+            });
+            if replay.is_none() && run.mode != ExploreMode::Random {
+                return next;
+            }
+            next.load(found.seed, replay, run.scenario.scheduler);
             next.update_exploration(|run| run.selected = None);
         }
         Action::SelectWorkItem(index) => next.selected = Some(index),
@@ -1676,8 +1681,16 @@ mod tests {
         assert!(!reduce(&loaded, Action::SessionOpened).autorun);
         let edited = reduce(&loaded, Action::SetSeed("3".into()));
         assert!(edited.replay.is_none() && !edited.autorun);
-        // Findings of an exhaustive search have no seed that reproduces them.
-        assert_eq!(reduce(&state, Action::LoadFinding(0)).seed, state.seed);
+        // A finding of an exhaustive search loads as the replay of the execution that showed
+        // it, never as a seed alone.
+        for (index, found) in result.findings.iter().enumerate() {
+            let loaded = reduce(&state, Action::LoadFinding(index));
+            assert_eq!(
+                loaded.replay.as_ref().map(|r| &r.schedule),
+                found.schedule.as_ref(),
+                "finding {index}"
+            );
+        }
         assert_eq!(
             reduce(&state, Action::LoadOutcome(99)).revision,
             state.revision

@@ -105,22 +105,29 @@ struct ParseArgs {
     json: bool,
 }
 
+/// The options of `run`, `explore` and `link`. Each is `None` (or empty) unless given, so that
+/// a flag given with a scenario file, a `.sim` file, a litmus test or a link overrides the
+/// file's value and one not given leaves it; the defaults in the help are the engine's
+/// (`Scenario::new`, `crate::limits`).
 #[derive(clap::Args)]
 struct RunArgs {
-    /// The kernel source: a `.cl` (OpenCL C) or `.cu` (CUDA) file, an Oclgrind `.sim`
-    /// simulation file (which names its kernel, launch and arguments), or a `.toml` scenario
-    /// file (which holds every setting of the run), or a share link (a URL with its `#`
-    /// fragment, or the bare fragment), which also holds every setting.
+    /// The input: a `.cl` (OpenCL C) or `.cu` (CUDA) kernel, a `.litmus` test, an Oclgrind
+    /// `.sim` simulation file (which names its kernel, launch and arguments), a `.toml`
+    /// scenario file (which holds every setting of the run), or a share link (a URL with its
+    /// `#` fragment, or the bare fragment), which also holds every setting. Options given with
+    /// a file or link override its values; an option that cannot apply to the input (a launch
+    /// option with a litmus test, which places its threads itself) is refused.
     file: PathBuf,
     /// Which kernel to run, when the file defines several.
     #[arg(long)]
     kernel: Option<String>,
-    /// Define a preprocessor macro, as a build option would (repeatable).
+    /// Define a preprocessor macro, as a build option would (repeatable; replaces a file's
+    /// definition of the same name).
     #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]")]
     defines: Vec<String>,
-    /// Global size: X[,Y[,Z]] work-items.
-    #[arg(long, value_name = "X[,Y[,Z]]", default_value = "1")]
-    global: String,
+    /// Global size: X[,Y[,Z]] work-items (default 1).
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    global: Option<String>,
     /// Work-group size: X[,Y[,Z]] (default: the largest divisor of X up to 256).
     #[arg(long, value_name = "X[,Y[,Z]]")]
     local: Option<String>,
@@ -131,13 +138,15 @@ struct RunArgs {
     #[arg(long, value_name = "X[,Y[,Z]]", requires = "grid", conflicts_with = "local")]
     block: Option<String>,
     /// A kernel argument, NAME=SPEC: e.g. data=int[16]:range=0:1, out=int[4]:fill=0, n=int:7,
-    /// buf=float[3]:values=1,2,3, tmp=local:256, src=int[64]:random:ro, p=null.
+    /// buf=float[3]:values=1,2,3, tmp=local:256, src=int[64]:random:ro, p=null (repeatable;
+    /// replaces a file's argument of the same name).
     #[arg(long = "arg", value_name = "NAME=SPEC")]
     args: Vec<String>,
-    /// Scheduler: round-robin, random, pct, run-to-block, lockstep or manual.
-    #[arg(long, default_value = "random")]
-    sched: String,
-    /// For --sched manual: the work-item (linear index) of each step, e.g. 0,1,1,0.
+    /// Scheduler: round-robin, random, pct, run-to-block, lockstep or manual (default random).
+    #[arg(long, value_name = "NAME")]
+    sched: Option<String>,
+    /// For --sched manual (refused with any other scheduler): the work-item (linear index) of
+    /// each step, e.g. 0,1,1,0.
     #[arg(long, value_name = "I,J,...")]
     schedule: Option<String>,
     /// The decisions of the steps that have several options, in order (which write a relaxed
@@ -145,59 +154,65 @@ struct RunArgs {
     /// as `explore --exhaustive` reports them; later ones come from the seed.
     #[arg(long, value_name = "A,B,...")]
     choices: Option<String>,
-    /// The depth of the PCT scheduler (it makes DEPTH - 1 priority changes).
-    #[arg(long, value_name = "D", default_value_t = 3)]
-    pct_depth: u32,
+    /// The depth of the PCT scheduler, from 1 to 64: it makes D - 1 priority changes (default
+    /// 3; only with --sched pct).
+    #[arg(long, value_name = "D")]
+    pct_depth: Option<u32>,
     /// How many work-groups may be resident at once (default: all).
     #[arg(long, value_name = "N")]
     resident_groups: Option<u32>,
-    /// Progress model for work-groups that are not resident: occupancy-bound or fair.
-    #[arg(long, default_value = "occupancy-bound")]
-    progress: String,
-    /// What one step is: event (a shared-memory event) or statement (every statement).
-    #[arg(long, default_value = "event")]
-    granularity: String,
+    /// Progress model for work-groups that are not resident: occupancy-bound (default) or
+    /// fair.
+    #[arg(long, value_name = "MODEL")]
+    progress: Option<String>,
+    /// What one step is: event (a shared-memory event; default) or statement (every
+    /// statement).
+    #[arg(long, value_name = "STEP")]
+    granularity: Option<String>,
     /// Do not look for data races (faster, and less memory).
     #[arg(long)]
     no_race_detection: bool,
-    /// Global offset: X[,Y[,Z]] (get_global_offset).
+    /// Global offset: X[,Y[,Z]] (get_global_offset; default 0; OpenCL only, as CUDA has none).
     #[arg(long, value_name = "X[,Y[,Z]]")]
     offset: Option<String>,
-    /// Seed of every random choice.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Stop after this many steps (at most 100,000,000).
-    #[arg(long, default_value_t = interleave_engine::limits::STEPS.default)]
-    max_steps: u64,
+    /// Seed of every random choice (default 0); `explore` runs seeds from this one.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Stop after this many steps (default 1,000,000; at most 100,000,000).
+    #[arg(long, value_name = "N")]
+    max_steps: Option<u64>,
     /// Stop when a work-item runs this many instructions between two shared-memory events
-    /// (an endless private loop; at most 1,000,000,000).
-    #[arg(long, value_name = "N", default_value_t = interleave_engine::limits::INSTRUCTIONS_PER_STEP.default)]
-    max_instructions_per_step: u64,
-    /// Refuse launches of more work-items than this (at most 16,777,216).
-    #[arg(long, value_name = "N", default_value_t = interleave_engine::limits::WORK_ITEMS.default)]
-    max_work_items: u64,
-    /// Refuse launches that allocate more bytes of memory than this (at most 1 GiB).
-    #[arg(long, value_name = "BYTES", default_value_t = interleave_engine::limits::MEMORY_BYTES.default)]
-    max_memory_bytes: u64,
-    /// Keep at most this many bytes of printf output (at most 64 MiB).
-    #[arg(long, value_name = "BYTES", default_value_t = interleave_engine::limits::PRINTF_BYTES.default)]
-    max_printf_bytes: u64,
-    /// Stop after recording this many events of history (at most 8,000,000).
-    #[arg(long, value_name = "N", default_value_t = interleave_engine::limits::HISTORY_EVENTS.default)]
-    max_history_events: u64,
-    /// Memory model: sc or relaxed.
-    #[arg(long, default_value = "sc")]
-    memory_model: String,
+    /// (an endless private loop; default 10,000,000; at most 1,000,000,000).
+    #[arg(long, value_name = "N")]
+    max_instructions_per_step: Option<u64>,
+    /// Refuse launches of more work-items than this (default 4,194,304; at most 16,777,216).
+    #[arg(long, value_name = "N")]
+    max_work_items: Option<u64>,
+    /// Refuse launches that hold more bytes of memory than this, and stop runs that grow past
+    /// it (default 256 MiB; at most 1 GiB).
+    #[arg(long, value_name = "BYTES")]
+    max_memory_bytes: Option<u64>,
+    /// Keep at most this many bytes of printf output (default 1 MiB; at most 64 MiB).
+    #[arg(long, value_name = "BYTES")]
+    max_printf_bytes: Option<u64>,
+    /// Stop after recording this many events of history (default 4,000,000; at most
+    /// 8,000,000).
+    #[arg(long, value_name = "N")]
+    max_history_events: Option<u64>,
+    /// Memory model: sc (default) or relaxed.
+    #[arg(long, value_name = "MODEL")]
+    memory_model: Option<String>,
     /// Elements of the buffer given to a pointer parameter without --arg (default: 4 x the
     /// number of work-items, at least 1024).
     #[arg(long, value_name = "N")]
     default_buffer_elements: Option<u64>,
-    /// Work-items per warp (CUDA) or sub-group (OpenCL), from 1 to 64.
-    #[arg(long, default_value_t = 32)]
-    warp_size: u32,
-    /// Bytes of the heap device `malloc` allocates from.
-    #[arg(long, default_value_t = 8 << 20)]
-    heap_bytes: u64,
+    /// Work-items per warp (CUDA) or sub-group (OpenCL), from 1 to 64 (default 32).
+    #[arg(long, value_name = "N")]
+    warp_size: Option<u32>,
+    /// Bytes of the heap device `malloc` allocates from (default 8 MiB; CUDA only, as OpenCL C
+    /// has no `malloc`).
+    #[arg(long, value_name = "BYTES")]
+    heap_bytes: Option<u64>,
     /// Print the report as one JSON object.
     #[arg(long)]
     json: bool,
@@ -238,8 +253,11 @@ fn parse(args: ParseArgs) -> ExitCode {
         Ok(v) => v,
         Err(d) => return render::fail(&[d], "", ""),
     };
-    let kernels = match interleave_engine::frontend::kernels(&source, dialect, &args.defines) {
-        Ok(k) => k,
+    let kernels = match interleave_engine::frontend::check(&source, dialect, &args.defines) {
+        Ok((k, warnings)) => {
+            render::warnings(&warnings, &file_name, &source);
+            k
+        }
         Err(diagnostics) => return render::fail(&diagnostics, &file_name, &source),
     };
     if args.json {
@@ -270,14 +288,70 @@ fn parse_dims(flag: &str, text: &str) -> Result<Vec<u64>, Diagnostic> {
     }
 }
 
-fn scenario_from(args: &RunArgs, source: String) -> Result<Scenario, Diagnostic> {
-    let file_name = args.file.display().to_string();
-    let dialect = if args.file.extension().is_some_and(|e| e == "sim") { Dialect::OpenCl } else { dialect_of(&args.file, None)? };
-    let mut scenario = Scenario::new(source, file_name, dialect);
-    scenario.kernel = args.kernel.clone();
-    scenario.defines = args.defines.clone();
-    scenario.launch.global = parse_dims("--global", &args.global)?;
-    scenario.launch.local = args.local.as_deref().map(|l| parse_dims("--local", l)).transpose()?;
+/// What FILE is; it decides which options apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Input {
+    /// A `.cl` or `.cu` kernel (or a `.litmus` test): every setting from the options.
+    Kernel,
+    /// A `.toml` scenario file or a share link: the options override its settings.
+    Scenario,
+    /// An Oclgrind `.sim` file: it names the kernel and binds every argument.
+    Sim,
+}
+
+/// The scenario of a kernel or litmus file before any option: the engine's defaults.
+fn scenario_from(file: &Path, source: String) -> Result<Scenario, Diagnostic> {
+    Ok(Scenario::new(source, file.display().to_string(), dialect_of(file, None)?))
+}
+
+/// Maps every option given on the command line onto `scenario`, over what the file or link
+/// set; an option that cannot apply to this input is refused. The values themselves are the
+/// engine's to check (`Scenario::check`, when the scenario is prepared or linked).
+fn apply_options(args: &RunArgs, scenario: &mut Scenario, input: Input) -> Result<(), Diagnostic> {
+    let litmus = scenario.dialect == Dialect::Litmus;
+    // Options that set what a litmus test places itself, or what a `.sim` file binds itself.
+    let launch_options = [
+        ("--kernel", args.kernel.is_some(), "kernel"),
+        ("--global", args.global.is_some(), "launch"),
+        ("--local", args.local.is_some(), "launch"),
+        ("--grid", args.grid.is_some(), "launch"),
+        ("--block", args.block.is_some(), "launch"),
+        ("--offset", args.offset.is_some(), "launch"),
+        ("--arg", !args.args.is_empty(), "args"),
+        ("--default-buffer-elements", args.default_buffer_elements.is_some(), "default_buffer_elements"),
+    ];
+    for (flag, given, field) in launch_options {
+        if !given {
+            continue;
+        }
+        if litmus && interleave_engine::scenario::LITMUS_PLACES.contains(&field) {
+            return Err(interleave_engine::scenario::refused_for_litmus(&format!("`{flag}`")));
+        }
+        if input == Input::Sim && matches!(flag, "--kernel" | "--default-buffer-elements") {
+            let why = if flag == "--kernel" {
+                "the `.sim` file names its kernel, and binds its arguments to that kernel's parameters"
+            } else {
+                "the `.sim` file gives every argument, so no buffer takes the default size"
+            };
+            return Err(Diagnostic::error("invalid-option", format!("`{flag}` cannot be used with a `.sim` file: {why}"))
+                .with_help("leave it out, or change the `.sim` file"));
+        }
+    }
+    if let Some(kernel) = &args.kernel {
+        scenario.kernel = Some(kernel.clone());
+    }
+    // A definition replaces the file's definition of the same name.
+    for define in &args.defines {
+        let name = |d: &str| d.split_once('=').map_or(d, |(n, _)| n).trim().to_string();
+        scenario.defines.retain(|d| name(d) != name(define));
+        scenario.defines.push(define.clone());
+    }
+    if let Some(global) = &args.global {
+        scenario.launch.global = parse_dims("--global", global)?;
+    }
+    if let Some(local) = &args.local {
+        scenario.launch.local = Some(parse_dims("--local", local)?);
+    }
     if let (Some(grid), Some(block)) = (&args.grid, &args.block) {
         // CUDA's terms: blocks of threads; the NDRange is their product per dimension.
         let (grid, block) = (parse_dims("--grid", grid)?, parse_dims("--block", block)?);
@@ -288,54 +362,22 @@ fn scenario_from(args: &RunArgs, source: String) -> Result<Scenario, Diagnostic>
         scenario.launch.global = global.ok_or_else(|| Diagnostic::error("invalid-option", "--grid x --block is too large"))?;
         scenario.launch.local = Some(block);
     }
-    scenario.args = args.args.iter().map(|a| ArgBinding::parse(a)).collect::<Result<_, _>>()?;
-    scenario.scheduler = SchedulerKind::parse(&args.sched).ok_or_else(|| {
-        let names: Vec<&str> = SchedulerKind::ALL.iter().map(|(n, _)| *n).collect();
-        Diagnostic::error("invalid-option", format!("unknown scheduler `{}`", args.sched))
-            .with_help(format!("choose one of: {}", names.join(", ")))
-    })?;
-    scenario.seed = args.seed;
-    scenario.max_steps = args.max_steps;
-    scenario.max_instructions_per_step = args.max_instructions_per_step;
-    scenario.max_work_items = args.max_work_items;
-    scenario.max_memory_bytes = args.max_memory_bytes;
-    scenario.max_printf_bytes = args.max_printf_bytes;
-    scenario.max_history_events = args.max_history_events;
-    scenario.memory_model = match args.memory_model.as_str() {
-        "sc" => MemoryModel::Sc,
-        "relaxed" => MemoryModel::Relaxed,
-        other => {
-            return Err(Diagnostic::error("invalid-option", format!("unknown memory model `{other}`"))
-                .with_help("choose sc or relaxed"))
-        }
-    };
-    scenario.default_buffer_elements = args.default_buffer_elements;
-    if !(1..=64).contains(&args.warp_size) {
-        return Err(Diagnostic::error("invalid-option", format!("a warp of {} work-items is not supported", args.warp_size))
-            .with_help("choose --warp-size from 1 to 64"));
-    }
-    scenario.warp_size = args.warp_size;
-    scenario.heap_bytes = args.heap_bytes;
-    scenario.pct_depth = args.pct_depth;
-    if args.pct_depth == 0 {
-        return Err(Diagnostic::error("invalid-option", "--pct-depth must be at least 1"));
-    }
-    scenario.max_resident_groups = args.resident_groups;
-    if args.resident_groups == Some(0) {
-        return Err(Diagnostic::error("invalid-option", "--resident-groups must be at least 1")
-            .with_help("leave it out to make every work-group resident"));
-    }
-    scenario.progress = Progress::parse(&args.progress).ok_or_else(|| {
-        Diagnostic::error("invalid-option", format!("unknown progress model `{}`", args.progress))
-            .with_help("choose occupancy-bound or fair")
-    })?;
-    scenario.granularity = Granularity::parse(&args.granularity).ok_or_else(|| {
-        Diagnostic::error("invalid-option", format!("unknown granularity `{}`", args.granularity))
-            .with_help("choose event or statement")
-    })?;
-    scenario.race_detection = !args.no_race_detection;
     if let Some(offset) = &args.offset {
         scenario.launch.offset = parse_dims("--offset", offset)?;
+    }
+    // An argument replaces the file's argument of the same parameter.
+    for text in &args.args {
+        let binding = ArgBinding::parse(text)?;
+        match scenario.args.iter_mut().find(|a| a.name == binding.name) {
+            Some(existing) => *existing = binding,
+            None => scenario.args.push(binding),
+        }
+    }
+    if let Some(sched) = &args.sched {
+        scenario.scheduler = SchedulerKind::parse(sched).ok_or_else(|| {
+            let names: Vec<&str> = SchedulerKind::ALL.iter().map(|(n, _)| *n).collect();
+            Diagnostic::error("invalid-option", format!("unknown scheduler `{sched}`")).with_help(format!("choose one of: {}", names.join(", ")))
+        })?;
     }
     let numbers = |flag: &str, text: &str, what: &str| {
         text.split(',')
@@ -349,7 +391,71 @@ fn scenario_from(args: &RunArgs, source: String) -> Result<Scenario, Diagnostic>
     if let Some(choices) = &args.choices {
         scenario.choices = numbers("--choices", choices, "numbers")?;
     }
-    Ok(scenario)
+    if let Some(depth) = args.pct_depth {
+        // Only the PCT scheduler has a depth: given with another, it would change nothing.
+        if scenario.scheduler != SchedulerKind::Pct {
+            return Err(Diagnostic::error(
+                "invalid-option",
+                format!("`--pct-depth` applies only to the pct scheduler, and this run uses `{}`", scenario.scheduler.name()),
+            )
+            .with_help("add `--sched pct`, or leave `--pct-depth` out"));
+        }
+        scenario.pct_depth = depth;
+    }
+    if let Some(groups) = args.resident_groups {
+        scenario.max_resident_groups = Some(groups);
+    }
+    if let Some(progress) = &args.progress {
+        scenario.progress = Progress::parse(progress).ok_or_else(|| {
+            Diagnostic::error("invalid-option", format!("unknown progress model `{progress}`")).with_help("choose occupancy-bound or fair")
+        })?;
+    }
+    if let Some(granularity) = &args.granularity {
+        scenario.granularity = Granularity::parse(granularity).ok_or_else(|| {
+            Diagnostic::error("invalid-option", format!("unknown granularity `{granularity}`")).with_help("choose event or statement")
+        })?;
+    }
+    if args.no_race_detection {
+        scenario.race_detection = false;
+    }
+    if let Some(seed) = args.seed {
+        scenario.seed = seed;
+    }
+    let limits = [
+        (args.max_steps, &mut scenario.max_steps),
+        (args.max_instructions_per_step, &mut scenario.max_instructions_per_step),
+        (args.max_work_items, &mut scenario.max_work_items),
+        (args.max_memory_bytes, &mut scenario.max_memory_bytes),
+        (args.max_printf_bytes, &mut scenario.max_printf_bytes),
+        (args.max_history_events, &mut scenario.max_history_events),
+    ];
+    for (given, field) in limits {
+        if let Some(value) = given {
+            *field = value;
+        }
+    }
+    if let Some(model) = &args.memory_model {
+        scenario.memory_model = match model.as_str() {
+            "sc" => MemoryModel::Sc,
+            "relaxed" => MemoryModel::Relaxed,
+            other => return Err(Diagnostic::error("invalid-option", format!("unknown memory model `{other}`")).with_help("choose sc or relaxed")),
+        };
+    }
+    if let Some(elements) = args.default_buffer_elements {
+        scenario.default_buffer_elements = Some(elements);
+    }
+    if let Some(warp_size) = args.warp_size {
+        scenario.warp_size = warp_size;
+    }
+    if let Some(heap_bytes) = args.heap_bytes {
+        // Device `malloc` is CUDA's: an OpenCL kernel or litmus test has no heap to size.
+        if scenario.dialect != Dialect::Cuda {
+            return Err(Diagnostic::error("invalid-option", "`--heap-bytes` sizes the heap of device `malloc`, and only CUDA kernels have a device heap")
+                .with_help("leave it out"));
+        }
+        scenario.heap_bytes = heap_bytes;
+    }
+    Ok(())
 }
 
 fn read_source(path: &Path) -> Result<String, Diagnostic> {
@@ -360,43 +466,20 @@ fn read_source(path: &Path) -> Result<String, Diagnostic> {
     })
 }
 
-/// A scenario from an Oclgrind `.sim` file: launch and arguments from the file, the run
-/// options (scheduler, seed, limits) from the command line.
-fn scenario_from_sim(args: &RunArgs) -> Result<Scenario, (Vec<Diagnostic>, String, String)> {
-    let sim_name = args.file.display().to_string();
-    let text = read_source(&args.file).map_err(|d| (vec![d], String::new(), String::new()))?;
+/// A scenario from an Oclgrind `.sim` file: its kernel, launch and arguments.
+fn scenario_from_sim(file: &Path) -> Result<Scenario, (Vec<Diagnostic>, String, String)> {
+    let sim_name = file.display().to_string();
+    let text = read_source(file).map_err(|d| (vec![d], String::new(), String::new()))?;
     let sim = interleave_engine::sim::parse(&text).map_err(|d| (vec![d], sim_name.clone(), text.clone()))?;
-    let source_path = args.file.parent().unwrap_or(Path::new("")).join(&sim.source_file);
+    let source_path = file.parent().unwrap_or(Path::new("")).join(&sim.source_file);
     let source = read_source(&source_path).map_err(|d| (vec![d], String::new(), String::new()))?;
     let file_name = source_path.display().to_string();
-    let (mut scenario, _) = interleave_engine::sim::scenario(&sim, source.clone(), file_name.clone())
-        .map_err(|d| (d, file_name.clone(), source.clone()))?;
-    // The run options of the command line still apply; the launch is the file's.
-    let options = scenario_from(args, String::new()).map_err(|d| (vec![d], String::new(), String::new()))?;
-    scenario.scheduler = options.scheduler;
-    scenario.seed = options.seed;
-    scenario.max_steps = options.max_steps;
-    scenario.max_instructions_per_step = options.max_instructions_per_step;
-    scenario.max_work_items = options.max_work_items;
-    scenario.max_memory_bytes = options.max_memory_bytes;
-    scenario.max_printf_bytes = options.max_printf_bytes;
-    scenario.max_history_events = options.max_history_events;
-    scenario.memory_model = options.memory_model;
-    scenario.warp_size = options.warp_size;
-    scenario.heap_bytes = options.heap_bytes;
-    scenario.pct_depth = options.pct_depth;
-    scenario.max_resident_groups = options.max_resident_groups;
-    scenario.progress = options.progress;
-    scenario.granularity = options.granularity;
-    scenario.schedule = options.schedule;
-    scenario.race_detection = options.race_detection;
-    scenario.defines.extend(options.defines);
+    let (scenario, _) = interleave_engine::sim::scenario(&sim, source.clone(), file_name.clone()).map_err(|d| (d, file_name.clone(), source.clone()))?;
     Ok(scenario)
 }
 
 /// A scenario from a `.toml` scenario file: the serialised `Scenario`, where `source_file`
-/// (a path relative to the scenario file) may stand for an inline `source`. Every run setting
-/// comes from the file.
+/// (a path relative to the scenario file) may stand for an inline `source`.
 fn scenario_from_toml(path: &Path) -> Result<Scenario, (Vec<Diagnostic>, String, String)> {
     let name = path.display().to_string();
     let text = read_source(path).map_err(|d| (vec![d], String::new(), String::new()))?;
@@ -416,20 +499,24 @@ fn scenario_from_toml(path: &Path) -> Result<Scenario, (Vec<Diagnostic>, String,
     })
 }
 
-/// The scenario of a `run` or `explore` invocation, from whichever kind of file it names; on
-/// failure the diagnostics have been printed and the exit status is returned.
+/// The scenario of a `run`, `explore` or `link` invocation: the file's (or link's), with the
+/// options given on the command line over it. On failure the diagnostics have been printed
+/// and the exit status is returned.
 fn load_scenario(args: &RunArgs) -> Result<Scenario, ExitCode> {
-    if is_link(&args.file) {
+    let (mut scenario, input) = if is_link(&args.file) {
         let text = args.file.to_string_lossy();
-        interleave_engine::link::decode(&text).map(|l| l.scenario).map_err(|d| render::fail(&[d], "", ""))
+        let link = interleave_engine::link::decode(&text).map_err(|d| render::fail(&[d], "", ""))?;
+        (link.scenario, Input::Scenario)
     } else if args.file.extension().is_some_and(|e| e == "toml") {
-        scenario_from_toml(&args.file).map_err(|(d, name, text)| render::fail(&d, &name, &text))
+        (scenario_from_toml(&args.file).map_err(|(d, name, text)| render::fail(&d, &name, &text))?, Input::Scenario)
     } else if args.file.extension().is_some_and(|e| e == "sim") {
-        scenario_from_sim(args).map_err(|(d, name, text)| render::fail(&d, &name, &text))
+        (scenario_from_sim(&args.file).map_err(|(d, name, text)| render::fail(&d, &name, &text))?, Input::Sim)
     } else {
         let source = read_source(&args.file).map_err(|d| render::fail(&[d], "", ""))?;
-        scenario_from(args, source).map_err(|d| render::fail(&[d], "", ""))
-    }
+        (scenario_from(&args.file, source).map_err(|d| render::fail(&[d], "", ""))?, Input::Kernel)
+    };
+    apply_options(args, &mut scenario, input).map_err(|d| render::fail(&[d], "", ""))?;
+    Ok(scenario)
 }
 
 /// Whether FILE is a share link: it looks like one and names no file.
@@ -445,6 +532,11 @@ fn link(args: LinkArgs) -> ExitCode {
     // Diagnostics name the file without the directories it was in on this machine.
     if let Some(name) = Path::new(&scenario.file_name).file_name().and_then(|n| n.to_str()) {
         scenario.file_name = name.to_string();
+    }
+    // Nothing runs here, so the engine's checks are asked for directly: a link holds only
+    // settings the engine honours.
+    if let Err(diagnostics) = scenario.check() {
+        return render::fail(&diagnostics, &scenario.file_name, &scenario.source);
     }
     let view = interleave_engine::link::LinkView { step: args.step, selected: args.selected, panel: args.panel };
     if let Some(panel) = &view.panel {
@@ -474,6 +566,10 @@ fn explore(args: ExploreArgs) -> ExitCode {
         exhaustive: args.exhaustive,
         max_preemptions: args.max_preemptions,
     };
+    // The exploration compiles the scenario for itself; this compile is for its warnings.
+    if let Ok(prepared) = Prepared::new(scenario.clone()) {
+        render::warnings(prepared.warnings(), &scenario.file_name, &scenario.source);
+    }
     let exploration = match interleave_engine::explore::explore_with(&scenario, config) {
         Ok(e) => e,
         Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
@@ -519,6 +615,7 @@ fn run(args: RunArgs) -> ExitCode {
         Ok(s) => s,
         Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
     };
+    render::warnings(session.warnings(), &scenario.file_name, &scenario.source);
     session.run(u64::MAX);
     let report = session.report();
     // The process ends right after printing: freeing a large launch's machine piece by piece

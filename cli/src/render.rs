@@ -57,9 +57,20 @@ pub fn fail(diagnostics: &[Diagnostic], file_name: &str, source: &str) -> ExitCo
     ExitCode::from(2)
 }
 
-/// Prints a finding rustc-style, with `extra` after its work-item and step.
-fn finding(f: &interleave_engine::report::Finding, scenario: &Scenario, extra: &str) {
+/// Prints the compiler's warnings to stderr; the run goes on, and they change no exit status.
+pub fn warnings(diagnostics: &[Diagnostic], file_name: &str, source: &str) {
+    for d in diagnostics {
+        eprint!("{}", diagnostic_text(d, file_name, source));
+    }
+}
+
+/// Prints a finding rustc-style, with `extra` after its work-item and step and `note` (how to
+/// reproduce it) below.
+fn finding(f: &interleave_engine::report::Finding, scenario: &Scenario, extra: &str, note: Option<String>) {
     let mut d = Diagnostic::error(f.kind.as_str(), &f.message);
+    if let Some(note) = note {
+        d = d.with_note(note);
+    }
     d.severity = f.severity;
     if let Some(span) = f.span {
         let who = match (f.work_item, f.step) {
@@ -79,8 +90,20 @@ fn finding(f: &interleave_engine::report::Finding, scenario: &Scenario, extra: &
 
 /// Prints an exploration for people: each finding with its seed, then the outcomes.
 pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scenario) {
+    let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
     for f in &e.findings {
-        finding(&f.finding, scenario, &format!(", seed {} (in {} of {} runs)", f.seed, f.runs, e.runs));
+        // A finding of the exhaustive search replays from the schedule and decisions of the
+        // execution that showed it; one of random exploration from its seed.
+        match (&f.schedule, &f.choices) {
+            (Some(schedule), Some(choices)) => {
+                let choices = if choices.is_empty() { String::new() } else { format!(" --choices {}", list(choices)) };
+                let replay = format!("replay: --sched manual --schedule {}{choices} --seed {}", list(schedule), f.seed);
+                finding(&f.finding, scenario, &format!(" (in {} of {} runs)", f.runs, e.runs), Some(replay));
+            }
+            // A finding about the search itself (it stopped at a limit) is no run's.
+            _ if f.runs == 0 => finding(&f.finding, scenario, "", None),
+            _ => finding(&f.finding, scenario, &format!(", seed {} (in {} of {} runs)", f.seed, f.runs, e.runs), None),
+        }
     }
     let how = if e.complete { " (every execution)" } else { "" };
     let discarded = if e.discarded > 0 { format!(", {} discarded (a promise never kept)", e.discarded) } else { String::new() };
@@ -107,7 +130,6 @@ pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scena
         match (&o.schedule, &o.choices) {
             (Some(schedule), Some(choices)) => {
                 out!("  {:>5} x  {}{exists}", o.count, shown.join(" "));
-                let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
                 let choices = if choices.is_empty() { String::new() } else { format!(" --choices {}", list(choices)) };
                 out!("           replay: --sched manual --schedule {}{choices}", list(schedule));
             }
@@ -122,7 +144,7 @@ pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scena
 /// Prints a report for people: findings as diagnostics, then buffers and printf output.
 pub fn report(report: &Report, scenario: &Scenario) {
     for f in &report.findings {
-        finding(f, scenario, "");
+        finding(f, scenario, "", None);
     }
     out!("status: {} after {} steps (trace {})", report.status.as_str(), report.steps, report.trace_hash);
     for b in &report.buffers {

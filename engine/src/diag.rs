@@ -73,6 +73,11 @@ impl Diagnostic {
         }
     }
 
+    /// A problem that does not stop the run (a construct some compilers no longer accept).
+    pub fn warning(code: &str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }
+    }
+
     pub fn with_span(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
         self.span = Some(span);
         self.span_label = label.into();

@@ -2,8 +2,11 @@
 //!
 //! Two ways to pick the schedules:
 //!
-//! - **Seeds** (random or PCT, the scenario's scheduler): run `first_seed`, `first_seed + 1`,
-//!   ...; every outcome and finding comes with the seed that reproduces it exactly.
+//! - **Seeds** (the scenario's scheduler): run `first_seed`, `first_seed + 1`, ...; each run
+//!   is exactly the run `Session::start` makes with that seed (what `interleave run --seed N`
+//!   runs), so every outcome and finding comes with the seed that reproduces it. Such runs
+//!   make no promises (the relaxed model's load buffering), as a plain run makes none: those
+//!   executions are the exhaustive search's.
 //! - **Exhaustive**: every execution, up to a bound, enumerated depth-first: at each step
 //!   which agent runs, and the step's own decision (which write a relaxed load reads, whether
 //!   a weak compare-exchange fails spuriously). Dynamic partial-order reduction (Flanagan and
@@ -11,12 +14,12 @@
 //!   with sleep sets (Godefroid, 1996) skips schedules that only reorder independent steps:
 //!   steps of different agents are dependent when they touch the same memory and one writes,
 //!   meet at the same barrier, order each other's sequentially consistent fences, or use the
-//!   heap or printf. Each outcome comes with the schedule and decisions that reproduce it
-//!   (`--scheduler manual --schedule ... --choices ...`). A drawn outcome that brings its
-//!   agent back to a state it had on the path, with nothing written since and no other agent
-//!   stepping between (a weak compare-exchange's spurious failure in a retry loop, a stale
-//!   read read again), is not followed: what comes after it comes after that earlier state
-//!   too, and following it would retry for ever. With a preemption bound every
+//!   heap or printf. Each outcome and finding comes with the schedule and decisions that
+//!   reproduce it (`--sched manual --schedule ... --choices ...`). A drawn outcome that brings
+//!   its agent back to a state it had on the path, with nothing written since and no other
+//!   agent stepping between (a weak compare-exchange's spurious failure in a retry loop, a
+//!   stale read read again), is not followed: what comes after it comes after that earlier
+//!   state too, and following it would retry for ever. With a preemption bound every
 //!   schedule within the bound is enumerated, without reduction, since reduction and
 //!   preemption bounding do not combine soundly.
 
@@ -61,9 +64,18 @@ pub struct Outcome {
 pub struct SeededFinding {
     #[serde(flatten)]
     pub finding: Finding,
+    /// The first seed whose run shows it (under exhaustive exploration, the scenario's seed,
+    /// with `schedule` and `choices`).
     pub seed: u64,
-    /// In how many runs it appeared.
+    /// In how many runs it appeared (0 for the finding that stopped an exhaustive search,
+    /// which is about the search, not a run).
     pub runs: u64,
+    /// Under exhaustive exploration: the agent of each step and the decisions of the first
+    /// execution that showed it, which replay it with the manual scheduler.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<Vec<u32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choices: Option<Vec<u32>>,
 }
 
 /// What `interleave explore --json` prints.
@@ -139,17 +151,35 @@ fn finding_key(f: &Finding) -> FindingKey {
 /// of earlier seeds first): one finding per kind and place, a data race per unordered pair
 /// of places, counting its runs and keeping the first seed, except that a race benign so far
 /// but not in these runs is not benign, and is shown as these runs found it.
-pub fn merge_finding(findings: &mut Vec<SeededFinding>, finding: &Finding, seed: u64, runs: u64) {
+pub fn merge_finding(findings: &mut Vec<SeededFinding>, incoming: &SeededFinding) {
+    merge_finding_with(findings, &incoming.finding, incoming.seed, incoming.runs, || (incoming.schedule.clone(), incoming.choices.clone()));
+}
+
+/// [`merge_finding`] for a finding of one run, whose replay (`schedule`, `choices`) is asked
+/// for only when the finding is kept.
+fn merge_finding_with(
+    findings: &mut Vec<SeededFinding>,
+    finding: &Finding,
+    seed: u64,
+    runs: u64,
+    replay: impl FnOnce() -> (Option<Vec<u32>>, Option<Vec<u32>>),
+) {
     let key = finding_key(finding);
     match findings.iter_mut().find(|g| finding_key(&g.finding) == key) {
         Some(g) => {
             if g.finding.benign && !finding.benign {
+                let (schedule, choices) = replay();
                 g.finding = finding.clone();
                 g.seed = seed;
+                g.schedule = schedule;
+                g.choices = choices;
             }
             g.runs += runs;
         }
-        None => findings.push(SeededFinding { finding: finding.clone(), seed, runs }),
+        None => {
+            let (schedule, choices) = replay();
+            findings.push(SeededFinding { finding: finding.clone(), seed, runs, schedule, choices });
+        }
     }
 }
 
@@ -170,8 +200,8 @@ struct Tally {
 
 impl Tally {
     /// Counts a finished run; `replay` gives its schedule and decisions, asked for only when
-    /// the run shows a new outcome.
-    fn add(&mut self, session: &Session, seed: u64, replay: impl FnOnce() -> Option<(Vec<u32>, Vec<u32>)>) {
+    /// the run shows a new outcome or finding.
+    fn add(&mut self, session: &Session, seed: u64, replay: impl Fn() -> Option<(Vec<u32>, Vec<u32>)>) {
         self.runs += 1;
         session.outcome_key(&mut self.key);
         if let Some(&i) = self.known.get(self.key.as_slice()) {
@@ -208,7 +238,7 @@ impl Tally {
                 continue;
             }
             seen_in_run.push(key);
-            merge_finding(&mut self.findings, f, seed, 1);
+            merge_finding_with(&mut self.findings, f, seed, 1, || replay().map_or((None, None), |(s, c)| (Some(s), Some(c))));
         }
     }
 
@@ -262,6 +292,20 @@ struct Search {
     /// The machine every certifying solo run of the search copies its state into (lent to
     /// the session that needs it), so that those runs reuse one machine's allocations.
     solo: Option<Box<Machine>>,
+    /// The most bytes the states on the path may hold (the scenario's memory limit): a path
+    /// keeps a copy of the machine and its events at every step, so a long execution (a spin
+    /// that never ends before the step limit) would otherwise exhaust the host.
+    max_bytes: u64,
+}
+
+/// About how many bytes of the host one event of a recorded log takes (its columns; see
+/// `crate::trace`), for the size of a state on the exhaustive search's path.
+const EVENT_BYTES: u64 = 40;
+
+/// About how many bytes of the host a state on the path holds: its machine and its events.
+fn state_bytes(session: &Session) -> u64 {
+    let m = session.machine();
+    (m.heap_bytes() as u64).saturating_add((m.log.len() as u64).saturating_mul(EVENT_BYTES))
 }
 
 impl Explorer {
@@ -284,7 +328,8 @@ impl Explorer {
             let budget = if config.runs == 0 { DEFAULT_EXHAUSTIVE_RUNS } else { config.runs };
             let mut solo = None;
             let stack = vec![node(root, Vec::new(), 0, None, 0, &mut solo)];
-            State::Exhaustive(Box::new(Search { stack, agents, budget, reduce: config.max_preemptions.is_none(), solo }))
+            let max_bytes = prepared.scenario.max_memory_bytes;
+            State::Exhaustive(Box::new(Search { stack, agents, budget, reduce: config.max_preemptions.is_none(), solo, max_bytes }))
         } else {
             State::Seeds { next: 0 }
         };
@@ -335,17 +380,16 @@ impl Explorer {
 }
 
 /// What exploration by seeds keeps from one run to the next, so that once the first runs
-/// have sized them a run allocates next to nothing: the session, restarted in place (see
-/// `Session::restart`), and the vectors the promise steps fill.
+/// have sized it a run allocates next to nothing: the session, restarted in place (see
+/// `Session::restart`).
 #[derive(Default)]
 struct Runner {
     session: Option<Session>,
-    enabled: Vec<u32>,
-    free: Vec<u32>,
-    reads: Vec<Footprint>,
 }
 
-/// One run under `seed`, tallied.
+/// One run under `seed`, tallied: the run `Session::start` makes with that seed, to its end,
+/// and nothing else, so that `interleave run --seed N` (and the app's run of an explored seed)
+/// reproduces what the tally reports for seed N.
 fn run_seed(prepared: &Prepared, seed: u64, tally: &mut Tally, runner: &mut Runner) -> Result<(), Vec<Diagnostic>> {
     let session = match &mut runner.session {
         Some(session) => {
@@ -354,43 +398,13 @@ fn run_seed(prepared: &Prepared, seed: u64, tally: &mut Tally, runner: &mut Runn
         }
         None => runner.session.insert(Session::start(prepared, seed)?),
     };
-    if !promising(session) {
-        session.run(u64::MAX);
-        tally.add(session, seed, || None);
-        return Ok(());
-    }
-    // Under the relaxed model a small launch also makes promises now and then, drawn from a
-    // stream of the seed; its outcome then replays by schedule and choices.
-    let mut rng = crate::rng::Rng::new(seed ^ PROMISE_STREAM);
-    let mut promised = false;
-    while session.status() == RunStatus::Running {
-        if session.machine().weak.promises_made < MAX_PROMISES && rng.below(PROMISE_ONE_IN) == 0 {
-            session.enabled_into(&mut runner.enabled);
-            let m = session.machine();
-            runner.free.clear();
-            runner.free.extend(runner.enabled.iter().copied().filter(|&a| (a as usize) < m.items.len() && m.weak.agents.get(a as usize).is_none_or(|x| x.promise.is_none())));
-            if let Some(&agent) = runner.free.get(rng.below(runner.free.len().max(1) as u64) as usize) {
-                let n = if useful_promise(session, agent, &mut runner.enabled, &mut runner.reads) {
-                    session.promise_candidates(agent).len() as u64
-                } else {
-                    0
-                };
-                if n > 0 {
-                    session.step_agent(agent | PROMISE, rng.below(n) as u32);
-                    promised = true;
-                    continue;
-                }
-            }
-        }
-        if !session.step() {
-            break;
-        }
-    }
+    session.run(u64::MAX);
+    // Only a manual schedule's promise steps can leave a promise unkept here.
     if !session.consistent() {
         tally.discarded += 1;
         return Ok(());
     }
-    tally.add(session, seed, || promised.then(|| (session.schedule(), session.choices())));
+    tally.add(session, seed, || None);
     Ok(())
 }
 
@@ -400,10 +414,6 @@ const PROMISE: u32 = crate::exec::PROMISE;
 const MAX_PROMISES: u32 = 2;
 /// Launches up to this many work-items make promises (each needs a solo run to certify).
 const MAX_PROMISING_ITEMS: usize = 64;
-/// Random exploration tries a promise before about one step in this many.
-const PROMISE_ONE_IN: u64 = 16;
-/// The generator stream of random exploration's promises.
-const PROMISE_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// Whether `agent` could promise a write that another agent is about to read: a promise
 /// matters only to a read, and one made just before that read gives every outcome an earlier
@@ -521,6 +531,8 @@ struct Node {
     /// For the step taken from here: for each agent, how many of its steps on the path happen
     /// before it or are it (a vector clock over path positions: 1 + index of the latest one).
     clock: Vec<u32>,
+    /// About how many bytes of the host this state holds (`state_bytes`).
+    bytes: u64,
 }
 
 /// The search's state for `session`; `solo` is the search's machine for certifying runs.
@@ -544,16 +556,19 @@ fn node(
         }
         session.swap_solo(solo);
     }
-    Node { session, enabled, promises, backtrack: Vec::new(), done: Vec::new(), sleep, taken: None, preemptions, last_agent, clock: Vec::new() }
+    let bytes = state_bytes(&session);
+    Node { session, enabled, promises, backtrack: Vec::new(), done: Vec::new(), sleep, taken: None, preemptions, last_agent, clock: Vec::new(), bytes }
 }
 
 /// Enumerates executions depth-first (see the module documentation) until the space is
 /// covered or the tally reaches `pause` executions. Returns whether the search is over, and if
 /// so whether it covered everything: `None` when it paused.
 fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Option<u32>, pause: u64) -> Option<bool> {
-    let (budget, reduce, agents) = (search.budget, search.reduce, search.agents);
+    let (budget, reduce, agents, max_bytes) = (search.budget, search.reduce, search.agents, search.max_bytes);
     let stack = &mut search.stack;
     let solo = &mut search.solo;
+    // What the states on the path hold, kept up to date as they are pushed and popped.
+    let mut held: u64 = stack.iter().map(|n| n.bytes).sum();
     while let Some(top) = stack.last_mut() {
         if top.taken.is_none() && top.backtrack.is_empty() {
             // A new state: a finished execution, or the choice of its first step.
@@ -570,7 +585,7 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
                 if executions >= budget {
                     return Some(stack.iter().all(|n| pending(n, reduce).is_none()));
                 }
-                stack.pop();
+                held -= stack.pop().map_or(0, |n| n.bytes);
                 if executions >= pause {
                     return None;
                 }
@@ -598,7 +613,7 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
                 }
                 None => {
                     // Every enabled agent sleeps: the executions from here were covered.
-                    stack.pop();
+                    held -= stack.pop().map_or(0, |n| n.bytes);
                     continue;
                 }
             }
@@ -609,7 +624,7 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
         let next = match pending(top, reduce) {
             Some(step) => step,
             None => {
-                stack.pop();
+                held -= stack.pop().map_or(0, |n| n.bytes);
                 continue;
             }
         };
@@ -652,7 +667,15 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
         top.clock = clock;
         let last_agent = Some(agent);
         let promises_made = child.machine().weak.promises_made;
-        stack.push(node(child, sleep, preemptions, last_agent, promises_made, solo));
+        let child = node(child, sleep, preemptions, last_agent, promises_made, solo);
+        if held.saturating_add(child.bytes) > max_bytes {
+            // The path cannot go deeper within the memory limit: the search ends here,
+            // incomplete, and says why rather than exhausting the host.
+            tally.findings.push(path_too_large(stack.len() as u64, held.saturating_add(child.bytes), max_bytes, seed));
+            return Some(false);
+        }
+        held += child.bytes;
+        stack.push(child);
     }
     Some(true)
 }
@@ -697,6 +720,33 @@ fn stutters(before: &Session, after: &Session, agent: u32) -> bool {
         _ => false,
     };
     m0.write_epoch == m1.write_epoch && a.status == b.status && (a.func, a.pc, a.base) == (b.func, b.pc, b.base) && a.regs == b.regs && same_rare
+}
+
+/// The finding that ends an exhaustive search whose path of `steps` steps would hold `bytes`,
+/// more than the memory limit `max`.
+fn path_too_large(steps: u64, bytes: u64, max: u64, seed: u64) -> SeededFinding {
+    let what = format!(
+        "exhaustive exploration stopped: one execution reached {} steps, and the states its search keeps for them would hold {} bytes (a long execution, such as a spin that only the step limit ends)",
+        crate::limits::thousands(steps),
+        crate::limits::thousands(bytes)
+    );
+    let finding = Finding {
+        kind: crate::report::FindingKind::StepLimit,
+        severity: crate::diag::Severity::Error,
+        message: crate::limits::MEMORY_BYTES.exceeded(max, &what),
+        line: 0,
+        column: 0,
+        work_item: None,
+        step: Some(steps),
+        related: Vec::new(),
+        race: None,
+        memory: None,
+        benign: false,
+        addresses: None,
+        span: None,
+    };
+    // No run showed it: it is about the search.
+    SeededFinding { finding, seed, runs: 0, schedule: None, choices: None }
 }
 
 /// The next (agent, decision) to run from `n`, if any.

@@ -82,8 +82,14 @@ pub(crate) fn compile_litmus(test: &crate::litmus::LitmusTest, defines: &[String
 
 /// The kernels `source` defines, or why it does not compile.
 pub fn kernels(source: &str, dialect: Dialect, defines: &[String]) -> Result<Vec<KernelSignature>, Vec<Diagnostic>> {
+    check(source, dialect, defines).map(|(kernels, _)| kernels)
+}
+
+/// The kernels `source` defines with the compiler's warnings about it, or why it does not
+/// compile.
+pub fn check(source: &str, dialect: Dialect, defines: &[String]) -> Result<(Vec<KernelSignature>, Vec<Diagnostic>), Vec<Diagnostic>> {
     let program = compile(source, dialect, defines).map_err(|d| vec![d])?;
-    Ok(program
+    let kernels = program
         .kernels
         .iter()
         .map(|k| KernelSignature {
@@ -107,5 +113,6 @@ pub fn kernels(source: &str, dialect: Dialect, defines: &[String]) -> Result<Vec
                 })
                 .collect(),
         })
-        .collect())
+        .collect();
+    Ok((kernels, program.warnings))
 }

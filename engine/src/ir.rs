@@ -257,6 +257,33 @@ pub enum AtomicOp {
     DecWrap,
 }
 
+impl AtomicOp {
+    /// Every operation, in the order of [`AtomicOp::index`].
+    pub const ALL: [AtomicOp; 16] = [
+        AtomicOp::Add,
+        AtomicOp::Sub,
+        AtomicOp::Xchg,
+        AtomicOp::Inc,
+        AtomicOp::Dec,
+        AtomicOp::Min,
+        AtomicOp::Max,
+        AtomicOp::And,
+        AtomicOp::Or,
+        AtomicOp::Xor,
+        AtomicOp::CmpXchg,
+        AtomicOp::CmpXchgWeak,
+        AtomicOp::Load,
+        AtomicOp::Store,
+        AtomicOp::IncWrap,
+        AtomicOp::DecWrap,
+    ];
+
+    /// A number from 0 to 15 for the event log, which keeps it in four bits.
+    pub fn index(self) -> u8 {
+        AtomicOp::ALL.iter().position(|&op| op == self).unwrap_or(0) as u8
+    }
+}
+
 /// OpenCL's `memory_order` values, as the lowering records them.
 pub mod order {
     pub const RELAXED: u8 = 0;
@@ -414,8 +441,10 @@ pub enum Instr {
     Fence { flags: Reg },
     /// *Event*: arrival at a collective of the work-group (`warp` false; it is also a
     /// barrier) or of the warp. Every participant brings `a` and `b`; when all have arrived,
-    /// each receives `op`'s result in `dst`.
-    Collective { op: CollectiveOp, warp: bool, dst: Reg, a: Reg, b: Reg },
+    /// each receives `op`'s result in `dst`. A warp collective with a `mask` (CUDA's `_sync`
+    /// forms) is one of the lanes the mask names only; without one, every member takes part.
+    /// `width` is a shuffle's segment width (the warp size when absent).
+    Collective { op: CollectiveOp, warp: bool, dst: Reg, a: Reg, b: Reg, mask: Option<Reg>, width: Option<Reg> },
     /// A call of a function that is declared but has no body (its name is string `text`):
     /// `dst` = 0 and an `undefined-function` warning.
     Undefined { dst: Reg, text: u32 },
@@ -611,6 +640,9 @@ pub struct Program {
     pub locals: Vec<LocalDecl>,
     pub globals: Vec<GlobalDecl>,
     pub strings: Vec<String>,
+    /// Warnings about the source that do not stop it from running, in source order of
+    /// discovery.
+    pub warnings: Vec<crate::diag::Diagnostic>,
 }
 
 /// Pointer encoding in a 64-bit register: 2 bits of address space, 22 bits of allocation and

@@ -66,7 +66,9 @@ pub const WORK_ITEMS: Limit = Limit {
     max: 1 << 24,
 };
 
-/// Bytes of global, constant, local and heap memory one launch allocates.
+/// Bytes one launch holds: global, constant, local and heap memory, and each work-item's and
+/// group's own state (registers, private memory, records), charged before they are allocated
+/// (see `exec::launch`); a run whose work-items grow past it stops.
 pub const MEMORY_BYTES: Limit = Limit {
     name: "memory",
     field: "max_memory_bytes",

@@ -14,33 +14,39 @@
 //!
 //! # What a lock looks like in the log
 //!
-//! An atomic event records the value it found and the value it left, whatever the operation
-//! was, so the usual protocols look alike: `atomic_flag_test_and_set`, `atomic_xchg(&l, 1)`,
-//! `atomic_cmpxchg(&l, 0, 1)`, `atomicCAS(l, 0, 1)` and `atomic_or(&l, 1)` all turn 0 into
-//! non-zero when they win and leave a non-zero value as it was when they lose;
-//! `atomic_flag_clear`, `atomic_store(&l, 0)`, `atomic_xchg(&l, 0)` and `atomicExch(l, 0)` all
-//! turn non-zero into 0. So, per location (local memory counts once per work-group):
+//! Only a lock protocol is called a lock. An atomic event records its operation, the value it
+//! found and the value it left, and per location (local memory counts once per work-group):
 //!
-//! - an *acquire* is an atomic event that turned 0 into non-zero, or a plain store of a
-//!   non-zero value (which claims the lock without testing it, and is how a broken lock lets a
-//!   second work-item in);
-//! - a *release* is an atomic event or a plain store that turned non-zero into 0;
-//! - an *attempt* is an atomic event that found the location non-zero and left it as it was,
-//!   or a plain load of a non-zero value. The log cannot tell a failed acquire from a poll
-//!   (`atomic_add(&l, 0)`, `atomic_load`), and both mean the work-item waits for the lock.
+//! - an *acquire* is a test-and-set that won: a compare-exchange, an exchange or an `or`
+//!   (`atomic_cmpxchg(&l, 0, 1)`, `atomicCAS(l, 0, 1)`, `atomic_flag_test_and_set`,
+//!   `atomic_xchg(&l, 1)`, `atomicExch(l, 1)`, `atomic_or(&l, 1)`) that turned 0 into
+//!   non-zero. A store of a non-zero value, atomic or plain, claims the lock without testing
+//!   it: it takes part in a lock (it is how a broken lock lets a second work-item in) but does
+//!   not make one, unless it is an atomic store right after the same work-item read the lock
+//!   free: a check-then-set lock, which does not exclude but is meant as a lock;
+//! - a *release* is a store, an exchange or a compare-exchange that turned non-zero into 0
+//!   (`atomic_flag_clear`, `atomic_store(&l, 0)`, `atomic_xchg(&l, 0)`, `atomicExch(l, 0)`,
+//!   `atomicCAS(l, 1, 0)`), or a plain store of 0 over a set lock;
+//! - an *attempt* is an atomic that found the location non-zero and left it as it was (a
+//!   test-and-set that lost, a poll such as `atomic_add(&l, 0)` or `atomic_load`), or a plain
+//!   load of a non-zero value: the work-item waits for the lock. Its wait lasts while its
+//!   shared-memory events stay on the lock; one that goes elsewhere while the lock is still
+//!   held gave up (a try-lock, or a work-item that only looked).
 //!
-//! A location is a lock when it has at least one atomic acquire and at least one atomic
-//! release and every atomic write to it is one of these: an atomic that moves one non-zero
-//! value to another (a counter going from 1 to 2, a compare-exchange loop over a running sum)
-//! rules it out, and so does an async copy into it. A plain counter that only grows never
-//! qualifies, and neither does a flag that is set once and never cleared, nor data that a
-//! compare-exchange happens to fill once and a plain store clears. Plain stores do not make a
-//! lock, but they take part in one: a plain store of 0 initialises a free lock (the only way
-//! to initialise one in local memory) or releases a held one. Locks with more than one locked
-//! value (0, 1 and 2 in futex-style mutexes) are not recognised; GPU kernels rarely use them.
-//! Nor is a lock that is taken and never released anywhere in the run (a forgotten unlock
-//! that hangs the others shows as the hang's finding): without a release, a lock cannot be
-//! told from a flag that announces something once.
+//! Any other write rules a location out: arithmetic (`atomic_inc`, `atomic_add(&l, 1)`,
+//! `atomic_xor`, `atomic_and`, min and max), a move from one non-zero value to another (a
+//! counter going from 1 to 2, a bitmask gaining a second bit, a compare-exchange loop over a
+//! running sum), an async copy into it. So toggles, counters and bitmasks are never locks,
+//! whatever values they pass through.
+//!
+//! A location with an acquire and nothing that rules it out is a lock when the run shows the
+//! protocol: a release by an atomic; or a work-item that waited for it through consecutive
+//! attempts and then took it; or, when the log ends, a work-item still waiting for it through
+//! consecutive attempts (a spinner of a hung run: a lock taken and never released is still a
+//! lock, and the hang is explained by it). A claim that the others test once and then move
+//! on from ("the first one wins") is not a lock, nor is a flag that announces something
+//! once. Locks with more than one locked value (0, 1 and 2 in futex-style mutexes) and ticket
+//! locks are not recognised; GPU kernels rarely use them.
 //!
 //! # Holders
 //!
@@ -48,19 +54,19 @@
 //! when it reads or writes 0 there (the lock was given back, by someone else, and it has seen
 //! that) and when it finishes. `max_holders` is the most work-items holding at once; it can
 //! exceed 1 only when a work-item acquires while another still holds, which the rules allow
-//! only after a release by a non-holder or a claim by a plain store. Either way mutual
-//! exclusion failed, and that is an error finding.
+//! only after a release by a non-holder or a claim by a store. Either way mutual exclusion
+//! failed, and that is an error finding.
 //!
 //! # Waiters and contention
 //!
 //! A work-item that finds the lock held starts to wait, and its wait lasts until it acquires
 //! the lock, releases it (it was waiting for a signal), finds it free while holding it (see
-//! above) or finishes. `contended` counts the acquisitions that had to wait, plus the waits
-//! still going on when the log ends (the spinners of a hung run). A wait that ends when the
-//! work-item finishes is not counted: it may have been a try-lock giving up or a poll for a
-//! signal, and the log cannot tell which. A holder polling its own lock waits for a signal,
-//! not for the lock, so its wait is never contention.
-//!
+//! above), goes on to other memory or finishes. `contended` counts the acquisitions that had
+//! to wait, plus the waits still going on when the log ends (the spinners of a hung run). A
+//! wait that ends any other way is not counted: it may have been a try-lock giving up or a
+//! poll for a signal, and the log cannot tell which. A holder polling its own lock waits for
+//! a signal, not for the lock, so its wait is never contention.
+
 //! # Release by a non-holder, and seed 003
 //!
 //! In the inter-work-group reduction of seed 003 (`static/examples/interwork_group_reduction.cl`)
@@ -92,7 +98,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{Severity, Span};
-use crate::exec::Machine;
+use crate::exec::{Machine, Status};
+use crate::ir::AtomicOp;
 use crate::report::{Finding, FindingKind, LockAction, LockEvent, LockReport, Related, RunStatus};
 use crate::trace::{Event, EventKind, EventLog, Location, Space};
 
@@ -167,8 +174,9 @@ fn key(e: &Event, group_of: &dyn Fn(u32) -> Option<u32>) -> Option<Key> {
 /// What one event means for a lock.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Act {
-    Acquire { atomic: bool },
-    Release,
+    /// It set the lock: `tested` by a test-and-set that won, or claimed by a store.
+    Acquire { tested: bool },
+    Release { atomic: bool },
     /// It found the lock held.
     SeeHeld,
     /// It found the lock free, or wrote 0 over 0.
@@ -184,6 +192,41 @@ fn is_atomic(e: &Event) -> bool {
     e.kind == EventKind::Atomic && e.order.is_some()
 }
 
+/// What event `e`, an atomic with operation `op` (`None` when the log does not say), means
+/// for a lock whose value before it was set (`was_set`).
+fn classify(e: &Event, op: Option<AtomicOp>, was_set: bool) -> Act {
+    if is_atomic(e) {
+        if e.read == e.written {
+            return if e.read != 0 { Act::SeeHeld } else { Act::SeeFree };
+        }
+        return match (e.read != 0, e.written != 0, op) {
+            (false, true, Some(AtomicOp::CmpXchg | AtomicOp::CmpXchgWeak | AtomicOp::Xchg | AtomicOp::Or) | None) => Act::Acquire { tested: true },
+            (false, true, Some(AtomicOp::Store)) => Act::Acquire { tested: false },
+            (true, false, Some(AtomicOp::Store | AtomicOp::Xchg | AtomicOp::CmpXchg | AtomicOp::CmpXchgWeak) | None) => Act::Release { atomic: true },
+            _ => Act::Foreign,
+        };
+    }
+    match e.kind {
+        EventKind::Store if e.written != 0 => Act::Acquire { tested: false },
+        EventKind::Store if was_set => Act::Release { atomic: false },
+        EventKind::Store => Act::SeeFree,
+        EventKind::Load if e.read != 0 => Act::SeeHeld,
+        EventKind::Load => Act::SeeFree,
+        EventKind::AsyncCopy => Act::Foreign,
+        _ => Act::Nothing,
+    }
+}
+
+/// A work-item waiting for a lock.
+#[derive(Clone, Copy)]
+struct Wait {
+    /// Whether it held the lock when it began to wait (a holder polling its own lock waits
+    /// for a signal, not for the lock, and is not contention).
+    holder: bool,
+    /// Its attempts so far, each its next shared-memory event after the one before.
+    attempts: u32,
+}
+
 /// The analysis state of one candidate location.
 struct State {
     location: Location,
@@ -192,15 +235,21 @@ struct State {
     value: Option<u64>,
     /// Who holds it, each with the event of its acquire.
     holders: Vec<(u32, usize)>,
-    /// Who waits for it, each with whether it held the lock when it began to wait (a holder
-    /// polling its own lock waits for a signal, not for the lock, and is not contention).
-    waiting: BTreeMap<u32, bool>,
+    /// Who waits for it.
+    waiting: BTreeMap<u32, Wait>,
+    /// Who has just read it free: a store of non-zero right after is a check-then-set claim.
+    checked: BTreeSet<u32>,
+    /// Claims by an atomic store right after reading the lock free (a lock built as
+    /// check-then-set, which does not exclude, but is meant as a lock).
+    checked_claims: u64,
     /// The latest acquire, (work-item, event): what set the lock, while it is set.
     set_by: Option<(u32, usize)>,
     /// The latest release by a non-holder.
     foreign_release: Option<usize>,
-    atomic_acquisitions: u64,
-    releases: u64,
+    tested_acquisitions: u64,
+    atomic_releases: u64,
+    /// Whether a work-item took it after waiting through consecutive attempts.
+    waited_and_took: bool,
     acquisitions: u64,
     contended: u64,
     max_holders: u64,
@@ -218,10 +267,13 @@ impl State {
             value: None,
             holders: Vec::new(),
             waiting: BTreeMap::new(),
+            checked: BTreeSet::new(),
+            checked_claims: 0,
             set_by: None,
             foreign_release: None,
-            atomic_acquisitions: 0,
-            releases: 0,
+            tested_acquisitions: 0,
+            atomic_releases: 0,
+            waited_and_took: false,
             acquisitions: 0,
             contended: 0,
             max_holders: 0,
@@ -251,28 +303,10 @@ impl State {
         }
     }
 
-    /// Applies event `index`; returns whether its work-item now holds or waits for the lock.
-    fn apply(&mut self, index: usize, e: &Event) -> bool {
+    /// Applies event `index`, an atomic with operation `op` when it is one.
+    fn apply(&mut self, index: usize, e: &Event, op: Option<AtomicOp>) {
         let was_set = self.value.is_some_and(|v| v != 0);
-        let act = if is_atomic(e) {
-            match (e.read != 0, e.written != 0) {
-                (false, true) => Act::Acquire { atomic: true },
-                (true, false) => Act::Release,
-                (true, true) if e.read == e.written => Act::SeeHeld,
-                (true, true) => Act::Foreign,
-                (false, false) => Act::SeeFree,
-            }
-        } else {
-            match e.kind {
-                EventKind::Store if e.written != 0 => Act::Acquire { atomic: false },
-                EventKind::Store if was_set => Act::Release,
-                EventKind::Store => Act::SeeFree,
-                EventKind::Load if e.read != 0 => Act::SeeHeld,
-                EventKind::Load => Act::SeeFree,
-                EventKind::AsyncCopy => Act::Foreign,
-                _ => Act::Nothing,
-            }
-        };
+        let act = classify(e, op, was_set);
         match e.kind {
             EventKind::Atomic | EventKind::Store if act != Act::Nothing => self.value = Some(e.written),
             EventKind::Load => self.value = Some(e.read),
@@ -280,15 +314,13 @@ impl State {
             _ => {}
         }
         let wi = e.work_item;
+        let checked = self.checked.remove(&wi);
         match act {
-            Act::Nothing => false,
-            Act::Foreign => {
-                self.disqualified = true;
-                false
-            }
+            Act::Nothing => {}
+            Act::Foreign => self.disqualified = true,
             // Storing non-zero into a lock one already holds changes nothing.
-            Act::Acquire { atomic: false } if was_set && self.holds(wi) => true,
-            Act::Acquire { atomic } => {
+            Act::Acquire { tested: false } if was_set && self.holds(wi) => {}
+            Act::Acquire { tested } => {
                 if let Some(&(_, other)) = self.holders.iter().find(|h| h.0 != wi) {
                     let released_by = self.foreign_release.filter(|&r| r > other);
                     self.problem(Problem::Overlap { acquire: index, other, released_by });
@@ -297,17 +329,23 @@ impl State {
                 self.holders.push((wi, index));
                 self.max_holders = self.max_holders.max(self.holders.len() as u64);
                 self.acquisitions += 1;
-                if atomic {
-                    self.atomic_acquisitions += 1;
+                if tested {
+                    self.tested_acquisitions += 1;
+                } else if checked && is_atomic(e) {
+                    self.checked_claims += 1;
                 }
-                if self.waiting.remove(&wi) == Some(false) {
-                    self.contended += 1;
+                if let Some(wait) = self.waiting.remove(&wi) {
+                    if !wait.holder {
+                        self.contended += 1;
+                    }
+                    // A failed attempt, then the test-and-set that won (or the check that found
+                    // it free and the claim): it spun for the lock.
+                    self.waited_and_took |= (tested || checked) && wait.attempts >= 1;
                 }
                 self.set_by = Some((wi, index));
                 self.change(index, LockAction::Acquire);
-                true
             }
-            Act::Release => {
+            Act::Release { atomic } => {
                 match self.holders.iter().position(|h| h.0 == wi) {
                     Some(k) => {
                         self.holders.remove(k);
@@ -320,19 +358,24 @@ impl State {
                 // A work-item that waited for the lock to be set and then clears it was
                 // waiting for a signal, not trying to acquire: its wait is not contention.
                 self.waiting.remove(&wi);
-                self.releases += 1;
+                if atomic {
+                    self.atomic_releases += 1;
+                }
                 self.change(index, LockAction::Release);
-                false
             }
-            Act::SeeHeld => {
-                if !self.waiting.contains_key(&wi) {
+            Act::SeeHeld => match self.waiting.get_mut(&wi) {
+                Some(wait) => wait.attempts += 1,
+                None => {
                     let holder = self.holds(wi);
-                    self.waiting.insert(wi, holder);
+                    self.waiting.insert(wi, Wait { holder, attempts: 1 });
                     self.change(index, LockAction::Attempt);
                 }
-                true
-            }
+            },
             Act::SeeFree => {
+                // A read that found it free (writing 0 over 0 checks nothing).
+                if e.kind != EventKind::Store && op != Some(AtomicOp::Store) {
+                    self.checked.insert(wi);
+                }
                 // A holder that finds its lock free has seen it given back (or gives it back
                 // late, writing 0 over 0): it no longer holds it. A waiter that finds it free
                 // goes on trying, so its wait continues until it acquires.
@@ -340,9 +383,15 @@ impl State {
                     self.holders.retain(|h| h.0 != wi);
                     self.waiting.remove(&wi);
                 }
-                false
             }
         }
+    }
+
+    /// Work-item `wi` went on to other shared memory: a wait for this lock ends there (it
+    /// gave up, or only looked), without counting as contention.
+    fn leave(&mut self, wi: u32) {
+        self.waiting.remove(&wi);
+        self.checked.remove(&wi);
     }
 
     /// Work-item `wi` finished: it holds and waits for nothing any more. A wait that ends
@@ -351,16 +400,20 @@ impl State {
     fn finish(&mut self, wi: u32) {
         self.holders.retain(|h| h.0 != wi);
         self.waiting.remove(&wi);
+        self.checked.remove(&wi);
     }
 
+    /// The lock, if the log shows this location used as one (see the module's notes).
     fn into_lock(mut self) -> Option<Lock> {
-        if self.disqualified || self.atomic_acquisitions == 0 || self.releases == 0 {
+        let spinning = self.waiting.values().any(|w| w.attempts >= 2);
+        let claimed = self.tested_acquisitions > 0 || self.checked_claims > 0;
+        if self.disqualified || !claimed || !(self.atomic_releases > 0 || self.waited_and_took || spinning) {
             return None;
         }
         let waiters_at_end = self.waiting.len() as u32;
         // Waits still going on when the log ends (spinners of a hung run) were contended
         // attempts too.
-        self.contended += self.waiting.values().filter(|&&holder| !holder).count() as u64;
+        self.contended += self.waiting.values().filter(|w| !w.holder).count() as u64;
         let held_at_end = self.set_by.filter(|_| self.value.is_some_and(|v| v != 0)).map(|s| s.1);
         Some(Lock {
             location: self.location,
@@ -377,72 +430,173 @@ impl State {
     }
 }
 
-/// Flags of the first pass over the atomics.
-const ACQUIRE: u8 = 1;
-const RELEASE: u8 = 2;
-const OTHER_WRITE: u8 = 4;
-
 /// Finds the locks in `log`, in the order of their first event. `group_of` gives a work-item's
 /// work-group (local memory is one location per group).
 pub fn analyse(log: &EventLog, group_of: &dyn Fn(u32) -> Option<u32>) -> Vec<Lock> {
-    // First the candidates, from the atomics alone: an acquire, a release and no atomic write
-    // outside the protocol. The kind column is scanned first so that events of no interest
+    // First the candidates, from the atomics alone: an atomic that set the location and no
+    // write outside the protocol. The kind column is scanned first so that events of no interest
     // are never assembled.
     let of_kind = |kinds: &'static [EventKind]| {
         log.kinds().iter().enumerate().filter(move |(_, k)| kinds.contains(k)).filter_map(|(i, _)| Some((i, log.get(i)?)))
     };
-    // A lock needs a release: without any atomic that turns non-zero into 0 there is none,
-    // which settles most runs (an exploration's, at the end of each) without building the
-    // map below.
-    if !of_kind(&[EventKind::Atomic]).any(|(_, e)| is_atomic(&e) && e.read != 0 && e.written == 0) {
-        return Vec::new();
-    }
-    let mut flags: BTreeMap<Key, u8> = BTreeMap::new();
-    for (_, e) in of_kind(&[EventKind::Atomic]).filter(|(_, e)| is_atomic(e)) {
-        let flag = match (e.read != 0, e.written != 0) {
-            (false, true) => ACQUIRE,
-            (true, false) => RELEASE,
-            (true, true) if e.read != e.written => OTHER_WRITE,
+    let mut flags: BTreeMap<Key, (bool, bool)> = BTreeMap::new();
+    for (i, e) in of_kind(&[EventKind::Atomic]).filter(|(_, e)| is_atomic(e) && e.read != e.written) {
+        let act = classify(&e, log.atomic_op(i), e.read != 0);
+        let (acquire, foreign) = match act {
+            Act::Acquire { .. } => (true, false),
+            Act::Foreign => (false, true),
             _ => continue,
         };
         if let Some(k) = key(&e, group_of) {
-            *flags.entry(k).or_default() |= flag;
+            let f = flags.entry(k).or_default();
+            f.0 |= acquire;
+            f.1 |= foreign;
         }
     }
-    let mut states: BTreeMap<Key, (usize, State)> = BTreeMap::new();
-    for (k, f) in flags {
-        if f == ACQUIRE | RELEASE {
+    // Most runs (an exploration's, at the end of each) set no location that nothing else
+    // writes, and stop here.
+    let mut states: Vec<(usize, State)> = Vec::new();
+    let mut index: BTreeMap<Key, usize> = BTreeMap::new();
+    for (k, (acquire, foreign)) in flags {
+        if acquire && !foreign {
             let group = (k.group != u32::MAX).then_some(k.group);
             let space = if group.is_some() { Space::Local } else { Space::Global };
             let location = Location { space, alloc: k.alloc, offset: k.offset };
-            states.insert(k, (usize::MAX, State::new(location, group)));
+            index.insert(k, states.len());
+            states.push((usize::MAX, State::new(location, group)));
         }
     }
     if states.is_empty() {
         return Vec::new();
     }
-    // Then every event on a candidate, in order; a work-item's finish ends its holds and waits.
-    let mut involved: BTreeMap<u32, BTreeSet<Key>> = BTreeMap::new();
+    // Then every event on a candidate, in order; a work-item's finish ends its holds and waits,
+    // and so does its going on to other memory end its wait. `last` is each work-item's
+    // latest candidate plus one (0 for other memory).
+    let mut involved: BTreeMap<u32, BTreeSet<usize>> = BTreeMap::new();
+    let mut last: Vec<u32> = Vec::new();
     let relevant = &[EventKind::Atomic, EventKind::Store, EventKind::Load, EventKind::AsyncCopy, EventKind::Finish];
-    for (index, e) in of_kind(relevant) {
+    for (i, e) in of_kind(relevant) {
+        let wi = e.work_item;
         if e.kind == EventKind::Finish {
-            for k in involved.remove(&e.work_item).unwrap_or_default() {
-                if let Some((_, state)) = states.get_mut(&k) {
-                    state.finish(e.work_item);
-                }
+            for k in involved.remove(&wi).unwrap_or_default() {
+                states[k].1.finish(wi);
             }
             continue;
         }
-        let Some(k) = key(&e, group_of) else { continue };
-        let Some((first, state)) = states.get_mut(&k) else { continue };
-        *first = (*first).min(index);
-        if state.apply(index, &e) {
-            involved.entry(e.work_item).or_default().insert(k);
+        let candidate = key(&e, group_of).and_then(|k| index.get(&k).copied());
+        // An async copy's elements are its issuer's events, but the issuer is not there.
+        if e.kind != EventKind::AsyncCopy && e.location.is_some() && (wi as usize) < (1 << 24) {
+            if last.len() <= wi as usize {
+                last.resize(wi as usize + 1, 0);
+            }
+            let now = candidate.map_or(0, |k| k as u32 + 1);
+            let before = std::mem::replace(&mut last[wi as usize], now);
+            if before != 0 && before != now {
+                states[before as usize - 1].1.leave(wi);
+            }
         }
+        let Some(k) = candidate else { continue };
+        let (first, state) = &mut states[k];
+        *first = (*first).min(i);
+        state.apply(i, &e, log.atomic_op(i));
+        involved.entry(wi).or_default().insert(k);
     }
-    let mut locks: Vec<(usize, Lock)> = states.into_values().filter_map(|(first, s)| Some((first, s.into_lock()?))).collect();
+    let mut locks: Vec<(usize, Lock)> = states.into_iter().filter_map(|(first, s)| Some((first, s.into_lock()?))).collect();
     locks.sort_by_key(|(first, _)| *first);
     locks.into_iter().map(|(_, l)| l).collect()
+}
+
+/// What the hang finding needs from the session to tell where a work-item is.
+pub(crate) struct HangContext<'a> {
+    /// The 1-based line of a span.
+    pub line_of: &'a dyn Fn(Span) -> u32,
+    /// Whether the scheduler holds a ready work-item back (lockstep).
+    pub held_back: &'a dyn Fn(u32) -> bool,
+}
+
+/// The lock at `loc` as work-item `wi` sees it (local memory is per work-group).
+pub(crate) fn lock_at<'a>(machine: &Machine, locks: &'a [Lock], loc: Location, wi: u32) -> Option<&'a Lock> {
+    let group = match loc.space {
+        Space::Local => Some(machine.items.get(wi as usize)?.group),
+        _ => None,
+    };
+    locks.iter().find(|l| l.location == loc && l.group == group)
+}
+
+/// The location work-item `wi` read last (a load or an atomic), looking back a bounded
+/// number of events.
+pub(crate) fn last_read(log: &EventLog, wi: u32) -> Option<Location> {
+    let from = log.len().saturating_sub(100_000);
+    let (kinds, items) = (log.kinds(), log.work_items());
+    (from..log.len())
+        .rev()
+        .filter(|&i| items[i] == wi && matches!(kinds[i], EventKind::Load | EventKind::Atomic))
+        .find_map(|i| log.get(i)?.location)
+}
+
+/// For the hang finding, a spinner's wait for `lock` (still held): who holds it since when,
+/// and what that work-item is doing: ` waiting for the lock `l`, held by work-item 1 since
+/// step 3, which waits at the barrier at line 5 (1 of 4 arrived)`.
+pub(crate) fn spinning_for(machine: &Machine, locks: &[Lock], lock: &Lock, spinner: u32, context: &HangContext) -> Option<String> {
+    let acquire = machine.log.get(lock.held_at_end?)?;
+    let name = location_name(machine, lock);
+    let holder = acquire.work_item;
+    if holder == spinner {
+        let nobody = if machine.pending_groups() > 0 { "no resident work-item does" } else { "none does" };
+        return Some(format!(" waiting for `{name}`, which it set itself at step {}: it waits for another work-item to clear it, and {nobody}", acquire.step));
+    }
+    let id = describe(global_id(machine, holder));
+    let doing = holder_doing(machine, locks, holder, spinner, context);
+    Some(format!(" waiting for the lock `{name}`, held by work-item {id} since step {}, which {doing}", acquire.step))
+}
+
+/// What the holder of a lock is doing while others spin for it.
+fn holder_doing(machine: &Machine, locks: &[Lock], holder: u32, spinner: u32, context: &HangContext) -> String {
+    let Some(item) = machine.items.get(holder as usize) else { return "cannot go on".to_string() };
+    let line = machine.program.functions[item.func as usize].spans.get(item.position() as usize).map_or(0, |&s| (context.line_of)(s));
+    match item.status {
+        Status::Finished => "finished without releasing it".to_string(),
+        Status::Faulted => format!("stopped at an error at line {line} without releasing it"),
+        Status::Waiting => format!("waits for async copies at line {line}"),
+        Status::NotStarted => "has not started".to_string(),
+        Status::AtBarrier => match machine.warp_meeting_of(holder) {
+            Some((arrived, named, missing)) => {
+                let who: Vec<String> = missing.iter().map(|&m| describe(global_id(machine, m))).collect();
+                format!("waits at the warp collective at line {line} for work-item{} {} ({arrived} of the {named} lanes it names have arrived)", if who.len() == 1 { "" } else { "s" }, who.join(", "))
+            }
+            None => {
+                let r = &machine.groups[item.group as usize].rendezvous;
+                let them = if machine.items.get(spinner as usize).is_some_and(|s| s.group == item.group) { " for them" } else { "" };
+                format!("waits{them} at the barrier at line {line} ({} of {} arrived)", r.waiting.len(), r.unfinished)
+            }
+        },
+        Status::Ready if machine.is_spinning(holder) => match last_read(&machine.log, holder) {
+            Some(loc) => match lock_at(machine, locks, loc, holder).filter(|l| l.held_at_end.is_some()) {
+                Some(other) => {
+                    let by = other.held_at_end.and_then(|e| machine.log.get(e)).map(|e| e.work_item);
+                    let whom = match by {
+                        Some(h) if h == spinner => format!(", which work-item {} holds: each waits for the other's lock", describe(global_id(machine, h))),
+                        Some(h) if h == holder => ", which it set itself".to_string(),
+                        Some(h) => format!(", held by work-item {}", describe(global_id(machine, h))),
+                        None => String::new(),
+                    };
+                    format!("spins at line {line} waiting for the lock `{}`{whom}", location_name(machine, other))
+                }
+                None => {
+                    let name = name_location(machine, loc, (loc.space == Space::Local).then_some(item.group));
+                    match machine.pending_groups() {
+                        0 => format!("spins at line {line} re-reading `{name}`, which nobody changes"),
+                        n => format!("spins at line {line} re-reading `{name}`, which no resident work-item changes ({n} work-group{} not started)", if n == 1 { " has" } else { "s have" }),
+                    }
+                }
+            },
+            None => format!("spins at line {line}"),
+        },
+        Status::Ready if (context.held_back)(holder) => {
+            format!("lockstep holds back at line {line} until the lanes of its warp behind it, which spin for the lock, catch up")
+        }
+        Status::Ready => format!("is at line {line}"),
+    }
 }
 
 /// A work-item's work-group, from the machine.
@@ -639,27 +793,58 @@ pub(crate) fn findings(machine: &Machine, status: RunStatus, line_col: &dyn Fn(S
 mod tests {
     use super::*;
 
-    /// A log over one global location: each entry is (work-item, kind, read, written).
-    fn log(events: &[(u32, EventKind, u64, u64)]) -> EventLog {
+    /// An event of a log over one global location (or, for `Other`, another location).
+    #[derive(Clone, Copy)]
+    enum Ev {
+        Rmw(AtomicOp),
+        Load,
+        Store,
+        Finish,
+        /// A load of some other location.
+        Other,
+    }
+
+    use AtomicOp::{Add, CmpXchg, Or, Store as AtomicStore, Xchg, Xor};
+    use Ev::{Finish, Load, Other, Rmw, Store};
+
+    /// A log: each entry is (work-item, event, read, written).
+    fn log(events: &[(u32, Ev, u64, u64)]) -> EventLog {
         let mut log = EventLog::default();
-        for (step, &(work_item, kind, read, written)) in events.iter().enumerate() {
-            let location = (kind != EventKind::Finish).then_some(Location { space: Space::Global, alloc: 1, offset: 0 });
-            let order = (kind == EventKind::Atomic).then_some(0);
-            log.push(Event { step: step as u64 + 1, work_item, kind, location, read, written, span: Span::default(), order, scope: order });
+        for (step, &(work_item, ev, read, written)) in events.iter().enumerate() {
+            let (kind, op) = match ev {
+                Rmw(op) => (EventKind::Atomic, Some(op)),
+                Load | Other => (EventKind::Load, None),
+                Store => (EventKind::Store, None),
+                Finish => (EventKind::Finish, None),
+            };
+            let offset = if matches!(ev, Other) { 64 } else { 0 };
+            let location = (kind != EventKind::Finish).then_some(Location { space: Space::Global, alloc: 1, offset });
+            let order = op.map(|_| 0);
+            let event = Event { step: step as u64 + 1, work_item, kind, location, read, written, span: Span::default(), order, scope: order };
+            match op {
+                Some(op) => log.push_atomic(event, op),
+                None => log.push(event),
+            }
         }
         log
     }
 
-    fn locks(events: &[(u32, EventKind, u64, u64)]) -> Vec<Lock> {
+    fn locks(events: &[(u32, Ev, u64, u64)]) -> Vec<Lock> {
         analyse(&log(events), &|_| Some(0))
     }
-
-    use EventKind::{Atomic, Finish, Load, Store};
 
     #[test]
     fn a_spin_lock_is_recognised_with_its_contention() {
         // 0 takes it, 1 fails twice and polls, 0 gives it back, 1 takes and gives it back.
-        let l = locks(&[(0, Atomic, 0, 1), (1, Atomic, 1, 1), (1, Atomic, 1, 1), (1, Load, 1, 0), (0, Atomic, 1, 0), (1, Atomic, 0, 1), (1, Store, 0, 0)]);
+        let l = locks(&[
+            (0, Rmw(CmpXchg), 0, 1),
+            (1, Rmw(CmpXchg), 1, 1),
+            (1, Rmw(CmpXchg), 1, 1),
+            (1, Load, 1, 0),
+            (0, Rmw(Xchg), 1, 0),
+            (1, Rmw(CmpXchg), 0, 1),
+            (1, Store, 0, 0),
+        ]);
         assert_eq!(l.len(), 1);
         let l = &l[0];
         assert_eq!((l.acquisitions, l.contended, l.max_holders), (2, 1, 1));
@@ -678,19 +863,47 @@ mod tests {
     }
 
     #[test]
-    fn counters_and_flags_that_are_never_cleared_are_not_locks() {
-        assert!(locks(&[(0, Atomic, 0, 1), (1, Atomic, 1, 2), (2, Atomic, 2, 0)]).is_empty());
-        assert!(locks(&[(0, Atomic, 0, 1), (1, Atomic, 1, 1)]).is_empty());
+    fn counters_toggles_bitmasks_and_flags_that_are_never_cleared_are_not_locks() {
+        assert!(locks(&[(0, Rmw(CmpXchg), 0, 1), (1, Rmw(CmpXchg), 1, 2), (2, Rmw(Xchg), 2, 0)]).is_empty());
+        assert!(locks(&[(0, Rmw(CmpXchg), 0, 1), (1, Rmw(CmpXchg), 1, 1)]).is_empty());
+        // A toggle goes 0, 1, 0, 1 with xor, a counter with add: neither is a lock protocol.
+        assert!(locks(&[(0, Rmw(Xor), 0, 1), (1, Rmw(Xor), 1, 0), (2, Rmw(Xor), 0, 1), (3, Rmw(Xor), 1, 0)]).is_empty());
+        assert!(locks(&[(0, Rmw(Add), 0, 1), (0, Rmw(Add), 1, 0), (1, Rmw(Xchg), 0, 1), (1, Rmw(Xchg), 1, 0)]).is_empty());
+        // Bits set one by one with or: the second moves one non-zero value to another.
+        assert!(locks(&[(0, Rmw(Or), 0, 1), (1, Rmw(Or), 1, 3), (2, Rmw(Xchg), 3, 0)]).is_empty());
+        // A flag set with atomic stores is not tested before it is set.
+        assert!(locks(&[(0, Rmw(AtomicStore), 0, 1), (1, Load, 1, 0), (1, Load, 1, 0), (0, Rmw(AtomicStore), 1, 0)]).is_empty());
         // A plain store of 0 over 0 initialises; it is not a release.
-        assert!(locks(&[(0, Store, 0, 0), (0, Atomic, 0, 1)]).is_empty());
+        assert!(locks(&[(0, Store, 0, 0), (0, Rmw(CmpXchg), 0, 1)]).is_empty());
         // Data that a plain store clears and a compare-exchange fills is no lock: a lock needs
-        // an atomic release.
-        assert!(locks(&[(1, Atomic, 7, 7), (0, Store, 0, 0), (0, Atomic, 0, 42)]).is_empty());
+        // an atomic release, or a work-item that spins for it.
+        assert!(locks(&[(1, Rmw(CmpXchg), 7, 7), (0, Store, 0, 0), (0, Rmw(CmpXchg), 0, 42)]).is_empty());
+    }
+
+    #[test]
+    fn a_claim_that_the_others_test_and_leave_is_not_a_lock() {
+        // The first one wins; the others try once, or a few times in a row, and go on.
+        assert!(locks(&[(0, Rmw(Xchg), 0, 1), (1, Rmw(Xchg), 1, 1), (1, Other, 0, 0), (2, Rmw(Xchg), 1, 1), (2, Finish, 0, 0)]).is_empty());
+        assert!(locks(&[(0, Rmw(Or), 0, 1), (1, Rmw(Or), 1, 1), (1, Rmw(Or), 1, 1), (1, Other, 0, 0), (1, Rmw(Or), 1, 1), (1, Finish, 0, 0)]).is_empty());
+    }
+
+    #[test]
+    fn a_lock_never_released_is_a_lock_while_others_spin_for_it() {
+        // 0 takes it and never gives it back; 1 and 2 spin on it when the log ends.
+        let l = locks(&[(0, Rmw(CmpXchg), 0, 1), (1, Rmw(CmpXchg), 1, 1), (2, Rmw(CmpXchg), 1, 1), (1, Rmw(CmpXchg), 1, 1), (2, Load, 1, 0)]);
+        assert_eq!(l.len(), 1);
+        assert_eq!((l[0].held_at_end, l[0].waiters_at_end, l[0].contended), (Some(0), 2, 2));
+        // A test-and-set flag and its spinners.
+        let l = locks(&[(0, Rmw(Xchg), 0, 1), (1, Rmw(Xchg), 1, 1), (1, Rmw(Xchg), 1, 1)]);
+        assert_eq!(l.len(), 1);
+        // A lock released by a plain store is one when a work-item spun for it and took it.
+        let l = locks(&[(0, Rmw(CmpXchg), 0, 1), (1, Rmw(CmpXchg), 1, 1), (0, Store, 1, 0), (1, Rmw(CmpXchg), 0, 1), (1, Store, 1, 0)]);
+        assert_eq!((l.len(), l[0].acquisitions, l[0].contended), (1, 2, 1));
     }
 
     #[test]
     fn a_release_by_a_non_holder_then_a_second_acquire_is_an_overlap() {
-        let l = locks(&[(0, Atomic, 0, 1), (1, Atomic, 1, 0), (2, Atomic, 0, 1), (0, Atomic, 1, 0), (2, Atomic, 0, 0)]);
+        let l = locks(&[(0, Rmw(CmpXchg), 0, 1), (1, Rmw(Xchg), 1, 0), (2, Rmw(CmpXchg), 0, 1), (0, Rmw(Xchg), 1, 0), (2, Rmw(Xchg), 0, 0)]);
         let l = &l[0];
         assert_eq!(l.max_holders, 2);
         assert_eq!(l.problems, [Problem::ForeignRelease { release: 1, set_by: Some(0) }, Problem::Overlap { acquire: 2, other: 0, released_by: Some(1) }]);
@@ -700,7 +913,7 @@ mod tests {
     fn a_holder_that_sees_its_lock_released_hands_it_over() {
         // The seed 003 protocol: 0 sets, 0 polls, 1 clears, 0 sees 0, then 0 sets again and 1
         // clears again: releases by a non-holder, but never two holders.
-        let l = locks(&[(0, Atomic, 0, 1), (0, Atomic, 1, 1), (1, Atomic, 1, 0), (0, Atomic, 0, 0), (0, Atomic, 0, 1), (1, Atomic, 1, 0)]);
+        let l = locks(&[(0, Rmw(Or), 0, 1), (0, Rmw(Add), 1, 1), (1, Rmw(Xchg), 1, 0), (0, Rmw(Add), 0, 0), (0, Rmw(Or), 0, 1), (1, Rmw(Xchg), 1, 0)]);
         let l = &l[0];
         assert_eq!((l.acquisitions, l.contended, l.max_holders), (2, 0, 1));
         assert!(l.problems.iter().all(|p| matches!(p, Problem::ForeignRelease { .. })));
@@ -710,19 +923,19 @@ mod tests {
     #[test]
     fn a_plain_store_claims_the_lock_without_testing_it() {
         // 1 reads the lock free, 0 takes it, and 1 stores 1 over it believing it free.
-        let l = locks(&[(1, Load, 0, 0), (0, Atomic, 0, 1), (1, Store, 0, 1), (0, Atomic, 1, 0), (1, Store, 0, 0)]);
+        let l = locks(&[(1, Load, 0, 0), (0, Rmw(CmpXchg), 0, 1), (1, Store, 0, 1), (0, Rmw(Xchg), 1, 0), (1, Store, 0, 0)]);
         assert_eq!(l[0].max_holders, 2);
         assert_eq!(l[0].problems, [Problem::Overlap { acquire: 2, other: 1, released_by: None }]);
     }
 
     #[test]
     fn a_lock_taken_and_never_released_is_held_at_the_end_and_finishing_ends_a_hold() {
-        let l = locks(&[(0, Atomic, 0, 1), (0, Atomic, 1, 0), (1, Atomic, 0, 1), (1, Finish, 0, 0), (2, Atomic, 1, 1)]);
+        let l = locks(&[(0, Rmw(CmpXchg), 0, 1), (0, Rmw(Xchg), 1, 0), (1, Rmw(CmpXchg), 0, 1), (1, Finish, 0, 0), (2, Rmw(CmpXchg), 1, 1)]);
         let l = &l[0];
         assert_eq!(l.held_at_end, Some(2));
         assert_eq!((l.waiters_at_end, l.contended), (1, 1));
         // A finished holder no longer holds, so a later acquire is no overlap.
-        let l = locks(&[(0, Atomic, 0, 1), (0, Finish, 0, 0), (1, Atomic, 1, 0), (2, Atomic, 0, 1), (2, Atomic, 1, 0)]);
+        let l = locks(&[(0, Rmw(CmpXchg), 0, 1), (0, Finish, 0, 0), (1, Rmw(Xchg), 1, 0), (2, Rmw(CmpXchg), 0, 1), (2, Rmw(Xchg), 1, 0)]);
         assert_eq!(l[0].max_holders, 1);
     }
 }

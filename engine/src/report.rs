@@ -31,6 +31,11 @@ pub enum FindingKind {
     /// A call of a function declared without a body: it did nothing and returned 0 (a
     /// warning).
     UndefinedFunction,
+    /// A warp shuffle read a lane that did not take part in it, or was given a width CUDA
+    /// does not define: the value is undefined (the engine gives the lane its own value). A
+    /// warning: a reduction over part of a warp often computes such values and never uses
+    /// them.
+    UndefinedValue,
     AssertionFailed,
     LockMisuse,
     InvalidMemoryOrder,
@@ -61,6 +66,7 @@ impl FindingKind {
             FindingKind::DivisionByZero => "division-by-zero",
             FindingKind::SignedOverflow => "signed-overflow",
             FindingKind::UndefinedFunction => "undefined-function",
+            FindingKind::UndefinedValue => "undefined-value",
             FindingKind::AssertionFailed => "assertion-failed",
             FindingKind::LockMisuse => "lock-misuse",
             FindingKind::InvalidMemoryOrder => "invalid-memory-order",
@@ -257,6 +263,23 @@ pub struct Report {
     /// Under the relaxed memory model: the loads that read an older write than the latest.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stale_reads: Vec<crate::session::StaleReadView>,
+    /// Warnings about the source that did not stop it from running (a legacy warp vote),
+    /// left out when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<SourceWarning>,
+}
+
+/// A compiler warning in the report: what the diagnostic says, and where.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceWarning {
+    /// The diagnostic's stable code, e.g. `deprecated-warp-vote`.
+    pub code: String,
+    pub message: String,
+    /// 1-based line and column of its primary span (0 when it has none).
+    pub line: u32,
+    pub column: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
 }
 
 impl Report {

@@ -623,6 +623,89 @@ impl Scenario {
     }
 }
 
+/// The warp (sub-group) sizes the engine simulates.
+pub const WARP_SIZES: std::ops::RangeInclusive<u32> = 1..=64;
+
+/// The PCT depths the scheduler honours (it draws `depth - 1` priority change points).
+pub const PCT_DEPTHS: std::ops::RangeInclusive<u32> = 1..=64;
+
+/// The settings a litmus test makes itself, by scenario field: it places its threads in
+/// work-groups (the launch), names its kernel and gives each location its buffer (the
+/// arguments), so a scenario of a litmus test leaves them at their defaults.
+pub const LITMUS_PLACES: [&str; 4] = ["kernel", "launch", "args", "default_buffer_elements"];
+
+/// The diagnostic for `given` (a flag, or a scenario field) set on a litmus test, which makes
+/// that setting itself ([`LITMUS_PLACES`]).
+pub fn refused_for_litmus(given: &str) -> Diagnostic {
+    Diagnostic::error(
+        "invalid-option",
+        format!("{given} cannot be used with a litmus test: the test places its threads in work-groups and gives each location its buffer itself"),
+    )
+    .with_help("leave it out; a test's thread headers (`P0@wg 0, dev 0`) and initial state say where its threads run and what its locations hold")
+}
+
+impl Scenario {
+    /// Checks every setting the engine must honour as given: limits within their ranges
+    /// (`crate::limits::check`), a warp size and PCT depth it simulates, at least one
+    /// resident group, a `schedule` only for the manual scheduler (no other follows it), no
+    /// global offset for CUDA (which has none), and for a litmus test none of the settings
+    /// the test makes itself. A value out of range is
+    /// refused, never clamped; each problem is one diagnostic.
+    pub fn check(&self) -> Result<(), Vec<Diagnostic>> {
+        let mut errors = crate::limits::check(self).err().unwrap_or_default();
+        let invalid = |message: String, help: &str| Diagnostic::error("invalid-option", message).with_help(help);
+        if !WARP_SIZES.contains(&self.warp_size) {
+            errors.push(invalid(
+                format!("a warp of {} work-items is not supported", self.warp_size),
+                "choose a warp size (`--warp-size`, `warp_size`) from 1 to 64",
+            ));
+        }
+        if !PCT_DEPTHS.contains(&self.pct_depth) {
+            errors.push(invalid(
+                format!("a PCT depth of {} is not supported", self.pct_depth),
+                "choose a depth (`--pct-depth`, `pct_depth`) from 1 to 64",
+            ));
+        }
+        if self.max_resident_groups == Some(0) {
+            errors.push(invalid(
+                "at least one work-group must be resident".into(),
+                "leave the resident groups (`--resident-groups`, `max_resident_groups`) out to make every work-group resident",
+            ));
+        }
+        if !self.schedule.is_empty() && self.scheduler != SchedulerKind::Manual {
+            errors.push(invalid(
+                format!("a schedule is followed only by the manual scheduler, and this scenario uses `{}`", self.scheduler.name()),
+                "choose the manual scheduler (`--sched manual`, `scheduler = \"manual\"`) or leave the schedule out",
+            ));
+        }
+        if self.dialect == Dialect::Cuda && self.launch.offset.iter().any(|&o| o != 0) {
+            errors.push(invalid(
+                "CUDA has no global offset: block and thread indices always start at 0".into(),
+                "leave the offset (`--offset`, `launch.offset`) out, or add it to the index in the kernel",
+            ));
+        }
+        if self.dialect == Dialect::Litmus {
+            let plain = Scenario::new("", "", Dialect::Litmus);
+            let set = [
+                self.kernel != plain.kernel,
+                self.launch != plain.launch,
+                self.args != plain.args,
+                self.default_buffer_elements != plain.default_buffer_elements,
+            ];
+            for (field, set) in LITMUS_PLACES.iter().zip(set) {
+                if set {
+                    errors.push(refused_for_litmus(&format!("`{field}`")));
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+}
+
 /// Reads a scenario file (TOML, the serialised [`Scenario`]; every field optional). When it
 /// names a `source_file`, `read_source` is asked for that file's text (a path relative to the
 /// scenario file); it answers with the text and the name diagnostics should use for it.

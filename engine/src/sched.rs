@@ -15,14 +15,21 @@ pub enum Scheduler {
     /// The next ready work-item after the previous one, in index order.
     RoundRobin { last: u32 },
     Random,
-    /// Keeps stepping the same work-item until it blocks, spins or finishes.
-    RunToBlock { current: Option<u32> },
+    /// Keeps stepping the same work-item until it blocks, spins or finishes, then takes the
+    /// lowest ready one that does not spin. No agent below `floor` is ready: the floor rises
+    /// past agents found not ready and drops to any agent made ready (`notice_ready`), so a
+    /// launch of n work-items that each run to a barrier costs O(n), not O(n²), to schedule.
+    RunToBlock { current: Option<u32>, floor: u32 },
     /// PCT (Burckhardt, Kothari, Musuvathi, Nagarakatte: "A Randomized Scheduler with
     /// Probabilistic Guarantees of Finding Bugs", ASPLOS 2010): distinct random priorities,
     /// always the highest-priority ready work-item, and at `depth - 1` random steps the
     /// running work-item drops below everyone. A work-item found spinning drops below
     /// everyone too, so a busy-wait cannot starve the work-item it waits for.
-    Pct { priority: Vec<u64>, change_points: Vec<u64>, next_low: u64 },
+    ///
+    /// `ready` holds the ready agents ordered by priority, kept up to date from the machine's
+    /// log of readiness changes, so a pick costs O(log n) rather than a pass over every ready
+    /// agent. Priorities are distinct.
+    Pct { priority: Vec<u64>, change_points: Vec<u64>, next_low: u64, ready: std::collections::BTreeSet<(u64, u32)> },
     /// SIMT: a warp is chosen at random, and its ready lanes that are furthest behind in the
     /// program (the smallest call-stack position) step one after another, as the lanes of
     /// one instruction. Lanes that diverged wait until the lanes behind them catch up, which
@@ -42,18 +49,26 @@ pub enum Scheduler {
     Manual { schedule: std::rc::Rc<[u32]>, next: usize },
 }
 
+/// The lowest initial PCT priority: below it there is room for a demotion at every step of
+/// the longest run.
+const PCT_LOWEST_INITIAL: u64 = 1 << 62;
+
 impl Scheduler {
     pub fn new(scenario: &Scenario, machine: &Machine, rng: &mut Rng, expected_steps: u64) -> Scheduler {
         match scenario.scheduler {
             SchedulerKind::RoundRobin => Scheduler::RoundRobin { last: u32::MAX },
             SchedulerKind::Random => Scheduler::Random,
-            SchedulerKind::RunToBlock => Scheduler::RunToBlock { current: None },
+            SchedulerKind::RunToBlock => Scheduler::RunToBlock { current: None, floor: 0 },
             SchedulerKind::Lockstep => Scheduler::Lockstep { queue: Vec::new(), lanes: Vec::new(), completed: false },
             SchedulerKind::Manual => Scheduler::Manual { schedule: scenario.schedule.clone().into(), next: 0 },
             SchedulerKind::Pct => {
                 let n = machine.ready_pos.len();
                 // A random permutation of high priorities (Fisher-Yates), one per agent.
-                let mut priority: Vec<u64> = (0..n as u64).map(|p| p + n as u64).collect();
+                // Demotions take priorities below every initial one, one lower each time; the
+                // initial ones start high enough that demotions never run out (a spin lock's
+                // waiter is demoted every time it is found spinning: with priorities that stop
+                // at zero it would tie with the demoted holder and could starve it forever).
+                let mut priority: Vec<u64> = (0..n as u64).map(|p| p + PCT_LOWEST_INITIAL).collect();
                 for i in (1..n).rev() {
                     let j = rng.below(i as u64 + 1) as usize;
                     priority.swap(i, j);
@@ -61,7 +76,8 @@ impl Scheduler {
                 let depth = scenario.pct_depth.clamp(1, 64);
                 let mut change_points: Vec<u64> = (1..depth).map(|_| 1 + rng.below(expected_steps.max(1))).collect();
                 change_points.sort_unstable();
-                Scheduler::Pct { priority, change_points, next_low: n as u64 }
+                let ready = machine.ready.iter().map(|&a| (priority[a as usize], a)).collect();
+                Scheduler::Pct { priority, change_points, next_low: PCT_LOWEST_INITIAL, ready }
             }
         }
     }
@@ -84,35 +100,63 @@ impl Scheduler {
                 *last = pick;
                 pick
             }
-            Scheduler::RunToBlock { current } => {
+            Scheduler::RunToBlock { current, floor } => {
                 let n = machine.items.len() as u32;
                 // A work-item known to spin is blocked on a value as surely as one at a barrier
                 // is blocked on its group: run-to-block moves on from it, or it would spin for
                 // ever while the work-item it waits for never runs.
                 let spins = |agent: u32| agent < n && machine.is_spinning(agent);
+                let is_ready = |agent: u32| machine.ready_pos[agent as usize] != u32::MAX;
                 let pick = match *current {
-                    Some(agent) if machine.ready_pos[agent as usize] != u32::MAX && !machine.released && !spins(agent) => agent,
-                    _ => ready.iter().copied().filter(|&a| !spins(a)).min().unwrap_or_else(|| *ready.iter().min().unwrap_or(&ready[0])),
+                    Some(agent) if is_ready(agent) && !machine.released && !spins(agent) => agent,
+                    _ => {
+                        // The lowest ready agent that does not spin, else the lowest ready one.
+                        let agents = machine.ready_pos.len() as u32;
+                        while *floor < agents && !is_ready(*floor) {
+                            *floor += 1;
+                        }
+                        let mut lowest_ready = None;
+                        let mut found = None;
+                        for agent in *floor..agents {
+                            if is_ready(agent) {
+                                lowest_ready.get_or_insert(agent);
+                                if !spins(agent) {
+                                    found = Some(agent);
+                                    break;
+                                }
+                            }
+                        }
+                        found.or(lowest_ready).unwrap_or(ready[0])
+                    }
                 };
                 *current = Some(pick);
                 pick
             }
-            Scheduler::Pct { priority, change_points, next_low } => {
+            Scheduler::Pct { priority, change_points, next_low, ready: by_priority } => {
                 let n = machine.items.len() as u32;
-                let mut pick = *ready.iter().max_by_key(|&&wi| priority[wi as usize]).unwrap_or(&ready[0]);
+                // Priorities are distinct (demotions never run out of lower ones), so the top
+                // of the set is the one agent a scan of the ready list would find.
+                let top = |set: &std::collections::BTreeSet<(u64, u32)>| set.last().map_or(ready[0], |&(_, a)| a);
+                // Drops `agent` below everyone.
+                let lower = |agent: u32, priority: &mut Vec<u64>, next_low: &mut u64, set: &mut std::collections::BTreeSet<(u64, u32)>| {
+                    *next_low = next_low.saturating_sub(1);
+                    if set.remove(&(priority[agent as usize], agent)) {
+                        set.insert((*next_low, agent));
+                    }
+                    priority[agent as usize] = *next_low;
+                };
+                let mut pick = top(by_priority);
                 // The spin hint: at most once per ready agent, so a step always happens.
                 for _ in 0..ready.len() {
                     if pick >= n || !machine.is_spinning(pick) {
                         break;
                     }
-                    *next_low = next_low.saturating_sub(1);
-                    priority[pick as usize] = *next_low;
-                    pick = *ready.iter().max_by_key(|&&wi| priority[wi as usize]).unwrap_or(&ready[0]);
+                    lower(pick, priority, next_low, by_priority);
+                    pick = top(by_priority);
                 }
                 if change_points.first() == Some(&step) {
                     change_points.remove(0);
-                    *next_low = next_low.saturating_sub(1);
-                    priority[pick as usize] = *next_low;
+                    lower(pick, priority, next_low, by_priority);
                 }
                 pick
             }
@@ -129,11 +173,7 @@ impl Scheduler {
                     return Some(agent);
                 }
                 let warp = machine.items[agent as usize].warp;
-                let mut group: Vec<u32> = ready
-                    .iter()
-                    .copied()
-                    .filter(|&a| (a as usize) < machine.items.len() && machine.items[a as usize].warp == warp)
-                    .collect();
+                let mut group: Vec<u32> = warp_lanes(machine, warp).filter(|&a| machine.ready_pos[a as usize] != u32::MAX).collect();
                 let behind = group.iter().copied().min_by(|&a, &b| position_order(machine, a, b)).unwrap_or(agent);
                 group.retain(|&a| position_order(machine, a, behind) == std::cmp::Ordering::Equal);
                 // Lanes step in lane order: the queue is popped from the back.
@@ -159,6 +199,35 @@ impl Scheduler {
 }
 
 impl Scheduler {
+    /// Before a pick: learns which agents became ready or stopped being ready since the last
+    /// one. Run-to-block lowers its floor to the lowest agent made ready; PCT updates its
+    /// ordered ready set from the machine's log, which it starts the first time (membership
+    /// is set from each logged agent's readiness now, so a log that overlaps what the set
+    /// already knows does no harm).
+    pub fn notice_ready(&mut self, machine: &mut Machine) {
+        let low = std::mem::replace(&mut machine.ready_added_low, u32::MAX);
+        match self {
+            Scheduler::RunToBlock { floor, .. } => *floor = (*floor).min(low),
+            Scheduler::Pct { priority, ready, .. } => match &mut machine.ready_log {
+                Some(log) => {
+                    for agent in log.drain(..) {
+                        let key = (priority[agent as usize], agent);
+                        if machine.ready_pos[agent as usize] != u32::MAX {
+                            ready.insert(key);
+                        } else {
+                            ready.remove(&key);
+                        }
+                    }
+                }
+                None => {
+                    *ready = machine.ready.iter().map(|&a| (priority[a as usize], a)).collect();
+                    machine.ready_log = Some(Vec::new());
+                }
+            },
+            _ => {}
+        }
+    }
+
     /// After a step: the lanes of the lockstep instruction that step completed, which the
     /// race detector orders with each other.
     pub fn completed_instruction(&mut self) -> Option<&[u32]> {
@@ -178,15 +247,19 @@ impl Scheduler {
         match self {
             Scheduler::Lockstep { .. } => {
                 let warp = machine.items[wi as usize].warp;
-                !machine.ready.iter().any(|&a| {
-                    (a as usize) < machine.items.len()
-                        && machine.items[a as usize].warp == warp
-                        && position_order(machine, a, wi) == std::cmp::Ordering::Less
-                })
+                !warp_lanes(machine, warp)
+                    .any(|a| machine.ready_pos[a as usize] != u32::MAX && position_order(machine, a, wi) == std::cmp::Ordering::Less)
             }
             _ => true,
         }
     }
+}
+
+/// The work-items of warp `warp`: consecutive from its first lane, so finding them costs the
+/// warp's size, not the launch's.
+fn warp_lanes(machine: &Machine, warp: u32) -> impl Iterator<Item = u32> + '_ {
+    let first = machine.warps[warp as usize].first;
+    (first..machine.items.len() as u32).take_while(move |&a| machine.items[a as usize].warp == warp)
 }
 
 /// Orders two work-items by how far they are in the program: their call stacks compared

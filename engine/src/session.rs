@@ -138,6 +138,7 @@ fn limits(scenario: &Scenario) -> Limits {
     Limits {
         instructions_per_step: scenario.max_instructions_per_step.max(1),
         printf_bytes: scenario.max_printf_bytes as usize,
+        memory_bytes: scenario.max_memory_bytes,
         ..Limits::default()
     }
 }
@@ -145,6 +146,8 @@ fn limits(scenario: &Scenario) -> Limits {
 impl Prepared {
     /// Compiles `scenario`, or explains why it cannot run.
     pub fn new(mut scenario: Scenario) -> Result<Prepared, Vec<Diagnostic>> {
+        // Checked as given, before a litmus test fills in its launch and arguments.
+        scenario.check()?;
         let options = crate::lower::Options { statements: scenario.granularity == crate::scenario::Granularity::Statement };
         let mut litmus = None;
         let program = if scenario.dialect == crate::scenario::Dialect::Litmus {
@@ -157,13 +160,13 @@ impl Prepared {
             frontend::compile_with(&scenario.source, scenario.dialect, &scenario.defines, options).map_err(|d| vec![d])?
         };
         let kernel = pick_kernel(&program, &scenario).map_err(|d| vec![d])?;
-        crate::limits::check(&scenario)?;
-        if scenario.max_resident_groups == Some(0) {
-            return Err(vec![Diagnostic::error("invalid-launch", "max_resident_groups must be at least 1")
-                .with_help("leave it out to make every work-group resident")]);
-        }
         let lines = LineIndex::new(&scenario.source);
         Ok(Prepared { scenario, program: Rc::new(program), kernel, lines, litmus, history: true, trace_hash: true, template: None })
+    }
+
+    /// The compiler's warnings about the source (it runs regardless).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.program.warnings
     }
 
     /// Launches once to keep the machine for every later start, when the launch does not
@@ -359,6 +362,11 @@ impl Session {
         &self.scenario
     }
 
+    /// The compiler's warnings about the source (it runs regardless).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.machine.program.warnings
+    }
+
     pub fn status(&self) -> RunStatus {
         self.status
     }
@@ -384,12 +392,14 @@ impl Session {
         if let Some(&decision) = self.decisions.get(self.steps as usize) {
             let (agent, manual) = (decision & !MANUAL, decision & MANUAL != 0);
             if !manual {
+                self.scheduler.notice_ready(&mut self.machine);
                 self.scheduler.pick(&self.machine, &mut self.rng, self.steps + 1);
             }
             self.perform(agent);
             return true;
         }
         let next = self.steps + 1;
+        self.scheduler.notice_ready(&mut self.machine);
         let Some(agent) = self.scheduler.pick(&self.machine, &mut self.rng, next) else {
             self.after_step();
             return false;
@@ -854,24 +864,28 @@ impl Session {
             // The verb for one work-item and for several.
             let item = &machine.items[wi as usize];
             let what = match item.status {
-                Status::AtBarrier => {
-                    let r = &machine.groups[item.group as usize].rendezvous;
-                    let counts = format!("({} of {} arrived)", r.waiting.len(), r.unfinished);
-                    (format!("waits at this barrier {counts}"), format!("wait at this barrier {counts}"))
-                }
+                Status::AtBarrier => match machine.warp_meeting_of(wi) {
+                    Some((arrived, named, missing)) => {
+                        let verb = if missing.len() == 1 { "has" } else { "have" };
+                        let who = describe_items(missing.iter().map(|&m| self.global_id(m)[0]).collect());
+                        let counts = format!("({arrived} of the {named} lanes it names have arrived; {who} {verb} not)");
+                        (format!("waits at this warp collective {counts}"), format!("wait at this warp collective {counts}"))
+                    }
+                    None => {
+                        let r = &machine.groups[item.group as usize].rendezvous;
+                        let counts = format!("({} of {} arrived)", r.waiting.len(), r.unfinished);
+                        (format!("waits at this barrier {counts}"), format!("wait at this barrier {counts}"))
+                    }
+                },
                 Status::Waiting => ("waits for async copies here".to_string(), "wait for async copies here".to_string()),
                 _ if machine.is_spinning(wi) => {
+                    let context = crate::locks::HangContext { line_of: &|span| self.line_col(span).0, held_back: &|h| !self.scheduler.could_pick(machine, h) };
                     let on = self
                         .last_read(wi)
                         .map(|loc| {
-                            let holder = locks.iter().find(|l| l.location == loc).and_then(|l| l.held_at_end).and_then(|e| machine.log.get(e));
-                            match holder {
-                                Some(e) => format!(
-                                    " waiting for the lock `{}`, held by work-item {} since step {}",
-                                    self.describe_location(loc, wi),
-                                    self.global_id(e.work_item)[0],
-                                    e.step
-                                ),
+                            let lock = crate::locks::lock_at(machine, &locks, loc, wi);
+                            match lock.and_then(|l| crate::locks::spinning_for(machine, &locks, l, wi, &context)) {
+                                Some(waiting) => waiting,
                                 None => format!(", re-reading `{}`, which nobody changes", self.describe_location(loc, wi)),
                             }
                         })
@@ -956,7 +970,7 @@ impl Session {
             .collect();
         Finding {
             kind: f.kind,
-            severity: if matches!(f.kind, FindingKind::SignedOverflow | FindingKind::UndefinedFunction) {
+            severity: if matches!(f.kind, FindingKind::SignedOverflow | FindingKind::UndefinedFunction | FindingKind::UndefinedValue) {
                 Severity::Warning
             } else {
                 Severity::Error
@@ -1254,6 +1268,14 @@ impl Session {
             registers: None,
             exists: None,
             stale_reads: self.stale_reads(),
+            warnings: self
+                .warnings()
+                .iter()
+                .map(|d| {
+                    let (line, column) = d.span.map_or((0, 0), |s| self.line_col(s));
+                    crate::report::SourceWarning { code: d.code.clone(), message: d.message.clone(), line, column, help: d.help.clone() }
+                })
+                .collect(),
         };
         if self.status != RunStatus::Running {
             report.registers = self.registers();

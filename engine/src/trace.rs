@@ -98,7 +98,9 @@ pub struct EventLog {
     /// The distinct spans, in the order first seen; truncating the log keeps them, so an
     /// index stays valid for the log's whole life.
     spans: SpanTable,
-    /// Order and scope, `NONE` where the event has none.
+    /// Order and scope, `NONE` where the event has none. An atomic's order column also holds
+    /// its operation ([`EventLog::atomic_op`]): orders take three bits, and the operation's
+    /// index plus one the five above them, so an event costs no extra byte for it.
     order: Vec<u8>,
     scope: Vec<u8>,
     hash: u64,
@@ -111,6 +113,11 @@ crate::reuse::clone_fields!(EventLog { step, work_item, kind, location, spilled,
 
 /// The `order` and `scope` column value of events that have none.
 const NONE: u8 = u8::MAX;
+
+/// The bits of the order column that hold the memory order (`crate::ir::order` values are at
+/// most 5); an atomic's operation is above them.
+const ORDER_BITS: u32 = 3;
+const ORDER_MASK: u8 = (1 << ORDER_BITS) - 1;
 
 /// The packed location of an event that has none, and the mark of one kept in `spilled`:
 /// both are private-memory locations no event has (allocation 2^22 - 1 at an offset near
@@ -211,6 +218,15 @@ impl EventLog {
         self.step.is_empty()
     }
 
+    /// The operation of atomic event `index` (`None` for other events, and for an atomic
+    /// pushed without one). Not part of [`Event`] nor of the trace hash: the hash of a run is
+    /// what it was before the log kept operations.
+    pub fn atomic_op(&self, index: usize) -> Option<crate::ir::AtomicOp> {
+        let column = *self.order.get(index)?;
+        let op = (column != NONE).then_some(column >> ORDER_BITS)?;
+        crate::ir::AtomicOp::ALL.get(op.checked_sub(1)? as usize).copied()
+    }
+
     pub fn get(&self, index: usize) -> Option<Event> {
         Some(Event {
             step: *self.step.get(index)? as u64,
@@ -220,7 +236,7 @@ impl EventLog {
             read: self.read[index],
             written: self.written[index],
             span: self.spans.get(self.span[index]),
-            order: Some(self.order[index]).filter(|&o| o != NONE),
+            order: Some(self.order[index]).filter(|&o| o != NONE).map(|o| o & ORDER_MASK),
             scope: Some(self.scope[index]).filter(|&o| o != NONE),
         })
     }
@@ -332,6 +348,16 @@ impl EventLog {
         self.order.extend_from_slice(&other.order[range.clone()]);
         self.scope.extend_from_slice(&other.scope[range]);
         self.hash = hash;
+    }
+
+    /// Pushes an atomic event with its operation (see [`EventLog::atomic_op`]).
+    pub fn push_atomic(&mut self, event: Event, op: crate::ir::AtomicOp) {
+        self.push(event);
+        if let Some(last) = self.order.last_mut() {
+            if *last != NONE {
+                *last |= (op.index() + 1) << ORDER_BITS;
+            }
+        }
     }
 
     pub fn push(&mut self, event: Event) {

@@ -128,3 +128,86 @@ fn seeking_back_gives_the_locks_of_that_step() {
     session.seek(end);
     assert_eq!(session.locks(), run(with_seed("flag_mutex_product.toml", SchedulerKind::Random, 11)).locks());
 }
+
+/// The scenario of a `tests/data/run` kernel, from its `// ARGS:` line (launch sizes, warp
+/// size and arguments; the scheduler and seed are the caller's).
+fn run_test(file: &str, source: &str, scheduler: SchedulerKind, seed: u64) -> Scenario {
+    use interleave_engine::scenario::{ArgBinding, Dialect};
+    let dialect = if file.ends_with(".cu") { Dialect::Cuda } else { Dialect::OpenCl };
+    let mut s = Scenario::new(source, file, dialect);
+    let args: Vec<&str> = source.lines().next().and_then(|l| l.strip_prefix("// ARGS:")).expect("an ARGS line").split_whitespace().collect();
+    let sizes = |v: &str| v.split(',').map(|n| n.parse().expect("a size")).collect::<Vec<u64>>();
+    for pair in args.windows(2) {
+        match pair[0] {
+            "--global" => s.launch.global = sizes(pair[1]),
+            "--local" => s.launch.local = Some(sizes(pair[1])),
+            "--warp-size" => s.warp_size = pair[1].parse().expect("a warp size"),
+            "--arg" => s.args.push(ArgBinding::parse(pair[1]).expect("a valid argument")),
+            _ => {}
+        }
+    }
+    s.scheduler = scheduler;
+    s.seed = seed;
+    s
+}
+
+/// The lock family of `tests/data/run`: the protocols are locks under every schedule, and the
+/// patterns that only look like one (toggles, counters, bitmasks, first-one-wins claims) are
+/// never locks and never `lock-misuse`, whatever the schedule.
+#[test]
+fn lock_protocols_are_locks_and_look_alikes_never_are() {
+    let locks: [(&str, &str); 3] = [
+        ("lock_cas_store_release.cl", include_str!("../../tests/data/run/lock_cas_store_release.cl")),
+        ("lock_cas_xchg_release.cl", include_str!("../../tests/data/run/lock_cas_xchg_release.cl")),
+        ("lock_flag_mutex.cl", include_str!("../../tests/data/run/lock_flag_mutex.cl")),
+    ];
+    let look_alikes: [(&str, &str); 4] = [
+        ("not_lock_xor_toggle.cl", include_str!("../../tests/data/run/not_lock_xor_toggle.cl")),
+        ("not_lock_counter.cl", include_str!("../../tests/data/run/not_lock_counter.cl")),
+        ("not_lock_bitmask.cl", include_str!("../../tests/data/run/not_lock_bitmask.cl")),
+        ("not_lock_first_wins.cu", include_str!("../../tests/data/run/not_lock_first_wins.cu")),
+    ];
+    let mut schedules: Vec<(SchedulerKind, u64)> = (0..40).map(|seed| (SchedulerKind::Random, seed)).collect();
+    schedules.extend((0..10).map(|seed| (SchedulerKind::Pct, seed)));
+    schedules.extend([(SchedulerKind::RoundRobin, 0), (SchedulerKind::RunToBlock, 0), (SchedulerKind::Lockstep, 0)]);
+    for (kind, seed) in schedules {
+        for (file, source) in locks {
+            let context = format!("{file} under {} seed {seed}", kind.name());
+            let session = run(run_test(file, source, kind, seed));
+            // Under lockstep a lock contended within one warp can hang (GPUs before Volta),
+            // and a hung lock is still the same lock.
+            assert!(matches!(session.status(), RunStatus::Completed | RunStatus::Livelock), "{context}: {:?}", session.status());
+            let found = session.locks();
+            assert_eq!(found.len(), 1, "{context}: {found:?}");
+            assert_eq!(found[0].max_holders, 1, "{context}");
+            if session.status() == RunStatus::Completed {
+                assert!(session.findings().iter().all(|f| f.kind.as_str() != "lock-misuse"), "{context}: {:?}", session.findings());
+                check_alternates(&found[0], &context);
+            }
+        }
+        for (file, source) in look_alikes {
+            let context = format!("{file} under {} seed {seed}", kind.name());
+            let session = run(run_test(file, source, kind, seed));
+            assert_eq!(session.status(), RunStatus::Completed, "{context}");
+            assert_eq!(session.locks(), [], "{context}");
+            assert!(session.findings().is_empty(), "{context}: {:?}", session.findings());
+        }
+    }
+}
+
+/// A lock taken and never released is recognised when the others spin for it, and the hang
+/// names it, its holder and what the holder waits for, under every schedule.
+#[test]
+fn a_lock_that_hangs_before_its_first_release_is_named_with_its_holder() {
+    let source = include_str!("../../tests/data/run/lock_never_released_hang.cl");
+    for seed in 0..40 {
+        let session = run(run_test("lock_never_released_hang.cl", source, SchedulerKind::Random, seed));
+        assert_eq!(session.status(), RunStatus::Livelock, "seed {seed}");
+        let locks = session.locks();
+        assert_eq!((locks.len(), locks[0].location.as_str(), locks[0].acquisitions), (1, "lock[0]", 1), "seed {seed}");
+        let hang = session.findings().iter().find(|f| f.kind.as_str() == "livelock").expect("a livelock finding");
+        let spinners = hang.related.iter().find(|r| r.message.contains("spin")).expect("the spinners");
+        assert!(spinners.message.contains("waiting for the lock `lock[0]`, held by work-item"), "seed {seed}: {}", spinners.message);
+        assert!(spinners.message.contains("which waits for them at the barrier at line 9"), "seed {seed}: {}", spinners.message);
+    }
+}

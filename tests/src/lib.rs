@@ -13,7 +13,11 @@
 //!
 //! With the `e2e` feature, [`browser`] starts chromedriver and opens headless Chromium sessions
 //! for the browser tests.
+//!
+//! [`axiomatic`] is an axiomatic checker for litmus tests, independent of the engine, against
+//! which the engine's relaxed exploration is tested.
 
+pub mod axiomatic;
 #[cfg(feature = "e2e")]
 pub mod browser;
 

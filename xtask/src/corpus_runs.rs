@@ -160,6 +160,7 @@ mod tests {
             registers: None,
             exists: None,
             stale_reads: Vec::new(),
+            warnings: Vec::new(),
         };
         let lines = dump_lines(&report);
         assert_eq!(lines, vec!["Argument 'out': 8 bytes", "  out[0] = 2", "  out[1] = 42.24", "a", "b"]);

@@ -127,7 +127,7 @@ fn summary(run: &ExploreRun, result: &Exploration) -> Html {
     }
 }
 
-/// The findings of the exploration, each with its seed.
+/// The findings of the exploration, each with the seed or the replay that reproduces it.
 fn findings(
     run: &ExploreRun,
     result: &Exploration,
@@ -143,6 +143,14 @@ fn findings(
             { for result.findings.iter().enumerate().map(|(index, found)| {
                 let f = &found.finding;
                 let severity = severity_name(f.severity);
+                // An exhaustive search's finding replays from its schedule; a random one from
+                // its seed.
+                let replayable = found.schedule.is_some();
+                let (shown, label) = if replayable {
+                    ("a recorded schedule".to_string(), format!("Replay the execution that shows this {}", f.kind.as_str()))
+                } else {
+                    (format!("seed {}", found.seed), format!("Run seed {} to see this {}", found.seed, f.kind.as_str()))
+                };
                 html! {
                     <li key={index} class={classes!("finding", severity)} data-kind={f.kind.as_str()}>
                         <span class="sev">{ severity }</span>
@@ -150,17 +158,17 @@ fn findings(
                         <span class="msg">{ &f.message }</span>
                         <span class="meta">
                             if f.line > 0 { <span class="at">{ format!("{}:{}", f.line, f.column) }</span> }
-                            <span class="seed">{ format!("seed {}", found.seed) }</span>
+                            <span class="seed">{ shown }</span>
                             <span class="runs">{ format!("in {} of {} runs", thousands(found.runs), thousands(result.runs)) }</span>
                         </span>
-                        if seeded {
+                        if seeded || replayable {
                             <button
                                 type="button"
                                 class="replay"
                                 disabled={!enabled}
-                                aria-label={format!("Run seed {} to see this {}", found.seed, f.kind.as_str())}
+                                aria-label={label}
                                 onclick={on_load.reform(move |_: MouseEvent| index)}
-                            >{ format!("Run seed {}", found.seed) }</button>
+                            >{ if replayable { "Replay".to_string() } else { format!("Run seed {}", found.seed) } }</button>
                         }
                     </li>
                 }

@@ -33,6 +33,39 @@ enum Exit {
     Fatal(FindingKind, String, Span),
     /// Too many instructions without an event.
     Runaway(Span),
+    /// Growing its state (a call's frame and registers, private memory) needs this many
+    /// bytes, more than the memory limit leaves (or than the host gives).
+    Memory(u64, &'static str, Span),
+}
+
+/// Grows `v` to hold `len` elements with an exact reservation, charged to `room` (the bytes
+/// the memory limit leaves) before it is made. A vector that already has the capacity costs
+/// nothing, so a call repeated at the same depth charges once. `Err` with the bytes needed
+/// when the room, or the host, does not have them: sizes come from the kernel, and a failed
+/// allocation must not end the process.
+fn reserve<T>(room: &mut u64, v: &mut Vec<T>, len: usize) -> Result<(), u64> {
+    let old = v.capacity();
+    if len <= old {
+        return Ok(());
+    }
+    let bytes = ((len - old) as u64).saturating_mul(std::mem::size_of::<T>() as u64);
+    if bytes > *room || v.try_reserve_exact(len - v.len()).is_err() {
+        return Err(bytes);
+    }
+    *room -= ((v.capacity() - old) as u64).saturating_mul(std::mem::size_of::<T>() as u64).min(*room);
+    Ok(())
+}
+
+/// The `Rare` box of a work-item, made (and charged to `room`) on first use.
+fn rare_box<'a>(room: &mut u64, rare: &'a mut Option<Box<Rare>>) -> Result<&'a mut Rare, u64> {
+    if rare.is_none() {
+        let bytes = std::mem::size_of::<Rare>() as u64;
+        if bytes > *room {
+            return Err(bytes);
+        }
+        *room -= bytes;
+    }
+    Ok(rare.get_or_insert_with(Box::default))
 }
 
 /// Runs `wi`'s private computation up to its next shared-memory event.
@@ -53,7 +86,8 @@ fn run_stretch(m: &mut Machine, wi: u32, fuel: &mut u64) {
         let item = &mut m.items[wi as usize];
         let active = m.warps[item.warp as usize].active;
         let first = m.groups[item.group as usize].first;
-        match exec_private(&program, &m.geometry, &m.program_globals, item, wi - first, fuel, limit, active, m.warp_size, call_depth) {
+        let room = &mut m.memory_room;
+        match exec_private(&program, &m.geometry, &m.program_globals, item, wi - first, fuel, limit, active, m.warp_size, call_depth, room) {
             Exit::AtEvent => return,
             Exit::Finished => {
                 let item = &m.items[wi as usize];
@@ -88,8 +122,27 @@ fn run_stretch(m: &mut Machine, wi: u32, fuel: &mut u64) {
                 m.runaway = Some(wi);
                 return;
             }
+            Exit::Memory(needed, what, span) => {
+                out_of_memory(m, wi, needed, what, span);
+                return;
+            }
         }
     }
+}
+
+/// Stops the run: work-item `wi` needs `needed` more bytes for `what` than the memory limit
+/// leaves.
+fn out_of_memory(m: &mut Machine, wi: u32, needed: u64, what: &str, span: Span) {
+    let limit = m.limits.memory_bytes;
+    let message = crate::limits::MEMORY_BYTES.exceeded(
+        limit,
+        &format!(
+            "work-item {wi} needs {} more bytes for {what}, more than the memory limit leaves (the launch holds the rest)",
+            crate::limits::thousands(needed)
+        ),
+    );
+    m.fault(Fault { kind: FindingKind::StepLimit, message, span, work_item: wi, step: m.step, related: Vec::new() });
+    m.runaway = Some(wi);
 }
 
 #[inline]
@@ -325,6 +378,7 @@ fn exec_private(
     active_mask: u64,
     warp_size: u32,
     call_depth: u32,
+    room: &mut u64,
 ) -> Exit {
     let mut left = *fuel;
     let WorkItem { func: cur_func, pc: cur_pc, base: cur_base, regs, cycles, group, spurious, rare, .. } = item;
@@ -566,19 +620,35 @@ fn exec_private(
                 Instr::GlobalAddr { dst, index } => r[dst as usize] = globals[index as usize],
                 Instr::Alloca { dst, size, align, initialised } => {
                     let align = align.max(1) as usize;
-                    let Rare { private, private_init, .. } = &mut **rare.get_or_insert_with(Box::default);
+                    let what = "its private variables";
+                    let Rare { private, private_init, .. } = match rare_box(room, rare) {
+                        Ok(r) => r,
+                        Err(needed) => break Exit::Memory(needed, what, spans[pc]),
+                    };
                     let start = private.len().div_ceil(align) * align;
-                    private.resize(start + size as usize, 0);
-                    private_init.resize(start + size as usize, initialised);
+                    let end = start + size as usize;
+                    if let Err(needed) = reserve(room, private, end).and_then(|_| reserve(room, private_init, end)) {
+                        break Exit::Memory(needed, what, spans[pc]);
+                    }
+                    private.resize(end, 0);
+                    private_init.resize(end, initialised);
                     r[dst as usize] = ptr::make(Space::Private, 1, start as u64);
                 }
                 Instr::Call { func: callee, dst, args, argc } => {
-                    let Rare { frames, private, .. } = &mut **rare.get_or_insert_with(Box::default);
+                    let what = "the frame and registers of a call";
+                    let Rare { frames, private, .. } = match rare_box(room, rare) {
+                        Ok(r) => r,
+                        Err(needed) => break Exit::Memory(needed, what, spans[pc]),
+                    };
                     if frames.len() as u32 >= call_depth {
                         break Exit::Fatal(FindingKind::Unsupported, format!("calls nested deeper than {call_depth} levels"), spans[pc]);
                     }
                     let callee_fn = &program.functions[callee as usize];
                     let new_base = regs.len();
+                    let grown = reserve(room, frames, frames.len() + 1).and_then(|_| reserve(room, regs, new_base + callee_fn.num_regs as usize));
+                    if let Err(needed) = grown {
+                        break Exit::Memory(needed, what, spans[pc]);
+                    }
                     regs.resize(new_base + callee_fn.num_regs as usize, 0);
                     for i in 0..argc as usize {
                         let a = func.arg_pool[args as usize + i];
@@ -860,9 +930,12 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             m.items[wi as usize].regs[base + dst as usize] = old;
             m.items[wi as usize].spurious = spurious;
             let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
-            m.ordered_event(wi, EventKind::Atomic, Some(loc), old, new, span, Some(order), Some(scope));
+            m.atomic_event(wi, loc, old, new, span, order, scope, op);
             // An update that leaves the value as it was (a failed compare-exchange, adding
-            // zero, setting a set flag) is a read as far as progress goes.
+            // zero, setting a set flag) is a read as far as progress goes. One whose outcome
+            // was drawn (a weak compare-exchange that failed spuriously, an update that read an
+            // older write) may go otherwise from the same state next time: a retry that can
+            // still succeed, never the anchor of a spin.
             if changed {
                 m.write_epoch += 1;
             } else {
@@ -872,13 +945,15 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
         Instr::Barrier { flags } => {
             let f = reg(m, flags);
             m.event(wi, EventKind::BarrierArrive, None, 0, f, span);
-            arrive(m, Scope::Group(group), Arrival { wi, func: func_index, pc, a: f, b: 0 });
+            arrive(m, Scope::Group(group), Arrival { wi, func: func_index, pc, a: f, b: 0, mask: None, width: 0 });
         }
-        Instr::Collective { warp, a, b, .. } => {
+        Instr::Collective { warp, a, b, mask, width, .. } => {
             let (a, b) = (reg(m, a), reg(m, b));
+            let mask = mask.map(|r| reg(m, r));
+            let width = width.map_or(0, |r| reg(m, r));
             m.event(wi, EventKind::BarrierArrive, None, a, b, span);
             let scope = if warp { Scope::Warp(m.items[wi as usize].warp as usize) } else { Scope::Group(group) };
-            arrive(m, scope, Arrival { wi, func: func_index, pc, a, b });
+            arrive(m, scope, Arrival { wi, func: func_index, pc, a, b, mask, width });
         }
         Instr::Malloc { dst, size } => {
             let size = reg(m, size);
@@ -1172,9 +1247,20 @@ fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
         w.spinning = true;
         return;
     }
+    // The saved copy grows with the work-item's state: charged like any growth, so a launch
+    // of many spinning work-items with large private memory stops at the memory limit.
+    let s = w.saved.get_or_insert_with(Default::default);
+    let room = &mut m.memory_room;
+    let grown = reserve(room, &mut s.regs, item.regs.len())
+        .and_then(|_| reserve(room, &mut s.private, private.len()))
+        .and_then(|_| reserve(room, &mut s.frames, frames.len()));
+    if let Err(needed) = grown {
+        let span = m.program.functions[func as usize].spans.get(pc as usize).copied().unwrap_or_default();
+        out_of_memory(m, wi, needed, "a copy of its state to tell whether it spins", span);
+        return;
+    }
     // The clock counter is left out on purpose: a loop that reads `clock()` keeps it in a
     // register, and a loop that does not cannot tell the difference.
-    let s = w.saved.get_or_insert_with(Default::default);
     s.regs.clear();
     s.regs.extend_from_slice(&item.regs);
     s.private.clear();
@@ -1204,6 +1290,10 @@ fn arrive(m: &mut Machine, scope: Scope, arrival: Arrival) {
         w.spinning = false;
     }
     m.set_status(arrival.wi, Status::AtBarrier);
+    if let Scope::Warp(w) = scope {
+        m.warp_arrive(w, arrival);
+        return;
+    }
     let r = m.rendezvous(scope);
     r.waiting.push(arrival);
     if r.waiting.len() as u32 == r.unfinished {
@@ -1326,15 +1416,22 @@ impl Machine {
 
 /// The new value of an atomic read-modify-write.
 fn atomic(op: AtomicOp, ty: ElemType, old: u64, x: u64, expected: u64) -> u64 {
+    // Registers of `ty` in memory's form: the arithmetic must be the type's own (a `double`
+    // added as an integer adds bit patterns); the narrow unsigned types compare and exchange
+    // only, which their zero-extended bits do as `ulong`.
     let nt = match ty {
         ElemType::Int => NumTy::I32,
         ElemType::UInt => NumTy::U32,
         ElemType::Long => NumTy::I64,
         ElemType::Float => NumTy::F32,
+        ElemType::Double => NumTy::F64,
         _ => NumTy::U64,
     };
     let bin = |op| binary(op, nt, old, x).unwrap_or(old);
     match op {
+        // Only CUDA adds floats atomically (OpenCL C has no float read-modify-write but the
+        // exchanges), and PTX's `atom.add.f32` flushes subnormal inputs and results to zero.
+        AtomicOp::Add if nt == NumTy::F32 => add_f32_ftz(old, x),
         AtomicOp::Add => bin(BinaryOp::Add),
         AtomicOp::Sub => bin(BinaryOp::Sub),
         AtomicOp::Xchg | AtomicOp::Store => x,
@@ -1369,6 +1466,13 @@ fn atomic(op: AtomicOp, ty: ElemType, old: u64, x: u64, expected: u64) -> u64 {
             }
         }
     }
+}
+
+/// `a + b` in single precision as PTX's `atom.add.f32` computes it: rounded to nearest even,
+/// with subnormal inputs and results flushed to zero of the same sign.
+fn add_f32_ftz(a: u64, b: u64) -> u64 {
+    let flush = |x: f32| if x.is_subnormal() { f32::from_bits(x.to_bits() & 0x8000_0000) } else { x };
+    flush(flush(f32_of(a)) + flush(f32_of(b))).to_bits() as u64
 }
 
 /// Answers a work-item query from the launch geometry.

@@ -8,7 +8,8 @@ use std::rc::Rc;
 
 use super::{interp, Alloc, Group, Limits, Machine, Status, WorkItem};
 use crate::diag::Diagnostic;
-use crate::ir::{ptr, ParamKind, Program};
+use crate::ir::{ptr, Function, Instr, ParamKind, Program};
+use crate::limits::thousands;
 use crate::rng::Rng;
 use crate::scenario::{Access, ArgSpec, BufferInit, ElemType, Number, Scenario};
 use crate::trace::{EventLog, Space};
@@ -168,9 +169,27 @@ pub fn number_bits(n: Number, ty: ElemType) -> u64 {
     }
 }
 
+/// `n` copies of `value`, or a diagnostic when the host cannot give the memory: sizes come
+/// from the user (within the memory limit, which a host may still not have), and a failed
+/// allocation must end in a message, never in an abort of the process.
+pub(crate) fn filled<T: Clone>(n: u64, value: T, what: &str) -> Result<Vec<T>, Diagnostic> {
+    let mut v = Vec::new();
+    match usize::try_from(n).ok().filter(|&n| v.try_reserve_exact(n).is_ok()) {
+        Some(n) => {
+            v.resize(n, value);
+            Ok(v)
+        }
+        None => Err(Diagnostic::error(
+            "resource-limit",
+            format!("this machine could not allocate {} bytes for {what}", thousands(n.saturating_mul(std::mem::size_of::<T>() as u64))),
+        )
+        .with_help("make the launch smaller or lower `max_memory_bytes`")),
+    }
+}
+
 fn fill_buffer(name: &str, elem: ElemType, len: u64, init: &BufferInit, access: Access, rng: &mut Rng) -> Result<Alloc, Diagnostic> {
     let size = elem.size();
-    let mut bytes = vec![0u8; (len * size) as usize];
+    let mut bytes = filled(len.saturating_mul(size), 0u8, &format!("buffer `{name}`"))?;
     let mut put = |i: u64, n: Number| {
         let at = (i * size) as usize;
         interp::encode(elem, number_bits(n, elem), &mut bytes[at..]);
@@ -197,9 +216,52 @@ fn fill_buffer(name: &str, elem: ElemType, len: u64, init: &BufferInit, access: 
             }
         }
         BufferInit::Random => (0..len).for_each(|i| put(i, random_value(rng, elem))),
-        BufferInit::Uninit => init_bits = Some(vec![false; (len * size) as usize]),
+        BufferInit::Uninit => init_bits = Some(filled(len * size, false, &format!("buffer `{name}`"))?),
     }
     Ok(Alloc { name: name.to_string(), bytes, init: init_bits, access, elem: Some(elem), shadow: Default::default() })
+}
+
+/// What a launch holds for each work-item and each work-group, in bytes of the host.
+struct Held {
+    /// From its group's start to the end of the run: the `WorkItem`, its kernel's registers,
+    /// the private memory of its by-value arguments and kernel variables with their
+    /// initialisation flags (in their `Rare` box), its places in the ready list and the
+    /// detectors' agent tables, and its relaxed-model view.
+    work_item: u64,
+    /// Of `work_item`, what each work-item reserves itself as it starts (its kernel's private
+    /// variables), charged to the run's room as it happens.
+    grown: u64,
+    /// Its private memory once its kernel's variables are reserved.
+    private: u64,
+    /// A work-group's own record and its copy engine's places.
+    group: u64,
+}
+
+impl Held {
+    fn new(kernel: &Function, image: u64, relaxed: bool) -> Held {
+        use std::mem::size_of;
+        let private = kernel_private_bytes(kernel, image);
+        let rare = if private > 0 { size_of::<super::Rare>() as u64 } else { 0 };
+        // The ready list and its positions, and the agent's group (and device) in each detector.
+        let bookkeeping = 5 * size_of::<u32>() as u64 + if relaxed { size_of::<crate::weak::Agent>() as u64 } else { 0 };
+        let work_item = size_of::<WorkItem>() as u64 + kernel.num_regs as u64 * 8 + rare + private * 2 + bookkeeping;
+        let grown = (private - image) * 2 + if image == 0 { rare } else { 0 };
+        Held { work_item, grown, private, group: size_of::<Group>() as u64 + bookkeeping }
+    }
+}
+
+/// The private memory every work-item holds once its kernel's own variables are reserved:
+/// the image of its by-value arguments, then each `Alloca` at the kernel's entry (lowering
+/// puts them all there), aligned as the interpreter aligns them.
+fn kernel_private_bytes(kernel: &Function, image: u64) -> u64 {
+    kernel
+        .code
+        .iter()
+        .map_while(|i| match *i {
+            Instr::Alloca { size, align, .. } => Some((size as u64, align.max(1) as u64)),
+            _ => None,
+        })
+        .fold(image, |top, (size, align)| top.div_ceil(align) * align + size)
 }
 
 /// Builds the initial machine for `kernel` of `program`.
@@ -235,6 +297,8 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 .with_note(format!("its parameters are: {}", known.join(", "))));
         }
     }
+    // Everything the launch holds is charged before it is allocated; what its work-items
+    // will grow into later (calls, saved spin states) is charged as they grow.
     let mut memory_bytes: u64 = 0;
     let mut budget = |bytes: u64, what: &str| -> Result<(), Diagnostic> {
         memory_bytes = memory_bytes.saturating_add(bytes);
@@ -243,6 +307,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         }
         Ok(())
     };
+    let n_groups_total = geometry.group_count();
     let mut global = vec![Alloc { name: "NULL".into(), bytes: Vec::new(), init: None, access: Access::ReadWrite, elem: None, shadow: Default::default() }];
     let mut constant = vec![Alloc { name: "NULL".into(), bytes: Vec::new(), init: None, access: Access::ReadOnly, elem: None, shadow: Default::default() }];
     let mut local_sizes: Vec<(String, u64, Option<ElemType>)> = program.locals.iter().map(|l| (l.name.clone(), l.size, l.elem)).collect();
@@ -291,7 +356,11 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                             .with_help(format!("pass one with --arg {}=local:BYTES", p.name)))
                     }
                 };
-                budget(bytes.saturating_mul(geometry.group_count()), &format!("local memory `{}`", p.name))?;
+                // Each byte of local memory comes with its initialisation flag, in every group.
+                budget(
+                    bytes.saturating_mul(2).saturating_mul(n_groups_total),
+                    &format!("local memory `{}` ({} bytes for each of {} work-groups)", p.name, thousands(bytes), thousands(n_groups_total)),
+                )?;
                 local_sizes.push((p.name.clone(), bytes, *elem));
                 ptr::make(Space::Local, (local_sizes.len() - 1) as u32, 0)
             }
@@ -304,7 +373,9 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                             .with_help(format!("pass one with --arg {}={}[LEN]", p.name, elem.unwrap_or(ElemType::UChar).name())))
                     }
                 };
-                budget(len.saturating_mul(alloc_elem.size()), &format!("buffer `{}`", p.name))?;
+                // A buffer that starts uninitialised keeps a flag per byte besides.
+                let flags = if matches!(init, BufferInit::Uninit) { 2 } else { 1 };
+                budget(len.saturating_mul(alloc_elem.size()).saturating_mul(flags), &format!("buffer `{}`", p.name))?;
                 let access = if *is_const && access == Access::ReadWrite { Access::ReadOnly } else { access };
                 let alloc = fill_buffer(&p.name, alloc_elem, len, &init, access, rng)?;
                 let pool = if *space == Space::Constant { &mut constant } else { &mut global };
@@ -338,36 +409,62 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
     // The device heap for `malloc`, only when the program allocates.
     let heap = if program.uses_heap {
         budget(scenario.heap_bytes, "the device heap")?;
-        global.push(Alloc { name: "heap".into(), bytes: vec![0; scenario.heap_bytes as usize], init: None, access: Access::ReadWrite, elem: None, shadow: Default::default() });
+        let bytes = filled(scenario.heap_bytes, 0u8, "the device heap")?;
+        global.push(Alloc { name: "heap".into(), bytes, init: None, access: Access::ReadWrite, elem: None, shadow: Default::default() });
         Some(((global.len() - 1) as u32, std::collections::BTreeMap::new()))
     } else {
         None
     };
     let warp_size = scenario.warp_size.clamp(1, 64);
-    let n_groups = geometry.group_count() as u32;
-    let local_total: u64 = local_sizes.iter().map(|(_, s, _)| *s).sum();
-    budget(local_total.saturating_mul(n_groups as u64), "local memory")?;
+    let n_groups = n_groups_total as u32;
+    // The program's own `__local` variables (parameters were charged above), each byte with
+    // its initialisation flag, in every group.
+    let program_local: u64 = program.locals.iter().map(|l| l.size).sum();
+    budget(
+        program_local.saturating_mul(2).saturating_mul(n_groups_total),
+        &format!("{} bytes of `__local` variables for each of {} work-groups", thousands(program_local), thousands(n_groups_total)),
+    )?;
+    let func = &program.functions[k.func as usize];
+    // Every work-item gets its registers and private memory when its group starts; groups
+    // that are not resident yet start later, but every group starts eventually and a
+    // finished work-item keeps its state (the inspector reads it), so the launch is charged
+    // for all of them now.
+    let warps_per_group = geometry.local.iter().product::<u64>().div_ceil(warp_size as u64);
+    let held = Held::new(func, private_image.len() as u64, scenario.memory_model == crate::scenario::MemoryModel::Relaxed);
+    budget(
+        held.group.saturating_add(warps_per_group.saturating_mul(std::mem::size_of::<super::Warp>() as u64)).saturating_mul(n_groups_total),
+        &format!("the bookkeeping of {} work-groups", thousands(n_groups_total)),
+    )?;
+    budget(
+        held.work_item.saturating_mul(n_items),
+        &format!(
+            "{} bytes of registers and {} bytes of private memory for each of its {} work-items (a private byte is kept with its initialisation flag)",
+            thousands(func.num_regs as u64 * 8),
+            thousands(held.private),
+            thousands(n_items)
+        ),
+    )?;
+    // The kernel's own private variables are reserved by each work-item as it starts, from
+    // the room left now, like any later growth; the check above made sure they fit.
+    let memory_room = scenario.max_memory_bytes.saturating_sub(memory_bytes) + held.grown.saturating_mul(n_items);
     let mut groups = Vec::with_capacity(n_groups as usize);
     let mut garbage = Rng::new(scenario.seed ^ LOCAL_MEMORY_STREAM);
     let mut warps: Vec<super::Warp> = Vec::new();
     let mut items = Vec::with_capacity(n_items as usize);
-    let func = &program.functions[k.func as usize];
     for g in 0..n_groups {
         let size: u64 = geometry.group_size(g).iter().product();
         let first = items.len() as u32;
         let local = local_sizes
             .iter()
-            .map(|(name, bytes, elem)| Alloc {
-                name: name.clone(),
+            .map(|(name, bytes, elem)| {
                 // Local memory starts with whatever the last kernel left there: arbitrary
                 // bytes, drawn from the seed, and marked uninitialised.
-                bytes: (0..*bytes).map(|_| garbage.below(256) as u8).collect(),
-                init: Some(vec![false; *bytes as usize]),
-                access: Access::ReadWrite,
-                elem: *elem,
-                shadow: Default::default(),
+                let what = format!("local memory `{name}`");
+                let mut contents = filled(*bytes, 0u8, &what)?;
+                contents.iter_mut().for_each(|b| *b = garbage.below(256) as u8);
+                Ok(Alloc { name: name.clone(), bytes: contents, init: Some(filled(*bytes, false, &what)?), access: Access::ReadWrite, elem: *elem, shadow: Default::default() })
             })
-            .collect();
+            .collect::<Result<_, Diagnostic>>()?;
         let rendezvous = |members: u32| super::Rendezvous { unfinished: members, waiting: Vec::new(), first_finished: None };
         groups.push(Group { first, rendezvous: rendezvous(size as u32), local, copies: Vec::new() });
         for lane0 in (0..size as u32).step_by(warp_size as usize) {
@@ -432,8 +529,11 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         limits,
         step: 0,
         runaway: None,
+        memory_room,
         warp_size,
         released: false,
+        ready_added_low: u32::MAX,
+        ready_log: None,
         write_epoch: 1,
         resident_limit,
         resident: resident_limit.min(n_groups),
@@ -447,6 +547,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         ),
         races: crate::race::Races::new(scenario.race_detection, agent_group, n as u32, n_groups as usize),
         barriers_by_count: false,
+        converged_warps: scenario.scheduler == crate::scenario::SchedulerKind::Lockstep,
     };
     machine.weak.script.clone_from(&scenario.choices);
     // CUDA kernels synchronise as PTX defines it.

@@ -12,6 +12,7 @@ mod interp;
 mod launch;
 mod math;
 pub mod printf;
+mod warp;
 
 use crate::diag::Span;
 use crate::ir::{CollectiveOp, Instr, NumTy, Program, Reg, ScanOp};
@@ -261,6 +262,10 @@ pub struct Arrival {
     pub pc: u32,
     pub a: u64,
     pub b: u64,
+    /// The lanes a warp collective's mask names (`None`: every member takes part).
+    pub mask: Option<u64>,
+    /// A shuffle's segment width as given (0 when none was: the warp size).
+    pub width: u64,
 }
 
 /// The meeting point of a work-group's barriers and collectives, or of a warp's.
@@ -330,6 +335,9 @@ pub struct Limits {
     pub call_depth: u32,
     /// Bytes of printf output.
     pub printf_bytes: usize,
+    /// Bytes of memory the launch may hold ([`crate::limits::MEMORY_BYTES`]), named by the
+    /// finding that stops a run growing past it.
+    pub memory_bytes: u64,
 }
 
 impl Default for Limits {
@@ -338,6 +346,7 @@ impl Default for Limits {
             instructions_per_step: crate::limits::INSTRUCTIONS_PER_STEP.default,
             call_depth: crate::limits::CALL_DEPTH,
             printf_bytes: crate::limits::PRINTF_BYTES.default as usize,
+            memory_bytes: crate::limits::MEMORY_BYTES.default,
         }
     }
 }
@@ -378,13 +387,26 @@ pub struct Machine {
     pub limits: Limits,
     /// The step being performed; stamped on events and faults.
     pub step: u64,
-    /// Set when a work-item exceeded `instructions_per_step`; the run must stop.
+    /// Set when a work-item exceeded `instructions_per_step`, or needed memory beyond the
+    /// memory limit; the run must stop.
     pub runaway: Option<u32>,
+    /// Bytes the run may still allocate under the memory limit: the launch charged what it
+    /// holds from the start (buffers, local memory, the heap, every work-item's registers and
+    /// first private memory), and a work-item's growth (a call's frame, registers and private
+    /// memory, a saved spin state) is charged here before it is allocated.
+    pub memory_room: u64,
     /// Work-items per warp.
     pub warp_size: u32,
     /// Whether the last step released a barrier or collective (run-to-block then starts
     /// again from the lowest work-item, as Oclgrind does).
     pub released: bool,
+    /// The lowest agent made ready since the scheduler last looked (`u32::MAX` for none):
+    /// run-to-block keeps a floor below which nothing is ready, and lowers it by this, so
+    /// finding the lowest ready agent costs O(1) amortised instead of a scan of all of them.
+    pub ready_added_low: u32,
+    /// When the scheduler asks for it (PCT keeps its ready agents ordered by priority): every
+    /// agent whose readiness changed since the scheduler last looked.
+    pub ready_log: Option<Vec<u32>>,
     /// Counts the steps that changed shared memory (or the heap, or printed); a spin is only
     /// a spin while this stays the same.
     pub write_epoch: u64,
@@ -404,6 +426,10 @@ pub struct Machine {
     /// Barriers meet by count, wherever each work-item calls them: a litmus test's threads
     /// are separate functions, each with its own `barrier` call.
     pub barriers_by_count: bool,
+    /// The lanes of a masked warp collective must execute one instruction together, as on
+    /// GPUs without independent thread scheduling (the lockstep scheduler); otherwise they
+    /// meet wherever each calls the same function with the same mask (see `warp`).
+    pub converged_warps: bool,
 }
 
 clone_fields!(Machine {
@@ -427,8 +453,11 @@ clone_fields!(Machine {
     limits,
     step,
     runaway,
+    memory_room,
     warp_size,
     released,
+    ready_added_low,
+    ready_log,
     write_epoch,
     resident_limit,
     resident,
@@ -437,6 +466,7 @@ clone_fields!(Machine {
     races,
     weak,
     barriers_by_count,
+    converged_warps,
 });
 
 /// In a schedule, an agent index with this bit set is a promise step of that work-item (the
@@ -580,6 +610,11 @@ impl Machine {
     }
 
     pub(crate) fn set_ready(&mut self, wi: u32, was_ready: bool, is_ready: bool) {
+        if was_ready != is_ready {
+            if let Some(log) = &mut self.ready_log {
+                log.push(wi);
+            }
+        }
         if was_ready && !is_ready {
             let pos = self.ready_pos[wi as usize];
             let last = self.ready.pop().unwrap_or(wi);
@@ -591,6 +626,7 @@ impl Machine {
         } else if !was_ready && is_ready {
             self.ready_pos[wi as usize] = self.ready.len() as u32;
             self.ready.push(wi);
+            self.ready_added_low = self.ready_added_low.min(wi);
         }
     }
 
@@ -609,6 +645,14 @@ impl Machine {
     #[allow(clippy::too_many_arguments)]
     fn ordered_event(&mut self, wi: u32, kind: EventKind, location: Option<Location>, read: u64, written: u64, span: Span, order: Option<u8>, scope: Option<u8>) {
         self.log.push(Event { step: self.step, work_item: wi, kind, location, read, written, span, order, scope });
+    }
+
+    /// An atomic read-modify-write, load or store, with its operation (lock recognition reads
+    /// it, see `crate::locks`).
+    #[allow(clippy::too_many_arguments)]
+    fn atomic_event(&mut self, wi: u32, location: Location, read: u64, written: u64, span: Span, order: u8, scope: u8, op: crate::ir::AtomicOp) {
+        let event = Event { step: self.step, work_item: wi, kind: EventKind::Atomic, location: Some(location), read, written, span, order: Some(order), scope: Some(scope) };
+        self.log.push_atomic(event, op);
     }
 
     /// Carries out agent `wi`'s next step: a work-item's pending event (after which it runs
@@ -707,8 +751,11 @@ impl Machine {
             if let (None, Some(span)) = (r.first_finished, finished_at) {
                 r.first_finished = Some((wi, span));
             }
-            if !r.waiting.is_empty() && r.waiting.len() as u32 == r.unfinished {
-                self.release(scope, wi);
+            match scope {
+                // A lane that leaves may be all a meeting of its warp still waited for.
+                Scope::Warp(w) => self.settle_warp(w, wi, None),
+                Scope::Group(_) if !r.waiting.is_empty() && r.waiting.len() as u32 == r.unfinished => self.release(scope, wi),
+                Scope::Group(_) => {}
             }
         }
         // The last work-item of a group frees its slot for the next waiting group.
@@ -754,8 +801,8 @@ impl Machine {
         }
     }
 
-    /// Lets every member waiting at a rendezvous go on, giving each the result of the
-    /// collective it waited at.
+    /// Lets every member waiting at a work-group's rendezvous go on, giving each the result of
+    /// the collective it waited at (a warp's meetings are settled by `settle_warp`).
     fn release(&mut self, scope: Scope, by: u32) {
         let waiting = std::mem::take(&mut self.rendezvous(scope).waiting);
         let first = waiting[0];
@@ -792,6 +839,15 @@ impl Machine {
                 related: vec![(other_span, Some(other.wi), format!("work-item {} waited here instead", other.wi))],
             });
         }
+        self.release_arrivals(scope, by, waiting);
+    }
+
+    /// Lets the members in `waiting` go on (those of one work-group barrier, or of one
+    /// meeting at a warp collective), ordering memory as their barrier does and handing out
+    /// the collective's result. A masked warp collective's results are handed out already.
+    fn release_arrivals(&mut self, scope: Scope, by: u32, waiting: Vec<Arrival>) {
+        let first = waiting[0];
+        let span = self.program.functions[first.func as usize].spans[first.pc as usize];
         self.event(by, EventKind::BarrierRelease, None, waiting.len() as u64, 0, span);
         self.released = true;
         // Barriers (and CUDA's barrier-collectives) order memory; OpenCL's value collectives
@@ -824,7 +880,7 @@ impl Machine {
             }
             _ => {}
         }
-        if let Instr::Collective { op, dst, .. } = self.program.functions[first.func as usize].code[first.pc as usize] {
+        if let Instr::Collective { op, dst, mask: None, .. } = self.program.functions[first.func as usize].code[first.pc as usize] {
             self.hand_out(scope, op, dst, &waiting, span);
         }
         for w in &waiting {

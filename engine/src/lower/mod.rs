@@ -19,6 +19,7 @@ use crate::syntax::ast::{self, AddrSpaceQual, BinOp, Designator, ExprKind, Initi
 use crate::trace::Space;
 
 mod types;
+mod warp;
 
 use types::{space_of, type_error, unsupported, Ty, Types};
 
@@ -975,6 +976,32 @@ fn cuda_atomic(name: &str) -> Option<(AtomicOp, usize, u8)> {
         _ => return None,
     };
     Some((op, arity, scope))
+}
+
+/// The element types CUDA defines each atomic for (CUDA C++ Programming Guide, "Atomic
+/// Functions"); nvcc refuses the others, so they are refused here too.
+fn cuda_atomic_types(op: AtomicOp) -> &'static [ElemType] {
+    use ElemType::{Double, Float, Int, Long, UInt, ULong, UShort};
+    match op {
+        AtomicOp::Add => &[Int, UInt, ULong, Float, Double],
+        AtomicOp::Sub => &[Int, UInt],
+        AtomicOp::Xchg => &[Int, UInt, ULong, Float],
+        AtomicOp::Min | AtomicOp::Max => &[Int, UInt, Long, ULong],
+        AtomicOp::IncWrap | AtomicOp::DecWrap => &[UInt],
+        AtomicOp::CmpXchg => &[Int, UInt, ULong, UShort],
+        _ => &[Int, UInt, ULong],
+    }
+}
+
+/// A scalar type as CUDA code spells it.
+fn cuda_type_name(t: ElemType) -> &'static str {
+    match t {
+        ElemType::UInt => "unsigned int",
+        ElemType::Long => "long long",
+        ElemType::ULong => "unsigned long long",
+        ElemType::UShort => "unsigned short",
+        other => other.name(),
+    }
 }
 
 /// How a function of CUDA's math library or one of its intrinsics is computed from the
@@ -4019,53 +4046,6 @@ impl<'u> FnLowerer<'_, 'u> {
         })
     }
 
-    /// Block and warp collectives. The `_sync` forms take a member mask first, which is
-    /// accepted and not used: every lane of the warp that has not finished takes part.
-    fn collective(&mut self, name: &str, op: CollectiveOp, warp: bool, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
-        let masked = name.ends_with("_sync") && name != "__syncwarp";
-        let args = if masked || name == "__syncwarp" { args.get(1..).unwrap_or_default() } else { args };
-        let (min, max) = match op {
-            CollectiveOp::Sync => (0, 0),
-            CollectiveOp::Count | CollectiveOp::All | CollectiveOp::Any | CollectiveOp::Ballot => (1, 1),
-            _ => (2, 3),
-        };
-        if args.len() < min || args.len() > max {
-            return Err(type_error(span, format!("`{name}` was given the wrong number of arguments"), "here"));
-        }
-        let (a, ty) = match args.first() {
-            Some(e) => {
-                let v = self.rvalue(e)?;
-                match op {
-                    CollectiveOp::Shfl | CollectiveOp::ShflUp | CollectiveOp::ShflDown | CollectiveOp::ShflXor => {
-                        if !matches!(v.ty, Ty::Scalar(_)) {
-                            return Err(type_error(e.span, format!("`{name}` exchanges scalars, not `{}`", v.ty.describe()), "here"));
-                        }
-                        let ty = v.ty.clone();
-                        (v.reg, ty)
-                    }
-                    _ => (self.truth(v, e.span)?, Ty::Scalar(ElemType::Int)),
-                }
-            }
-            None => (self.constant(0, ElemType::Int, span)?.reg, Ty::Void),
-        };
-        let b = match args.get(1) {
-            Some(e) => {
-                let v = self.rvalue(e)?;
-                self.convert(v, &Ty::Scalar(ElemType::Int), e.span)?.reg
-            }
-            None => a,
-        };
-        let dst = self.reg()?;
-        self.emit(Instr::Collective { op, warp, dst, a, b }, span);
-        let ty = match op {
-            CollectiveOp::Sync => Ty::Void,
-            CollectiveOp::Ballot => Ty::Scalar(ElemType::UInt),
-            CollectiveOp::Count | CollectiveOp::All | CollectiveOp::Any => Ty::Scalar(ElemType::Int),
-            _ => ty,
-        };
-        Ok(Val { reg: dst, ty })
-    }
-
     /// OpenCL's work-group and sub-group collectives (`work_group_reduce_add`,
     /// `sub_group_broadcast`, ...) and `sub_group_barrier`; `None` when `name` is not one.
     fn group_collective(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Result<Val, Diagnostic>> {
@@ -4129,7 +4109,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 (op, x, x, Ty::Scalar(t))
             }
         };
-        self.emit(Instr::Collective { op, warp, dst, a, b }, span);
+        self.emit(Instr::Collective { op, warp, dst, a, b, mask: None, width: None }, span);
         Ok(Val { reg: dst, ty })
     }
 
@@ -4191,11 +4171,13 @@ impl<'u> FnLowerer<'_, 'u> {
         let Ty::Ptr { pointee, .. } = &p.ty else {
             return Err(type_error(args[0].span, format!("`{name}` needs the address of the value to update"), "not a pointer"));
         };
-        let elem = match (pointee.as_ref(), op) {
-            (Ty::Scalar(t @ (ElemType::Int | ElemType::UInt | ElemType::Long | ElemType::ULong)), _) => *t,
-            (Ty::Scalar(t @ (ElemType::Float | ElemType::Double)), AtomicOp::Add | AtomicOp::Sub | AtomicOp::Xchg) => *t,
-            (other, _) => {
-                return Err(type_error(args[0].span, format!("`{name}` does not work on `{}`", other.describe()), "wrong element type"))
+        let types = cuda_atomic_types(op);
+        let elem = match pointee.as_ref() {
+            Ty::Scalar(t) if types.contains(t) => *t,
+            other => {
+                let names: Vec<String> = types.iter().map(|t| format!("`{}`", cuda_type_name(*t))).collect();
+                return Err(type_error(args[0].span, format!("`{name}` does not work on `{}`", other.describe()), "wrong element type")
+                    .with_note(format!("CUDA defines it for {}", names.join(", "))));
             }
         };
         let vt = Ty::Scalar(elem);

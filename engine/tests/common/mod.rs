@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod generate;
+pub mod sync_kernels;
 
 use interleave_engine::scenario::{ArgBinding, Dialect, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
@@ -72,8 +73,11 @@ pub fn scenarios() -> Vec<(String, Scenario)> {
     for (name, kind) in SchedulerKind::ALL {
         for seed in [0, 1, 42] {
             let mut s = scenario(COUNT, 64, 16, &["ids=int[64]", "counters=int[2]"], kind, seed);
-            // The manual scheduler follows a given list: a few work-items, by hand.
-            s.schedule = vec![0, 1, 2, 0, 16, 17, 0, 1];
+            // The manual scheduler follows a given list: a few work-items, by hand (no other
+            // scheduler takes one).
+            if kind == SchedulerKind::Manual {
+                s.schedule = vec![0, 1, 2, 0, 16, 17, 0, 1];
+            }
             out.push((format!("count-{name}-{seed}"), s));
         }
     }
