@@ -150,8 +150,8 @@ struct RunArgs {
     #[arg(long, value_name = "I,J,...")]
     schedule: Option<String>,
     /// The decisions of the steps that have several options, in order (which write a relaxed
-    /// load reads, 0 being the latest; 1 for a weak compare-exchange that fails spuriously),
-    /// as `explore --exhaustive` reports them; later ones come from the seed.
+    /// load or update reads, 0 being the latest; 1 for a weak compare-exchange that fails
+    /// spuriously), as `explore --exhaustive` reports them; later ones come from the seed.
     #[arg(long, value_name = "A,B,...")]
     choices: Option<String>,
     /// The depth of the PCT scheduler, from 1 to 64: it makes D - 1 priority changes (default

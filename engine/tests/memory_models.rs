@@ -1,7 +1,8 @@
-//! The litmus tests of `static/examples/litmus/` under both memory models.
+//! The litmus tests of `static/examples/litmus/`, and the read-modify-write shapes of
+//! `tests/data/explore/` (OpenCL litmus tests and CUDA kernels), under both memory models.
 //!
 //! For each test and model, exhaustive exploration must cover every execution and observe the
-//! final condition exactly when the table below says the model allows it. The relaxed model
+//! final condition exactly when the tables below say the model allows it. The relaxed model
 //! includes every sequentially consistent behaviour, so each outcome of the SC exploration
 //! must appear among the relaxed ones; random exploration must never find an outcome the
 //! exhaustive one missed; and every outcome must replay from the schedule and decisions the
@@ -12,10 +13,11 @@ mod common;
 use std::collections::BTreeMap;
 
 use interleave_engine::explore::{explore_with, Config, Exploration, Outcome};
-use interleave_engine::scenario::{Dialect, MemoryModel, Number, Scenario, SchedulerKind};
+use interleave_engine::scenario::{ArgBinding, Dialect, MemoryModel, Number, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../static/examples/litmus");
+const RMW_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/explore");
 
 /// Whether each test's condition can hold: (file, under SC, under the relaxed model).
 const EXPECTED: [(&str, bool, bool); 15] = [
@@ -50,11 +52,51 @@ const EXPECTED: [(&str, bool, bool); 15] = [
     ("mp_local_flag_global_fence.litmus", false, false),
 ];
 
+/// The read-modify-write litmus tests of `tests/data/explore/` (`litmus_rmw_*`, whose CLI
+/// output is pinned there too), as the OpenCL model (Dat3M's `opencl.cat`) decides them: relaxed
+/// updates are ordered only by atomicity (an update reads the write just before its own in
+/// the location's order), so every shape of plain relaxed accesses keeps its weak outcome;
+/// fences, or a release read by an acquire, at device scope forbid it.
+const RMW_EXPECTED: [(&str, bool, bool); 21] = [
+    ("litmus_rmw_mp.litmus", false, true),
+    ("litmus_rmw_mp_fence_writer.litmus", false, true),
+    ("litmus_rmw_mp_fence_reader.litmus", false, true),
+    ("litmus_rmw_mp_fences.litmus", false, false),
+    ("litmus_rmw_mp_release_acquire.litmus", false, false),
+    // A release nobody acquires, or an acquire of a relaxed write, synchronises nothing.
+    ("litmus_rmw_mp_release_only.litmus", false, true),
+    ("litmus_rmw_mp_acquire_only.litmus", false, true),
+    // Mixed with plain atomic stores or loads.
+    ("litmus_rmw_mp_stores.litmus", false, true),
+    ("litmus_rmw_mp_loads.litmus", false, true),
+    ("litmus_rmw_sb.litmus", false, true),
+    ("litmus_rmw_sb_fences.litmus", false, false),
+    ("litmus_rmw_lb.litmus", false, true),
+    ("litmus_rmw_lb_fences.litmus", false, false),
+    ("litmus_rmw_2_2w.litmus", false, true),
+    ("litmus_rmw_s.litmus", false, true),
+    ("litmus_rmw_r.litmus", false, true),
+    ("litmus_rmw_wrc.litmus", false, true),
+    ("litmus_rmw_iriw.litmus", false, true),
+    // Atomicity: two updates never both read the same write.
+    ("litmus_rmw_cas_atomicity.litmus", false, false),
+    ("litmus_rmw_add_atomicity.litmus", false, false),
+    // Limitation: a cycle through control dependencies. Dat3M's OpenCL model has no axiom
+    // against it and allows the outcome; the PTX model forbids it (acyclic rf | dep), and so
+    // does the engine in both dialects (a promise is certified by its work-item alone).
+    ("litmus_lb_ctrl_cycle.litmus", false, false),
+];
+
+/// Every litmus test of both tables, with the folder it is in.
+fn all_tests() -> impl Iterator<Item = (&'static str, &'static str, bool, bool)> {
+    EXPECTED.into_iter().map(|(f, sc, rlx)| (DIR, f, sc, rlx)).chain(RMW_EXPECTED.into_iter().map(|(f, sc, rlx)| (RMW_DIR, f, sc, rlx)))
+}
+
 /// Runs of the random exploration compared with the exhaustive one.
 const RANDOM_RUNS: u64 = 2000;
 
-fn scenario(file: &str, model: MemoryModel) -> Scenario {
-    let path = format!("{DIR}/{file}");
+fn scenario(dir: &str, file: &str, model: MemoryModel) -> Scenario {
+    let path = format!("{dir}/{file}");
     let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut s = Scenario::new(source, file, Dialect::Litmus);
     s.memory_model = model;
@@ -70,12 +112,17 @@ fn model_name(model: MemoryModel) -> &'static str {
 
 fn exhaustive(file: &str, model: MemoryModel) -> Exploration {
     let config = Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None };
-    explore_with(&scenario(file, model), config).unwrap_or_else(|d| panic!("{file}: {d:?}"))
+    explore_with(&scenario(dir_of(file), file, model), config).unwrap_or_else(|d| panic!("{file}: {d:?}"))
 }
 
 fn random(file: &str, model: MemoryModel) -> Exploration {
     let config = Config { runs: RANDOM_RUNS, first_seed: 0, exhaustive: false, max_preemptions: None };
-    explore_with(&scenario(file, model), config).unwrap_or_else(|d| panic!("{file}: {d:?}"))
+    explore_with(&scenario(dir_of(file), file, model), config).unwrap_or_else(|d| panic!("{file}: {d:?}"))
+}
+
+/// The folder of a test of either table.
+fn dir_of(file: &str) -> &'static str {
+    all_tests().find(|t| t.1 == file).map_or(DIR, |t| t.0)
 }
 
 /// What distinguishes two outcomes of a litmus test: its registers and final locations.
@@ -103,12 +150,21 @@ fn the_table_lists_every_litmus_example() {
     let mut listed: Vec<String> = EXPECTED.iter().map(|(f, _, _)| f.to_string()).collect();
     listed.sort();
     assert_eq!(on_disk, listed, "static/examples/litmus and the table of tests/memory_models.rs differ");
+    let mut rmw: Vec<String> = std::fs::read_dir(RMW_DIR)
+        .expect("the explore test folder")
+        .map(|e| e.expect("a directory entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".litmus") && (n.starts_with("litmus_rmw_") || n == "litmus_lb_ctrl_cycle.litmus"))
+        .collect();
+    rmw.sort();
+    let mut listed: Vec<String> = RMW_EXPECTED.iter().map(|(f, _, _)| f.to_string()).collect();
+    listed.sort();
+    assert_eq!(rmw, listed, "tests/data/explore/litmus_rmw_* and RMW_EXPECTED differ");
 }
 
 #[test]
 fn exhaustive_exploration_observes_the_condition_exactly_when_the_model_allows_it() {
     let mut wrong = Vec::new();
-    for (file, sc, relaxed) in EXPECTED {
+    for (_, file, sc, relaxed) in all_tests() {
         for (model, expected) in [(MemoryModel::Sc, sc), (MemoryModel::Relaxed, relaxed)] {
             let e = exhaustive(file, model);
             let name = model_name(model);
@@ -127,7 +183,7 @@ fn exhaustive_exploration_observes_the_condition_exactly_when_the_model_allows_i
 #[test]
 fn every_sequentially_consistent_outcome_is_also_a_relaxed_one() {
     let mut missing = Vec::new();
-    for (file, _, _) in EXPECTED {
+    for (_, file, _, _) in all_tests() {
         let relaxed: Vec<Key> = exhaustive(file, MemoryModel::Relaxed).outcomes.iter().map(key).collect();
         for o in &exhaustive(file, MemoryModel::Sc).outcomes {
             if !relaxed.contains(&key(o)) {
@@ -141,7 +197,7 @@ fn every_sequentially_consistent_outcome_is_also_a_relaxed_one() {
 #[test]
 fn random_exploration_finds_nothing_the_exhaustive_one_missed() {
     let mut missed = Vec::new();
-    for (file, _, _) in EXPECTED {
+    for (_, file, _, _) in all_tests() {
         for model in [MemoryModel::Sc, MemoryModel::Relaxed] {
             let all: Vec<Key> = exhaustive(file, model).outcomes.iter().map(key).collect();
             for o in &random(file, model).outcomes {
@@ -157,10 +213,10 @@ fn random_exploration_finds_nothing_the_exhaustive_one_missed() {
 #[test]
 fn every_exhaustive_outcome_replays_from_its_schedule_and_choices() {
     let mut wrong = Vec::new();
-    for (file, _, _) in EXPECTED {
+    for (_, file, _, _) in all_tests() {
         for model in [MemoryModel::Sc, MemoryModel::Relaxed] {
             for o in &exhaustive(file, model).outcomes {
-                let mut s = scenario(file, model);
+                let mut s = scenario(dir_of(file), file, model);
                 s.scheduler = SchedulerKind::Manual;
                 s.seed = o.seed;
                 s.schedule = o.schedule.clone().expect("an exhaustive outcome has a schedule");
@@ -266,9 +322,9 @@ fn threadfence_keeps_the_new_y_from_showing_with_the_old_x() {
 /// higher than any of these tests needs) finds.
 #[test]
 fn partial_order_reduction_loses_no_outcome() {
-    for (file, _, _) in EXPECTED {
+    for (_, file, _, _) in all_tests() {
         for model in [MemoryModel::Sc, MemoryModel::Relaxed] {
-            let s = scenario(file, model);
+            let s = scenario(dir_of(file), file, model);
             let reduced = explore_with(&s, Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None }).unwrap();
             let full = explore_with(&s, Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: Some(64) }).unwrap();
             assert!(reduced.complete && full.complete, "{file} {}", model_name(model));
@@ -277,4 +333,76 @@ fn partial_order_reduction_loses_no_outcome() {
             assert!(reduced.runs <= full.runs, "{file}: the reduction ran more executions than full enumeration");
         }
     }
+}
+
+/// The CUDA kernels `tests/data/explore/cuda_rmw_*.cu` (whose CLI output is pinned there too):
+/// two blocks of one thread write and read `X` and `Y` with `atomicExch` and `atomicAdd(p, 0)`
+/// only, and store what they read in `seen`. For each: the weak value of `seen`, and whether
+/// the PTX model (CUDA's atomics are relaxed at GPU scope, `__threadfence()` is
+/// `fence.sc.gpu`) allows it. NVIDIA hardware shows the weak outcome of MP, SB and LB, and of
+/// MP with a fence on one side only; with fences on both sides, never.
+const CUDA_RMW: [(&str, [i64; 2], bool); 8] = [
+    ("cuda_rmw_mp.cu", [1, 0], true),
+    ("cuda_rmw_mp_fence_writer.cu", [1, 0], true),
+    ("cuda_rmw_mp_fence_reader.cu", [1, 0], true),
+    ("cuda_rmw_mp_fences.cu", [1, 0], false),
+    ("cuda_rmw_sb.cu", [0, 0], true),
+    ("cuda_rmw_sb_fences.cu", [0, 0], false),
+    ("cuda_rmw_lb.cu", [1, 1], true),
+    ("cuda_rmw_lb_fences.cu", [1, 1], false),
+];
+
+fn cuda(file: &str, model: MemoryModel) -> Scenario {
+    let path = format!("{RMW_DIR}/{file}");
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut s = Scenario::new(source, file, Dialect::Cuda);
+    s.launch.global = vec![2];
+    s.launch.local = Some(vec![1]);
+    s.args = vec![ArgBinding::parse("seen=int[2]:fill=9").expect("a valid argument")];
+    s.memory_model = model;
+    s
+}
+
+#[test]
+fn cuda_updates_show_exactly_the_weak_outcomes_the_ptx_model_allows() {
+    let mut wrong = Vec::new();
+    for (file, weak, allowed) in CUDA_RMW {
+        let weak: Vec<Option<Number>> = weak.iter().map(|&v| Some(Number::Int(v))).collect();
+        let config = Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None };
+        let sc = explore_with(&cuda(file, MemoryModel::Sc), config).expect("it compiles");
+        let relaxed = explore_with(&cuda(file, MemoryModel::Relaxed), config).expect("it compiles");
+        assert!(sc.complete && relaxed.complete, "{file}");
+        assert!(relaxed.findings.is_empty(), "{file}: atomics do not race: {:?}", relaxed.findings);
+        if seen(&sc).contains(&weak) {
+            wrong.push(format!("{file}: SC shows {weak:?}"));
+        }
+        if seen(&relaxed).contains(&weak) != allowed {
+            wrong.push(format!("{file}: relaxed outcomes {:?}, the weak {weak:?} should be {}", seen(&relaxed), if allowed { "among them" } else { "absent" }));
+        }
+        for s in seen(&sc) {
+            if !seen(&relaxed).contains(&s) {
+                wrong.push(format!("{file}: the SC outcome {s:?} is not a relaxed one"));
+            }
+        }
+        let config = Config { runs: RANDOM_RUNS, first_seed: 0, exhaustive: false, max_preemptions: None };
+        for s in seen(&explore_with(&cuda(file, MemoryModel::Relaxed), config).expect("it compiles")) {
+            if !seen(&relaxed).contains(&s) {
+                wrong.push(format!("{file}: random runs found {s:?}, exhaustive exploration did not"));
+            }
+        }
+        for o in &relaxed.outcomes {
+            let mut s = cuda(file, MemoryModel::Relaxed);
+            s.scheduler = SchedulerKind::Manual;
+            s.schedule = o.schedule.clone().expect("an exhaustive outcome has a schedule");
+            s.choices = o.choices.clone().expect("an exhaustive outcome has choices");
+            let mut session = Session::new(s).expect("it compiles");
+            session.run(u64::MAX);
+            let report = session.report();
+            let replayed = report.buffers.iter().find(|b| b.name == "seen").map(|b| b.values.clone());
+            if replayed.as_ref() != Some(&o.values["seen"]) {
+                wrong.push(format!("{file}: schedule {:?} choices {:?} gave {replayed:?}, not {:?}", o.schedule, o.choices, o.values["seen"]));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -809,8 +809,8 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 encode(ty, v, &mut a.bytes[at..]);
                 if weak.enabled {
                     let written = decode(ty, &a.bytes[at..]);
-                    let store = weak::Store { ord: weak::Ordering::PLAIN, rmw: false, event, step: *step, everyone: false };
-                    if let Some(keep) = weak.store(wi, weak_key(p, group), size as u8, before, written, store, &mut |_| 0) {
+                    let store = weak::Store { ord: weak::Ordering::PLAIN, rmw: None, event, step: *step, everyone: false };
+                    if let Some(keep) = weak.store(wi, weak_key(p, group), size as u8, before, written, store, &mut |_| 0).keep {
                         encode(ty, keep, &mut a.bytes[at..]);
                     }
                 }
@@ -851,29 +851,45 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 let promised_before = if weak.enabled { weak.promised_before(wi, weak_key(p, group)) } else { None };
                 let ord = weak::Ordering { atomic: true, order, level: weak::level_of_scope(scope) };
                 let key = weak_key(p, group);
-                // Under the relaxed model a load may read an older write, and then it
-                // synchronises with what that write released, not with the latest one.
+                // Under the relaxed model a load (or an update) may read an older write, and
+                // then it synchronises with what that write released, not with the latest one.
                 let mut release_read = None;
+                let mut rmw_read = None;
                 if weak.enabled && op == AtomicOp::Load {
                     let read = weak.load(wi, key, size as u8, ord, event, Some(&mut |n| rng.below(n as u64) as u32));
                     release_read = read.race_release;
                     if let Some(value) = read.value {
                         old = value;
                     }
+                } else if weak.enabled && op != AtomicOp::Store {
+                    // A compare-exchange writes only where its comparison succeeds (it compares
+                    // as `atomic` does: a successful exchange would hand back the probe `v ^ 1`).
+                    let cas = matches!(op, AtomicOp::CmpXchg | AtomicOp::CmpXchgWeak);
+                    let apply = |v: u64| (!cas || atomic(AtomicOp::CmpXchg, ty, v, v ^ 1, y) != v).then(|| atomic(op, ty, v, x, y));
+                    let spurious_one_in = (op == AtomicOp::CmpXchgWeak).then_some(WEAK_CAS_FAILS_ONE_IN);
+                    let update = weak::Update { apply: &apply, spurious_one_in };
+                    let read = weak.rmw_read(wi, key, size as u8, latest, ord, &update, &mut |n| rng.below(n as u64) as u32);
+                    release_read = read.race_release;
+                    spurious = read.spurious;
+                    if let Some(value) = read.value {
+                        old = value;
+                    }
+                    rmw_read = Some(read.ts);
                 }
                 // A load leaves memory as it is, whichever write it read.
                 let mut new = if op == AtomicOp::Load { latest } else { atomic(op, ty, old, x, y) };
                 // A weak exchange that would succeed fails one time in four (option 1 of the
-                // step's decision).
-                if op == AtomicOp::CmpXchgWeak && new != old && weak.decide(2, &mut || (rng.below(WEAK_CAS_FAILS_ONE_IN) == 0) as u32) == 1 {
+                // step's decision; under the relaxed model, an option of the update's read).
+                if op == AtomicOp::CmpXchgWeak && new != old && !weak.enabled && weak.decide(2, &mut || (rng.below(WEAK_CAS_FAILS_ONE_IN) == 0) as u32) == 1 {
                     spurious = true;
+                }
+                if spurious {
                     new = old;
                 }
                 let was_uninit = is_uninit(a, at, size as usize);
                 encode(ty, new, &mut a.bytes[at..]);
                 mark_init(a, at, size as usize);
-                let same = decode(ty, &a.bytes[at..]) == promised_before.unwrap_or(latest);
-                let changed = was_uninit || !same;
+                let mut same = decode(ty, &a.bytes[at..]) == promised_before.unwrap_or(latest);
                 // Whether a compare-exchange failed: it compares as `atomic` does (a
                 // successful exchange would hand back the probe `old ^ 1`).
                 let cas_failed = matches!(op, AtomicOp::CmpXchg | AtomicOp::CmpXchgWeak)
@@ -899,25 +915,39 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 };
                 let word = at / 4;
                 let saved = release_read.map(|r| std::mem::replace(&mut a.shadow.cell(word).release, r));
+                // A relaxed write may be placed before the latest one, which keeps its release.
+                let before = (saved.is_none() && write && weak.enabled && races.enabled).then(|| a.shadow.cell(word).release.clone());
                 races.access(&mut a.shadow, log, info);
-                if let Some(saved) = saved {
-                    a.shadow.cell(word).release = saved;
-                }
+                // The shadow keeps the release of the latest write: what an access of an older
+                // write made of it goes back, once the write (if any) has kept its own.
+                let mut latest_release = saved;
                 if weak.enabled && op != AtomicOp::Load {
                     if cas_failed {
-                        // A compare-exchange that failed only read (the latest write).
-                        weak.load(wi, key, size as u8, ord, event, None);
+                        // A compare-exchange that failed only read.
+                        weak.rmw_failed(wi, key, size as u8, rmw_read.unwrap_or(0), ord, event);
                     } else {
                         let written = decode(ty, &a.bytes[at..]);
-                        let store = weak::Store { ord, rmw, event, step: *step, everyone: false };
-                        if let Some(keep) = weak.store(wi, key, size as u8, old, written, store, &mut |n| rng.below(n as u64) as u32) {
+                        let store = weak::Store { ord, rmw: rmw_read, event, step: *step, everyone: false };
+                        let w = weak.store(wi, key, size as u8, old, written, store, &mut |n| rng.below(n as u64) as u32);
+                        if let Some(keep) = w.keep {
                             encode(ty, keep, &mut a.bytes[at..]);
+                            // Memory shows no change, but an older write gained a successor.
+                            same = false;
                         }
                         if races.enabled {
-                            weak.set_race_release(key, a.shadow.cell(word).release.clone());
+                            weak.set_race_release(key, w.ts, a.shadow.cell(word).release.clone());
+                        }
+                        if w.latest {
+                            latest_release = None;
+                        } else if latest_release.is_none() {
+                            latest_release = before;
                         }
                     }
                 }
+                if let Some(saved) = latest_release {
+                    a.shadow.cell(word).release = saved;
+                }
+                let changed = was_uninit || !same;
                 Ok((old, new, changed))
             });
             let (old, new, changed) = match result {
@@ -1352,7 +1382,7 @@ pub fn copy_element(m: &mut Machine, g: usize) {
                             // The copy's writes are what every reader sees from now on: the
                             // group orders them through wait_group_events, not through views.
                             let value = u64::from_le_bytes(buf[..8].try_into().unwrap_or([0; 8]));
-                            let store = weak::Store { ord: weak::Ordering::PLAIN, rmw: false, event, step: *step, everyone: true };
+                            let store = weak::Store { ord: weak::Ordering::PLAIN, rmw: None, event, step: *step, everyone: true };
                             let _ = weak.store(engine, weak_key(dst, g), es.min(255) as u8, 0, value, store, &mut |_| 0);
                         }
                         Ok(())

@@ -510,8 +510,9 @@ impl Machine {
     }
 
     /// The relaxed writes `agent` could promise now, into `found` (emptied first): those a
-    /// run of `agent` alone from here, reading the latest writes, makes before any release,
-    /// read-modify-write, SC fence or barrier (each one certified by that very run). The solo
+    /// run of `agent` alone from here, reading the latest writes, makes up to its first
+    /// release, SC fence or barrier (each one certified by that very run), read-modify-writes
+    /// of a location the run had not written before included. The solo
     /// run is on `solo`, a machine kept between calls, into which this one is copied reusing
     /// its allocations (made on the first call).
     pub fn promise_candidates(&self, agent: u32, solo: &mut Option<Box<Machine>>, found: &mut Vec<crate::weak::Candidate>) {
@@ -528,7 +529,7 @@ impl Machine {
             None => solo.insert(Box::new(self.clone())),
         };
         // The solo run collects its stores straight into `found`'s vector.
-        solo.weak.certifying = Some(crate::weak::Certify { agent, stores: std::mem::take(found), stopped: false });
+        solo.weak.certifying = Some(crate::weak::Certify { agent, stores: std::mem::take(found), stopped: false, start: self.step });
         for _ in 0..SOLO_STEPS {
             if solo.items[wi].status != Status::Ready || solo.runaway.is_some() || solo.weak.certifying.as_ref().is_none_or(|c| c.stopped) {
                 break;
@@ -560,7 +561,7 @@ impl Machine {
         let Machine { weak, rng, .. } = self;
         let k = if n > 1 { weak.decide(n, &mut || rng.below(n as u64) as u32) } else { 0 };
         let candidate = candidates[k as usize];
-        let crate::weak::Candidate { key, size, value, level, release } = candidate;
+        let crate::weak::Candidate { key, size, value, level, release, .. } = candidate;
         let (space, owner, alloc, offset) = key;
         let pool = match space {
             s if s == Space::Local as u8 => self.groups.get_mut(owner as usize).map(|g| &mut g.local),

@@ -15,16 +15,37 @@
 //!   `choices` or forced by the exhaustive explorer, so it replays exactly;
 //! - an atomic store that is neither sequentially consistent nor a read-modify-write may be
 //!   placed before later writes it has not seen (timestamps leave room between writes), a
-//!   decision too; a read-modify-write always follows the write it read;
-//! - a work-item may *promise* a relaxed (or release) store it will make: the message joins
-//!   the history early, for the others to read, which gives load buffering. A promise is
-//!   certified when it is made: running its work-item alone from there, reading the latest
-//!   writes, makes that store before any release, read-modify-write or barrier. An execution
-//!   in which a promise is never kept, or a release passes it, or somebody acquires a promised
-//!   release, is not one the model allows: the explorer discards it. Because every promised
-//!   value comes out of a certifying run, no value appears out of thin air (seed 001's
-//!   `x == y == 42` cannot), and control-dependent cycles (`if (x) y = 1 || if (y) x = 1`)
-//!   are never certified. Promises are made by the explorer only, never in a single run.
+//!   decision too;
+//! - a read-modify-write (an update) reads, like a load, any write at or after its view, and
+//!   places its own write immediately after the one it read: atomicity, the one axiom both
+//!   GPU models have for updates (`rmw & (fr; co)` empty in PTX, `rmw & (fre; coe)` in
+//!   Dat3M's OpenCL model). A write another update already follows cannot be read by an
+//!   update (a compare-exchange may still read it and fail), so no update is ever lost; a
+//!   sequentially consistent one reads the latest write (see `rmw.rs`);
+//! - a work-item may *promise* a relaxed (or release) store or update it will make: the
+//!   message joins the history early, for the others to read, which gives load buffering and
+//!   every other shape whose reads-from edges run against program order (MP, SB, LB, S, R,
+//!   2+2W, WRC, IRIW built from updates need one). A promise is certified when it is made:
+//!   running its work-item alone from there, reading the latest writes, makes that write
+//!   before any release fence, barrier or sequentially consistent operation. A promised
+//!   update follows the latest write when it is promised and takes the place after it, as
+//!   Lee et al.'s "Promising 2.0" (PLDI 2020) ties an update's promise to the message it will
+//!   read: the update must later read exactly that write and write the promised value. An
+//!   execution in which a promise is never kept, or is kept otherwise, or a release fence,
+//!   barrier, sequentially consistent operation or release of the same location passes it,
+//!   or somebody within its scope acquires a promised release, is not one the model allows:
+//!   the explorer discards it. (A relaxed or acquire update, or a release of another
+//!   location, may pass a promise: what it publishes does not include the promised write,
+//!   which comes later in its program.) Because every promised value comes out of a
+//!   certifying run, no value appears out of thin air (seed 001's `x == y == 42` cannot),
+//!   and control-dependent cycles (`if (x) y = 1 || if (y) x = 1`) are never certified, as
+//!   PTX's `acyclic(rf | dep)` requires; Dat3M's OpenCL model has no such axiom and allows
+//!   them, the one place where this model is deliberately stricter than OpenCL's.
+//!   Promises are made by the explorer only, never in a single run.
+//!
+//! What it cannot reach (besides thin air): a work-item has one promise at a time and an
+//! execution two; an update never reads another work-item's unkept promise of a release (the
+//! release sequence it would continue has no view yet); and the SC order below.
 //!
 //! Scopes follow the OpenCL 2.0 model (section 3.3.6; Batty, Donaldson and Wickerson,
 //! "Overhauling SC Atomics in C11 and OpenCL", POPL 2016): a release at work-group scope
@@ -45,6 +66,12 @@ use std::rc::Rc;
 
 use crate::ir::order;
 use crate::reuse::clone_fields;
+
+mod promise;
+mod rmw;
+
+pub use promise::{Candidate, Certify, Promise};
+pub use rmw::Update;
 
 /// Scope levels, narrowest first: what a release reaches and an acquire learns from.
 pub const LEVEL_GROUP: usize = 0;
@@ -183,48 +210,8 @@ pub struct Message {
     pub rmw: bool,
 }
 
-/// A write an agent promised and has not made yet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Promise {
-    /// Location id and the promised message's timestamp.
-    pub id: u32,
-    pub ts: u32,
-    pub value: u64,
-    pub size: u8,
-    /// A release store: its message publishes its view only when the promise is kept, so
-    /// an acquire of it before then would be a cycle (such executions are discarded).
-    pub release: bool,
-    /// The release's scope level.
-    pub level: u8,
-    /// What the location held before the promise.
-    pub before: u64,
-}
-
-/// A write a solo run made, which its agent may promise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Candidate {
-    pub key: LocKey,
-    pub size: u8,
-    pub value: u64,
-    /// Scope level of the store.
-    pub level: u8,
-    pub release: bool,
-}
-
-/// What a solo run of one agent wrote, to certify the promises it may make.
-#[derive(Clone, Debug, Default)]
-pub struct Certify {
-    pub agent: u32,
-    /// Atomic stores that are neither sequentially consistent nor read-modify-writes, in
-    /// order, with their scope level and whether they release: each may be promised.
-    pub stores: Vec<Candidate>,
-    /// The agent reached a release, a read-modify-write, an SC fence or a barrier: nothing
-    /// after it may be promised.
-    pub stopped: bool,
-}
-
 /// The writes of one location.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct History {
     /// Bytes per access: only accesses of this size read older writes.
     pub size: u8,
@@ -452,14 +439,26 @@ impl Clone for Weak {
 #[derive(Clone, Copy, Debug)]
 pub struct Store {
     pub ord: Ordering,
-    /// It also read: a read-modify-write reads the latest write and continues its release
-    /// sequence.
-    pub rmw: bool,
+    /// It also read: a read-modify-write, with the timestamp of the write it read (chosen by
+    /// [`Weak::rmw_read`]), which its write follows immediately and whose release sequence it
+    /// continues.
+    pub rmw: Option<u32>,
     /// Log index and step of its event.
     pub event: u32,
     pub step: u64,
     /// Every agent must read this write or a later one from now on (an async copy's writes).
     pub everyone: bool,
+}
+
+/// Where a write went.
+pub struct Written {
+    /// The value memory must hold afterwards when it is not the value written: memory holds
+    /// the latest write, which a write placed before others (or keeping an older promise) is
+    /// not.
+    pub keep: Option<u64>,
+    /// The write's timestamp, and whether it is its location's latest.
+    pub ts: u32,
+    pub latest: bool,
 }
 
 /// What a load reads.
@@ -647,13 +646,15 @@ impl Weak {
             let latest_event = h.messages.last().map_or(u32::MAX, |l| l.event);
             self.stale.push(StaleRead { event, read_from: m.event, latest: latest_event });
         }
-        // Reading a release that is only promised: an acquire of it would close a cycle, and so
-        // would a later acquire fence of the reader.
-        let promised_release = m.promised_by.and_then(|p| self.agents.get(p as usize)).and_then(|a| a.promise).is_some_and(|p| p.release && p.ts == ts);
-        if promised_release && ord.acquires() {
+        // Reading a release that is only promised, within the release's scope: an acquire of
+        // it would close a cycle, and so would a later acquire fence of the reader. (Beyond its
+        // scope it publishes only what its fences did, known when it was promised.)
+        let level = self.level_between(agent, group, device);
+        let promised_release =
+            m.promised_by.and_then(|p| self.agents.get(p as usize)).and_then(|a| a.promise).is_some_and(|p| p.release && p.ts == ts && level <= p.level as usize);
+        if promised_release && ord.acquires() && level <= ord.level {
             self.invalid = true;
         }
-        let level = self.level_between(agent, group, device);
         let a = &mut self.agents[agent as usize];
         if promised_release && ord.atomic {
             a.tainted = true;
@@ -671,37 +672,52 @@ impl Weak {
     }
 
     /// A write of `value` (`size` bytes at `key`, which held `before`); `rmw` when it also
-    /// read (a read-modify-write reads the latest write, which it continues the release
-    /// sequence of). `everyone` makes the write the oldest anyone may read from now on.
+    /// read (a read-modify-write follows the write it read, whose release sequence it
+    /// continues). `everyone` makes the write the oldest anyone may read from now on.
     ///
-    /// Returns the value memory must hold afterwards when it is not `value`: a write that
-    /// fulfils an earlier promise takes the promise's place in the history, which later writes
-    /// may follow.
-    pub fn store(&mut self, agent: u32, key: LocKey, size: u8, before: u64, value: u64, st: Store, draw: &mut dyn FnMut(u32) -> u32) -> Option<u64> {
+    /// A write that fulfils an earlier promise takes the promise's place in the history,
+    /// which later writes may follow.
+    pub fn store(&mut self, agent: u32, key: LocKey, size: u8, before: u64, value: u64, st: Store, draw: &mut dyn FnMut(u32) -> u32) -> Written {
         let Store { ord, rmw, event, step, everyone } = st;
         let (id, same_size) = self.history(key, size, before);
         let group = self.agent_group[agent as usize];
         let device = self.agent_device[agent as usize];
-        let plain_relaxed = ord.atomic && !ord.releases() && !rmw;
-        let promisable = ord.atomic && !rmw && !ord.sc();
+        let promisable = ord.atomic && !ord.sc();
         if let Some(c) = self.certifying.as_mut().filter(|c| c.agent == agent && !c.stopped) {
-            if promisable && same_size {
-                c.stores.push(Candidate { key, size, value, level: ord.level as u8, release: ord.releases() });
+            // An update can be promised only after a write that exists when the solo run
+            // starts: one the solo run itself made is not there to follow yet.
+            let h = &self.histories[id as usize];
+            let follows_existing = rmw.is_none_or(|r| h.message(r).is_some_and(|m| m.step <= c.start));
+            if promisable && same_size && follows_existing {
+                c.stores.push(Candidate { key, size, value, level: ord.level as u8, release: ord.releases(), rmw: rmw.is_some() });
             }
-            if ord.atomic && !plain_relaxed {
-                // A release or read-modify-write must wait for the thread's promises to be
-                // kept, so no store after it can be promised (a release store itself can).
+            if ord.sc() {
+                // A sequentially consistent write must wait for the thread's promises to be
+                // kept, so no write after it can be promised.
                 c.stopped = true;
             }
         }
         if let Some(p) = self.agents[agent as usize].promise {
             let same = p.id == id && p.value == value && p.size == size && p.release == ord.releases() && p.level as usize == ord.level;
-            if promisable && same && self.agents[agent as usize].cur.get(id) < p.ts {
-                return self.fulfil(agent, p);
+            match (p.rmw, rmw) {
+                (Some(after), Some(r)) if p.id == id => {
+                    // The update its agent promised (it read the write the promise follows,
+                    // see `rmw_read`): it must write what it promised.
+                    if !(same && r == after && promisable) {
+                        self.invalid = true;
+                    }
+                    return self.fulfil(agent, p, ord, event);
+                }
+                (None, None) if promisable && same && self.agents[agent as usize].cur.get(id) < p.ts => return self.fulfil(agent, p, ord, event),
+                _ => {}
             }
-            if ord.atomic && !plain_relaxed {
-                // Promising semantics lets no release or read-modify-write pass an unkept
-                // promise: this execution is not one the model allows.
+            if ord.sc() || (ord.releases() && p.id == id) {
+                // No sequentially consistent write, and no release of the promised location
+                // (whose release sequence the promise would join out of order), passes an
+                // unkept promise: this execution is not one the model allows. A release of
+                // another location may: it publishes the work-item's view, which the promised
+                // write, later in program order, is not part of (release fences, whose views
+                // later relaxed writes publish, may not; see `release_point`).
                 self.invalid = true;
             }
         }
@@ -712,15 +728,16 @@ impl Weak {
             h.floor = ts;
             h.messages.clear();
             h.messages.push(Message { ts, value, agent, event, step, group, device, published: None, race_release: None, promised_by: None, rmw: false });
-            return None;
+            return Written { keep: None, ts, latest: true };
         }
         let h = &self.histories[id as usize];
         // Where the write goes: at the end, or (an atomic store that is neither sequentially
         // consistent nor a read-modify-write) between two writes after every write it has
         // seen, which places it before writes it has not seen in modification order (a
-        // decision; this gives the 2+2W shapes).
+        // decision; this gives the 2+2W shapes). A read-modify-write goes right after the
+        // write it read.
         let mut slots: Vec<usize> = Vec::new();
-        if ord.atomic && !rmw && !ord.sc() && !everyone {
+        if ord.atomic && rmw.is_none() && !ord.sc() && !everyone {
             let seen = self.agents[agent as usize].cur.get(id).max(h.floor);
             for i in 1..h.messages.len() {
                 let (a, b) = (h.messages[i - 1].ts, h.messages[i].ts);
@@ -731,26 +748,31 @@ impl Weak {
         }
         let slot = if slots.is_empty() { 0 } else { self.decide(slots.len() as u32 + 1, &mut || draw(slots.len() as u32 + 1)) };
         let h = &self.histories[id as usize];
-        let (index, ts) = match slot.checked_sub(1).and_then(|k| slots.get(k as usize)) {
-            Some(&i) => (i, h.messages[i - 1].ts + (h.messages[i].ts - h.messages[i - 1].ts) / 2),
-            None => (h.messages.len(), h.latest_ts() + TS_GAP),
+        let after = rmw.and_then(|r| h.messages.binary_search_by_key(&r, |m| m.ts).ok()).filter(|&i| i + 1 < h.messages.len());
+        let (index, ts) = match (after, slot.checked_sub(1).and_then(|k| slots.get(k as usize))) {
+            (Some(i), _) => (i + 1, h.messages[i].ts + (h.messages[i + 1].ts - h.messages[i].ts) / 2),
+            (None, Some(&i)) => (i, h.messages[i - 1].ts + (h.messages[i].ts - h.messages[i - 1].ts) / 2),
+            (None, None) => (h.messages.len(), h.latest_ts() + TS_GAP),
         };
-        // A read-modify-write reads the latest write: it acquires and continues its release
+        if after.is_some() {
+            // An update of an older write: a stale read, for the timeline.
+            let (read_from, latest) = (h.messages[index - 1].event, h.messages.last().map_or(u32::MAX, |l| l.event));
+            self.stale.push(StaleRead { event, read_from, latest });
+        }
+        // A read-modify-write acquires from the write it read and continues its release
         // sequence. So does a later store of the same work-item (OpenCL 2.0, as C11: the
         // release sequence runs on through the releasing thread's own writes).
         let last = h.messages.get(index.wrapping_sub(1)).map(|m| (m.published.clone(), m.group, m.device, m.agent));
-        let read = if rmw { last.clone().map(|(p, g, d, _)| (p, g, d)) } else { None };
-        if rmw && h.messages.last().is_some_and(|m| m.promised_by.is_some_and(|p| p != agent)) {
+        let read = if rmw.is_some() { last.clone().map(|(p, g, d, _)| (p, g, d)) } else { None };
+        let read_promised = h.messages.get(index.wrapping_sub(1)).and_then(|m| m.promised_by).filter(|&p| p != agent);
+        if rmw.is_some() && read_promised.and_then(|p| self.agents.get(p as usize)).and_then(|a| a.promise).is_some_and(|p| p.release) {
             // A read-modify-write of a write that is only promised: allowed for relaxed
             // promises, which publish what they will; a promised release would be acquired
             // before it is made.
-            let promiser = h.messages.last().and_then(|m| m.promised_by).and_then(|p| self.agents.get(p as usize)).and_then(|a| a.promise);
-            if promiser.is_some_and(|p| p.release) {
-                self.invalid = true;
-            }
+            self.invalid = true;
         }
         let own_sequence = match &last {
-            Some((Some(p), _, _, a)) if !rmw && *a == agent && ord.atomic => Some(p.clone()),
+            Some((Some(p), _, _, a)) if rmw.is_none() && *a == agent && ord.atomic => Some(p.clone()),
             _ => None,
         };
         let a = &mut self.agents[agent as usize];
@@ -798,7 +820,7 @@ impl Weak {
             published: any.then(|| Rc::new(published)),
             race_release: None,
             promised_by: None,
-            rmw,
+            rmw: rmw.is_some(),
         };
         let at_end = index == h.messages.len();
         h.messages.insert(index, message);
@@ -812,109 +834,16 @@ impl Weak {
             let drop = h.messages.len() - MAX_HISTORY;
             h.messages.drain(..drop);
         }
-        // Memory holds the latest write, which an earlier-placed one is not.
-        if at_end {
-            None
-        } else {
-            h.messages.last().map(|m| m.value)
-        }
+        Written { keep: (!at_end).then(|| h.messages.last().map_or(value, |m| m.value)), ts, latest: at_end }
     }
 
-    /// `agent` keeps its promise `p`: the promised message becomes its write, publishing what
-    /// a relaxed write of `agent` publishes now. Returns the value memory keeps (the latest
-    /// write's, which may have come after the promise).
-    fn fulfil(&mut self, agent: u32, p: Promise) -> Option<u64> {
-        let space = self.spaces.get(p.id as usize).copied().unwrap_or(0);
-        let spaces = &self.spaces;
-        let a = &mut self.agents[agent as usize];
-        a.promise = None;
-        a.cur.raise(p.id, p.ts);
-        // A relaxed write's message publishes what was fixed when it was promised (no release
-        // may come in between); a release publishes its view now.
-        let published = p.release.then(|| {
-            let direct = a.cur.filtered(|loc| spaces.get(loc as usize).copied().unwrap_or(0) == space);
-            let mut published = Published::default();
-            for (l, view) in published.views.iter_mut().enumerate() {
-                view.clone_from(&a.released[l]);
-                if l <= p.level as usize {
-                    view.join(&direct);
-                }
-            }
-            Rc::new(published)
-        });
-        let h = &mut self.histories[p.id as usize];
-        if let Some(m) = h.messages.iter_mut().find(|m| m.ts == p.ts) {
-            m.promised_by = None;
-            if published.is_some() {
-                m.published = published;
-            }
-        }
-        h.messages.last().map(|m| m.value)
-    }
-
-    /// `agent` promises to write `value` (`size` bytes) at `key` later: the write joins the
-    /// end of the location's history now, readable by the other agents (Kang et al.'s
-    /// promises, which give load buffering). The caller has certified that running `agent`
-    /// alone from here makes that write.
-    #[allow(clippy::too_many_arguments)]
-    pub fn promise(&mut self, agent: u32, c: Candidate, before: u64, event: u32, step: u64, race_release: Option<Box<crate::race::shadow::Release>>) {
-        let Candidate { key, size, value, level, release } = c;
-        let (id, same_size) = self.history(key, size, before);
-        if !same_size {
-            return;
-        }
-        let group = self.agent_group[agent as usize];
-        let device = self.agent_device[agent as usize];
-        // The message publishes now what the relaxed write will: the views of the agent's
-        // last release fences (which it cannot pass again before keeping the promise), and
-        // the release sequence of its own write before it.
-        let mut published = Published::default();
-        for (view, released) in published.views.iter_mut().zip(self.agents[agent as usize].released.iter()) {
-            view.clone_from(released);
-        }
-        let h = &mut self.histories[id as usize];
-        if let Some(Some(prev)) = h.messages.last().filter(|m| m.agent == agent).map(|m| m.published.clone()) {
-            published.join(&prev);
-        }
-        // A release's view is known only when it is made: until then its message publishes
-        // nothing, and nobody may acquire it.
-        let any = !release && !published.is_empty();
-        let ts = h.latest_ts() + TS_GAP;
-        h.messages.push(Message {
-            ts,
-            value,
-            agent,
-            event,
-            step,
-            group,
-            device,
-            published: any.then(|| Rc::new(published)),
-            race_release,
-            promised_by: Some(agent),
-            rmw: false,
-        });
-        self.agents[agent as usize].promise = Some(Promise { id, ts, value, size, release, level, before });
-        self.promises_made += 1;
-    }
-
-    /// What `key` held before `agent` promised the write it is about to make there, if it
-    /// promised one: memory already shows the promised value.
-    pub fn promised_before(&self, agent: u32, key: LocKey) -> Option<u64> {
-        let p = self.agents.get(agent as usize)?.promise?;
-        (self.find_id(key) == Some(p.id)).then_some(p.before)
-    }
-
-    /// Whether the execution so far is one the model allows to end here: no promise left
-    /// unkept and none passed by a release.
-    pub fn consistent(&self) -> bool {
-        !self.invalid && self.agents.iter().all(|a| a.promise.is_none())
-    }
-
-    /// Keeps the race detector's release of the write just made at `key`.
-    pub fn set_race_release(&mut self, key: LocKey, release: Option<Box<crate::race::shadow::Release>>) {
+    /// Keeps the race detector's release of the write just made at `key`, with timestamp
+    /// `ts`.
+    pub fn set_race_release(&mut self, key: LocKey, ts: u32, release: Option<Box<crate::race::shadow::Release>>) {
         if let Some(id) = self.find_id(key) {
-            if let Some(m) = self.histories[id as usize].messages.last_mut() {
-                m.race_release = release;
+            let h = &mut self.histories[id as usize];
+            if let Ok(i) = h.messages.binary_search_by_key(&ts, |m| m.ts) {
+                h.messages[i].race_release = release;
             }
         }
     }
@@ -1002,99 +931,4 @@ impl Weak {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const X: LocKey = (1, 0, 1, 0);
-    const Y: LocKey = (1, 0, 2, 0);
-    const RLX: Ordering = Ordering { atomic: true, order: order::RELAXED, level: LEVEL_DEVICE };
-    const REL: Ordering = Ordering { atomic: true, order: order::RELEASE, level: LEVEL_DEVICE };
-    const ACQ: Ordering = Ordering { atomic: true, order: order::ACQUIRE, level: LEVEL_DEVICE };
-
-    fn st(ord: Ordering) -> Store {
-        Store { ord, rmw: false, event: 0, step: 0, everyone: false }
-    }
-
-    fn model(groups: &[u32]) -> Weak {
-        Weak::new(true, groups.to_vec(), vec![0; groups.len()])
-    }
-
-    /// The values agent 1 can read from `key` right now, latest first.
-    fn readable(w: &Weak, agent: u32, key: LocKey, ord: Ordering) -> Vec<u64> {
-        let mut out = Vec::new();
-        for k in 0.. {
-            let mut probe = w.clone();
-            probe.forced = Some(k);
-            probe.last_options = 1;
-            let r = probe.load(agent, key, 4, ord, 0, Some(&mut |_| 0));
-            if k >= probe.last_options {
-                break;
-            }
-            out.push(r.value.unwrap_or(u64::MAX));
-        }
-        out
-    }
-
-    #[test]
-    fn message_passing_with_relaxed_flag_may_read_stale_data() {
-        let mut w = model(&[0, 1]);
-        w.store(0, X, 4, 0, 1, st(Ordering::PLAIN), &mut |_| 0);
-        w.store(0, Y, 4, 0, 1, st(RLX), &mut |_| 0);
-        let r = w.load(1, Y, 4, RLX, 0, Some(&mut |_| 0));
-        assert!(!r.stale);
-        assert_eq!(readable(&w, 1, X, Ordering::PLAIN), vec![u64::MAX, 0], "the latest (1) or the initial 0");
-    }
-
-    #[test]
-    fn release_acquire_at_device_scope_publishes_across_groups() {
-        let mut w = model(&[0, 1]);
-        w.store(0, X, 4, 0, 1, st(Ordering::PLAIN), &mut |_| 0);
-        w.store(0, Y, 4, 0, 1, st(REL), &mut |_| 0);
-        w.load(1, Y, 4, ACQ, 0, Some(&mut |_| 0));
-        assert_eq!(readable(&w, 1, X, Ordering::PLAIN), vec![u64::MAX], "only the latest x");
-    }
-
-    #[test]
-    fn work_group_scope_release_does_not_reach_another_group() {
-        let mut w = model(&[0, 1]);
-        let rel_wg = Ordering { level: LEVEL_GROUP, ..REL };
-        let acq_wg = Ordering { level: LEVEL_GROUP, ..ACQ };
-        w.store(0, X, 4, 0, 1, st(Ordering::PLAIN), &mut |_| 0);
-        w.store(0, Y, 4, 0, 1, st(rel_wg), &mut |_| 0);
-        w.load(1, Y, 4, acq_wg, 0, Some(&mut |_| 0));
-        assert_eq!(readable(&w, 1, X, Ordering::PLAIN).len(), 2);
-    }
-
-    #[test]
-    fn coherence_forbids_reading_older_after_newer() {
-        let mut w = model(&[0, 1]);
-        w.store(0, X, 4, 0, 1, st(RLX), &mut |_| 0);
-        w.store(0, X, 4, 1, 2, st(RLX), &mut |_| 0);
-        assert_eq!(readable(&w, 1, X, RLX).len(), 3);
-        w.forced = Some(1);
-        w.load(1, X, 4, RLX, 0, Some(&mut |_| 0));
-        assert_eq!(readable(&w, 1, X, RLX).len(), 2, "having read 1, it may read 1 or 2, never 0 again");
-    }
-
-    #[test]
-    fn sc_fences_forbid_store_buffering() {
-        let mut w = model(&[0, 1]);
-        w.store(0, X, 4, 0, 1, st(RLX), &mut |_| 0);
-        w.fence(0, order::SEQ_CST, LEVEL_DEVICE, 3);
-        w.store(1, Y, 4, 0, 1, st(RLX), &mut |_| 0);
-        w.fence(1, order::SEQ_CST, LEVEL_DEVICE, 3);
-        assert_eq!(readable(&w, 1, X, RLX).len(), 1, "the second fence sees the first one's view");
-    }
-
-    #[test]
-    fn views_join_by_location() {
-        let mut a = View::default();
-        a.raise(3, 1);
-        a.raise(1, 4);
-        let mut b = View::default();
-        b.raise(1, 2);
-        b.raise(2, 7);
-        a.join(&b);
-        assert_eq!(a, View(vec![(1, 4), (2, 7), (3, 1)]));
-    }
-}
+mod tests;

@@ -1,0 +1,157 @@
+//! Unit tests of the relaxed model's views, histories and fences.
+
+use super::*;
+
+const X: LocKey = (1, 0, 1, 0);
+const Y: LocKey = (1, 0, 2, 0);
+const RLX: Ordering = Ordering { atomic: true, order: order::RELAXED, level: LEVEL_DEVICE };
+const REL: Ordering = Ordering { atomic: true, order: order::RELEASE, level: LEVEL_DEVICE };
+const ACQ: Ordering = Ordering { atomic: true, order: order::ACQUIRE, level: LEVEL_DEVICE };
+
+fn st(ord: Ordering) -> Store {
+    Store { ord, rmw: None, event: 0, step: 0, everyone: false }
+}
+
+fn model(groups: &[u32]) -> Weak {
+    Weak::new(true, groups.to_vec(), vec![0; groups.len()])
+}
+
+/// The values agent 1 can read from `key` right now, latest first.
+fn readable(w: &Weak, agent: u32, key: LocKey, ord: Ordering) -> Vec<u64> {
+    let mut out = Vec::new();
+    for k in 0.. {
+        let mut probe = w.clone();
+        probe.forced = Some(k);
+        probe.last_options = 1;
+        let r = probe.load(agent, key, 4, ord, 0, Some(&mut |_| 0));
+        if k >= probe.last_options {
+            break;
+        }
+        out.push(r.value.unwrap_or(u64::MAX));
+    }
+    out
+}
+
+#[test]
+fn message_passing_with_relaxed_flag_may_read_stale_data() {
+    let mut w = model(&[0, 1]);
+    w.store(0, X, 4, 0, 1, st(Ordering::PLAIN), &mut |_| 0);
+    w.store(0, Y, 4, 0, 1, st(RLX), &mut |_| 0);
+    let r = w.load(1, Y, 4, RLX, 0, Some(&mut |_| 0));
+    assert!(!r.stale);
+    assert_eq!(readable(&w, 1, X, Ordering::PLAIN), vec![u64::MAX, 0], "the latest (1) or the initial 0");
+}
+
+#[test]
+fn release_acquire_at_device_scope_publishes_across_groups() {
+    let mut w = model(&[0, 1]);
+    w.store(0, X, 4, 0, 1, st(Ordering::PLAIN), &mut |_| 0);
+    w.store(0, Y, 4, 0, 1, st(REL), &mut |_| 0);
+    w.load(1, Y, 4, ACQ, 0, Some(&mut |_| 0));
+    assert_eq!(readable(&w, 1, X, Ordering::PLAIN), vec![u64::MAX], "only the latest x");
+}
+
+#[test]
+fn work_group_scope_release_does_not_reach_another_group() {
+    let mut w = model(&[0, 1]);
+    let rel_wg = Ordering { level: LEVEL_GROUP, ..REL };
+    let acq_wg = Ordering { level: LEVEL_GROUP, ..ACQ };
+    w.store(0, X, 4, 0, 1, st(Ordering::PLAIN), &mut |_| 0);
+    w.store(0, Y, 4, 0, 1, st(rel_wg), &mut |_| 0);
+    w.load(1, Y, 4, acq_wg, 0, Some(&mut |_| 0));
+    assert_eq!(readable(&w, 1, X, Ordering::PLAIN).len(), 2);
+}
+
+#[test]
+fn coherence_forbids_reading_older_after_newer() {
+    let mut w = model(&[0, 1]);
+    w.store(0, X, 4, 0, 1, st(RLX), &mut |_| 0);
+    w.store(0, X, 4, 1, 2, st(RLX), &mut |_| 0);
+    assert_eq!(readable(&w, 1, X, RLX).len(), 3);
+    w.forced = Some(1);
+    w.load(1, X, 4, RLX, 0, Some(&mut |_| 0));
+    assert_eq!(readable(&w, 1, X, RLX).len(), 2, "having read 1, it may read 1 or 2, never 0 again");
+}
+
+#[test]
+fn sc_fences_forbid_store_buffering() {
+    let mut w = model(&[0, 1]);
+    w.store(0, X, 4, 0, 1, st(RLX), &mut |_| 0);
+    w.fence(0, order::SEQ_CST, LEVEL_DEVICE, 3);
+    w.store(1, Y, 4, 0, 1, st(RLX), &mut |_| 0);
+    w.fence(1, order::SEQ_CST, LEVEL_DEVICE, 3);
+    assert_eq!(readable(&w, 1, X, RLX).len(), 1, "the second fence sees the first one's view");
+}
+
+#[test]
+fn views_join_by_location() {
+    let mut a = View::default();
+    a.raise(3, 1);
+    a.raise(1, 4);
+    let mut b = View::default();
+    b.raise(1, 2);
+    b.raise(2, 7);
+    a.join(&b);
+    assert_eq!(a, View(vec![(1, 4), (2, 7), (3, 1)]));
+}
+
+/// An update of agent `agent` at `key` by `apply`, taking option `k` of its decision: the
+/// value it read (`u64::MAX` for the latest) and whether it was a spurious failure, or `None`
+/// when it has fewer options.
+fn update(w: &mut Weak, agent: u32, key: LocKey, ord: Ordering, apply: &dyn Fn(u64) -> Option<u64>, k: u32) -> Option<(u64, bool)> {
+    w.forced = Some(k);
+    w.last_options = 1;
+    let r = w.rmw_read(agent, key, 4, 0, ord, &Update { apply, spurious_one_in: None }, &mut |_| 0);
+    w.forced = None;
+    if k >= w.last_options {
+        return None;
+    }
+    let old = r.value.unwrap_or(u64::MAX);
+    let value = apply(r.value.unwrap_or(0));
+    if let Some(v) = value {
+        w.store(agent, key, 4, 0, v, Store { ord, rmw: Some(r.ts), event: 0, step: 0, everyone: false }, &mut |_| 0);
+    }
+    Some((old, r.spurious))
+}
+
+/// The values agent `agent`'s update by `apply` may read now, latest first.
+fn update_options(w: &Weak, agent: u32, key: LocKey, ord: Ordering, apply: &dyn Fn(u64) -> Option<u64>) -> Vec<u64> {
+    (0..).map_while(|k| update(&mut w.clone(), agent, key, ord, apply, k).map(|r| r.0)).collect()
+}
+
+#[test]
+fn an_update_may_read_an_older_write_and_goes_right_after_it() {
+    let mut w = model(&[0, 1]);
+    let add = |v: u64| Some(v + 10);
+    w.store(0, X, 4, 0, 1, st(RLX), &mut |_| 0);
+    w.store(0, X, 4, 1, 2, st(RLX), &mut |_| 0);
+    assert_eq!(update_options(&w, 1, X, RLX, &add), vec![u64::MAX, 1, 0], "the latest (2), 1 or the initial 0");
+    // Agent 1 adds to the initial 0: its write 10 comes right after it, before 1 and 2.
+    assert_eq!(update(&mut w, 1, X, RLX, &add, 2), Some((0, false)));
+    let values: Vec<u64> = w.histories[0].messages.iter().map(|m| m.value).collect();
+    assert_eq!(values, vec![0, 10, 1, 2]);
+    // Nobody else's update may read 0 now (atomicity), nor agent 1's below its own write.
+    assert_eq!(update_options(&w, 0, X, RLX, &add), vec![u64::MAX], "agent 0 wrote 2: it reads nothing older");
+    assert_eq!(update_options(&w, 1, X, RLX, &add), vec![u64::MAX, 1, 10]);
+}
+
+#[test]
+fn a_compare_exchange_that_fails_may_read_a_write_an_update_follows() {
+    let mut w = model(&[0, 1, 2]);
+    w.store(0, X, 4, 0, 1, Store { rmw: Some(0), ..st(RLX) }, &mut |_| 0);
+    // Comparing with 5 fails everywhere: a plain read of 1 or of the initial 0.
+    let cas_5 = |v: u64| (v == 5).then_some(7);
+    assert_eq!(update_options(&w, 1, X, RLX, &cas_5), vec![u64::MAX, 0]);
+    // Comparing with 0 would succeed on the initial 0, which agent 0's update follows.
+    let cas_0 = |v: u64| (v == 0).then_some(7);
+    assert_eq!(update_options(&w, 2, X, RLX, &cas_0), vec![u64::MAX]);
+}
+
+#[test]
+fn a_sequentially_consistent_update_reads_the_latest_write() {
+    let mut w = model(&[0, 1]);
+    let sc = Ordering { order: order::SEQ_CST, ..RLX };
+    w.store(0, X, 4, 0, 1, st(RLX), &mut |_| 0);
+    w.store(0, X, 4, 1, 2, st(RLX), &mut |_| 0);
+    assert_eq!(update_options(&w, 1, X, sc, &|v| Some(v + 1)), vec![u64::MAX]);
+}
