@@ -40,12 +40,13 @@
 //!   certifying run, no value appears out of thin air (seed 001's `x == y == 42` cannot),
 //!   and control-dependent cycles (`if (x) y = 1 || if (y) x = 1`) are never certified, as
 //!   PTX's `acyclic(rf | dep)` requires; Dat3M's OpenCL model has no such axiom and allows
-//!   them, the one place where this model is deliberately stricter than OpenCL's.
+//!   them, a deliberate difference from it.
 //!   Promises are made by the explorer only, never in a single run.
 //!
 //! What it cannot reach (besides thin air): a work-item has one promise at a time and an
-//! execution two; an update never reads another work-item's unkept promise of a release (the
-//! release sequence it would continue has no view yet); and the SC order below.
+//! execution two; plain (non-atomic) stores are not promised; an update never reads another
+//! work-item's unkept promise of a release (the release sequence it would continue has no
+//! view yet); and the SC order below.
 //!
 //! Scopes follow the OpenCL 2.0 model (section 3.3.6; Batty, Donaldson and Wickerson,
 //! "Overhauling SC Atomics in C11 and OpenCL", POPL 2016): a release at work-group scope
