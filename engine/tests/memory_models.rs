@@ -57,7 +57,7 @@ const EXPECTED: [(&str, bool, bool); 15] = [
 /// updates are ordered only by atomicity (an update reads the write just before its own in
 /// the location's order), so every shape of plain relaxed accesses keeps its weak outcome;
 /// fences, or a release read by an acquire, at device scope forbid it.
-const RMW_EXPECTED: [(&str, bool, bool); 21] = [
+const RMW_EXPECTED: [(&str, bool, bool); 23] = [
     ("litmus_rmw_mp.litmus", false, true),
     ("litmus_rmw_mp_fence_writer.litmus", false, true),
     ("litmus_rmw_mp_fence_reader.litmus", false, true),
@@ -73,6 +73,9 @@ const RMW_EXPECTED: [(&str, bool, bool); 21] = [
     ("litmus_rmw_sb_fences.litmus", false, false),
     ("litmus_rmw_lb.litmus", false, true),
     ("litmus_rmw_lb_fences.litmus", false, false),
+    // Work-group-scope fences synchronise within their work-group only.
+    ("litmus_rmw_lb_fences_work_group.litmus", false, true),
+    ("litmus_rmw_lb_fences_same_group.litmus", false, false),
     ("litmus_rmw_2_2w.litmus", false, true),
     ("litmus_rmw_s.litmus", false, true),
     ("litmus_rmw_r.litmus", false, true),
@@ -339,9 +342,10 @@ fn partial_order_reduction_loses_no_outcome() {
 /// two blocks of one thread write and read `X` and `Y` with `atomicExch` and `atomicAdd(p, 0)`
 /// only, and store what they read in `seen`. For each: the weak value of `seen`, and whether
 /// the PTX model (CUDA's atomics are relaxed at GPU scope, `__threadfence()` is
-/// `fence.sc.gpu`) allows it. NVIDIA hardware shows the weak outcome of MP, SB and LB, and of
-/// MP with a fence on one side only; with fences on both sides, never.
-const CUDA_RMW: [(&str, [i64; 2], bool); 8] = [
+/// `fence.sc.gpu`, `__threadfence_block()` `fence.sc.cta`, which orders nothing for another
+/// block) allows it. NVIDIA hardware shows the weak outcome of MP, SB and LB, and of MP with a
+/// fence on one side only; with fences on both sides, never.
+const CUDA_RMW: [(&str, [i64; 2], bool); 10] = [
     ("cuda_rmw_mp.cu", [1, 0], true),
     ("cuda_rmw_mp_fence_writer.cu", [1, 0], true),
     ("cuda_rmw_mp_fence_reader.cu", [1, 0], true),
@@ -350,6 +354,8 @@ const CUDA_RMW: [(&str, [i64; 2], bool); 8] = [
     ("cuda_rmw_sb_fences.cu", [0, 0], false),
     ("cuda_rmw_lb.cu", [1, 1], true),
     ("cuda_rmw_lb_fences.cu", [1, 1], false),
+    ("cuda_rmw_mp_fences_block.cu", [1, 0], true),
+    ("cuda_rmw_lb_fences_block.cu", [1, 1], true),
 ];
 
 fn cuda(file: &str, model: MemoryModel) -> Scenario {

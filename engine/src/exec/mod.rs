@@ -511,8 +511,9 @@ impl Machine {
 
     /// The relaxed writes `agent` could promise now, into `found` (emptied first): those a
     /// run of `agent` alone from here, reading the latest writes, makes up to its first
-    /// release, SC fence or barrier (each one certified by that very run), read-modify-writes
-    /// of a location the run had not written before included. The solo
+    /// sequentially consistent write or a barrier (each one certified by that very run, with
+    /// the scope of the release fences it passed), read-modify-writes of a location the run
+    /// had not written before included. The solo
     /// run is on `solo`, a machine kept between calls, into which this one is copied reusing
     /// its allocations (made on the first call).
     pub fn promise_candidates(&self, agent: u32, solo: &mut Option<Box<Machine>>, found: &mut Vec<crate::weak::Candidate>) {
@@ -529,7 +530,7 @@ impl Machine {
             None => solo.insert(Box::new(self.clone())),
         };
         // The solo run collects its stores straight into `found`'s vector.
-        solo.weak.certifying = Some(crate::weak::Certify { agent, stores: std::mem::take(found), stopped: false, start: self.step });
+        solo.weak.certifying = Some(crate::weak::Certify { agent, stores: std::mem::take(found), stopped: false, start: self.step, fenced: None });
         for _ in 0..SOLO_STEPS {
             if solo.items[wi].status != Status::Ready || solo.runaway.is_some() || solo.weak.certifying.as_ref().is_none_or(|c| c.stopped) {
                 break;

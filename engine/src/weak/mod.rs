@@ -27,25 +27,31 @@
 //!   every other shape whose reads-from edges run against program order (MP, SB, LB, S, R,
 //!   2+2W, WRC, IRIW built from updates need one). A promise is certified when it is made:
 //!   running its work-item alone from there, reading the latest writes, makes that write
-//!   before any release fence, barrier or sequentially consistent operation. A promised
-//!   update follows the latest write when it is promised and takes the place after it, as
-//!   Lee et al.'s "Promising 2.0" (PLDI 2020) ties an update's promise to the message it will
-//!   read: the update must later read exactly that write and write the promised value. An
-//!   execution in which a promise is never kept, or is kept otherwise, or a release fence,
-//!   barrier, sequentially consistent operation or release of the same location passes it,
-//!   or somebody within its scope acquires a promised release, is not one the model allows:
-//!   the explorer discards it. (A relaxed or acquire update, or a release of another
-//!   location, may pass a promise: what it publishes does not include the promised write,
-//!   which comes later in its program.) Because every promised value comes out of a
+//!   before any sequentially consistent write or barrier. A promised update follows the
+//!   latest write when it is promised and takes the place after it, as Lee et al.'s
+//!   "Promising 2.0" (PLDI 2020) ties an update's promise to the message it will read: the
+//!   update must later read exactly that write and write the promised value. An execution in
+//!   which a promise is never kept, or is kept otherwise, or a sequentially consistent write
+//!   or a release of the same location passes it, or somebody within its scope acquires a
+//!   promised release, is not one the model allows: the explorer discards it. A relaxed or
+//!   acquire update, or a release of another location, may pass a promise: what it publishes
+//!   does not include the promised write, which comes later in its program. A release fence
+//!   or barrier makes later relaxed writes publish the fence's view within its scope, which a
+//!   promise made before it does not; so it passes a promise only if nobody within its scope
+//!   has read the promise, and nobody there may until it is kept. Beyond the fence's scope
+//!   nothing changes, which is what a fence of too narrow a scope (`__threadfence_block`
+//!   across blocks, a work-group fence across groups) means in both models. Because every
+//!   promised value comes out of a
 //!   certifying run, no value appears out of thin air (seed 001's `x == y == 42` cannot),
 //!   and control-dependent cycles (`if (x) y = 1 || if (y) x = 1`) are never certified, as
 //!   PTX's `acyclic(rf | dep)` requires; Dat3M's OpenCL model has no such axiom and allows
-//!   them, the one place where this model is deliberately stricter than OpenCL's.
+//!   them, a deliberate difference from it.
 //!   Promises are made by the explorer only, never in a single run.
 //!
 //! What it cannot reach (besides thin air): a work-item has one promise at a time and an
-//! execution two; an update never reads another work-item's unkept promise of a release (the
-//! release sequence it would continue has no view yet); and the SC order below.
+//! execution two; plain (non-atomic) stores are not promised; an update never reads another
+//! work-item's unkept promise of a release (the release sequence it would continue has no
+//! view yet); and the SC order below.
 //!
 //! Scopes follow the OpenCL 2.0 model (section 3.3.6; Batty, Donaldson and Wickerson,
 //! "Overhauling SC Atomics in C11 and OpenCL", POPL 2016): a release at work-group scope
@@ -208,6 +214,10 @@ pub struct Message {
     /// Written by a read-modify-write, which follows the write it read immediately: no
     /// later write may be placed between them.
     pub rmw: bool,
+    /// While only promised: the scope levels (a bit each, from the promiser) of the agents
+    /// that read it. A release fence of the promiser passes the promise only if nobody within
+    /// its scope did.
+    pub read_at: u8,
 }
 
 /// The writes of one location.
@@ -240,6 +250,11 @@ impl History {
     fn message(&self, ts: u32) -> Option<&Message> {
         let i = self.messages.binary_search_by_key(&ts, |m| m.ts).ok()?;
         self.messages.get(i)
+    }
+
+    fn message_mut(&mut self, ts: u32) -> Option<&mut Message> {
+        let i = self.messages.binary_search_by_key(&ts, |m| m.ts).ok()?;
+        self.messages.get_mut(i)
     }
 }
 
@@ -570,6 +585,7 @@ impl Weak {
                 race_release: None,
                 promised_by: None,
                 rmw: false,
+                read_at: 0,
             });
             self.histories.push(h);
         }
@@ -638,7 +654,7 @@ impl Weak {
         let k = latest_ts - ts;
         let h = &self.histories[id as usize];
         let Some(m) = h.message(ts) else { return plain };
-        let (value, published, group, device) = (m.value, m.published.clone(), m.group, m.device);
+        let (value, published, group, device, promiser) = (m.value, m.published.clone(), m.group, m.device, m.promised_by);
         // A stale write, or a promise (whose write the race detector has not seen yet), brings
         // its own release for the detector.
         let race_release = (k > 0 || m.promised_by.is_some()).then(|| m.race_release.clone());
@@ -650,8 +666,9 @@ impl Weak {
         // it would close a cycle, and so would a later acquire fence of the reader. (Beyond its
         // scope it publishes only what its fences did, known when it was promised.)
         let level = self.level_between(agent, group, device);
+        self.read_promised(agent, id, ts, level);
         let promised_release =
-            m.promised_by.and_then(|p| self.agents.get(p as usize)).and_then(|a| a.promise).is_some_and(|p| p.release && p.ts == ts && level <= p.level as usize);
+            promiser.and_then(|p| self.agents.get(p as usize)).and_then(|a| a.promise).is_some_and(|p| p.release && p.ts == ts && level <= p.level as usize);
         if promised_release && ord.acquires() && level <= ord.level {
             self.invalid = true;
         }
@@ -689,7 +706,7 @@ impl Weak {
             let h = &self.histories[id as usize];
             let follows_existing = rmw.is_none_or(|r| h.message(r).is_some_and(|m| m.step <= c.start));
             if promisable && same_size && follows_existing {
-                c.stores.push(Candidate { key, size, value, level: ord.level as u8, release: ord.releases(), rmw: rmw.is_some() });
+                c.stores.push(Candidate { key, size, value, level: ord.level as u8, release: ord.releases(), rmw: rmw.is_some(), fenced: c.fenced });
             }
             if ord.sc() {
                 // A sequentially consistent write must wait for the thread's promises to be
@@ -727,7 +744,7 @@ impl Weak {
             let ts = h.latest_ts() + TS_GAP;
             h.floor = ts;
             h.messages.clear();
-            h.messages.push(Message { ts, value, agent, event, step, group, device, published: None, race_release: None, promised_by: None, rmw: false });
+            h.messages.push(Message { ts, value, agent, event, step, group, device, published: None, race_release: None, promised_by: None, rmw: false, read_at: 0 });
             return Written { keep: None, ts, latest: true };
         }
         let h = &self.histories[id as usize];
@@ -770,6 +787,10 @@ impl Weak {
             // promises, which publish what they will; a promised release would be acquired
             // before it is made.
             self.invalid = true;
+        }
+        if let (Some(_), Some(promiser)) = (rmw, read_promised) {
+            let (read_ts, level) = (h.messages[index - 1].ts, self.level_of(agent, promiser));
+            self.read_promised(agent, id, read_ts, level);
         }
         let own_sequence = match &last {
             Some((Some(p), _, _, a)) if rmw.is_none() && *a == agent && ord.atomic => Some(p.clone()),
@@ -821,6 +842,7 @@ impl Weak {
             race_release: None,
             promised_by: None,
             rmw: rmw.is_some(),
+            read_at: 0,
         };
         let at_end = index == h.messages.len();
         h.messages.insert(index, message);
@@ -854,7 +876,7 @@ impl Weak {
     /// `flags` are its `cl_mem_fence_flags`: it orders local memory, global memory or both.
     pub fn fence(&mut self, agent: u32, ord: u8, level: usize, flags: u64) {
         if matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) {
-            self.release_point(agent);
+            self.release_point(agent, level.min(LEVELS - 1));
         }
         let group = self.agent_group[agent as usize];
         let device = self.agent_device[agent as usize];
@@ -894,7 +916,7 @@ impl Weak {
     /// view includes every member's view of that memory.
     pub fn barrier(&mut self, members: &[(u32, u64)]) {
         for &(m, _) in members {
-            self.release_point(m);
+            self.release_point(m, LEVEL_GROUP);
         }
         let spaces = &self.spaces;
         let covers = |flags: u64, loc: u32| covers(spaces, flags, loc);
@@ -912,14 +934,42 @@ impl Weak {
         }
     }
 
-    /// `agent` releases (a fence or a barrier): no promise may pass it.
-    fn release_point(&mut self, agent: u32) {
+    /// `agent` releases at scope `level` (a fence or a barrier). Its relaxed writes from now
+    /// on publish its view to the agents within that scope, which a promise made before does
+    /// not: the promise may pass only if nobody within the scope has read it, and nobody
+    /// within the scope may read it until it is kept (when it publishes the new view). Beyond
+    /// the scope nothing changes, so a fence of a narrower scope than the promise's readers
+    /// (`__threadfence_block` across blocks) orders nothing for them, as in the PTX and
+    /// OpenCL models.
+    fn release_point(&mut self, agent: u32, level: usize) {
         if let Some(c) = self.certifying.as_mut().filter(|c| c.agent == agent) {
-            c.stopped = true;
+            c.fenced = Some(c.fenced.map_or(level as u8, |f| f.max(level as u8)));
         }
-        if self.agents[agent as usize].promise.is_some() {
+        let Some(p) = self.agents[agent as usize].promise.as_mut() else { return };
+        p.fenced = Some(p.fenced.map_or(level as u8, |f| f.max(level as u8)));
+        let within = (2u8 << level) - 1;
+        let read = self.histories[p.id as usize].message(p.ts).map_or(0, |m| m.read_at);
+        if read & within != 0 {
             self.invalid = true;
         }
+    }
+
+    /// `agent` read the write with timestamp `ts` of location `id` at scope level `level`
+    /// from its writer: if that is a promise, it is noted, and a promise that passed a release
+    /// fence of that scope may not be read (see [`Weak::release_point`]).
+    fn read_promised(&mut self, agent: u32, id: u32, ts: u32, level: usize) {
+        let Some(m) = self.histories[id as usize].message_mut(ts) else { return };
+        let Some(promiser) = m.promised_by.filter(|&p| p != agent) else { return };
+        m.read_at |= 1 << level;
+        let fenced = self.agents.get(promiser as usize).and_then(|a| a.promise).filter(|p| p.ts == ts).and_then(|p| p.fenced);
+        if fenced.is_some_and(|f| level <= f as usize) {
+            self.invalid = true;
+        }
+    }
+
+    /// The scope level between `reader` and the agent `writer`.
+    pub fn level_of(&self, reader: u32, writer: u32) -> usize {
+        self.level_between(reader, self.agent_group[writer as usize], self.agent_device[writer as usize])
     }
 
     /// `to` learns everything `from` may read (an async copy's engine and its starter, or a

@@ -24,6 +24,9 @@ pub struct Promise {
     /// A read-modify-write's: the timestamp of the write it will read, which the promised
     /// message follows immediately (no other write may come between them).
     pub rmw: Option<u32>,
+    /// The widest scope level of the release fences (or barriers) its agent passed since the
+    /// promise: nobody within it may read the promise before it is kept.
+    pub fenced: Option<u8>,
 }
 
 /// A write a solo run made, which its agent may promise.
@@ -38,6 +41,9 @@ pub struct Candidate {
     /// Made by a read-modify-write, of the latest write of its location when the solo run
     /// started (so its promise follows that write).
     pub rmw: bool,
+    /// The widest scope level of the release fences the solo run passed before this write:
+    /// only agents beyond it can use its promise.
+    pub fenced: Option<u8>,
 }
 
 /// What a solo run of one agent wrote, to certify the promises it may make.
@@ -47,12 +53,13 @@ pub struct Certify {
     /// Atomic stores and read-modify-writes that are not sequentially consistent, in
     /// order, with their scope level and whether they release: each may be promised.
     pub stores: Vec<Candidate>,
-    /// The agent reached a release, an SC fence or a barrier: nothing after it may be
-    /// promised.
+    /// The agent reached a sequentially consistent write: nothing after it may be promised.
     pub stopped: bool,
     /// The machine's step when the solo run started: a read-modify-write that reads a write
     /// made after it (by the solo run) cannot be promised, as that write does not exist yet.
     pub start: u64,
+    /// The widest scope level of the release fences it passed so far.
+    pub fenced: Option<u8>,
 }
 
 impl Weak {
@@ -84,9 +91,17 @@ impl Weak {
             }
         }
         a.cur.raise(p.id, p.ts);
-        // A relaxed write's message publishes what was fixed when it was promised (no release
-        // may come in between); a release publishes its view now, and a read-modify-write's
-        // release continues the sequence of the write it read.
+        // A relaxed write's message publishes what was fixed when it was promised, and what
+        // release fences since then (which nobody within their scope has seen it without)
+        // add; a release publishes its view now, and a read-modify-write's release continues
+        // the sequence of the write it read.
+        let fenced = (!p.release && p.fenced.is_some()).then(|| {
+            let mut published = Published::default();
+            for (view, released) in published.views.iter_mut().zip(a.released.iter()) {
+                view.clone_from(released);
+            }
+            published
+        });
         let published = p.release.then(|| {
             let direct = a.cur.filtered(|loc| spaces.get(loc as usize).copied().unwrap_or(0) == space);
             let mut published = Published::default();
@@ -106,6 +121,11 @@ impl Weak {
             m.promised_by = None;
             if published.is_some() {
                 m.published = published;
+            } else if let Some(mut now) = fenced {
+                if let Some(before) = &m.published {
+                    now.join(before);
+                }
+                m.published = Some(Rc::new(now));
             }
         }
         let latest = h.latest_ts() == p.ts;
@@ -119,7 +139,7 @@ impl Weak {
     /// write, which it will read: that place is taken from now on.
     #[allow(clippy::too_many_arguments)]
     pub fn promise(&mut self, agent: u32, c: Candidate, before: u64, event: u32, step: u64, race_release: Option<Box<Release>>) {
-        let Candidate { key, size, value, level, release, rmw } = c;
+        let Candidate { key, size, value, level, release, rmw, .. } = c;
         let (id, same_size) = self.history(key, size, before);
         if !same_size {
             return;
@@ -145,6 +165,7 @@ impl Weak {
             published.join(&prev);
         }
         let after = rmw.then(|| h.latest_ts());
+        let read_promise = after.zip(h.messages.last().and_then(|m| m.promised_by));
         // For the race detector too, an update continues the release sequence it reads.
         let race_release = if rmw { continued(h.messages.last().and_then(|m| m.race_release.as_deref()), race_release) } else { race_release };
         // A release's view is known only when it is made: until then its message publishes
@@ -163,8 +184,15 @@ impl Weak {
             race_release,
             promised_by: Some(agent),
             rmw,
+            read_at: 0,
         });
-        self.agents[agent as usize].promise = Some(Promise { id, ts, value, size, release, level, before, rmw: after });
+        self.agents[agent as usize].promise = Some(Promise { id, ts, value, size, release, level, before, rmw: after, fenced: None });
+        // An update's promise reads the latest write: if that is itself a promise, its reader
+        // is noted (see `release_point`).
+        if let Some((read, promiser)) = read_promise {
+            let level = self.level_of(agent, promiser);
+            self.read_promised(agent, id, read, level);
+        }
         self.promises_made += 1;
     }
 

@@ -40,12 +40,12 @@ pub struct RmwRead {
 }
 
 impl Weak {
-    /// Which write of `key` (`size` bytes) the update `update` of `agent` reads: any write at
-    /// or after its view whose next place in modification order is free, or on which the
-    /// update writes nothing; the latest first. Several are a decision (`draw(n)` picks among
-    /// `n` in a run; `latest` is what memory holds). A sequentially consistent update reads the latest write (SC writes go at
-    /// the end of their location's order). An agent that promised this update's write reads
-    /// the write its promise follows.
+    /// Which write of `key` (`size` bytes, whose latest value memory holds as `latest`) the
+    /// update `update` of `agent` reads: any write at or after its view whose next place in
+    /// modification order is free, or on which the update writes nothing; the latest first.
+    /// Several are a decision (`draw(n)` picks among `n` in a run). A sequentially consistent
+    /// update reads the latest write (SC writes go at the end of their location's order). An
+    /// agent that promised this update's write reads the write its promise follows.
     #[allow(clippy::too_many_arguments)]
     pub fn rmw_read(&mut self, agent: u32, key: super::LocKey, size: u8, latest: u64, ord: Ordering, update: &Update, draw: &mut dyn FnMut(u32) -> u32) -> RmwRead {
         let (id, same_size) = self.history(key, size, latest);
