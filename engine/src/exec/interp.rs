@@ -886,14 +886,16 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 if spurious {
                     new = old;
                 }
-                let was_uninit = is_uninit(a, at, size as usize);
-                encode(ty, new, &mut a.bytes[at..]);
-                mark_init(a, at, size as usize);
-                let mut same = decode(ty, &a.bytes[at..]) == promised_before.unwrap_or(latest);
                 // Whether a compare-exchange failed: it compares as `atomic` does (a
                 // successful exchange would hand back the probe `old ^ 1`).
                 let cas_failed = matches!(op, AtomicOp::CmpXchg | AtomicOp::CmpXchgWeak)
                     && (spurious || atomic(AtomicOp::CmpXchg, ty, old, old ^ 1, y) == old);
+                let was_uninit = is_uninit(a, at, size as usize);
+                // A compare-exchange that failed wrote nothing: memory keeps the latest write,
+                // even when it read an older one (whose value `new` then is).
+                encode(ty, if cas_failed { latest } else { new }, &mut a.bytes[at..]);
+                mark_init(a, at, size as usize);
+                let mut same = decode(ty, &a.bytes[at..]) == promised_before.unwrap_or(latest);
                 // A load reads only, a store writes only, anything else reads and writes, but
                 // for a compare-exchange that failed, which only read: it neither races as a
                 // write nor continues or starts a release sequence.

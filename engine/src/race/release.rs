@@ -111,6 +111,33 @@ impl Release {
         self.agent = agent;
     }
 
+    /// Joins the parts of `other`, the release an update adds to the sequence it continues
+    /// (the relaxed model's promised updates, which the detector did not see made).
+    pub fn absorb(&mut self, other: &Release) {
+        for p in &other.parts {
+            if let (Some(agent), Some(group), Some(device)) = (p.agent, p.group, p.device) {
+                self.join_part(p.reach, agent, group, device, &p.know);
+                continue;
+            }
+            match self.parts.iter().position(|q| q.reach == p.reach && q.agent.is_none()) {
+                Some(k) => {
+                    let q = &mut self.parts[k];
+                    if q.group != p.group {
+                        q.group = None;
+                    }
+                    if q.device != p.device {
+                        q.device = None;
+                    }
+                    for (mine, theirs) in q.know.iter_mut().zip(p.know.iter()) {
+                        mine.join(theirs);
+                    }
+                }
+                None => self.parts.push(p.clone()),
+            }
+        }
+        self.event = other.event;
+    }
+
     fn join_part(&mut self, reach: u8, agent: u32, group: u32, device: u32, know: &[Knowledge; SPACES]) {
         let at = self.parts.iter().position(|p| p.reach == reach && p.agent == Some(agent));
         let at = at.or_else(|| {

@@ -212,18 +212,15 @@ impl Weak {
 
 /// The race detector's release of an update's write, as the detector makes it for an update
 /// it sees: the release sequence of the write it reads (`prev`) goes on, joined with the
-/// update's own release (`own`, after a release fence) where both have the same group scope.
+/// update's own release (`own`, after a release fence).
 fn continued(prev: Option<&Release>, own: Option<Box<Release>>) -> Option<Box<Release>> {
     match (prev, own) {
-        (Some(prev), Some(own)) if prev.group_scope == own.group_scope => {
+        (Some(prev), Some(own)) => {
             let mut joined = Box::new(prev.clone());
-            for (theirs, mine) in joined.know.iter_mut().zip(own.know.iter()) {
-                theirs.join(mine);
-            }
-            joined.event = own.event;
+            joined.absorb(&own);
             Some(joined)
         }
-        (_, Some(own)) => Some(own),
-        (prev, None) => prev.map(|p| Box::new(p.clone())),
+        (None, own) => own,
+        (Some(prev), None) => Some(Box::new(prev.clone())),
     }
 }
