@@ -1196,9 +1196,13 @@ impl Session {
         Some(out)
     }
 
-    /// For a litmus test: whether this run satisfied its final condition's predicate.
+    /// For a litmus test: whether this run satisfied its final condition's predicate. Only a
+    /// run that completed reached a final state: one that hung or stopped satisfies nothing.
     pub fn exists(&self) -> Option<bool> {
         let test = self.litmus.as_ref()?;
+        if self.status != RunStatus::Completed {
+            return Some(false);
+        }
         let registers = self.registers()?;
         let buffers = self.report_buffers();
         let location = |name: &str| -> Option<i64> {
