@@ -1135,7 +1135,8 @@ impl Session {
         &self.machine
     }
 
-    /// The agents that could take the next step, in index order.
+    /// The agents whose next step could lead somewhere new, in index order: those that could
+    /// take it, less the work-items that spin.
     pub(crate) fn enabled(&self) -> Vec<u32> {
         let mut ready = Vec::new();
         self.enabled_into(&mut ready);
@@ -1148,7 +1149,10 @@ impl Session {
         if self.status != RunStatus::Running {
             return;
         }
-        ready.extend(self.machine.ready.iter().copied().filter(|&a| self.scheduler.could_pick(&self.machine, a)));
+        // A spinning work-item would only repeat its state until another agent writes: its
+        // step leads nowhere new, and an exploration that took it could take it forever.
+        let m = &self.machine;
+        ready.extend(m.ready.iter().copied().filter(|&a| self.scheduler.could_pick(m, a) && ((a as usize) >= m.items.len() || !m.is_spinning(a))));
         ready.sort_unstable();
     }
 
