@@ -487,7 +487,9 @@ fn footprint(session: &Session, agent: u32) -> Footprint {
                 Footprint::Nothing
             }
         }
-        Instr::Barrier { .. } | Instr::Collective { .. } | Instr::AsyncCopy { .. } | Instr::WaitEvents { .. } => Footprint::Group(item.group),
+        Instr::Barrier { .. } | Instr::NamedBarrier { .. } | Instr::Collective { .. } | Instr::AsyncCopy { .. } | Instr::WaitEvents { .. } => {
+            Footprint::Group(item.group)
+        }
         Instr::Malloc { .. } | Instr::Free { .. } => Footprint::Heap,
         Instr::Printf { .. } => Footprint::Printf,
         Instr::Statement => Footprint::Nothing,

@@ -856,7 +856,10 @@ impl Session {
             let what = match item.status {
                 Status::AtBarrier => {
                     let r = &machine.groups[item.group as usize].rendezvous;
-                    let counts = format!("({} of {} arrived)", r.waiting.len(), r.unfinished);
+                    let counts = match crate::exec::named_barrier::waiting(machine, wi) {
+                        Some((arrived, expected)) => format!("({arrived} of {expected} arrived)"),
+                        None => format!("({} of {} arrived)", r.waiting.len(), r.unfinished),
+                    };
                     (format!("waits at this barrier {counts}"), format!("wait at this barrier {counts}"))
                 }
                 Status::Waiting => ("waits for async copies here".to_string(), "wait for async copies here".to_string()),

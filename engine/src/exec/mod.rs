@@ -11,6 +11,7 @@
 mod interp;
 mod launch;
 mod math;
+pub mod named_barrier;
 pub mod printf;
 
 use crate::diag::Span;
@@ -404,6 +405,8 @@ pub struct Machine {
     /// Barriers meet by count, wherever each work-item calls them: a litmus test's threads
     /// are separate functions, each with its own `barrier` call.
     pub barriers_by_count: bool,
+    /// The named barriers under way (PTX litmus tests), made at the first arrival.
+    pub named_barriers: Option<Box<named_barrier::NamedBarriers>>,
 }
 
 clone_fields!(Machine {
@@ -437,6 +440,7 @@ clone_fields!(Machine {
     races,
     weak,
     barriers_by_count,
+    named_barriers,
 });
 
 /// In a schedule, an agent index with this bit set is a promise step of that work-item (the
@@ -704,6 +708,7 @@ impl Machine {
                 self.release(scope, wi);
             }
         }
+        named_barrier::left(self, wi, g);
         // The last work-item of a group frees its slot for the next waiting group.
         if self.groups[g].rendezvous.unfinished == 0 {
             self.resident = self.resident.saturating_sub(1);
