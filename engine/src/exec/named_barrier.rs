@@ -108,7 +108,7 @@ pub fn arrive(m: &mut Machine, wi: u32, group: usize, name: u64, resource: u64, 
         if !arrive {
             m.set_status(wi, Status::AtBarrier);
         }
-        complete_rounds(m, index, wi);
+        complete_rounds(m, (group as u32, name), wi);
         return;
     }
     if meeting.open {
@@ -144,20 +144,22 @@ pub fn left(m: &mut Machine, wi: u32, group: usize) {
     let Some(state) = &m.named_barriers else { return };
     let first = m.groups[group].first;
     let bit = 1u64.checked_shl(wi - first).unwrap_or(0);
-    let mine: Vec<usize> =
-        state.meetings.iter().enumerate().filter(|(_, x)| x.group == group as u32 && x.quorum == 0 && x.members & bit != 0).map(|(i, _)| i).collect();
-    // Completing a round removes nothing before a later index, so the indices hold.
-    for index in mine.into_iter().rev() {
-        complete_rounds(m, index, wi);
+    let mine: Vec<(u32, u64)> =
+        state.meetings.iter().filter(|x| x.group == group as u32 && x.quorum == 0 && x.members & bit != 0).map(|x| (x.group, x.name)).collect();
+    for key in mine {
+        complete_rounds(m, key, wi);
     }
 }
 
-/// Completes the rounds of meeting `index` whose members have all arrived or left; `by` is
-/// the agent whose step completes them.
-fn complete_rounds(m: &mut Machine, index: usize, by: u32) {
+/// Completes the rounds of the meeting of members `key` (group, name) whose members have
+/// all arrived or left; `by` is the agent whose step completes them. Meetings are found by
+/// key each time: releasing a round runs work-items on, and one that finishes completes
+/// other meetings, which may go away.
+fn complete_rounds(m: &mut Machine, key: (u32, u64), by: u32) {
     loop {
         let Some(state) = &m.named_barriers else { return };
-        let Some(meeting) = state.meetings.get(index) else { return };
+        let Some(index) = state.meetings.iter().position(|x| x.quorum == 0 && (x.group, x.name) == key) else { return };
+        let meeting = &state.meetings[index];
         let group = meeting.group as usize;
         let first = m.groups[group].first;
         let mut round: Vec<usize> = Vec::new();
@@ -189,14 +191,11 @@ fn complete_rounds(m: &mut Machine, index: usize, by: u32) {
         for &k in round.iter().rev() {
             state.meetings[index].arrivals.remove(k);
         }
-        release(m, by, group, name, &arrivals, finished_without);
-        // A meeting with nobody waiting is forgotten; its later arrivals would start it anew.
-        if let Some(state) = m.named_barriers.as_mut() {
-            if state.meetings.get(index).is_some_and(|x| x.arrivals.is_empty()) {
-                state.meetings.remove(index);
-                return;
-            }
+        // A meeting with nobody left in it is forgotten; its next arrival starts it anew.
+        if state.meetings[index].arrivals.is_empty() {
+            state.meetings.remove(index);
         }
+        release(m, by, group, name, &arrivals, finished_without);
     }
 }
 
