@@ -248,6 +248,36 @@ fn never_panics_on_truncated_or_odd_input() {
     }
 }
 
+/// Mutants of a test with barriers of every form, branches and atomics run without panicking.
+#[test]
+fn mutated_tests_run_without_panicking() {
+    const BARRIERS: &str = "PTX mix
+{ x=0; y=0; P0:r2=1; }
+ P0@cta 0,gpu 0       | P1@cta 0,gpu 0       | P2@cta 1,gpu 0     ;
+ st.weak x, 1         | bar.cta.sync 1, 1, 2 | atom.add r0, y, 1  ;
+ bar.cta.sync 1, r2   | bar.cta.arrive 0     | LC00:              ;
+ bar.cta.sync 1, 1, 2 | ld.weak r1, x        | ld.relaxed.gpu r1, y ;
+ bar.cta.sync 0       | bar.cta.sync 1, 1    | beq r1, 0, LC00    ;
+exists (P1:r1 == 0)
+";
+    let mut ran = 0;
+    for (i, _) in BARRIERS.char_indices() {
+        for replacement in ["0", "2", "|", ";", "", "r2", "9"] {
+            let mut text = BARRIERS.to_string();
+            text.replace_range(i..i + 1, replacement);
+            if parse(&text).is_err() {
+                continue;
+            }
+            let mut s = Scenario::new(text.as_str(), "m.litmus", Dialect::Litmus);
+            s.memory_model = MemoryModel::Relaxed;
+            s.max_steps = 300;
+            let _ = crate::explore::explore(&s, 0, 3);
+            ran += 1;
+        }
+    }
+    assert!(ran > 100, "only {ran} mutants parsed");
+}
+
 /// The litmus-ptx corpus, when it is present next to the repository: every test reads, and
 /// every instruction's span is a whole instruction of its file.
 #[test]
