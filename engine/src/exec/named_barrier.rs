@@ -5,7 +5,8 @@
 //! arrived (or finished without arriving, which is barrier divergence), the round completes,
 //! the members that wait go on, and the next arrivals start the next round. A meeting with a
 //! thread count counts the arrivals with one barrier resource: once that many have arrived
-//! it is open, and whoever arrives later goes straight through. A work-item that *arrives*
+//! it is open, and whoever arrives later goes straight through, having met as many of the
+//! earlier arrivals as the count asks (which ones is the step's decision). A work-item that *arrives*
 //! (rather than syncs) counts itself in and goes on at once.
 //!
 //! The memory effect is carried by the relaxed model and the race detector as they carry
@@ -14,8 +15,14 @@
 //! acquire-release fence at work-group scope (a release fence for an `arrive`) followed by a
 //! release store to a word of its own, which no allocation holds; a work-item that passes
 //! acquires the words of the arrivals it synchronises with, those of its round with the same
-//! resource (for a counted meeting, all arrivals before it). The words are per work-item and
-//! meeting, so a word is rewritten only when its work-item arrives at that meeting again.
+//! resource (for a late arrival at a counted meeting, the earlier arrivals it met). The words
+//! are per work-item and meeting, so a word is rewritten only when its work-item arrives at
+//! that meeting again.
+//!
+//! The thread count follows Dat3M's reading of its PTX format: a thread passes once it has
+//! met that many threads (itself included), so a late arrival meets as many as it needs of
+//! those before it, not necessarily all; with three threads and a count of two, the third
+//! may meet either of the first two.
 //!
 //! [`Instr::NamedBarrier`]: crate::ir::Instr::NamedBarrier
 
@@ -112,11 +119,12 @@ pub fn arrive(m: &mut Machine, wi: u32, group: usize, name: u64, resource: u64, 
         return;
     }
     if meeting.open {
-        // Late: it passes, having learned what the arrivals before it released.
+        // Late: it passes, having met as many of the arrivals before it as the count asks
+        // (which ones is the step's decision), and learned what they released.
         let before: Vec<u32> = meeting.arrivals.iter().map(|a| a.wi).collect();
         meeting.arrivals.push(here);
         if !arrive {
-            for from in before {
+            for from in partners(m, &before, quorum as usize - 1) {
                 acquire(m, wi, group, from, name, event, span);
             }
         }
@@ -136,6 +144,34 @@ pub fn arrive(m: &mut Machine, wi: u32, group: usize, name: u64, resource: u64, 
     if opens {
         release(m, wi, group, name, &round, None);
     }
+}
+
+/// The `k` arrivals among `before` that a late arrival meets: one of the combinations, by
+/// the step's decision (so that exploration tries each). Past `u32::MAX` combinations (a
+/// count near half of dozens of threads), all of them.
+fn partners(m: &mut Machine, before: &[u32], k: usize) -> Vec<u32> {
+    let n = before.len();
+    if k >= n {
+        return before.to_vec();
+    }
+    let choose = |n: usize, k: usize| -> u128 { (0..k).fold(1u128, |c, i| c * (n - i) as u128 / (i + 1) as u128) };
+    let Ok(count) = u32::try_from(choose(n, k)) else { return before.to_vec() };
+    let Machine { weak, rng, .. } = m;
+    let mut index = if count > 1 { weak.decide(count, &mut || rng.below(count as u64) as u32) } else { 0 } as u128;
+    // The combination of that rank, in lexicographic order.
+    let mut chosen = Vec::with_capacity(k);
+    let mut next = 0;
+    while chosen.len() < k {
+        let left = k - chosen.len() - 1;
+        let with = choose(n - next - 1, left);
+        if index < with {
+            chosen.push(before[next]);
+        } else {
+            index -= with;
+        }
+        next += 1;
+    }
+    chosen
 }
 
 /// A work-item of `group` left (finished, or stopped by a fault): the meetings it was a

@@ -67,8 +67,8 @@
 //! every thread of the CTA whose code names meeting `a` takes part, none goes on before all
 //! have arrived, and each synchronises with those that arrived with the same resource;
 //! `bar.cta.sync a, b, n` completes as soon as `n` threads arrived at meeting `a` with
-//! resource `b`, and threads that arrive later go straight through, synchronising with those
-//! before them. `.arrive` counts a thread in and lets it go on at once: it releases what it
+//! resource `b`, and threads that arrive later go straight through, each synchronising with
+//! `n - 1` of those before it (which ones is a decision), as Dat3M reads the count. `.arrive` counts a thread in and lets it go on at once: it releases what it
 //! did, and acquires nothing (see `exec::named_barrier`).
 
 // The engine reports problems as a plain `Diagnostic` everywhere; a parse fails at most once,

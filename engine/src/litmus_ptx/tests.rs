@@ -148,6 +148,13 @@ fn barriers_meet_by_name_synchronise_by_resource_and_count_arrivals() {
     // A count of 2 of 3: the third passes late, after the other two.
     let quorum = "PTX Q\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;\n ld.weak r0, x | bar.cta.sync 1, 1, 2 | bar.cta.sync 1, 1, 2 ;\n bar.cta.sync 1, 1, 2 | st.weak x, 1 | ;\nexists (P0:r0 == 1)";
     assert!(verdict(quorum, MemoryModel::Relaxed));
+    // A late arrival meets as many earlier arrivals as the count asks, not all: P0 may meet
+    // P2 alone, and miss what P1 did before its barrier...
+    let late = "PTX late\n{ x=0; y=0; z=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;\n st.weak x, 1 | st.weak y, 1 | bar.cta.sync 1, 1, 2 ;\n st.weak z, 1 | bar.cta.sync 1, 1, 2 | ;\n bar.cta.sync 1, 1, 2 | ld.weak r0, x | ;\n ld.weak r0, y | ld.weak r1, z | ;\nexists (P0:r0 == 0 /\\ P1:r0 == 0 /\\ P1:r1 == 0)";
+    assert!(verdict(late, MemoryModel::Relaxed));
+    // ...but it meets one of them: a late reader sees one of the two stores.
+    let one = "PTX one\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;\n st.weak x, 1 | bar.cta.sync 1, 1, 2 | st.weak y, 1 ;\n bar.cta.sync 1, 1, 2 | ld.weak r0, x | bar.cta.sync 1, 1, 2 ;\n | ld.weak r1, y | ;\nexists (P1:r0 == 0 /\\ P1:r1 == 0)";
+    assert!(!verdict(one, MemoryModel::Relaxed));
     let t = parse(quorum).unwrap();
     let Op::Barrier { members, quorum, .. } = &t.ptx.as_ref().unwrap().threads[0].instrs[1].op else { panic!() };
     assert_eq!((*members, *quorum), (0b111, Some(Value::Const(2))));
