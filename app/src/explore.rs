@@ -259,7 +259,7 @@ pub fn merge(parts: &[Exploration]) -> Exploration {
             let bucket = by_hash.entry(outcome_hash(outcome)).or_default();
             match bucket.iter().copied().find(|&i| {
                 let known: &Outcome = &merged.outcomes[i];
-                known.values == outcome.values && known.registers == outcome.registers
+                known.values == outcome.values && known.registers == outcome.registers && known.ended == outcome.ended
             }) {
                 Some(i) => merged.outcomes[i].count += outcome.count,
                 None => {
@@ -539,6 +539,7 @@ mod tests {
             values: [("f".to_string(), vec![Some(Number::Float(value))])].into(),
             registers: None,
             exists: None,
+            ended: None,
             count,
             seed,
             schedule: None,

@@ -5,7 +5,7 @@
 //! syntax, which the engine's own parser decides); whether the launch suits the kernel is the
 //! engine's call, reported as diagnostics when the session is created.
 //!
-//! The dialect follows the text: a litmus test (its first word is `OPENCL`) places its own
+//! The dialect follows the text: a litmus test (its first word is `OPENCL` or `PTX`) places its own
 //! threads, so the NDRange and arguments are neither checked nor used for it. Otherwise the
 //! panel's dialect decides: an OpenCL NDRange (global, local, offset) or a CUDA grid of
 //! blocks, whose global size is grid x block per dimension, as the CLI's `--grid`/`--block`.
@@ -84,46 +84,11 @@ pub fn file_name(litmus: bool) -> &'static str {
     }
 }
 
-/// Whether `source` is a litmus test: its first word, after blank space and comments
-/// (`(* *)`, `/* */`, `//`, as the engine's litmus reader skips them), is `OPENCL`.
+/// Whether `source` is a litmus test of either dialect: the engine's
+/// [`litmus::dialect`] decides (its first word, after blank space and comments, is `OPENCL`
+/// or `PTX`).
 pub fn is_litmus(source: &str) -> bool {
-    let mut rest = source;
-    loop {
-        rest = rest.trim_start();
-        if let Some(after) = rest.strip_prefix("(*") {
-            // Litmus comments nest.
-            let mut depth = 1usize;
-            let mut at = after;
-            while depth > 0 {
-                let open = at.find("(*");
-                let Some(close) = at.find("*)") else {
-                    return false;
-                };
-                match open {
-                    Some(open) if open < close => {
-                        depth += 1;
-                        at = &at[open + 2..];
-                    }
-                    _ => {
-                        depth -= 1;
-                        at = &at[close + 2..];
-                    }
-                }
-            }
-            rest = at;
-        } else if let Some(after) = rest.strip_prefix("/*") {
-            let Some(end) = after.find("*/") else {
-                return false;
-            };
-            rest = &after[end + 2..];
-        } else if rest.starts_with("//") {
-            rest = rest.find('\n').map_or("", |end| &rest[end..]);
-        } else {
-            break;
-        }
-    }
-    rest.strip_prefix("OPENCL")
-        .is_some_and(|after| after.is_empty() || after.starts_with(|c: char| c.is_whitespace()))
+    litmus::dialect(source).is_some()
 }
 
 /// The validated form: a scenario when every field is valid, and a message per invalid field.
@@ -687,6 +652,8 @@ mod tests {
         assert!(!is_litmus("(* never closed OPENCL"));
         assert!(!is_litmus("__kernel void k() {} // OPENCL"));
         assert!(!is_litmus(""));
+        assert!(is_litmus("// a PTX test\nPTX MP\n{ x=0; }"));
+        assert!(!is_litmus("__global__ void k() {} // PTX"));
     }
 
     #[test]

@@ -43,9 +43,14 @@ pub struct Outcome {
     /// A litmus test's registers, as `"THREAD:NAME"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub registers: Option<BTreeMap<String, i64>>,
-    /// Whether it satisfies a litmus test's final condition.
+    /// Whether it satisfies a litmus test's final condition (never, for runs that did not
+    /// complete: only a completed run reaches a final state).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exists: Option<bool>,
+    /// How the runs ending this way stopped when they did not complete: a deadlock, a
+    /// livelock, a limit or an error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<RunStatus>,
     /// How many runs ended this way.
     pub count: u64,
     /// The first seed that ends this way (under exhaustive exploration, the scenario's seed,
@@ -103,6 +108,20 @@ fn is_zero(n: &u64) -> bool {
 impl Exploration {
     pub fn has_errors(&self) -> bool {
         self.findings.iter().any(|f| f.finding.severity == crate::diag::Severity::Error)
+    }
+
+    /// Whether a litmus test's final condition, quantified by `quantifier`, holds over the
+    /// completed runs explored: `exists` when some run satisfied its predicate, `~exists` when
+    /// none did, `forall` when every one did. Runs that did not complete reached no final
+    /// state and count for none of them.
+    pub fn condition_holds(&self, quantifier: crate::litmus::LitmusQuantifier) -> bool {
+        use crate::litmus::LitmusQuantifier;
+        let satisfied = self.outcomes.iter().any(|o| o.exists == Some(true));
+        match quantifier {
+            LitmusQuantifier::Exists => satisfied,
+            LitmusQuantifier::NotExists => !satisfied,
+            LitmusQuantifier::Forall => !self.outcomes.iter().any(|o| o.ended.is_none() && o.exists == Some(false)),
+        }
     }
 }
 
@@ -204,12 +223,19 @@ impl Tally {
     fn add(&mut self, session: &Session, seed: u64, replay: impl Fn() -> Option<(Vec<u32>, Vec<u32>)>) {
         self.runs += 1;
         session.outcome_key(&mut self.key);
+        // How the run ended is part of its outcome: a run that hung reached no final state.
+        let status = session.status();
+        let ended = (status != RunStatus::Completed).then_some(status);
+        self.key.push(match ended {
+            None => 0,
+            Some(s) => 1 + s as u64,
+        });
         if let Some(&i) = self.known.get(self.key.as_slice()) {
             self.outcomes[i].count += 1;
         } else {
             let (buffers, registers, exists, _) = session.outcome();
             let values = outcome_key(&buffers);
-            let i = match self.outcomes.iter().position(|o| o.values == values && o.registers == registers) {
+            let i = match self.outcomes.iter().position(|o| o.values == values && o.registers == registers && o.ended == ended) {
                 Some(i) => {
                     self.outcomes[i].count += 1;
                     i
@@ -219,7 +245,7 @@ impl Tally {
                         Some((s, c)) => (Some(s), Some(c)),
                         None => (None, None),
                     };
-                    self.outcomes.push(Outcome { values, registers, exists, count: 1, seed, schedule, choices });
+                    self.outcomes.push(Outcome { values, registers, exists, ended, count: 1, seed, schedule, choices });
                     self.outcomes.len() - 1
                 }
             };
@@ -511,7 +537,9 @@ fn footprint(session: &Session, agent: u32) -> Footprint {
                 Footprint::Nothing
             }
         }
-        Instr::Barrier { .. } | Instr::Collective { .. } | Instr::AsyncCopy { .. } | Instr::WaitEvents { .. } => Footprint::Group(item.group),
+        Instr::Barrier { .. } | Instr::NamedBarrier { .. } | Instr::Collective { .. } | Instr::AsyncCopy { .. } | Instr::WaitEvents { .. } => {
+            Footprint::Group(item.group)
+        }
         Instr::Malloc { .. } | Instr::Free { .. } => Footprint::Heap,
         Instr::Printf { .. } => Footprint::Printf,
         Instr::Statement => Footprint::Nothing,

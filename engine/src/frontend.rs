@@ -57,6 +57,10 @@ pub(crate) fn compile_with(source: &str, dialect: Dialect, defines: &[String], o
 
 /// Compiles a litmus test's translation, with every span in the test's own text.
 pub(crate) fn compile_litmus(test: &crate::litmus::LitmusTest, defines: &[String], options: lower::Options) -> Result<Program, Diagnostic> {
+    // A PTX test lowers straight to the IR, each instruction with its own span.
+    if let Some(code) = &test.ptx {
+        return Ok(crate::litmus_ptx::lower(test, code, options));
+    }
     let result = compile_with(&test.kernel_source, Dialect::OpenCl, defines, options);
     if test.offsets_kept() {
         return result;

@@ -439,6 +439,13 @@ pub enum Instr {
     Barrier { flags: Reg },
     /// *Event*: a memory fence with `cl_mem_fence_flags` in `flags`.
     Fence { flags: Reg },
+    /// *Event*: arrival at a named barrier of the work-group (a PTX litmus test's `bar.sync`
+    /// and `bar.arrive`; see `exec::named_barrier`). `meeting` names the meeting and
+    /// `resource` the barrier resource: the arrivals with the same resource synchronise.
+    /// `members` is the bit mask of the local ids that take part; `quorum` is 0 for a meeting
+    /// that waits for every member, or the thread count after which it is open. With `arrive`
+    /// the work-item counts itself in and goes on at once.
+    NamedBarrier { meeting: Reg, resource: Reg, members: Reg, quorum: Reg, arrive: bool },
     /// *Event*: arrival at a collective of the work-group (`warp` false; it is also a
     /// barrier) or of the warp. Every participant brings `a` and `b`; when all have arrived,
     /// each receives `op`'s result in `dst`. A warp collective with a `mask` (CUDA's `_sync`

@@ -537,6 +537,7 @@ mod tests {
             values: values.iter().map(|(n, v)| (n.to_string(), v.iter().map(|&x| Some(Number::Int(x))).collect())).collect(),
             registers: (!registers.is_empty()).then(|| registers.iter().map(|(n, v)| (n.to_string(), *v)).collect::<BTreeMap<_, _>>()),
             exists,
+            ended: None,
             count: 1,
             seed: 4,
             schedule: None,

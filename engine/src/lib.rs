@@ -18,6 +18,7 @@ pub mod limits;
 pub mod lesson;
 pub mod link;
 pub mod litmus;
+pub mod litmus_ptx;
 pub mod locks;
 pub mod report;
 pub mod scenario;

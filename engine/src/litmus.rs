@@ -1,4 +1,7 @@
-//! OpenCL litmus tests (the herd/Dat3M format), read and translated into a kernel.
+//! Litmus tests: [`dialect`] says which dialect a text is, [`parse`] reads it. This module
+//! reads OpenCL litmus tests (the herd/Dat3M format) and translates them into a kernel; PTX
+//! tests are [`crate::litmus_ptx`]'s. The final condition's reader and the placement of
+//! threads serve both.
 //!
 //! # The format
 //!
@@ -20,8 +23,10 @@
 //! Each thread `P<i>` names the work-group and the device it runs in; its parameters are
 //! pointers to the shared locations, and its registers are the integer variables declared at
 //! the top level of its body. The final condition is quantified with `exists`, `~exists` or
-//! `forall` and combines atoms `i:reg=value` (a register of thread `i` at the end) and
-//! `loc=value` (a location's final value) with `/\`, `\/`, `~` and parentheses.
+//! `forall` and combines atoms `i:reg=value` (a register of thread `i` at the end, also
+//! written `Pi:reg`) and `loc=value` (a location's final value), or any comparison of two of
+//! registers, locations and values (`==`, `!=`, `<`, `<=`, `>`, `>=`), with `/\`, `\/`, `~`
+//! (or `not`) and parentheses.
 //!
 //! # The translation
 //!
@@ -63,7 +68,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::scenario::ElemType;
 
 /// The diagnostic code of every problem in a litmus file.
-const CODE: &str = "invalid-litmus";
+pub(crate) const CODE: &str = "invalid-litmus";
 /// The most threads a test may have.
 pub const MAX_THREADS: usize = 64;
 /// The most shared locations a test may have.
@@ -98,6 +103,41 @@ pub struct LitmusTest {
     /// The thread each work-item runs (index = linear global id), or `None` for padding
     /// work-items.
     pub work_item_thread: Vec<Option<usize>>,
+    pub dialect: LitmusDialect,
+    /// A PTX test's instructions, which lower to the IR directly (`kernel_source` is empty).
+    pub ptx: Option<std::rc::Rc<crate::litmus_ptx::PtxCode>>,
+}
+
+/// Where a test's threads run: work-groups are the distinct (device, work-group) pairs in
+/// that order, a pair's threads taking local ids in file order, and every group as large as
+/// the largest (the others padded with work-items that run no thread).
+pub(crate) struct Placement {
+    pub local_size: u64,
+    pub groups: u64,
+    pub group_device: Vec<u32>,
+    pub work_item_thread: Vec<Option<usize>>,
+    /// Each thread's (group, local id).
+    pub of_thread: Vec<(usize, usize)>,
+}
+
+/// The placement of threads that run in the given (work-group, device) pairs.
+pub(crate) fn place(threads: &[(u32, u32)]) -> Placement {
+    let mut pairs: BTreeMap<(u32, u32), Vec<usize>> = BTreeMap::new();
+    for (t, &(group, device)) in threads.iter().enumerate() {
+        pairs.entry((device, group)).or_default().push(t);
+    }
+    let local_size = pairs.values().map(Vec::len).max().unwrap_or(1);
+    let mut of_thread = vec![(0usize, 0usize); threads.len()];
+    let mut work_item_thread = vec![None; pairs.len() * local_size];
+    let mut group_device = Vec::with_capacity(pairs.len());
+    for (g, ((device, _), members)) in pairs.iter().enumerate() {
+        group_device.push(*device);
+        for (l, &t) in members.iter().enumerate() {
+            of_thread[t] = (g, l);
+            work_item_thread[g * local_size + l] = Some(t);
+        }
+    }
+    Placement { local_size: local_size as u64, groups: pairs.len() as u64, group_device, work_item_thread, of_thread }
 }
 
 /// Which memory a location lives in.
@@ -170,6 +210,26 @@ pub enum CondExpr {
     Not(Box<CondExpr>),
     /// `term=value`, or `term!=value` when `negated`.
     Eq { term: Term, value: i64, negated: bool, span: Span },
+    /// Any other comparison: two terms (`P0:r1 == P0:r2`), or an order (`x >= 2`).
+    Compare { left: Operand, relation: Relation, right: Operand, span: Span },
+}
+
+/// One side of a [`CondExpr::Compare`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Operand {
+    Term(Term),
+    Value(i64),
+}
+
+/// How the two sides of a [`CondExpr::Compare`] compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relation {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
 }
 
 /// What an atom of the condition reads.
@@ -195,13 +255,29 @@ fn eval(expr: &CondExpr, register: &dyn Fn(usize, &str) -> Option<i64>, location
         CondExpr::And(a, b) => eval(a, register, location) && eval(b, register, location),
         CondExpr::Or(a, b) => eval(a, register, location) || eval(b, register, location),
         CondExpr::Not(a) => !eval(a, register, location),
-        CondExpr::Eq { term, value, negated, .. } => {
-            let actual = match term {
-                Term::Register { thread, name } => register(*thread, name),
-                Term::Location { name } => location(name),
+        CondExpr::Eq { term, value, negated, .. } => term_value(term, register, location).is_some_and(|v| (v == *value) != *negated),
+        CondExpr::Compare { left, relation, right, .. } => {
+            let side = |o: &Operand| match o {
+                Operand::Term(t) => term_value(t, register, location),
+                Operand::Value(v) => Some(*v),
             };
-            actual.is_some_and(|v| (v == *value) != *negated)
+            let (Some(a), Some(b)) = (side(left), side(right)) else { return false };
+            match relation {
+                Relation::Eq => a == b,
+                Relation::Ne => a != b,
+                Relation::Lt => a < b,
+                Relation::Le => a <= b,
+                Relation::Gt => a > b,
+                Relation::Ge => a >= b,
+            }
         }
+    }
+}
+
+fn term_value(term: &Term, register: &dyn Fn(usize, &str) -> Option<i64>, location: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+    match term {
+        Term::Register { thread, name } => register(*thread, name),
+        Term::Location { name } => location(name),
     }
 }
 
@@ -237,32 +313,49 @@ impl LitmusTest {
         u32::try_from(index).ok()
     }
 
-    /// Whether `text` looks like a litmus test: its first token, after blanks and comments,
-    /// is `OPENCL`.
+    /// Whether `text` looks like a litmus test of either dialect (see [`dialect`]).
     pub fn is_litmus(text: &str) -> bool {
-        let mut c = Cursor::new(text);
-        if c.skip_trivia().is_err() {
-            return false;
-        }
-        c.peek_ident().is_some_and(|(word, _)| word == "OPENCL")
+        dialect(text).is_some()
     }
 }
 
-fn error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+/// The dialects a litmus test is written in; the first word of the test says which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LitmusDialect {
+    /// `OPENCL <name>`: threads are OpenCL C functions, under the OpenCL 2.0 model.
+    OpenCl,
+    /// `PTX <name>`: a table of PTX instructions, under the PTX model (see [`crate::litmus_ptx`]).
+    Ptx,
+}
+
+/// Which litmus dialect `text` is written in: its first word, after blanks and comments, is
+/// `OPENCL` or `PTX` (`ptx` too, as Dat3M reads it). `None` when it is neither: the text is
+/// no litmus test. The one place that tells; the app and the CLI ask here.
+pub fn dialect(text: &str) -> Option<LitmusDialect> {
+    let mut c = Cursor::new(text);
+    c.skip_trivia().ok()?;
+    match c.peek_ident()?.0 {
+        "OPENCL" => Some(LitmusDialect::OpenCl),
+        "PTX" | "ptx" => Some(LitmusDialect::Ptx),
+        _ => None,
+    }
+}
+
+pub(crate) fn error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
     Diagnostic::error(CODE, message).with_span(span, label)
 }
 
 /// A span from byte offsets. [`parse`] rejects texts longer than `u32::MAX` first, so the
 /// offsets fit.
-fn span(start: usize, end: usize) -> Span {
+pub(crate) fn span(start: usize, end: usize) -> Span {
     Span::new(start as u32, end as u32)
 }
 
-fn is_ident_start(b: u8) -> bool {
+pub(crate) fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_'
 }
 
-fn is_ident_byte(b: u8) -> bool {
+pub(crate) fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
@@ -270,34 +363,34 @@ fn is_ident_byte(b: u8) -> bool {
 ///
 /// The cursor only ever stops on a character boundary: it steps over ASCII bytes and over
 /// whole runs that end at an ASCII byte or at the end of the text.
-struct Cursor<'a> {
-    text: &'a str,
-    bytes: &'a [u8],
-    pos: usize,
+pub(crate) struct Cursor<'a> {
+    pub text: &'a str,
+    pub bytes: &'a [u8],
+    pub pos: usize,
 }
 
 impl<'a> Cursor<'a> {
-    fn new(text: &'a str) -> Cursor<'a> {
+    pub(crate) fn new(text: &'a str) -> Cursor<'a> {
         Cursor { text, bytes: text.as_bytes(), pos: 0 }
     }
 
-    fn peek(&self) -> Option<u8> {
+    pub(crate) fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
-    fn peek_at(&self, k: usize) -> Option<u8> {
+    pub(crate) fn peek_at(&self, k: usize) -> Option<u8> {
         self.bytes.get(self.pos + k).copied()
     }
 
-    fn at_end(&self) -> bool {
+    pub(crate) fn at_end(&self) -> bool {
         self.pos >= self.bytes.len()
     }
 
-    fn starts_with(&self, s: &str) -> bool {
+    pub(crate) fn starts_with(&self, s: &str) -> bool {
         self.bytes[self.pos.min(self.bytes.len())..].starts_with(s.as_bytes())
     }
 
-    fn eat(&mut self, s: &str) -> bool {
+    pub(crate) fn eat(&mut self, s: &str) -> bool {
         if self.starts_with(s) {
             self.pos += s.len();
             true
@@ -307,7 +400,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skips blanks and comments: `(* *)` (which nest, as in herd), `/* */` and `//`.
-    fn skip_trivia(&mut self) -> Result<(), Diagnostic> {
+    pub(crate) fn skip_trivia(&mut self) -> Result<(), Diagnostic> {
         loop {
             while self.peek().is_some_and(|b| b.is_ascii_whitespace()) {
                 self.pos += 1;
@@ -353,7 +446,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The identifier at the cursor, without consuming it.
-    fn peek_ident(&self) -> Option<(&'a str, Span)> {
+    pub(crate) fn peek_ident(&self) -> Option<(&'a str, Span)> {
         let start = self.pos;
         if !self.peek().is_some_and(is_ident_start) {
             return None;
@@ -365,14 +458,14 @@ impl<'a> Cursor<'a> {
         Some((&self.text[start..end], span(start, end)))
     }
 
-    fn ident(&mut self) -> Option<(&'a str, Span)> {
+    pub(crate) fn ident(&mut self) -> Option<(&'a str, Span)> {
         let (word, s) = self.peek_ident()?;
         self.pos = s.end as usize;
         Some((word, s))
     }
 
     /// Consumes `word` if the identifier at the cursor is exactly that word.
-    fn eat_word(&mut self, word: &str) -> bool {
+    pub(crate) fn eat_word(&mut self, word: &str) -> bool {
         match self.peek_ident() {
             Some((w, s)) if w == word => {
                 self.pos = s.end as usize;
@@ -384,7 +477,7 @@ impl<'a> Cursor<'a> {
 
     /// The extent of the token at the cursor, for messages: a word, one character, or an
     /// empty span at the end of the text.
-    fn found_span(&self) -> Span {
+    pub(crate) fn found_span(&self) -> Span {
         let start = self.pos.min(self.bytes.len());
         if let Some((_, s)) = self.peek_ident() {
             return s;
@@ -401,7 +494,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The token at the cursor, quoted, or "the end of the file".
-    fn found(&self) -> String {
+    pub(crate) fn found(&self) -> String {
         let s = self.found_span();
         match self.text.get(s.start as usize..s.end as usize) {
             Some(t) if !t.is_empty() => format!("`{}`", t.escape_debug()),
@@ -410,7 +503,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// An unsigned integer literal (decimal, or hexadecimal after `0x`).
-    fn unsigned(&mut self) -> Result<Option<(u64, Span)>, Diagnostic> {
+    pub(crate) fn unsigned(&mut self) -> Result<Option<(u64, Span)>, Diagnostic> {
         if !self.peek().is_some_and(|b| b.is_ascii_digit()) {
             return Ok(None);
         }
@@ -431,7 +524,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// A signed integer value, as in `[x]=-1` or `1:r0=2`.
-    fn value(&mut self, context: &str) -> Result<(i64, Span), Diagnostic> {
+    pub(crate) fn value(&mut self, context: &str) -> Result<(i64, Span), Diagnostic> {
         let start = self.pos;
         let negative = if self.eat("-") {
             true
@@ -487,8 +580,17 @@ struct InitEntry {
     elem: Option<ElemType>,
 }
 
-/// Reads a litmus test and translates it (see the module documentation).
+/// Reads a litmus test of either dialect ([`dialect`] says which; text that is neither is
+/// read as OpenCL, whose reader explains what a test starts with).
 pub fn parse(text: &str) -> Result<LitmusTest, Diagnostic> {
+    match dialect(text) {
+        Some(LitmusDialect::Ptx) => crate::litmus_ptx::parse(text),
+        _ => parse_opencl(text),
+    }
+}
+
+/// Reads an OpenCL litmus test and translates it (see the module documentation).
+fn parse_opencl(text: &str) -> Result<LitmusTest, Diagnostic> {
     if u32::try_from(text.len()).is_err() {
         return Err(Diagnostic::error(CODE, "the litmus file is too large (4 GiB at most)"));
     }
@@ -512,32 +614,15 @@ pub fn parse(text: &str) -> Result<LitmusTest, Diagnostic> {
         .iter()
         .flat_map(|t| t.registers.iter().map(|(name, s)| LitmusRegister { thread: t.index, name: name.clone(), span: *s }))
         .collect();
-    let condition = parse_condition(&mut c, &threads, &locations)?;
+    let condition = parse_condition(&mut c, &OpenClNames { threads: &threads, locations: &locations })?;
     c.skip_trivia()?;
     if !c.at_end() {
         return Err(error(c.found_span(), format!("unexpected {} after the final condition", c.found()), "unexpected text")
             .with_note("the final condition ends the test"));
     }
 
-    // Work-groups are the distinct (device, work-group) pairs, in that order; a pair's
-    // threads take local ids in file order.
-    let mut pairs: BTreeMap<(u32, u32), Vec<usize>> = BTreeMap::new();
-    for t in &threads {
-        pairs.entry((t.device, t.work_group)).or_default().push(t.index);
-    }
-    let local_size = pairs.values().map(Vec::len).max().unwrap_or(1);
-    let mut placement = vec![(0usize, 0usize); threads.len()];
-    let mut work_item_thread = vec![None; pairs.len() * local_size];
-    let mut group_device = Vec::with_capacity(pairs.len());
-    for (g, ((device, _), members)) in pairs.iter().enumerate() {
-        group_device.push(*device);
-        for (l, &t) in members.iter().enumerate() {
-            placement[t] = (g, l);
-            work_item_thread[g * local_size + l] = Some(t);
-        }
-    }
-
-    let (kernel_source, segments) = translate(text, &threads, &registers, &locations, &placement);
+    let placed = place(&threads.iter().map(|t| (t.work_group, t.device)).collect::<Vec<_>>());
+    let (kernel_source, segments) = translate(text, &threads, &registers, &locations, &placed.of_thread);
     Ok(LitmusTest {
         name,
         locations,
@@ -556,17 +641,19 @@ pub fn parse(text: &str) -> Result<LitmusTest, Diagnostic> {
         condition,
         kernel_source,
         segments,
-        local_size: local_size as u64,
-        groups: pairs.len() as u64,
-        group_device,
-        work_item_thread,
+        local_size: placed.local_size,
+        groups: placed.groups,
+        group_device: placed.group_device,
+        work_item_thread: placed.work_item_thread,
+        dialect: LitmusDialect::OpenCl,
+        ptx: None,
     })
 }
 
 /// `OPENCL <name>`: the name is the run of non-blank characters after the keyword.
 fn parse_name(c: &mut Cursor) -> Result<String, Diagnostic> {
     if !c.eat_word("OPENCL") {
-        return Err(error(c.found_span(), format!("a litmus test starts with `OPENCL <name>`, found {}", c.found()), "expected `OPENCL`"));
+        return Err(error(c.found_span(), format!("a litmus test starts with `OPENCL <name>` or `PTX <name>`, found {}", c.found()), "expected `OPENCL` or `PTX`"));
     }
     let keyword_end = c.pos;
     while c.peek().is_some_and(|b| b == b' ' || b == b'\t') {
@@ -1168,20 +1255,81 @@ fn collect_locations(init: &[InitEntry], threads: &[ThreadSyntax]) -> Result<Vec
     Ok(locations)
 }
 
-/// What the condition's atoms are resolved against.
-struct Scope<'a> {
+/// What the final condition's names are resolved against: each dialect declares its
+/// registers and locations its own way, and the condition reads them the same way.
+pub(crate) trait ConditionNames {
+    /// How many threads the test has.
+    fn threads(&self) -> usize;
+    /// Whether thread `thread` (below [`ConditionNames::threads`]) has a register `name`, or
+    /// the diagnostic that says it does not; `atom` is the atom's span.
+    fn register(&self, thread: usize, name: &str, atom: Span) -> Result<(), Diagnostic>;
+    /// Whether `name` is a location of the test, or the diagnostic that says it is not.
+    fn location(&self, name: &str, atom: Span) -> Result<(), Diagnostic>;
+    /// What the test may continue with where a condition was expected, for the message when
+    /// neither comes.
+    fn expected_before_condition(&self) -> String;
+}
+
+/// The OpenCL reader's names: registers are the variables a thread's body declares, and a
+/// thread's pointer parameters are accepted too (their atoms never hold).
+struct OpenClNames<'a> {
     threads: &'a [ThreadSyntax],
     locations: &'a [LitmusLocation],
+}
+
+impl ConditionNames for OpenClNames<'_> {
+    fn threads(&self) -> usize {
+        self.threads.len()
+    }
+
+    fn register(&self, thread: usize, name: &str, atom: Span) -> Result<(), Diagnostic> {
+        let t = &self.threads[thread];
+        if t.registers.iter().any(|(r, _)| r == name) {
+            return Ok(());
+        }
+        if t.params.iter().any(|p| p.name == name) {
+            // `0:x` for a pointer parameter `x`: as in herd and Dat3M, the thread's variable `x`
+            // holds the location's address, which equals no integer the condition can name, so
+            // the atom never holds.
+            return Ok(());
+        }
+        let known = if t.registers.is_empty() {
+            format!("P{thread} has no registers")
+        } else {
+            let names: Vec<String> = t.registers.iter().map(|(r, _)| format!("`{r}`")).collect();
+            format!("the registers of P{thread} are {}", names.join(", "))
+        };
+        Err(error(atom, format!("the condition names register `{name}` of thread {thread}, which P{thread} does not declare"), "unknown register")
+            .with_note(known)
+            .with_note("a register is an integer variable declared at the top level of the thread's body, e.g. `int r0 = ...;`"))
+    }
+
+    fn location(&self, name: &str, atom: Span) -> Result<(), Diagnostic> {
+        if self.locations.iter().any(|l| l.name == name) {
+            return Ok(());
+        }
+        Err(error(atom, format!("the condition names location `{name}`, which the test neither initialises nor passes to a thread"), "unknown location"))
+    }
+
+    fn expected_before_condition(&self) -> String {
+        format!("another thread (`P{}@wg <w>, dev <d> (...) {{ ... }}`) or the final condition (`exists`, `~exists` or `forall`)", self.threads.len())
+    }
+}
+
+/// The condition's reader: the names it resolves against and how deep it is.
+struct Scope<'a> {
+    names: &'a dyn ConditionNames,
     depth: usize,
 }
 
-/// `exists (...)`, `~exists (...)` or `forall (...)`.
-fn parse_condition(c: &mut Cursor, threads: &[ThreadSyntax], locations: &[LitmusLocation]) -> Result<LitmusCondition, Diagnostic> {
+/// `exists (...)`, `~exists (...)` (or `not exists`) or `forall (...)`, read from the cursor
+/// with `names` (see [`ConditionNames`]).
+pub(crate) fn parse_condition(c: &mut Cursor, names: &dyn ConditionNames) -> Result<LitmusCondition, Diagnostic> {
     let start = c.pos;
-    let quantifier = if c.eat("~") {
+    let quantifier = if c.eat("~") || c.eat_word("not") {
         c.skip_trivia()?;
         if !c.eat_word("exists") {
-            return Err(error(c.found_span(), format!("expected `exists` after `~`, found {}", c.found()), "expected `exists`"));
+            return Err(error(c.found_span(), format!("expected `exists` after the negation, found {}", c.found()), "expected `exists`"));
         }
         LitmusQuantifier::NotExists
     } else if c.eat_word("exists") {
@@ -1192,13 +1340,9 @@ fn parse_condition(c: &mut Cursor, threads: &[ThreadSyntax], locations: &[Litmus
         return Err(error(c.found_span(), "the test has no final condition", "expected `exists`, `~exists` or `forall`")
             .with_help("end the test with a condition such as `exists (1:r0=1 /\\ x=1)`"));
     } else {
-        return Err(error(
-            c.found_span(),
-            format!("expected another thread (`P{}@wg <w>, dev <d> (...) {{ ... }}`) or the final condition (`exists`, `~exists` or `forall`), found {}", threads.len(), c.found()),
-            "unexpected here",
-        ));
+        return Err(error(c.found_span(), format!("expected {}, found {}", names.expected_before_condition(), c.found()), "unexpected here"));
     };
-    let mut scope = Scope { threads, locations, depth: 0 };
+    let mut scope = Scope { names, depth: 0 };
     let expr = parse_or(c, &mut scope)?;
     Ok(LitmusCondition { quantifier, expr, span: span(start, c.pos) })
 }
@@ -1238,7 +1382,7 @@ fn parse_unary(c: &mut Cursor, scope: &mut Scope) -> Result<CondExpr, Diagnostic
         return Err(error(c.found_span(), format!("the condition nests more than {MAX_CONDITION_DEPTH} levels deep"), "too deep"));
     }
     let open = c.pos;
-    if c.eat("~") {
+    if c.eat("~") || c.eat_word("not") {
         scope.depth += 1;
         let inner = parse_unary(c, scope)?;
         scope.depth -= 1;
@@ -1264,28 +1408,55 @@ fn parse_unary(c: &mut Cursor, scope: &mut Scope) -> Result<CondExpr, Diagnostic
     parse_atom(c, scope)
 }
 
-/// `i:reg=value`, `loc=value`, `[loc]=value` or `loc[0]=value`, with `!=` for a negation.
-fn parse_atom(c: &mut Cursor, scope: &Scope) -> Result<CondExpr, Diagnostic> {
+const ATOM_EXAMPLE: &str = "a condition atom looks like `1:r0=1` (a register of P1, also written `P1:r0`) or `x=1` (a location)";
+
+/// One side of a comparison: `i:reg` or `Pi:reg`, `loc`, `[loc]` or `loc[0]`, or a value.
+fn parse_operand(c: &mut Cursor) -> Result<Operand, Diagnostic> {
     let start = c.pos;
-    let example = "a condition atom looks like `1:r0=1` (a register of P1) or `x=1` (a location)";
-    enum Raw<'t> {
-        Register(u64, &'t str),
-        Location(&'t str),
+    // `P1:r0`: a thread named as in its header.
+    let named_thread = c.peek() == Some(b'P') && c.peek_at(1).is_some_and(|b| b.is_ascii_digit()) && {
+        let save = c.pos;
+        c.pos += 1;
+        let _ = c.unsigned();
+        let colon = {
+            let _ = c.skip_trivia();
+            c.peek() == Some(b':')
+        };
+        c.pos = save;
+        colon
+    };
+    if named_thread {
+        c.pos += 1;
     }
-    let raw = if let Some((thread, digits)) = c.unsigned()? {
+    let thread_colon = named_thread || (c.peek().is_some_and(|b| b.is_ascii_digit()) && {
+        let save = c.pos;
+        let _ = c.unsigned();
+        let colon = {
+            let _ = c.skip_trivia();
+            c.peek() == Some(b':')
+        };
+        c.pos = save;
+        colon
+    });
+    if thread_colon {
+        let (thread, _) = c.unsigned()?.expect("a thread number was seen");
         c.skip_trivia()?;
-        if !c.eat(":") {
-            return Err(error(c.found_span(), format!("expected `:` and a register name after the thread number `{thread}`, found {}", c.found()), "expected `:`")
-                .with_label(digits, "thread number")
-                .with_help(example));
-        }
+        c.eat(":");
         c.skip_trivia()?;
         let Some((name, _)) = c.ident() else {
-            return Err(error(c.found_span(), format!("expected a register name after `{thread}:`, found {}", c.found()), "expected a register")
-                .with_help(example));
+            return Err(error(c.found_span(), format!("expected a register name after `{}:`, found {}", &c.text[start..c.pos].trim_end_matches(':').trim(), c.found()), "expected a register")
+                .with_help(ATOM_EXAMPLE));
         };
-        Raw::Register(thread, name)
-    } else if c.eat("[") {
+        let name = name.to_string();
+        // The thread is checked once the whole atom is read (`parse_atom`).
+        let thread = usize::try_from(thread).unwrap_or(usize::MAX);
+        return Ok(Operand::Term(Term::Register { thread, name }));
+    }
+    if c.peek().is_some_and(|b| b.is_ascii_digit() || b == b'-' || b == b'+') {
+        let (value, _) = c.value("in the condition")?;
+        return Ok(Operand::Value(value));
+    }
+    let name = if c.eat("[") {
         c.skip_trivia()?;
         let Some((name, _)) = c.ident() else {
             return Err(error(c.found_span(), format!("expected a location name after `[`, found {}", c.found()), "expected a location"));
@@ -1294,8 +1465,9 @@ fn parse_atom(c: &mut Cursor, scope: &Scope) -> Result<CondExpr, Diagnostic> {
         if !c.eat("]") {
             return Err(error(c.found_span(), format!("expected `]` after `[{name}`, found {}", c.found()), "expected `]`"));
         }
-        Raw::Location(name)
+        name
     } else if let Some((name, _)) = c.ident() {
+        let after_name = c.pos;
         c.skip_trivia()?;
         if c.peek() == Some(b'[') {
             let index_start = c.pos;
@@ -1310,62 +1482,64 @@ fn parse_atom(c: &mut Cursor, scope: &Scope) -> Result<CondExpr, Diagnostic> {
                 return Err(error(span(index_start, c.pos), format!("elements of `{name}` other than the first are not supported"), "an element index")
                     .with_note("litmus locations are single values; `x[0]` is `x`"));
             }
+        } else {
+            c.pos = after_name;
         }
-        Raw::Location(name)
+        name
     } else {
         return Err(error(c.found_span(), format!("expected a condition such as `1:r0=1` or `x=1`, found {}", c.found()), "expected a condition"));
     };
-    let term_end = c.pos;
-    c.skip_trivia()?;
-    let negated = if c.eat("!=") {
-        true
-    } else if c.eat("==") || c.eat("=") {
-        false
-    } else {
-        let term = &c.text[start..term_end];
-        return Err(error(c.found_span(), format!("expected `=` and a value after `{term}`, found {}", c.found()), "expected `=`").with_help(example));
-    };
-    c.skip_trivia()?;
-    let term_text = c.text[start..term_end].to_string();
-    let (value, _) = c.value(&format!("after `{term_text}=`"))?;
-    let atom = span(start, c.pos);
-    let term = match raw {
-        Raw::Register(thread, name) => Term::Register { thread: resolve_register(scope, thread, name, atom)?, name: name.to_string() },
-        Raw::Location(name) => {
-            if !scope.locations.iter().any(|l| l.name == name) {
-                return Err(error(atom, format!("the condition names location `{name}`, which the test neither initialises nor passes to a thread"), "unknown location"));
-            }
-            Term::Location { name: name.to_string() }
-        }
-    };
-    Ok(CondExpr::Eq { term, value, negated, span: atom })
+    Ok(Operand::Term(Term::Location { name: name.to_string() }))
 }
 
-/// The thread index of `thread:name`, once the register is known to exist.
-fn resolve_register(scope: &Scope, thread: u64, name: &str, atom: Span) -> Result<usize, Diagnostic> {
-    let count = scope.threads.len();
-    let Some(t) = usize::try_from(thread).ok().and_then(|i| scope.threads.get(i)) else {
-        let threads = if count == 1 { "only one thread, P0".to_string() } else { format!("only {count} threads, P0 to P{}", count - 1) };
-        return Err(error(atom, format!("the condition names thread {thread}, but the test has {threads}"), "no such thread"));
-    };
-    if t.registers.iter().any(|(r, _)| r == name) {
-        return Ok(t.index);
-    }
-    if t.params.iter().any(|p| p.name == name) {
-        // `0:x` for a pointer parameter `x`: as in herd and Dat3M, the thread's variable `x`
-        // holds the location's address, which equals no integer the condition can name, so
-        // the atom never holds.
-        return Ok(t.index);
-    }
-    let known = if t.registers.is_empty() {
-        format!("P{thread} has no registers")
+/// `a = b`, `a == b`, `a != b`, `a < b`, `a <= b`, `a > b` or `a >= b`, where each side is a
+/// register, a location or a value.
+fn parse_atom(c: &mut Cursor, scope: &Scope) -> Result<CondExpr, Diagnostic> {
+    let start = c.pos;
+    let left = parse_operand(c)?;
+    let term_end = c.pos;
+    c.skip_trivia()?;
+    let relation = if c.eat("!=") {
+        Relation::Ne
+    } else if c.eat("==") || c.eat("=") {
+        Relation::Eq
+    } else if c.eat("<=") {
+        Relation::Le
+    } else if c.eat(">=") {
+        Relation::Ge
+    } else if c.eat("<") {
+        Relation::Lt
+    } else if c.eat(">") {
+        Relation::Gt
     } else {
-        let names: Vec<String> = t.registers.iter().map(|(r, _)| format!("`{r}`")).collect();
-        format!("the registers of P{thread} are {}", names.join(", "))
+        let term = &c.text[start..term_end];
+        return Err(error(c.found_span(), format!("expected `=` and a value after `{term}`, found {}", c.found()), "expected `=`").with_help(ATOM_EXAMPLE));
     };
-    Err(error(atom, format!("the condition names register `{name}` of thread {thread}, which P{thread} does not declare"), "unknown register")
-        .with_note(known)
-        .with_note("a register is an integer variable declared at the top level of the thread's body, e.g. `int r0 = ...;`"))
+    c.skip_trivia()?;
+    let right = parse_operand(c)?;
+    let atom = span(start, c.pos);
+    // Registers are checked once the whole atom is read, so the message can show it.
+    for operand in [&left, &right] {
+        if let Operand::Term(Term::Register { thread, name }) = operand {
+            let count = scope.names.threads();
+            if *thread >= count {
+                let threads = if count == 1 { "only one thread, P0".to_string() } else { format!("only {count} threads, P0 to P{}", count - 1) };
+                let named = if *thread == usize::MAX { "a thread".to_string() } else { format!("thread {thread}") };
+                return Err(error(atom, format!("the condition names {named}, but the test has {threads}"), "no such thread"));
+            }
+            scope.names.register(*thread, name, atom)?;
+        }
+        if let Operand::Term(Term::Location { name }) = operand {
+            scope.names.location(name, atom)?;
+        }
+    }
+    Ok(match (left, relation, right) {
+        (Operand::Term(term), Relation::Eq | Relation::Ne, Operand::Value(value))
+        | (Operand::Value(value), Relation::Eq | Relation::Ne, Operand::Term(term)) => {
+            CondExpr::Eq { term, value, negated: relation == Relation::Ne, span: atom }
+        }
+        (left, relation, right) => CondExpr::Compare { left, relation, right, span: atom },
+    })
 }
 
 /// A stretch of the litmus text that is not C and is rewritten: what must appear in it, in

@@ -873,7 +873,10 @@ impl Session {
                     }
                     None => {
                         let r = &machine.groups[item.group as usize].rendezvous;
-                        let counts = format!("({} of {} arrived)", r.waiting.len(), r.unfinished);
+                        let counts = match crate::exec::named_barrier::waiting(machine, wi) {
+                            Some((arrived, expected)) => format!("({arrived} of {expected} arrived)"),
+                            None => format!("({} of {} arrived)", r.waiting.len(), r.unfinished),
+                        };
                         (format!("waits at this barrier {counts}"), format!("wait at this barrier {counts}"))
                     }
                 },
@@ -1149,7 +1152,8 @@ impl Session {
         &self.machine
     }
 
-    /// The agents that could take the next step, in index order.
+    /// The agents whose next step could lead somewhere new, in index order: those that could
+    /// take it, less the work-items that spin.
     pub(crate) fn enabled(&self) -> Vec<u32> {
         let mut ready = Vec::new();
         self.enabled_into(&mut ready);
@@ -1162,7 +1166,10 @@ impl Session {
         if self.status != RunStatus::Running {
             return;
         }
-        ready.extend(self.machine.ready.iter().copied().filter(|&a| self.scheduler.could_pick(&self.machine, a)));
+        // A spinning work-item would only repeat its state until another agent writes: its
+        // step leads nowhere new, and an exploration that took it could take it forever.
+        let m = &self.machine;
+        ready.extend(m.ready.iter().copied().filter(|&a| self.scheduler.could_pick(m, a) && ((a as usize) >= m.items.len() || !m.is_spinning(a))));
         ready.sort_unstable();
     }
 
@@ -1210,9 +1217,13 @@ impl Session {
         Some(out)
     }
 
-    /// For a litmus test: whether this run satisfied its final condition's predicate.
+    /// For a litmus test: whether this run satisfied its final condition's predicate. Only a
+    /// run that completed reached a final state: one that hung or stopped satisfies nothing.
     pub fn exists(&self) -> Option<bool> {
         let test = self.litmus.as_ref()?;
+        if self.status != RunStatus::Completed {
+            return Some(false);
+        }
         let registers = self.registers()?;
         let buffers = self.report_buffers();
         let location = |name: &str| -> Option<i64> {

@@ -1,5 +1,6 @@
-//! The litmus tests of `static/examples/litmus/`, and the read-modify-write shapes of
-//! `tests/data/explore/` (OpenCL litmus tests and CUDA kernels), under both memory models.
+//! The litmus tests of `static/examples/litmus/` (OpenCL and PTX), and the read-modify-write
+//! shapes of `tests/data/explore/` (OpenCL litmus tests and CUDA kernels), under both memory
+//! models.
 //!
 //! For each test and model, exhaustive exploration must cover every execution and observe the
 //! final condition exactly when the tables below say the model allows it. The relaxed model
@@ -20,7 +21,7 @@ const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../static/examples/litmu
 const RMW_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/explore");
 
 /// Whether each test's condition can hold: (file, under SC, under the relaxed model).
-const EXPECTED: [(&str, bool, bool); 15] = [
+const EXPECTED: [(&str, bool, bool); 19] = [
     // Relaxed message passing: the flag may be seen without the data.
     ("mp.litmus", false, true),
     // Release/acquire at device scope across work-groups synchronises.
@@ -50,6 +51,14 @@ const EXPECTED: [(&str, bool, bool); 15] = [
     ("mp_global_flag_work_group.litmus", false, false),
     // So does a release fence naming CLK_GLOBAL_MEM_FENCE before a relaxed local flag.
     ("mp_local_flag_global_fence.litmus", false, false),
+    // PTX: release and acquire at gpu scope across CTAs are morally strong and synchronise...
+    ("ptx_mp.litmus", false, false),
+    // ...at cta scope across CTAs they are not.
+    ("ptx_mp_cta.litmus", false, true),
+    // fence.sc.sys and fence.sc.gpu on one GPU are morally strong: ordered.
+    ("ptx_sb_fence_sc.litmus", false, false),
+    // A barrier meeting on two resources keeps time but orders no memory.
+    ("ptx_bar_resources.litmus", false, true),
 ];
 
 /// The read-modify-write litmus tests of `tests/data/explore/` (`litmus_rmw_*`, whose CLI

@@ -240,6 +240,7 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
     let detection = detect_scoreboard(&dir);
     let gpuverify = gpuverify_scoreboard(&dir, crate::corpus_gpuverify::RUNS);
     let litmus = litmus_scoreboard(&dir, crate::corpus_litmus::RUNS, crate::corpus_litmus::EXHAUSTIVE);
+    let ptx = ptx_scoreboard(&dir, crate::corpus_ptx::EXHAUSTIVE);
     if json {
         let mut value = scoreboard.to_json();
         value["dir"] = json!(shown);
@@ -257,6 +258,10 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
             .iter()
             .map(|r| json!({ "test": r.path, "allowed": r.allowed, "race_free": r.race_free, "exhaustive_observed": r.exhaustive_observed, "complete": r.complete, "random_observed": r.random_observed, "race_reported": r.race_reported, "sound": r.sound(), "error": r.error }))
             .collect();
+        value["litmus_ptx"] = ptx
+            .iter()
+            .map(|r| json!({ "test": r.path, "expected": r.expected, "verdict": r.verdict, "right": r.right(), "forbidden_found": r.forbidden_found(), "race_reported": r.race_reported, "complete": r.complete, "error": r.error }))
+            .collect();
         let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
         println!("{text}");
     } else {
@@ -269,8 +274,15 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
             crate::corpus_gpuverify::render(&gpuverify, crate::corpus_gpuverify::RUNS, false)
         );
         print!("{}", crate::corpus_litmus::render(&litmus, crate::corpus_litmus::RUNS, false));
+        print!("{}", crate::corpus_ptx::render(&ptx, false));
     }
     Ok(())
+}
+
+/// Explores Dat3M's PTX litmus tests exhaustively under the relaxed model (see
+/// [`crate::corpus_ptx`]).
+pub fn ptx_scoreboard(dir: &Path, exhaustive: u64) -> Vec<crate::corpus_ptx::PtxResult> {
+    with_quiet_panics(|| crate::corpus_ptx::scoreboard(dir, exhaustive))
 }
 
 /// Explores Dat3M's OpenCL litmus tests under the relaxed model (see [`crate::corpus_litmus`]).
@@ -319,6 +331,16 @@ pub fn test_stage(dir: &Path) -> Result<(), String> {
     print!("{}", crate::corpus_litmus::render(&litmus, crate::corpus_litmus::TEST_RUNS, true));
     if litmus.iter().any(|r| r.error.as_deref() == Some(crate::corpus_litmus::PANIC)) {
         return Err("the engine panicked while exploring a litmus test; run `cargo xtask corpus`".into());
+    }
+    let ptx = ptx_scoreboard(dir, crate::corpus_ptx::TEST_EXHAUSTIVE);
+    print!("{}", crate::corpus_ptx::render(&ptx, true));
+    if ptx.iter().any(|r| r.error.as_deref() == Some(crate::corpus_ptx::PANIC)) {
+        return Err("the engine panicked while exploring a PTX litmus test; run `cargo xtask corpus`".into());
+    }
+    // The PTX model forbids these outcomes and no race excuses them: a wrong verdict.
+    let unsound: Vec<&str> = ptx.iter().filter(|r| r.unsound()).map(|r| r.path.as_str()).collect();
+    if !unsound.is_empty() {
+        return Err(format!("the engine shows outcomes the PTX model forbids in {}; run `cargo xtask corpus`", unsound.join(", ")));
     }
     if runs.iter().any(|r| r.failure.as_deref() == Some("engine panic"))
         || detection.iter().any(|r| r.failure.as_deref() == Some("engine panic"))

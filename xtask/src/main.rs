@@ -27,6 +27,7 @@ mod corpus;
 mod corpus_detect;
 mod corpus_gpuverify;
 mod corpus_litmus;
+mod corpus_ptx;
 mod corpus_runs;
 mod editor;
 mod fuzz;

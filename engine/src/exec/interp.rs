@@ -549,6 +549,7 @@ fn exec_private(
                 }
                 Instr::Atomic { .. }
                 | Instr::Barrier { .. }
+                | Instr::NamedBarrier { .. }
                 | Instr::Fence { .. }
                 | Instr::Printf { .. }
                 | Instr::AsyncCopy { .. }
@@ -978,6 +979,13 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             let f = reg(m, flags);
             m.event(wi, EventKind::BarrierArrive, None, 0, f, span);
             arrive(m, Scope::Group(group), Arrival { wi, func: func_index, pc, a: f, b: 0, mask: None, width: 0 });
+        }
+        Instr::NamedBarrier { meeting, resource, members, quorum, arrive } => {
+            let (name, resource) = (reg(m, meeting), reg(m, resource));
+            let (members, quorum) = (reg(m, members), reg(m, quorum));
+            let event = m.log.len() as u32;
+            m.event(wi, EventKind::BarrierArrive, None, name, resource, span);
+            super::named_barrier::arrive(m, wi, group, name, resource, members, quorum, arrive, event, span);
         }
         Instr::Collective { warp, a, b, mask, width, .. } => {
             let (a, b) = (reg(m, a), reg(m, b));

@@ -548,6 +548,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         races: crate::race::Races::new(scenario.race_detection, agent_group, n as u32, n_groups as usize),
         barriers_by_count: false,
         converged_warps: scenario.scheduler == crate::scenario::SchedulerKind::Lockstep,
+        named_barriers: None,
     };
     machine.weak.script.clone_from(&scenario.choices);
     // CUDA kernels synchronise as PTX defines it.

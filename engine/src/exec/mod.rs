@@ -11,6 +11,7 @@
 mod interp;
 mod launch;
 mod math;
+pub mod named_barrier;
 pub mod printf;
 mod warp;
 
@@ -430,6 +431,8 @@ pub struct Machine {
     /// GPUs without independent thread scheduling (the lockstep scheduler); otherwise they
     /// meet wherever each calls the same function with the same mask (see `warp`).
     pub converged_warps: bool,
+    /// The named barriers under way (PTX litmus tests), made at the first arrival.
+    pub named_barriers: Option<Box<named_barrier::NamedBarriers>>,
 }
 
 clone_fields!(Machine {
@@ -467,6 +470,7 @@ clone_fields!(Machine {
     weak,
     barriers_by_count,
     converged_warps,
+    named_barriers,
 });
 
 /// In a schedule, an agent index with this bit set is a promise step of that work-item (the
@@ -760,6 +764,7 @@ impl Machine {
                 Scope::Group(_) => {}
             }
         }
+        named_barrier::left(self, wi, g);
         // The last work-item of a group frees its slot for the next waiting group.
         if self.groups[g].rendezvous.unfinished == 0 {
             self.resident = self.resident.saturating_sub(1);

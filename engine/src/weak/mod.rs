@@ -64,7 +64,9 @@
 //!
 //! Sequentially consistent operations are kept in one order per location (an SC load reads
 //! the last SC write or a later one, SC writes go at the end) and SC fences in one order per
-//! scope instance (each joins the views of all earlier ones). This is stronger than OpenCL
+//! scope instance (each joins the views of all earlier ones), a fence taking part in those of
+//! its own narrower instances too, so that fences whose scopes include each other's
+//! work-items are ordered (PTX's morally strong `fence.sc`). This is stronger than OpenCL
 //! requires across devices, never weaker: the model shows a subset of what OpenCL allows.
 
 use std::collections::BTreeMap;
@@ -895,13 +897,27 @@ impl Weak {
         }
         if ord == order::SEQ_CST {
             // One order of SC fences per scope instance: each sees what the earlier ones saw.
-            let shared = match level {
-                LEVEL_GROUP => self.sc_group.entry(group).or_default(),
-                LEVEL_DEVICE => self.sc_device.entry(device).or_default(),
-                _ => &mut self.sc_system,
-            };
-            a.cur.join(shared);
-            shared.clone_from(&a.cur);
+            // A fence takes part in the order of its own instance at its level and at every
+            // narrower one, so that two fences whose scopes include each other's work-items
+            // (a system fence and a device fence on the same device) meet in the narrower
+            // instance, and fences whose scopes do not never meet.
+            let top = level.min(LEVELS - 1);
+            for l in 0..=top {
+                let shared = match l {
+                    LEVEL_GROUP => self.sc_group.entry(group).or_default(),
+                    LEVEL_DEVICE => self.sc_device.entry(device).or_default(),
+                    _ => &mut self.sc_system,
+                };
+                a.cur.join(shared);
+            }
+            for l in 0..=top {
+                let shared = match l {
+                    LEVEL_GROUP => self.sc_group.entry(group).or_default(),
+                    LEVEL_DEVICE => self.sc_device.entry(device).or_default(),
+                    _ => &mut self.sc_system,
+                };
+                shared.clone_from(&a.cur);
+            }
         }
         if matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) {
             let view = a.cur.filtered(covered);
