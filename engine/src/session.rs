@@ -710,7 +710,15 @@ impl Session {
                 _ => "memory_scope_all_svm_devices",
             };
             let (rel_scope, acq_scope) = (scope_name(rel.scope), scope_name(acq.scope));
-            let message = if rel_scope == "memory_scope_work_group" && acq_scope != rel_scope {
+            let group_of = |wi: u32| self.machine.items.get(wi as usize).map(|i| i.group);
+            let same_group = group_of(rel.work_item).is_some() && group_of(rel.work_item) == group_of(acq.work_item);
+            let message = if same_group && acq_scope != rel_scope {
+                // Only OpenCL's inclusive scopes refuse this pair (PTX's morally strong pairs
+                // need each scope to include the other's thread, which one group satisfies).
+                format!(
+                    "scope mismatch: this acquire ({acq_scope}) reads a value released ({rel_scope}) in its own work-group, but OpenCL 2.0 synchronises a release and an acquire only when both name the same scope, so it does not synchronise with that release"
+                )
+            } else if rel_scope == "memory_scope_work_group" && acq_scope != rel_scope {
                 "scope mismatch: this acquire reads a value released at work-group scope by another work-group, so it does not synchronise with that release".to_string()
             } else {
                 format!(

@@ -27,10 +27,12 @@
 //!   naming global memory after it) when `R` reads from `W` or from a write in `W`'s release
 //!   sequence (later writes in modification order, up to the first that is neither a
 //!   read-modify-write nor by `W`'s work-item), the two endpoints are of different work-items
-//!   and each one's scope includes the other's work-item. A barrier synchronises its group's
+//!   and their scopes are inclusive: both name the same scope, and it includes both
+//!   work-items (section 3.3.6; `incl` in `opencl.cat`). A barrier synchronises its group's
 //!   members when their barrier names global memory. Two accesses of different work-items to
 //!   the same location race when one writes, they are not ordered by happens-before, and they
-//!   are not two atomics whose scopes include each other.
+//!   are not two atomics of inclusive scopes (so a work-group-scope and a device-scope atomic
+//!   race even within one work-group).
 //! - PTX (CUDA), as `ptx-v6.0.cat`: causality order is the transitive closure of program
 //!   order, `sync` (a fence before a strong write, the write observed by a strong read through
 //!   morally strong reads-from and read-modify-writes, a fence after the read, the fences
@@ -487,6 +489,10 @@ fn oracle(kernel: &Kernel, events: &[Ev]) -> BTreeSet<((u32, u32), (u32, u32))> 
         let d = distance(x.item, y.item);
         d <= x.op.map_or(0, Op::level) && d <= y.op.map_or(0, Op::level)
     };
+    // Scopes that synchronise and keep atomics from racing: under PTX each includes the
+    // other's thread (morally strong); under OpenCL 2.0 both name the same scope, which
+    // includes both work-items (inclusive scopes).
+    let inclusive = |x: &Ev, y: &Ev| includes(x, y) && (kernel.cuda || x.op.map_or(0, Op::level) == y.op.map_or(0, Op::level));
     let location = |e: &Ev| e.op.and_then(Op::location);
     let fence = |e: &Ev| matches!(e.op, Some(Op::Fence { .. }));
     let global_fence = |e: &Ev| matches!(e.op, Some(Op::Fence { global: true, .. }));
@@ -588,7 +594,7 @@ fn oracle(kernel: &Kernel, events: &[Ev]) -> BTreeSet<((u32, u32), (u32, u32))> 
                             || (b > r && events[b].item == u && global_fence(&events[b]) && events[b].op.is_some_and(|o| o.order().acquires()))
                     });
                     for b in acquires.collect::<Vec<_>>() {
-                        if events[a].item != events[b].item && includes(&events[a], &events[b]) {
+                        if events[a].item != events[b].item && inclusive(&events[a], &events[b]) {
                             edges[a][b] = true;
                         }
                     }
@@ -617,7 +623,7 @@ fn oracle(kernel: &Kernel, events: &[Ev]) -> BTreeSet<((u32, u32), (u32, u32))> 
             if kx != ky || x.item == y.item || !(x.writes || y.writes) || hb[i][j] || hb[j][i] {
                 continue;
             }
-            if atomic(x) && atomic(y) && includes(x, y) {
+            if atomic(x) && atomic(y) && inclusive(x, y) {
                 continue;
             }
             races.insert((x.site.min(y.site), x.site.max(y.site)));

@@ -54,7 +54,7 @@ pub mod release;
 pub mod shadow;
 
 use clock::Knowledge;
-use release::{Contribution, LEVELS};
+use release::{Contribution, Inclusion, LEVELS};
 use shadow::{Access, Cell, Release, Shadow};
 
 use crate::ir::{fence, order};
@@ -489,8 +489,9 @@ impl Races {
         let a = agent as usize;
         let now = self.clock[a];
         let fenced = self.fenced.get(a).as_deref();
+        let rule = self.inclusion();
         let upto = |s: usize, d: usize| -> u32 {
-            if direct && s == space && d <= level {
+            if direct && s == space && rule.fills(level, d) {
                 now
             } else {
                 fenced.map_or(0, |f| f.clock[s][d])
@@ -718,9 +719,24 @@ impl Races {
         }
     }
 
-    /// Whether two atomic accesses' scopes include each other's agents.
+    /// How scopes must relate to synchronise: as PTX says for CUDA, as OpenCL 2.0 says
+    /// otherwise.
+    fn inclusion(&self) -> Inclusion {
+        if self.ptx {
+            Inclusion::Mutual
+        } else {
+            Inclusion::SameScope
+        }
+    }
+
+    /// Whether two atomic accesses' scopes are inclusive: under OpenCL 2.0 the same scope,
+    /// including both agents; under PTX each including the other's agent.
     fn inclusive(&self, a: Access, b: Access) -> bool {
-        self.within(a.level(), a.agent, b.agent) && self.within(b.level(), b.agent, a.agent)
+        let mutual = self.within(a.level(), a.agent, b.agent) && self.within(b.level(), b.agent, a.agent);
+        match self.inclusion() {
+            Inclusion::SameScope => mutual && a.level() == b.level(),
+            Inclusion::Mutual => mutual,
+        }
     }
 
     /// The release side of an atomic at `cell`, on memory of space index `space` (its
@@ -742,14 +758,14 @@ impl Races {
                     prev.stored_by(a.agent);
                 }
                 if let Some(c) = c {
-                    prev.add(c, a.agent, my_group, my_device);
+                    prev.add(c, a.agent, my_group, my_device, self.inclusion());
                     prev.event = a.event;
                 }
                 if prev.parts.is_empty() {
                     cell.release = None;
                 }
             } else if let Some(c) = c {
-                cell.release = Some(Box::new(Release::new(c, a.agent, my_group, my_device, level as u8, a.event)));
+                cell.release = Some(Box::new(Release::new(c, a.agent, my_group, my_device, level as u8, a.event, self.inclusion())));
             }
         }
     }
@@ -772,13 +788,14 @@ impl Races {
         let agent = a.agent as usize;
         let (my_group, my_device) = (self.agent_group[agent], self.device(agent));
         let (mut learned, mut held) = (false, false);
+        let rule = self.inclusion();
         for part in &rel.parts {
             let d = part.distance(my_group, my_device);
             if d > part.reach as usize {
                 // The release does not reach this reader.
                 held = true;
                 self.withhold(a.agent, &part.know);
-            } else if acquire && d <= level {
+            } else if acquire && rule.acquires(part.reach as usize, d, level) {
                 // An acquire learns every space the release published: the atomic's own and
                 // whatever the releaser's fences named (the release decided what it covers,
                 // as in the relaxed model).
@@ -795,8 +812,9 @@ impl Races {
                 }
                 if part.know.iter().any(|k| !k.is_empty()) {
                     let pending = self.pending.get_mut(agent).get_or_insert_with(Default::default);
+                    let slot = rule.pending_slot(part.reach as usize, d);
                     for (s, know) in part.know.iter().enumerate() {
-                        pending[s][d].join(know);
+                        pending[s][slot].join(know);
                     }
                 }
             }
@@ -818,7 +836,11 @@ impl Races {
             Some(&k) => k,
             None => {
                 let why = if prev.is_atomic() && cur.is_atomic() {
-                    "atomic accesses race when their scopes do not include each other: memory_scope_work_group reaches only the work-item's own work-group, memory_scope_device only its own device"
+                    match self.inclusion() {
+                        Inclusion::Mutual => "atomic accesses race when their scopes do not include each other: memory_scope_work_group reaches only the work-item's own work-group, memory_scope_device only its own device",
+                        Inclusion::SameScope if prev.level() != cur.level() => "atomic accesses race unless both name the same scope and it includes both work-items (OpenCL 2.0's inclusive scopes): one at memory_scope_work_group and one at memory_scope_device race even within one work-group",
+                        Inclusion::SameScope => "atomic accesses race unless both name the same scope and it includes both work-items (OpenCL 2.0's inclusive scopes): memory_scope_work_group reaches only the work-item's own work-group, memory_scope_device only its own device",
+                    }
                 } else {
                     self.explain(prev, a.agent, space)
                 };
@@ -1013,9 +1035,10 @@ impl Races {
         for space in (0..SPACES).filter(|&s| flags & fence_bit(s) != 0) {
             if matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST) {
                 // Taking a pending value that was never written allocates nothing.
+                let rule = self.inclusion();
                 for d in 0..LEVELS {
                     let Some(pending) = self.pending.existing_mut(a).and_then(|p| p.as_deref_mut()) else { break };
-                    if d <= level {
+                    if rule.fills(level, d) {
                         let k = std::mem::take(&mut pending[space][d]);
                         self.learn(a, space, &k);
                     } else if !pending[space][d].is_empty() {
@@ -1027,8 +1050,9 @@ impl Races {
                 }
             }
             if matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) {
+                let rule = self.inclusion();
                 let f = self.fenced.get_mut(a).get_or_insert_with(Default::default);
-                for d in 0..=level {
+                for d in (0..LEVELS).filter(|&d| rule.fills(level, d)) {
                     f.clock[space][d] = self.clock[a];
                     f.then[space][d] = None;
                 }
@@ -1084,7 +1108,7 @@ impl Races {
         let c = self.contribution(agent, GLOBAL, false, level)?;
         let group = self.agent_group[agent as usize];
         let device = self.device(agent as usize);
-        Some(Box::new(Release::new(c, agent, group, device, level as u8, event)))
+        Some(Box::new(Release::new(c, agent, group, device, level as u8, event, self.inclusion())))
     }
 
     /// `free`: what the freeing agent did with the block happens before any later `malloc`

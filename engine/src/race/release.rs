@@ -10,11 +10,20 @@
 //! Model"). A release at work-group scope therefore publishes nothing to another work-group,
 //! however the acquire is scoped.
 //!
-//! What one releasing work-item publishes is a [`Contribution`]: for each *distance* (0: an
-//! acquirer in its own work-group, 1: on its device, 2: anywhere) the knowledge an acquirer
-//! at that distance may learn. An endpoint at scope level `l` reaches distances up to `l`;
-//! with several endpoints (fences of different scopes before the same write), each distance
-//! gets the latest endpoint that reaches it, so nearer acquirers may learn more.
+//! The two dialects relate the scopes differently ([`Inclusion`]). PTX (CUDA) asks only that
+//! each scope include the other's thread, so a `.gpu` release and a `.cta` acquire of one
+//! CTA synchronise. OpenCL 2.0 asks for *inclusive* scopes in the specification's own sense
+//! (section 3.3.6; `incl` in Dat3M's `opencl.cat`): both name the same scope, and that scope
+//! includes both work-items, so a release at device scope and an acquire at work-group scope
+//! never synchronise, even within one work-group, and two such atomics race.
+//!
+//! What one releasing work-item publishes is a [`Contribution`], three entries of knowledge.
+//! Under PTX entry `d` is what an acquirer at *distance* `d` (0: in the releaser's own
+//! work-group, 1: on its device, 2: anywhere) may learn: an endpoint at scope level `l`
+//! reaches distances up to `l`, and with several endpoints (fences of different scopes before
+//! the same write) each distance gets the latest endpoint that reaches it, so nearer
+//! acquirers may learn more. Under OpenCL entry `l` is what the latest endpoint of exactly
+//! scope level `l` published, for acquirers of that same scope within its reach.
 //!
 //! A word's [`Release`] gathers the contributions of its release sequences (OpenCL 2.0, as
 //! C11: a release, then the read-modify-writes of anyone and the stores of the releasing
@@ -34,9 +43,51 @@ pub const LEVELS: usize = 3;
 /// The most releasing work-items per reach that keep a part of their own in one release.
 pub const MAX_PARTS: usize = 16;
 
-/// What one releasing work-item publishes, per distance of the acquirer, per address space
-/// ([`super::GLOBAL`], [`super::LOCAL`]). Entry `d` knows no more than entry `d - 1`.
+/// What one releasing work-item publishes, per entry (see the module documentation: a
+/// distance of the acquirer under PTX, an endpoint's scope level under OpenCL), per address
+/// space ([`super::GLOBAL`], [`super::LOCAL`]). Under PTX entry `d` knows no more than entry
+/// `d - 1`.
 pub type Contribution = [[Knowledge; SPACES]; LEVELS];
+
+/// How the scopes of a release and an acquire (or of two conflicting atomics) must relate
+/// for them to synchronise (or not to race).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Inclusion {
+    /// OpenCL 2.0: both name the same scope, and it includes both work-items.
+    #[default]
+    SameScope,
+    /// PTX's morally strong pairs: each scope includes the other's thread.
+    Mutual,
+}
+
+impl Inclusion {
+    /// Whether an endpoint at scope level `level` fills entry `entry` of its contribution.
+    pub fn fills(self, level: usize, entry: usize) -> bool {
+        match self {
+            Inclusion::SameScope => entry == level,
+            Inclusion::Mutual => entry <= level,
+        }
+    }
+
+    /// Whether an acquire at scope level `level`, at distance `distance` from the releaser,
+    /// learns a part of entry (its `reach`) `entry` that reaches it (`distance <= entry`).
+    pub fn acquires(self, entry: usize, distance: usize, level: usize) -> bool {
+        match self {
+            Inclusion::SameScope => entry == level,
+            Inclusion::Mutual => distance <= level,
+        }
+    }
+
+    /// Where a relaxed read keeps such a part for a later acquire fence: by distance under
+    /// PTX (a fence learns every distance its scope covers), by the release's scope under
+    /// OpenCL (a fence learns only releases of its own scope).
+    pub fn pending_slot(self, entry: usize, distance: usize) -> usize {
+        match self {
+            Inclusion::SameScope => entry,
+            Inclusion::Mutual => distance,
+        }
+    }
+}
 
 /// Knowledge of a release that acquirers within `reach` of its releasers may learn.
 #[derive(Clone, Debug)]
@@ -81,23 +132,23 @@ pub struct Release {
 impl Release {
     /// A new release sequence headed by `agent` (of `group` on `device`) at `event`, whose
     /// atomic has scope level `level`.
-    pub fn new(c: Contribution, agent: u32, group: u32, device: u32, level: u8, event: u32) -> Release {
+    pub fn new(c: Contribution, agent: u32, group: u32, device: u32, level: u8, event: u32, rule: Inclusion) -> Release {
         let mut r = Release { parts: Vec::new(), agent, event, group, device, level };
-        r.add(c, agent, group, device);
+        r.add(c, agent, group, device, rule);
         r
     }
 
     /// Adds what a releaser of `group` on `device` contributes (a read-modify-write that
     /// continues the sequence, or the head agent's own later write).
-    pub fn add(&mut self, c: Contribution, agent: u32, group: u32, device: u32) {
+    pub fn add(&mut self, c: Contribution, agent: u32, group: u32, device: u32, rule: Inclusion) {
         for d in (0..LEVELS).rev() {
             let know = &c[d];
             if know.iter().all(Knowledge::is_empty) {
                 continue;
             }
-            // Nearer acquirers also learn the wider parts of the same releaser: a part that
-            // adds nothing to the next wider one is left out.
-            if d + 1 < LEVELS && c[d + 1] == *know {
+            // Under PTX nearer acquirers also learn the wider parts of the same releaser: a
+            // part that adds nothing to the next wider one is left out.
+            if rule == Inclusion::Mutual && d + 1 < LEVELS && c[d + 1] == *know {
                 continue;
             }
             self.join_part(d as u8, agent, group, device, know);

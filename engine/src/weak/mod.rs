@@ -896,6 +896,14 @@ impl Weak {
             }
         }
         if ord == order::SEQ_CST {
+            // Every seq_cst write made so far precedes this fence in the SC order, so what
+            // comes after the fence reads that write or a later one (the fence rule of C11
+            // and OpenCL 2.0 for an SC write before an SC fence).
+            for (id, h) in self.histories.iter().enumerate() {
+                if h.sc != 0 && covered(id as u32) {
+                    a.cur.raise(id as u32, h.sc);
+                }
+            }
             // One order of SC fences per scope instance: each sees what the earlier ones saw.
             // A fence takes part in the order of its own instance at its level and at every
             // narrower one, so that two fences whose scopes include each other's work-items
