@@ -40,7 +40,8 @@ struct Cli {
 enum Command {
     /// Run a kernel and report its findings and final buffers.
     Run(RunArgs),
-    /// Parse and type-check a kernel file; print each kernel and its parameters.
+    /// Parse and type-check a kernel file; print each kernel and its parameters, or with --ir
+    /// the lowered program.
     Parse(ParseArgs),
     /// Run a kernel under many seeds; print its distinct outcomes and findings, each with a
     /// seed that reproduces it.
@@ -103,6 +104,11 @@ struct ParseArgs {
     /// Print the kernels as JSON.
     #[arg(long)]
     json: bool,
+    /// Print the lowered program instead of the kernels: the engine's IR, with the kernels,
+    /// local arrays and program-scope variables, then each function's variables and
+    /// instructions with their source lines.
+    #[arg(long, conflicts_with = "json")]
+    ir: bool,
 }
 
 /// The options of `run`, `explore` and `link`. Each is `None` (or empty) unless given, so that
@@ -253,6 +259,16 @@ fn parse(args: ParseArgs) -> ExitCode {
         Ok(v) => v,
         Err(d) => return render::fail(&[d], "", ""),
     };
+    if args.ir {
+        return match interleave_engine::frontend::ir_text(&source, dialect, &args.defines) {
+            Ok((text, warnings)) => {
+                render::warnings(&warnings, &file_name, &source);
+                out!("{}", text.trim_end());
+                ExitCode::SUCCESS
+            }
+            Err(diagnostics) => render::fail(&diagnostics, &file_name, &source),
+        };
+    }
     let kernels = match interleave_engine::frontend::check(&source, dialect, &args.defines) {
         Ok((k, warnings)) => {
             render::warnings(&warnings, &file_name, &source);

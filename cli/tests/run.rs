@@ -4,8 +4,9 @@
 //! `NAME.sim` simulation file or `NAME.toml` scenario file carries its own launch. The test runs
 //! `interleave SUBCOMMAND FILE ARGS` from the workspace root and compares exit status, stdout
 //! and stderr with `NAME.expected` beside it. A `NAME.link` file holds a share link (or a
-//! fragment), which is passed as FILE itself. `UPDATE_EXPECT=1 cargo test` rewrites the
-//! expectations.
+//! fragment), which is passed as FILE itself. The kernels of `tests/data/lower/` are run with
+//! `parse` (their `ARGS` give `--ir`), so their expectations are the lowered programs.
+//! `UPDATE_EXPECT=1 cargo test` rewrites the expectations.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -59,7 +60,13 @@ fn check(actual: &str, expect: &Path) -> Result<(), String> {
 
 /// Checks every input of `tests/data/SUBCOMMAND`; there must be at least `min` of them.
 fn check_dir(subcommand: &str, min: usize) {
-    let dir = workspace().join("tests/data").join(subcommand);
+    check_dir_with(subcommand, subcommand, min)
+}
+
+/// Checks every input of `tests/data/FOLDER` with `interleave SUBCOMMAND`; there must be at
+/// least `min` of them.
+fn check_dir_with(folder: &str, subcommand: &str, min: usize) {
+    let dir = workspace().join("tests/data").join(folder);
     let mut inputs: Vec<_> = std::fs::read_dir(&dir)
         .expect("the test data folder exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -71,7 +78,7 @@ fn check_dir(subcommand: &str, min: usize) {
         .iter()
         .filter_map(|path| {
             let name = path.file_name()?.to_str()?;
-            let actual = observe(subcommand, &format!("tests/data/{subcommand}/{name}"));
+            let actual = observe(subcommand, &format!("tests/data/{folder}/{name}"));
             check(&actual, &path.with_extension("expected")).err()
         })
         .collect();
@@ -138,6 +145,14 @@ fn running_a_link_gives_the_trace_of_its_file() {
 #[test]
 fn parse_outputs_match_their_expectations() {
     check_dir("parse", 8);
+}
+
+/// The lowered program of kernels that cover each part of the lowering (control flow,
+/// memory, vectors, conversions, atomics, synchronisation, collectives, the built-in library,
+/// CUDA), as `interleave parse --ir` prints it.
+#[test]
+fn lowered_programs_match_their_expectations() {
+    check_dir_with("lower", "parse", 15);
 }
 
 #[test]

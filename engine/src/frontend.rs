@@ -120,3 +120,10 @@ pub fn check(source: &str, dialect: Dialect, defines: &[String]) -> Result<(Vec<
         .collect();
     Ok((kernels, program.warnings))
 }
+
+/// The lowered program of `source` as text (`interleave parse --ir`; the format is
+/// `ir::print`'s) with the compiler's warnings, or why it does not compile.
+pub fn ir_text(source: &str, dialect: Dialect, defines: &[String]) -> Result<(String, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let program = compile(source, dialect, defines).map_err(|d| vec![d])?;
+    Ok((crate::ir::print::print(&program, source), program.warnings))
+}

@@ -13,6 +13,8 @@ use crate::diag::Span;
 use crate::scenario::ElemType;
 use crate::trace::Space;
 
+pub mod print;
+
 /// A register index, relative to the current frame.
 pub type Reg = u32;
 

@@ -1,0 +1,357 @@
+//! Atomics: OpenCL 2.0's functions after C11 with their memory orders and scopes (a constant
+//! order or scope is checked here, a computed one when it runs), the names of the OpenCL 1.x
+//! atomics, and CUDA's `atomicAdd` family with the scope its name gives (`_block`,
+//! `_system`) and the element types CUDA defines each for.
+//!
+//! Orders and scopes are part of every synchronisation, so they are decided in one file.
+
+use super::*;
+
+/// CUDA atomics and how each maps to a read-modify-write, with the scope its name gives:
+/// `atomicAdd` is device-scoped, `atomicAdd_block` orders only the block's threads and
+/// `atomicAdd_system` the host and other devices too (CUDA C++ Programming Guide, "Atomic
+/// Functions").
+pub(super) fn cuda_atomic(name: &str) -> Option<(AtomicOp, usize, u8)> {
+    let (name, scope) = if let Some(stem) = name.strip_suffix("_block") {
+        (stem, ir::scope::WORK_GROUP)
+    } else if let Some(stem) = name.strip_suffix("_system") {
+        (stem, ir::scope::SYSTEM)
+    } else {
+        (name, ir::scope::DEVICE)
+    };
+    let (op, arity) = match name {
+        "atomicAdd" => (AtomicOp::Add, 2),
+        "atomicSub" => (AtomicOp::Sub, 2),
+        "atomicExch" => (AtomicOp::Xchg, 2),
+        "atomicMin" => (AtomicOp::Min, 2),
+        "atomicMax" => (AtomicOp::Max, 2),
+        "atomicInc" => (AtomicOp::IncWrap, 2),
+        "atomicDec" => (AtomicOp::DecWrap, 2),
+        "atomicCAS" => (AtomicOp::CmpXchg, 3),
+        "atomicAnd" => (AtomicOp::And, 2),
+        "atomicOr" => (AtomicOp::Or, 2),
+        "atomicXor" => (AtomicOp::Xor, 2),
+        _ => return None,
+    };
+    Some((op, arity, scope))
+}
+
+/// The element types CUDA defines each atomic for (CUDA C++ Programming Guide, "Atomic
+/// Functions"); nvcc refuses the others, so they are refused here too.
+pub(super) fn cuda_atomic_types(op: AtomicOp) -> &'static [ElemType] {
+    use ElemType::{Double, Float, Int, Long, UInt, ULong, UShort};
+    match op {
+        AtomicOp::Add => &[Int, UInt, ULong, Float, Double],
+        AtomicOp::Sub => &[Int, UInt],
+        AtomicOp::Xchg => &[Int, UInt, ULong, Float],
+        AtomicOp::Min | AtomicOp::Max => &[Int, UInt, Long, ULong],
+        AtomicOp::IncWrap | AtomicOp::DecWrap => &[UInt],
+        AtomicOp::CmpXchg => &[Int, UInt, ULong, UShort],
+        _ => &[Int, UInt, ULong],
+    }
+}
+
+/// A scalar type as CUDA code spells it.
+pub(super) fn cuda_type_name(t: ElemType) -> &'static str {
+    match t {
+        ElemType::UInt => "unsigned int",
+        ElemType::Long => "long long",
+        ElemType::ULong => "unsigned long long",
+        ElemType::UShort => "unsigned short",
+        other => other.name(),
+    }
+}
+
+/// Bit sets of valid `memory_order` values (relaxed 0, acquire 2, release 3, acq_rel 4,
+/// seq_cst 5) and `memory_scope` values (0 to 4).
+pub(super) const ALL_ORDERS: u8 = 0b11_1101;
+
+pub(super) const ORDERS_NO_ACQUIRE: u8 = 0b10_1001;
+
+pub(super) const ORDERS_NO_RELEASE: u8 = 0b10_0101;
+
+pub(super) const ALL_SCOPES: u8 = 0b1_1111;
+
+pub(super) fn atomic_op(name: &str) -> Option<AtomicOp> {
+    let op = name.strip_prefix("atomic_").or_else(|| name.strip_prefix("atom_"))?;
+    Some(match op {
+        "add" => AtomicOp::Add,
+        "sub" => AtomicOp::Sub,
+        "xchg" => AtomicOp::Xchg,
+        "inc" => AtomicOp::Inc,
+        "dec" => AtomicOp::Dec,
+        "min" => AtomicOp::Min,
+        "max" => AtomicOp::Max,
+        "and" => AtomicOp::And,
+        "or" => AtomicOp::Or,
+        "xor" => AtomicOp::Xor,
+        "cmpxchg" => AtomicOp::CmpXchg,
+        _ => return None,
+    })
+}
+
+impl<'u> FnLowerer<'_, 'u> {
+    /// OpenCL 2.0's atomic functions (after C11), with and without `_explicit` orders and
+    /// scopes; `None` when `name` is not one of them.
+    pub(super) fn c11_atomic(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Result<Val, Diagnostic>> {
+        let base = name.strip_suffix("_explicit").unwrap_or(name);
+        let explicit = base.len() != name.len();
+        let (what, fixed) = match base {
+            "atomic_init" if !explicit => ("init", 2),
+            "atomic_store" => ("store", 2),
+            "atomic_load" => ("load", 1),
+            "atomic_exchange" => ("exchange", 2),
+            "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" => ("cmpxchg", 3),
+            "atomic_fetch_add" | "atomic_fetch_sub" | "atomic_fetch_or" | "atomic_fetch_xor" | "atomic_fetch_and"
+            | "atomic_fetch_min" | "atomic_fetch_max" => ("fetch", 2),
+            "atomic_flag_test_and_set" => ("test_and_set", 1),
+            "atomic_flag_clear" => ("clear", 1),
+            "atomic_work_item_fence" if !explicit => ("fence", 3),
+            _ => return None,
+        };
+        Some(self.c11_atomic_call(name, base, what, fixed, explicit, args, span))
+    }
+
+    /// A memory order or scope argument: a constant, checked now, or a computed value, checked
+    /// when it runs (`allowed` has a bit per valid value). A computed order makes the
+    /// operation seq_cst, the strongest it could be.
+    pub(super) fn order_arg(&mut self, e: &ast::Expr, what: &str, allowed: u8, op: &str) -> Result<Option<u8>, Diagnostic> {
+        match self.types.eval_int(e) {
+            Ok(v) if (0..=5).contains(&v) => Ok(Some(v as u8)),
+            Ok(v) => Err(Diagnostic::error("invalid-memory-order", format!("{v} is not a valid {what}")).with_span(e.span, "here")),
+            Err(_) => {
+                let v = self.rvalue(e)?;
+                let v = self.convert(v, &Ty::Scalar(ElemType::UInt), e.span)?;
+                let text = self.program.strings.len() as u32;
+                self.program.strings.push(op.to_string());
+                self.emit(Instr::CheckOrder { value: v.reg, allowed, scope: what.contains("scope"), text }, e.span);
+                Ok(None)
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn c11_atomic_call(
+        &mut self,
+        name: &str,
+        base: &str,
+        what: &str,
+        fixed: usize,
+        explicit: bool,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Val, Diagnostic> {
+        use ir::order::{ACQUIRE, ACQ_REL, RELAXED, RELEASE, SEQ_CST};
+        let orders = if what == "cmpxchg" { 2 } else { 1 };
+        let allowed: Vec<usize> = if explicit { vec![fixed + orders, fixed + orders + 1] } else { vec![fixed] };
+        if !allowed.contains(&args.len()) {
+            let counts: Vec<String> = allowed.iter().map(|n| n.to_string()).collect();
+            return Err(type_error(span, format!("`{name}` takes {} arguments, but {} were given", counts.join(" or "), args.len()), "wrong number of arguments"));
+        }
+        let order_name = |o: u8| match o {
+            RELAXED => "memory_order_relaxed",
+            ACQUIRE => "memory_order_acquire",
+            RELEASE => "memory_order_release",
+            ACQ_REL => "memory_order_acq_rel",
+            _ => "memory_order_seq_cst",
+        };
+        let invalid = |e: &ast::Expr, message: String| Err(Diagnostic::error("invalid-memory-order", message).with_span(e.span, "this order"));
+        if what == "fence" {
+            let flags = self.rvalue(&args[0])?;
+            let flags = self.convert(flags, &Ty::Scalar(ElemType::UInt), args[0].span)?;
+            let order = self.order_arg(&args[1], "memory order", ALL_ORDERS, base)?.unwrap_or(SEQ_CST);
+            let scope = self.order_arg(&args[2], "memory scope", ALL_SCOPES, base)?.unwrap_or(ir::scope::DEVICE);
+            let image_only = self.types.eval_int(&args[0]).is_ok_and(|f| f == 4);
+            if scope == ir::scope::WORK_ITEM && !image_only {
+                return invalid(&args[2], "memory_scope_work_item is only valid with CLK_IMAGE_MEM_FENCE".into());
+            }
+            let bits = match scope {
+                ir::scope::WORK_GROUP | ir::scope::SUB_GROUP | ir::scope::WORK_ITEM => ir::fence::SCOPE_GROUP,
+                ir::scope::DEVICE => ir::fence::SCOPE_DEVICE,
+                _ => ir::fence::SCOPE_SYSTEM,
+            };
+            let scoped = self.constant(bits | ir::fence::ORDERED | (order as u64) << 16, ElemType::UInt, span)?;
+            let f = self.reg()?;
+            self.emit(Instr::Binary { op: BinaryOp::Or, ty: NumTy::U32, dst: f, lhs: flags.reg, rhs: scoped.reg }, span);
+            self.emit(Instr::Fence { flags: f }, span);
+            return Ok(Val { reg: f, ty: Ty::Void });
+        }
+        let p = self.rvalue(&args[0])?;
+        let Ty::Ptr { pointee, space, .. } = &p.ty else {
+            return Err(type_error(args[0].span, format!("`{name}` needs a pointer to an atomic object"), "not a pointer"));
+        };
+        let space = *space;
+        let elem = match pointee.as_ref() {
+            Ty::Scalar(t @ (ElemType::Int | ElemType::UInt | ElemType::Long | ElemType::ULong)) => *t,
+            Ty::Scalar(t @ (ElemType::Float | ElemType::Double)) if matches!(what, "init" | "store" | "load" | "exchange" | "cmpxchg") => *t,
+            other => return Err(type_error(args[0].span, format!("`{name}` does not work on `{}`", other.describe()), "wrong type")),
+        };
+        if space == Space::Constant {
+            return Err(type_error(args[0].span, format!("`{name}` cannot update __constant memory"), "constant"));
+        }
+        let vt = Ty::Scalar(elem);
+        // The orders and scope after the fixed arguments.
+        let default_scope = ir::scope::DEVICE;
+        let (mut order, mut failure, mut scope) = (SEQ_CST, SEQ_CST, default_scope);
+        if explicit {
+            let allowed = match what {
+                "store" | "clear" => ORDERS_NO_ACQUIRE,
+                "load" => ORDERS_NO_RELEASE,
+                _ => ALL_ORDERS,
+            };
+            order = self.order_arg(&args[fixed], "memory order", allowed, base)?.unwrap_or(SEQ_CST);
+            if what == "cmpxchg" {
+                // A computed failure order is checked against the fixed rules only.
+                failure = self.order_arg(&args[fixed + 1], "memory order", ORDERS_NO_RELEASE, base)?.unwrap_or(RELAXED);
+            }
+            if let Some(s) = args.get(fixed + orders) {
+                scope = self.order_arg(s, "memory scope", ALL_SCOPES & !1, base)?.unwrap_or(default_scope);
+                if scope == ir::scope::WORK_ITEM {
+                    return invalid(s, format!("`{name}` cannot use memory_scope_work_item, which is only for image fences"));
+                }
+            }
+            let oarg = &args[fixed];
+            match what {
+                "store" | "clear" if matches!(order, ACQUIRE | ACQ_REL) => {
+                    return invalid(oarg, format!("`{base}` cannot use {}: a store has no acquire part", order_name(order)))
+                        .map_err(|d: Diagnostic| d.with_help("use memory_order_release, memory_order_seq_cst or memory_order_relaxed"));
+                }
+                "load" if matches!(order, RELEASE | ACQ_REL) => {
+                    return invalid(oarg, format!("`{base}` cannot use {}: a load has no release part", order_name(order)))
+                        .map_err(|d: Diagnostic| d.with_help("use memory_order_acquire, memory_order_seq_cst or memory_order_relaxed"));
+                }
+                "cmpxchg" => {
+                    let farg = &args[fixed + 1];
+                    if matches!(failure, RELEASE | ACQ_REL) {
+                        return invalid(farg, format!("the failure order of `{base}` cannot be {}", order_name(failure)));
+                    }
+                    let stronger = match order {
+                        RELAXED | RELEASE => failure != RELAXED,
+                        ACQUIRE | ACQ_REL => failure == SEQ_CST,
+                        _ => false,
+                    };
+                    if stronger {
+                        return invalid(farg, format!("the failure order {} is stronger than the success order {}", order_name(failure), order_name(order)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let scope = if space == Space::Local && scope > ir::scope::WORK_GROUP { ir::scope::WORK_GROUP } else { scope };
+        let operand = |this: &mut Self, k: usize| -> Result<Reg, Diagnostic> {
+            let v = this.rvalue(&args[k])?;
+            Ok(this.convert(v, &vt, args[k].span)?.reg)
+        };
+        let dst = self.reg()?;
+        let emit_atomic = |this: &mut Self, op: AtomicOp, operand: Reg, operand2: Reg| {
+            this.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2, order, scope }, span);
+        };
+        match what {
+            "init" => {
+                // atomic_init is an ordinary, non-atomic store.
+                let v = operand(self, 1)?;
+                self.emit(Instr::Store { ty: elem, addr: p.reg, src: v }, span);
+                Ok(Val { reg: v, ty: Ty::Void })
+            }
+            "store" => {
+                let v = operand(self, 1)?;
+                emit_atomic(self, AtomicOp::Store, v, v);
+                Ok(Val { reg: dst, ty: Ty::Void })
+            }
+            "load" => {
+                emit_atomic(self, AtomicOp::Load, p.reg, p.reg);
+                Ok(Val { reg: dst, ty: vt })
+            }
+            "exchange" => {
+                let v = operand(self, 1)?;
+                emit_atomic(self, AtomicOp::Xchg, v, v);
+                Ok(Val { reg: dst, ty: vt })
+            }
+            "fetch" => {
+                let op = match &base["atomic_fetch_".len()..] {
+                    "add" => AtomicOp::Add,
+                    "sub" => AtomicOp::Sub,
+                    "or" => AtomicOp::Or,
+                    "xor" => AtomicOp::Xor,
+                    "and" => AtomicOp::And,
+                    "min" => AtomicOp::Min,
+                    _ => AtomicOp::Max,
+                };
+                let v = operand(self, 1)?;
+                emit_atomic(self, op, v, v);
+                Ok(Val { reg: dst, ty: vt })
+            }
+            "test_and_set" => {
+                let one = self.constant(1, elem, span)?;
+                emit_atomic(self, AtomicOp::Xchg, one.reg, one.reg);
+                let zero = self.constant(0, elem, span)?;
+                let r = self.reg()?;
+                self.emit(Instr::Compare { op: CmpOp::Ne, ty: num_ty(elem), dst: r, lhs: dst, rhs: zero.reg }, span);
+                Ok(Val { reg: r, ty: Ty::Scalar(ElemType::Bool) })
+            }
+            "clear" => {
+                let zero = self.constant(0, elem, span)?;
+                emit_atomic(self, AtomicOp::Store, zero.reg, zero.reg);
+                Ok(Val { reg: dst, ty: Ty::Void })
+            }
+            _ => {
+                // compare-exchange: `expected` points at the value to compare with; on failure
+                // it receives the value found.
+                let e = self.rvalue(&args[1])?;
+                let Ty::Ptr { pointee: ep, .. } = &e.ty else {
+                    return Err(type_error(args[1].span, format!("`{name}` needs a pointer to the expected value"), "not a pointer")
+                        .with_help("pass the address of a variable, e.g. &expected"));
+                };
+                if ep.as_ref() != &vt {
+                    return Err(type_error(args[1].span, format!("the expected value must be a `{}`, not `{}`", vt.describe(), ep.describe()), "here"));
+                }
+                let expected = self.reg()?;
+                self.emit(Instr::Load { ty: elem, dst: expected, addr: e.reg }, span);
+                let desired = operand(self, 2)?;
+                let weak = base == "atomic_compare_exchange_weak";
+                emit_atomic(self, if weak { AtomicOp::CmpXchgWeak } else { AtomicOp::CmpXchg }, desired, expected);
+                let ok = self.reg()?;
+                self.emit(Instr::CasSucceeded { ty: num_ty(elem), dst: ok, old: dst, expected }, span);
+                let skip = self.emit(Instr::BranchIf { cond: ok, target: 0 }, span);
+                self.emit(Instr::Store { ty: elem, addr: e.reg, src: dst }, span);
+                let end = self.here();
+                self.patch(skip, end);
+                Ok(Val { reg: ok, ty: Ty::Scalar(ElemType::Bool) })
+            }
+        }
+    }
+
+    pub(super) fn cuda_atomic_call(&mut self, name: &str, op: AtomicOp, n: usize, scope: u8, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+        if args.len() != n {
+            return Err(type_error(span, format!("`{name}` takes {n} arguments, but {} were given", args.len()), "wrong number of arguments"));
+        }
+        let p = self.rvalue(&args[0])?;
+        let Ty::Ptr { pointee, .. } = &p.ty else {
+            return Err(type_error(args[0].span, format!("`{name}` needs the address of the value to update"), "not a pointer"));
+        };
+        let types = cuda_atomic_types(op);
+        let elem = match pointee.as_ref() {
+            Ty::Scalar(t) if types.contains(t) => *t,
+            other => {
+                let names: Vec<String> = types.iter().map(|t| format!("`{}`", cuda_type_name(*t))).collect();
+                return Err(type_error(args[0].span, format!("`{name}` does not work on `{}`", other.describe()), "wrong element type")
+                    .with_note(format!("CUDA defines it for {}", names.join(", "))));
+            }
+        };
+        let vt = Ty::Scalar(elem);
+        let first = self.rvalue(&args[1])?;
+        let first = self.convert(first, &vt, args[1].span)?;
+        let (operand, operand2) = if op == AtomicOp::CmpXchg {
+            let desired = self.rvalue(&args[2])?;
+            let desired = self.convert(desired, &vt, args[2].span)?;
+            (desired.reg, first.reg)
+        } else {
+            (first.reg, first.reg)
+        };
+        let dst = self.reg()?;
+        // CUDA's atomics are relaxed; their scope is the name's.
+        let order = ir::order::RELAXED;
+        self.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2, order, scope }, span);
+        Ok(Val { reg: dst, ty: vt })
+    }
+}
