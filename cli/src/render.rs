@@ -88,6 +88,14 @@ fn finding(f: &interleave_engine::report::Finding, scenario: &Scenario, extra: &
     eprint!("{}", diagnostic_text(&d, &scenario.file_name, &scenario.source));
 }
 
+/// Prints the finding of a shrunk schedule's replay that matches `wanted` (kind and place),
+/// as the replay found it.
+pub fn shrunk_finding(wanted: &interleave_engine::report::Finding, found: &[interleave_engine::report::Finding], scenario: &Scenario) {
+    if let Some(f) = found.iter().find(|f| interleave_engine::explore::same_finding(f, wanted)) {
+        finding(f, scenario, "", None);
+    }
+}
+
 /// Prints an exploration for people: each finding with its seed, then the outcomes.
 pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scenario) {
     let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");

@@ -22,6 +22,7 @@ pub mod locks;
 pub mod report;
 pub mod scenario;
 pub mod session;
+pub mod shrink;
 pub mod sim;
 pub mod trace;
 
