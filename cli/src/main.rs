@@ -52,6 +52,19 @@ enum Command {
     /// steps, that still shows one of its failures (the first error finding by default); print
     /// it as the options that replay it, with its share link.
     Shrink(ShrinkArgs),
+    /// Run a kernel under each execution model (independent work-items, lockstep warps of 32
+    /// and 64, fewer resident work-groups under both progress models, each memory model) and
+    /// print which findings and outcomes appear under which.
+    Compare(CompareArgs),
+}
+
+#[derive(clap::Args)]
+struct CompareArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Seeds each model runs, from --seed (default 100; at most 10,000,000).
+    #[arg(long, value_name = "N")]
+    runs: Option<u64>,
 }
 
 #[derive(clap::Args)]
@@ -251,6 +264,7 @@ fn main() -> ExitCode {
         Command::Explore(args) => explore(args),
         Command::Link(args) => link(args),
         Command::Shrink(args) => shrink(args),
+        Command::Compare(args) => compare(args),
     }
 }
 
@@ -609,7 +623,7 @@ fn shrink(args: ShrinkArgs) -> ExitCode {
         Ok(s) => s,
         Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
     };
-    render::warnings(shrinker_warnings(&scenario).as_slice(), &scenario.file_name, &scenario.source);
+    render::warnings(compile_warnings(&scenario).as_slice(), &scenario.file_name, &scenario.source);
     let result = shrinker.advance(u64::MAX).and_then(|_| shrinker.result());
     let shrunk = match result {
         Ok(s) => s,
@@ -674,9 +688,24 @@ fn shrink(args: ShrinkArgs) -> ExitCode {
     }
 }
 
-/// The compiler's warnings about the scenario's source (the shrink compiles it for itself).
-fn shrinker_warnings(scenario: &Scenario) -> Vec<Diagnostic> {
+/// The compiler's warnings about the scenario's source (shrink and compare compile it for
+/// themselves).
+fn compile_warnings(scenario: &Scenario) -> Vec<Diagnostic> {
     Prepared::new(scenario.clone()).map(|p| p.warnings().to_vec()).unwrap_or_default()
+}
+
+fn compare(args: CompareArgs) -> ExitCode {
+    let scenario = match load_scenario(&args.run) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    render::warnings(compile_warnings(&scenario).as_slice(), &scenario.file_name, &scenario.source);
+    let comparison = match interleave_engine::compare::compare(&scenario, args.runs.unwrap_or(0)) {
+        Ok(c) => c,
+        Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
+    };
+    let human = || render::comparison(&comparison, &scenario);
+    finish(&comparison, args.run.json, human, comparison.has_errors())
 }
 
 fn explore(args: ExploreArgs) -> ExitCode {

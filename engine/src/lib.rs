@@ -9,6 +9,7 @@
 //! The engine does no I/O and has no web dependency: it builds for the native target and for
 //! `wasm32-unknown-unknown` alike, and all nondeterminism comes from the scenario's seed.
 
+pub mod compare;
 pub mod diag;
 pub mod explore;
 pub mod frontend;
