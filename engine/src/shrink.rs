@@ -14,9 +14,10 @@
 //!    so far, the exhaustive explorer enumerates every execution with at most k preemptions
 //!    (`explore::Config::max_preemptions`); the first that shows the target is the
 //!    candidate, and a bound whose space was covered without it proves that fewer do not
-//!    reproduce it. Its runs stop at a step limit of a few times the original's length, so a
-//!    spin that the bound keeps going ends; a candidate is then replayed under the
-//!    scenario's own limit.
+//!    reproduce it (within the search's step limit). Its runs stop at a step limit of twice
+//!    the original's length and a little more, so a spin that the bound keeps going ends; a
+//!    candidate is then replayed under the scenario's own limit. It takes at most half the
+//!    budget (all of it while the run as given does not show the target).
 //! 2. **Moving steps.** At each preemption of the best schedule, the next step of the agent
 //!    that was preempted is moved forward to where it was preempted, which removes that
 //!    switch when the rest still reproduces.
@@ -179,17 +180,21 @@ pub struct Shrinker {
     bounded: Scenario,
     budget: u64,
     executions: u64,
+    /// Executions the bounded search ran; it may take half the budget, so that the cheaper
+    /// phases after it always get their turn.
+    bounded_executions: u64,
     before: Option<Replay>,
     best: Option<Attempt>,
     phase: Phase,
     fewest_preemptions: bool,
 }
 
-/// The step limit of the bounded search: a few times the original run's length (room for
-/// schedules with fewer preemptions and more steps), so that a spin the bound keeps going
-/// ends, but never above the scenario's own.
+/// The step limit of the bounded search: twice the original run's length and a little more
+/// (room for schedules with fewer preemptions and more steps), so that a spin the bound keeps
+/// going ends soon (each step of it is a place the search could preempt), but never above the
+/// scenario's own.
 fn bounded_steps(original: u64, max: u64) -> u64 {
-    original.saturating_mul(4).max(1_000).min(max)
+    original.saturating_mul(2).saturating_add(16).min(max)
 }
 
 /// Runs `scenario` as given and shrinks the failure `pick` names, to the end.
@@ -263,6 +268,7 @@ impl Shrinker {
             bounded,
             budget,
             executions: 0,
+            bounded_executions: 0,
             before: None,
             best: None,
             phase: Phase::Done,
@@ -285,7 +291,13 @@ impl Shrinker {
         if self.best.as_ref().is_some_and(|b| b.replay.preemptions <= k) {
             return Ok(Phase::Moves { from: 0 });
         }
-        let left = self.budget.saturating_sub(self.executions).max(1);
+        // Half the budget, or all of it while no schedule shows the target (the later phases
+        // need one to start from).
+        let share = if self.best.is_some() { self.budget / 2 } else { self.budget };
+        let left = share.saturating_sub(self.bounded_executions);
+        if left == 0 {
+            return Ok(Phase::Moves { from: 0 });
+        }
         let config = explore::Config { runs: left, first_seed: self.bounded.seed, exhaustive: true, max_preemptions: Some(k) };
         Ok(Phase::Bounded { k, explorer: Box::new(Explorer::new(&self.bounded, config)?) })
     }
@@ -349,13 +361,15 @@ impl Shrinker {
                 .with_help("this is a bug in the shrinker; the run as given still shows it")]);
         }
         let done = matches!(self.phase, Phase::Done);
+        // No schedule has fewer than none.
+        let fewest_preemptions = self.fewest_preemptions || best.replay.preemptions == 0;
         Ok(Shrunk {
             before: self.before.clone(),
             after: best.replay.clone(),
             executions: self.executions,
             budget: self.budget,
             budget_exhausted: !done || self.executions >= self.budget,
-            fewest_preemptions: self.fewest_preemptions,
+            fewest_preemptions,
         })
     }
 
@@ -365,6 +379,7 @@ impl Shrinker {
         let chunk = 16.min(self.budget.saturating_sub(self.executions)).max(1);
         let over = explorer.advance(chunk)?;
         self.executions += explorer.executions() - before;
+        self.bounded_executions += explorer.executions() - before;
         let found = explorer.result();
         let replay = match &self.target {
             Target::Finding(f) => {
@@ -610,5 +625,57 @@ pub fn describe(target: &Target) -> String {
                 .collect();
             format!("the outcome {}", shown.join(" "))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{ArgBinding, Dialect};
+
+    /// The laws of a shrink, over many runs: the result replays with the manual scheduler to
+    /// the same finding, and has no more preemptions, and no more steps than the run it
+    /// started from when it has as many preemptions.
+    #[test]
+    fn a_shrunk_schedule_reproduces_and_is_never_larger() {
+        let kernels = [
+            ("__kernel void f(__global int *c) { c[0] = c[0] + 1; atomic_add(&c[1], 1); }", vec!["c=int[2]:fill=0"], 6u64),
+            (
+                "__kernel void f(__global int *a, __global int *b) { __global int *x = get_global_id(0) == 0 ? a : b; __global int *y = get_global_id(0) == 0 ? b : a; while (atomic_cmpxchg(x, 0, 1) != 0) ; while (atomic_cmpxchg(y, 0, 1) != 0) ; atomic_xchg(y, 0); atomic_xchg(x, 0); }",
+                vec!["a=int[1]", "b=int[1]"],
+                2,
+            ),
+        ];
+        let mut shrunk = 0;
+        for (source, args, global) in kernels {
+            for seed in 0..12 {
+                let mut s = Scenario::new(source, "f.cl", Dialect::OpenCl);
+                s.launch.global = vec![global];
+                s.launch.local = Some(vec![1]);
+                s.args = args.iter().map(|a| ArgBinding::parse(a).unwrap()).collect();
+                s.seed = seed;
+                let Ok(result) = shrink(&s, Pick::FirstError, Config { budget: 300 }) else { continue };
+                let before = result.before.clone().expect("an error finding of the run is shown by the run");
+                let after = &result.after;
+                assert!(after.preemptions <= before.preemptions, "seed {seed}: {after:?} after {before:?}");
+                if after.preemptions == before.preemptions {
+                    assert!(after.steps <= before.steps, "seed {seed}: {after:?} after {before:?}");
+                }
+                // The replay a user makes.
+                let mut original = Session::new(s.clone()).unwrap();
+                original.run(u64::MAX);
+                let wanted = original.findings().iter().find(|f| f.severity == Severity::Error).unwrap().clone();
+                let mut replay = s.clone();
+                replay.scheduler = SchedulerKind::Manual;
+                replay.schedule = after.schedule.clone();
+                replay.choices = after.choices.clone();
+                let mut session = Session::new(replay).unwrap();
+                session.run(u64::MAX);
+                assert_eq!(session.steps(), after.steps, "seed {seed}");
+                assert!(session.findings().iter().any(|f| explore::same_finding(f, &wanted)), "seed {seed}: {:?}", session.findings());
+                shrunk += 1;
+            }
+        }
+        assert!(shrunk >= 12, "only {shrunk} runs had an error finding to shrink");
     }
 }
