@@ -163,6 +163,9 @@ pub const EXAMPLES: &[Example] = &[
     scenario!("reduce_missing_barrier.toml", "reduce_missing_barrier.cl", "Two-level reduction with a barrier missing"),
     scenario!("barrier_in_if.toml", "barrier_in_if.cl", "A barrier inside if (get_local_id(0) < 16)"),
     scenario!("barrier_in_if_fixed.toml", "barrier_in_if.cl", "The barrier moved out of the branch"),
+    scenario!("warp_lock.toml", "warp_lock.cu", "A spin lock inside one warp"),
+    scenario!("checkin_lock.toml", "checkin_lock.cl", "A lock held while other work-groups check in"),
+    scenario!("mp_compare.toml", "litmus/mp.litmus", "Message passing under each execution model"),
 ];
 
 /// The example with this id.

@@ -110,9 +110,9 @@ mod tests {
     use interleave_engine::report::FindingKind;
 
     #[test]
-    fn the_manifest_reads_into_fourteen_entries_over_every_gallery_example() {
+    fn the_manifest_reads_into_fifteen_entries_over_every_gallery_example() {
         let entries = read(examples::GALLERY_MANIFEST, examples::find).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(entries.len(), 14);
+        assert_eq!(entries.len(), 15);
         let mut named: Vec<&str> = entries.iter().flat_map(|e| e.variants.iter().map(|v| v.example.id)).collect();
         let mut scenario_examples: Vec<&str> = examples::EXAMPLES.iter().filter(|e| e.scenario.is_some()).map(|e| e.id).collect();
         // The picker lists the gallery's examples in the manifest's order.
@@ -135,7 +135,7 @@ mod tests {
             ("cas_product_broken.toml", "interleave explore cas_product_broken.toml --runs 100")
         );
         assert_eq!(cas.variants[1].manifest.findings, [FindingKind::DataRace]);
-        assert_eq!(super::entries().len(), 14);
+        assert_eq!(super::entries().len(), 15);
     }
 
     #[test]

@@ -49,6 +49,44 @@ enum Command {
     /// Print the share link of a scenario: FILE and run options as for `run`; the link holds
     /// the whole scenario, and `interleave run LINK` runs it.
     Link(LinkArgs),
+    /// Run a kernel, then find the schedule with the fewest preemptions, and then the fewest
+    /// steps, that still shows one of its failures (the first error finding by default); print
+    /// it as the options that replay it, with its share link.
+    Shrink(ShrinkArgs),
+    /// Run a kernel under each execution model (independent work-items, lockstep warps of 32
+    /// and 64, fewer resident work-groups under both progress models, each memory model) and
+    /// print which findings and outcomes appear under which.
+    Compare(CompareArgs),
+}
+
+#[derive(clap::Args)]
+struct CompareArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Seeds each model runs, from --seed (default 100; at most 10,000,000).
+    #[arg(long, value_name = "N")]
+    runs: Option<u64>,
+}
+
+#[derive(clap::Args)]
+struct ShrinkArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Shrink the run's finding N (counted from 1, in the order `run` prints them) instead of
+    /// its first error finding.
+    #[arg(long, value_name = "N", conflicts_with = "outcome")]
+    finding: Option<usize>,
+    /// Shrink to an outcome instead: every named buffer (or litmus register, 1:r0) ends with
+    /// exactly these values, e.g. --outcome counters=2,8 (repeatable).
+    #[arg(long, value_name = "NAME=VALUES", num_args = 1..)]
+    outcome: Vec<String>,
+    /// The most executions to explore and replay while shrinking (default 2,000; at most
+    /// 10,000,000); when it runs out, the best schedule found so far is printed.
+    #[arg(long, value_name = "N")]
+    budget: Option<u64>,
+    /// The page the share link opens (as for `interleave link`).
+    #[arg(long, value_name = "URL", default_value = DEFAULT_BASE)]
+    base: String,
 }
 
 #[derive(clap::Args)]
@@ -231,6 +269,8 @@ fn main() -> ExitCode {
         Command::Parse(args) => parse(args),
         Command::Explore(args) => explore(args),
         Command::Link(args) => link(args),
+        Command::Shrink(args) => shrink(args),
+        Command::Compare(args) => compare(args),
     }
 }
 
@@ -569,6 +609,119 @@ fn link(args: LinkArgs) -> ExitCode {
         out!("{url}");
     }
     ExitCode::SUCCESS
+}
+
+/// The share link of `scenario` showing its run at `step`; file names lose their directories.
+fn share_link(base: &str, mut scenario: Scenario, step: Option<u64>) -> String {
+    if let Some(name) = Path::new(&scenario.file_name).file_name().and_then(|n| n.to_str()) {
+        scenario.file_name = name.to_string();
+    }
+    let view = interleave_engine::link::LinkView { step, selected: None, panel: None };
+    interleave_engine::link::url(base, &interleave_engine::link::Link { scenario, view })
+}
+
+fn shrink(args: ShrinkArgs) -> ExitCode {
+    use interleave_engine::shrink::{self, Pick, Target};
+    let scenario = match load_scenario(&args.run) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let pick = if !args.outcome.is_empty() {
+        match shrink::parse_outcome(&args.outcome) {
+            Ok(terms) => Pick::Outcome(terms),
+            Err(d) => return render::fail(&[d], "", ""),
+        }
+    } else {
+        args.finding.map_or(Pick::FirstError, Pick::Finding)
+    };
+    let config = shrink::Config { budget: args.budget.unwrap_or(0) };
+    let mut shrinker = match shrink::Shrinker::new(&scenario, pick, config) {
+        Ok(s) => s,
+        Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
+    };
+    render::warnings(compile_warnings(&scenario).as_slice(), &scenario.file_name, &scenario.source);
+    let result = shrinker.advance(u64::MAX).and_then(|_| shrinker.result());
+    let shrunk = match result {
+        Ok(s) => s,
+        Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
+    };
+    let target = shrinker.target().clone();
+    // The replay: the manual scheduler following the shrunk schedule and its decisions.
+    let mut replay = scenario.clone();
+    replay.scheduler = interleave_engine::scenario::SchedulerKind::Manual;
+    replay.schedule = shrunk.after.schedule.clone();
+    replay.choices = shrunk.after.choices.clone();
+    let url = share_link(&args.base, replay.clone(), Some(shrunk.after.steps));
+    let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+    let choices = if shrunk.after.choices.is_empty() { String::new() } else { format!(" --choices {}", list(&shrunk.after.choices)) };
+    let options = format!("--sched manual --schedule {}{choices}", list(&shrunk.after.schedule));
+    let is_error = matches!(&target, Target::Finding(f) if f.severity == interleave_engine::diag::Severity::Error);
+    let mut replayed = match Session::new(replay) {
+        Ok(s) => s,
+        Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
+    };
+    replayed.run(u64::MAX);
+    if args.run.json {
+        let value = serde_json::json!({
+            "target": match &target {
+                Target::Finding(f) => serde_json::json!({ "finding": f }),
+                Target::Outcome(terms) => serde_json::json!({ "outcome": terms.iter().cloned().collect::<std::collections::BTreeMap<_, _>>() }),
+            },
+            "before": shrunk.before,
+            "after": shrunk.after,
+            "replay": options,
+            "url": url,
+            "executions": shrunk.executions,
+            "budget": shrunk.budget,
+            "budget_exhausted": shrunk.budget_exhausted,
+            "fewest_preemptions": shrunk.fewest_preemptions,
+        });
+        return finish(&value, true, || {}, is_error);
+    }
+    if let Target::Finding(wanted) = &target {
+        render::shrunk_finding(wanted, replayed.findings(), &scenario);
+    }
+    let size = |steps: u64, preemptions: u32| format!("{steps} steps, {preemptions} preemption{}", if preemptions == 1 { "" } else { "s" });
+    out!("shrunk {}", shrink::describe(&target));
+    match &shrunk.before {
+        Some(b) => out!("before: {}", size(b.steps, b.preemptions)),
+        None => out!("before: the run as given does not show it"),
+    }
+    let fewest = if shrunk.fewest_preemptions { " (no schedule with fewer preemptions shows it)" } else { "" };
+    out!("after:  {}{fewest}", size(shrunk.after.steps, shrunk.after.preemptions));
+    out!("replay: {options}");
+    out!("link:   {url}");
+    let budget = interleave_engine::limits::thousands(shrunk.budget);
+    if shrunk.budget_exhausted {
+        out!("the budget of {budget} executions ran out: this is the smallest schedule found so far (raise it with --budget)");
+    } else {
+        out!("{} of {budget} executions", interleave_engine::limits::thousands(shrunk.executions));
+    }
+    if is_error {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The compiler's warnings about the scenario's source (shrink and compare compile it for
+/// themselves).
+fn compile_warnings(scenario: &Scenario) -> Vec<Diagnostic> {
+    Prepared::new(scenario.clone()).map(|p| p.warnings().to_vec()).unwrap_or_default()
+}
+
+fn compare(args: CompareArgs) -> ExitCode {
+    let scenario = match load_scenario(&args.run) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    render::warnings(compile_warnings(&scenario).as_slice(), &scenario.file_name, &scenario.source);
+    let comparison = match interleave_engine::compare::compare(&scenario, args.runs.unwrap_or(0)) {
+        Ok(c) => c,
+        Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
+    };
+    let human = || render::comparison(&comparison, &scenario);
+    finish(&comparison, args.run.json, human, comparison.has_errors())
 }
 
 fn explore(args: ExploreArgs) -> ExitCode {

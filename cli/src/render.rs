@@ -88,6 +88,14 @@ fn finding(f: &interleave_engine::report::Finding, scenario: &Scenario, extra: &
     eprint!("{}", diagnostic_text(&d, &scenario.file_name, &scenario.source));
 }
 
+/// Prints the finding of a shrunk schedule's replay that matches `wanted` (kind and place),
+/// as the replay found it.
+pub fn shrunk_finding(wanted: &interleave_engine::report::Finding, found: &[interleave_engine::report::Finding], scenario: &Scenario) {
+    if let Some(f) = found.iter().find(|f| interleave_engine::explore::same_finding(f, wanted)) {
+        finding(f, scenario, "", None);
+    }
+}
+
 /// Prints an exploration for people: each finding with its seed, then the outcomes.
 pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scenario) {
     let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
@@ -114,15 +122,7 @@ pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scena
         if e.outcomes.len() == 1 { "" } else { "s" }
     );
     for o in &e.outcomes {
-        let mut shown: Vec<String> = Vec::new();
-        if let Some(registers) = &o.registers {
-            shown.extend(registers.iter().map(|(name, v)| format!("{name}={v}")));
-        }
-        shown.extend(o.values.iter().map(|(name, vs)| {
-            let first: Vec<String> = vs.iter().take(16).map(|v| v.map_or("uninit".to_string(), |n| n.to_string())).collect();
-            let more = if vs.len() > 16 { ", ..." } else { "" };
-            format!("{name}=[{}{more}]", first.join(", "))
-        }));
+        let shown = outcome_text(o.registers.as_ref(), &o.values);
         let exists = match o.exists {
             Some(true) => "  [exists]",
             _ => "",
@@ -138,6 +138,78 @@ pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scena
     }
     if let Some(observed) = e.exists_observed {
         out!("final condition {}", if observed { "observed" } else { "never observed" });
+    }
+}
+
+/// An outcome for people: a litmus test's registers, then each buffer's first values.
+fn outcome_text(
+    registers: Option<&std::collections::BTreeMap<String, i64>>,
+    values: &std::collections::BTreeMap<String, Vec<Option<interleave_engine::scenario::Number>>>,
+) -> Vec<String> {
+    let mut shown: Vec<String> = Vec::new();
+    if let Some(registers) = registers {
+        shown.extend(registers.iter().map(|(name, v)| format!("{name}={v}")));
+    }
+    shown.extend(values.iter().map(|(name, vs)| {
+        let first: Vec<String> = vs.iter().take(16).map(|v| v.map_or("uninit".to_string(), |n| n.to_string())).collect();
+        let more = if vs.len() > 16 { ", ..." } else { "" };
+        format!("{name}=[{}{more}]", first.join(", "))
+    }));
+    shown
+}
+
+/// Prints a comparison of models for people: each finding as a diagnostic with the models
+/// that showed it, then the matrix of findings and outcomes (runs per model; `.` for none,
+/// `-` for a model that was skipped).
+pub fn comparison(c: &interleave_engine::compare::Comparison, scenario: &Scenario) {
+    let letter = |i: usize| char::from(b'A' + (i % 26) as u8).to_string();
+    let under = |counts: &[Option<u64>], seeds: &[Option<u64>]| {
+        let seen: Vec<String> = c
+            .models
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| match (counts[i], seeds[i]) {
+                (Some(n), Some(seed)) if n > 0 => Some(format!("{} (in {n} of {} runs, seed {seed})", m.name, c.runs)),
+                _ => None,
+            })
+            .collect();
+        format!("seen under: {}", seen.join("; "))
+    };
+    for row in &c.findings {
+        finding(&row.finding, scenario, "", Some(under(&row.counts, &row.seeds)));
+    }
+    out!("compared {} models, {} runs each from seed {}:", c.models.len(), c.runs, c.first_seed);
+    for (i, m) in c.models.iter().enumerate() {
+        match &m.skipped {
+            Some(why) => out!("  {}  {} (skipped: {why})", letter(i), m.name),
+            None => out!("  {}  {}", letter(i), m.name),
+        }
+    }
+    let cells = |counts: &[Option<u64>]| {
+        counts.iter().map(|c| format!("{:>5}", c.map_or("-".to_string(), |n| if n == 0 { ".".to_string() } else { n.to_string() }))).collect::<String>()
+    };
+    let header: String = (0..c.models.len()).map(|i| format!("{:>5}", letter(i))).collect();
+    out!("{:<44}{header}", "findings");
+    if c.findings.is_empty() {
+        out!("  (none)");
+    }
+    for row in &c.findings {
+        let f = &row.finding;
+        let mut place = format!("{}:{}", f.line, f.column);
+        if f.kind == interleave_engine::report::FindingKind::DataRace {
+            if let Some(r) = f.related.first() {
+                place = format!("{}:{} / {place}", r.line, r.column);
+            }
+        }
+        out!("  {:<42}{}", format!("{} {place}", f.kind.as_str()), cells(&row.counts));
+    }
+    out!("{:<44}{header}", "outcomes");
+    for row in &c.outcomes {
+        let mut text = outcome_text(row.registers.as_ref(), &row.values).join(" ");
+        if row.exists == Some(true) {
+            text.push_str(" [exists]");
+        }
+        out!("  {:<42}{}", text, cells(&row.counts));
     }
 }
 

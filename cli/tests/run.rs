@@ -1,7 +1,8 @@
 //! Data-driven tests of the `interleave` subcommands.
 //!
 //! Each `tests/data/SUBCOMMAND/NAME.cl` (or `.cu`) starts with a `// ARGS: ...` line; a
-//! `NAME.sim` simulation file or `NAME.toml` scenario file carries its own launch. The test runs
+//! `NAME.sim` simulation file or `NAME.toml` scenario file carries its own launch (a scenario
+//! file may start with a `# ARGS: ...` line of options for the subcommand). The test runs
 //! `interleave SUBCOMMAND FILE ARGS` from the workspace root and compares exit status, stdout
 //! and stderr with `NAME.expected` beside it. A `NAME.link` file holds a share link (or a
 //! fragment), which is passed as FILE itself. The kernels of `tests/data/lower/` are run with
@@ -21,7 +22,10 @@ fn observe(subcommand: &str, relative: &str) -> String {
     let source = std::fs::read_to_string(root.join(relative)).expect("test input is readable");
     let file = if relative.ends_with(".link") { source.trim().to_string() } else { relative.to_string() };
     // Kernels carry their arguments on a first `// ARGS:` line; a `.sim` file carries its own.
-    let args = if relative.ends_with(".sim") || relative.ends_with(".toml") || relative.ends_with(".link") {
+    let args = if relative.ends_with(".toml") {
+        // A scenario file may carry options for the subcommand on a first `# ARGS:` line.
+        source.lines().next().and_then(|l| l.strip_prefix("# ARGS:")).unwrap_or_default()
+    } else if relative.ends_with(".sim") || relative.ends_with(".link") {
         ""
     } else {
         let args_line = source.lines().next().unwrap_or_default();
@@ -93,6 +97,85 @@ fn run_outputs_match_their_expectations() {
 #[test]
 fn explore_outputs_match_their_expectations() {
     check_dir("explore", 2);
+}
+
+#[test]
+fn shrink_outputs_match_their_expectations() {
+    check_dir("shrink", 6);
+}
+
+/// Every shrink of `tests/data/shrink` that succeeds gives a schedule no longer, and with no
+/// more preemptions, than the run it started from, and `run --sched manual` with that
+/// schedule shows the same finding (kind and places) or the same outcome.
+#[test]
+fn shrunk_schedules_replay_to_their_target_and_are_no_larger() {
+    let dir = workspace().join("tests/data/shrink");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).expect("tests/data/shrink") {
+        let path = entry.expect("an entry").path();
+        let Some(ext) = path.extension().and_then(|e| e.to_str()).filter(|e| *e == "cl" || *e == "toml") else { continue };
+        let relative = format!("tests/data/shrink/{}", path.file_name().unwrap().to_string_lossy());
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let prefix = if ext == "toml" { "# ARGS:" } else { "// ARGS:" };
+        let args: Vec<String> = text.lines().next().and_then(|l| l.strip_prefix(prefix)).unwrap_or_default().split_whitespace().map(str::to_string).collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_interleave")).current_dir(workspace()).arg("shrink").arg(&relative).args(&args).arg("--json").output().expect("the CLI starts");
+        if out.status.code() == Some(2) {
+            continue; // a refusal, checked by its expected output
+        }
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{relative}: {}", String::from_utf8_lossy(&out.stderr)));
+        let (before, after) = (&json["before"], &json["after"]);
+        assert!(before.is_object(), "{relative}: the run as given shows its target");
+        assert!(after["steps"].as_u64() <= before["steps"].as_u64(), "{relative}: longer than the run it started from");
+        assert!(after["preemptions"].as_u64() <= before["preemptions"].as_u64(), "{relative}: more preemptions than the run it started from");
+        // The run options without the shrink's own, then the replay.
+        let mut run_args: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            match args[i].as_str() {
+                "--outcome" => {
+                    i += 1;
+                    while i < args.len() && !args[i].starts_with("--") {
+                        i += 1;
+                    }
+                    continue;
+                }
+                "--budget" | "--finding" => i += 2,
+                _ => {
+                    run_args.push(args[i].clone());
+                    i += 1;
+                }
+            }
+        }
+        run_args.extend(json["replay"].as_str().expect("replay options").split_whitespace().map(str::to_string));
+        let replay = Command::new(env!("CARGO_BIN_EXE_interleave")).current_dir(workspace()).arg("run").arg(&relative).args(&run_args).arg("--json").output().expect("the CLI starts");
+        let report: serde_json::Value = serde_json::from_slice(&replay.stdout).unwrap_or_else(|_| panic!("{relative}: {}", String::from_utf8_lossy(&replay.stderr)));
+        assert_eq!(report["steps"], after["steps"], "{relative}: the replay ran another number of steps");
+        let places = |f: &serde_json::Value| {
+            let mut p = vec![(f["line"].as_u64(), f["column"].as_u64())];
+            if f["kind"] == "data-race" {
+                p.push((f["related"][0]["line"].as_u64(), f["related"][0]["column"].as_u64()));
+            }
+            p.sort();
+            (f["kind"].as_str().map(str::to_string), p)
+        };
+        match (&json["target"]["finding"], &json["target"]["outcome"]) {
+            (finding, _) if finding.is_object() => {
+                let found = report["findings"].as_array().expect("findings").iter().any(|f| places(f) == places(finding));
+                assert!(found, "{relative}: the replay does not show the shrunk finding: {}", report["findings"]);
+            }
+            (_, outcome) => {
+                for (name, values) in outcome.as_object().expect("an outcome") {
+                    let got = match report["buffers"].as_array().and_then(|b| b.iter().find(|b| b["name"] == name.as_str())) {
+                        Some(b) => b["values"].clone(),
+                        None => serde_json::json!([report["registers"][name]]),
+                    };
+                    assert_eq!(&got, values, "{relative}: {name} after the replay");
+                }
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} shrinks checked");
 }
 
 #[test]

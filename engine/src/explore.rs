@@ -153,9 +153,9 @@ fn equals_itself(o: &Outcome) -> bool {
 /// What makes two findings of different runs the same: the kind and the place, and for a
 /// data race the unordered pair of its two accesses' places (one run may find the pair's
 /// accesses in one order and another run in the other).
-type FindingKey = (crate::report::FindingKind, (u32, u32), (u32, u32));
+pub(crate) type FindingKey = (crate::report::FindingKind, (u32, u32), (u32, u32));
 
-fn finding_key(f: &Finding) -> FindingKey {
+pub(crate) fn finding_key(f: &Finding) -> FindingKey {
     let here = (f.line, f.column);
     match f.related.first() {
         Some(r) if f.kind == crate::report::FindingKind::DataRace => {
@@ -164,6 +164,12 @@ fn finding_key(f: &Finding) -> FindingKey {
         }
         _ => (f.kind, here, (0, 0)),
     }
+}
+
+/// Whether two findings are the same finding of different runs: the same kind at the same
+/// place (a data race at the same unordered pair of places).
+pub fn same_finding(a: &Finding, b: &Finding) -> bool {
+    finding_key(a) == finding_key(b)
 }
 
 /// Adds `finding`, seen in `runs` runs, the first with `seed`, to `findings` (explorations

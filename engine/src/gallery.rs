@@ -4,7 +4,8 @@
 //! The manifest is `static/examples/gallery.toml`. Each `[[entry]]` is one pitfall (or one
 //! feature) with an `id` (which `?example=ID` accepts) and its `[[entry.variant]]`s. A
 //! variant names a scenario file of that folder (`scenario`), says how CI checks it (`check`:
-//! `"run"`, or `"explore"` with either `runs = N` or `exhaustive = true`), which kinds of
+//! `"run"`, `"explore"` with either `runs = N` or `exhaustive = true`, or `"compare"` with
+//! `runs = N`, which runs it under every execution model), which kinds of
 //! finding that check reports (`findings`), and what to watch for (`look_for`).
 //!
 //! The app reads the manifest to draw the gallery page and the CLI's tests read it to run
@@ -54,6 +55,8 @@ pub enum Check {
     Explore { runs: u64 },
     /// `interleave explore FILE --exhaustive`.
     Exhaustive,
+    /// `interleave compare FILE --runs N`: N seeds under each execution model.
+    Compare { runs: u64 },
 }
 
 impl Variant {
@@ -67,6 +70,9 @@ impl Variant {
                 arguments.extend(["explore".to_string(), file.to_string(), "--runs".to_string(), runs.to_string()])
             }
             Check::Exhaustive => arguments.extend(["explore".to_string(), file.to_string(), "--exhaustive".to_string()]),
+            Check::Compare { runs } => {
+                arguments.extend(["compare".to_string(), file.to_string(), "--runs".to_string(), runs.to_string()])
+            }
         }
         arguments
     }
@@ -139,6 +145,14 @@ pub fn read(text: &str) -> Result<Vec<Entry>, Diagnostic> {
                 ("run", None, false) => Check::Run,
                 ("explore", Some(runs), false) if runs > 0 => Check::Explore { runs },
                 ("explore", None, true) => Check::Exhaustive,
+                ("compare", Some(runs), false) if runs > 0 => Check::Compare { runs },
+                ("compare", runs, exhaustive) => {
+                    return Err(problem(
+                        v.check.span(),
+                        format!("`check = \"compare\"` with runs = {runs:?} and exhaustive = {exhaustive}: a comparison takes runs (at least 1) and no exhaustive"),
+                        "this check",
+                    ))
+                }
                 (check @ ("run" | "explore"), runs, exhaustive) => {
                     return Err(problem(
                         v.check.span(),
@@ -146,7 +160,7 @@ pub fn read(text: &str) -> Result<Vec<Entry>, Diagnostic> {
                         "this check",
                     ))
                 }
-                (other, _, _) => return Err(problem(v.check.span(), format!("unknown check `{other}` (expected \"run\" or \"explore\")"), "this check")),
+                (other, _, _) => return Err(problem(v.check.span(), format!("unknown check `{other}` (expected \"run\", \"explore\" or \"compare\")"), "this check")),
             };
             let findings = v
                 .findings
@@ -193,6 +207,9 @@ mod tests {
         assert_eq!(run[0].variants[0].command_line(), "interleave run a.toml");
         let all = read(&ONE.replace("runs = 100", "exhaustive = true")).unwrap();
         assert_eq!(all[0].variants[0].command_line(), "interleave explore a.toml --exhaustive");
+        let models = read(&ONE.replace("check = \"explore\"", "check = \"compare\"")).unwrap();
+        assert_eq!(models[0].variants[0].command_line(), "interleave compare a.toml --runs 100");
+        assert!(read(&ONE.replace("check = \"explore\"\nruns = 100", "check = \"compare\"")).is_err());
     }
 
     /// Each broken manifest gives its message, with a span that points at the text named.

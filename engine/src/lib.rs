@@ -9,6 +9,7 @@
 //! The engine does no I/O and has no web dependency: it builds for the native target and for
 //! `wasm32-unknown-unknown` alike, and all nondeterminism comes from the scenario's seed.
 
+pub mod compare;
 pub mod diag;
 pub mod explore;
 pub mod frontend;
@@ -23,6 +24,7 @@ pub mod locks;
 pub mod report;
 pub mod scenario;
 pub mod session;
+pub mod shrink;
 pub mod sim;
 pub mod trace;
 
