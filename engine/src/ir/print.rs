@@ -125,6 +125,9 @@ fn instruction(program: &Program, f: &Function, instr: &Instr) -> String {
         }
         Instr::Barrier { flags } => format!("barrier r{flags}"),
         Instr::Fence { flags } => format!("fence r{flags}"),
+        Instr::NamedBarrier { meeting, resource, members, quorum, arrive } => {
+            format!("{} meeting r{meeting}, resource r{resource}, members r{members}, quorum r{quorum}", if arrive { "barrier.arrive" } else { "barrier.sync" })
+        }
         Instr::Collective { op, warp, dst, a, b, mask, width } => {
             let mut text = format!("r{dst} = collective.{}.{} r{a}, r{b}", if warp { "warp" } else { "group" }, collective(op));
             if let Some(m) = mask {
