@@ -20,10 +20,7 @@
 //! Each disagreeing test is a line of the expected file beside the data
 //! (`tests/data/axiomatic/*.expected`, rewritten by `UPDATE_EXPECT=1`) with its classes and
 //! its cause. A cause is automatic where the comparison itself says it: the outcomes of a
-//! racy test (`undefined`), and a missed race between atomics of work-group and device scope
-//! in one work-group (`mixed-scope-races`: the engine counts those scopes as inclusive, the
-//! model does not). Every other
-//! disagreement needs an entry in [`KNOWN`] naming its cause, one of [`CAUSES`]; a
+//! racy test (`undefined`). Every other disagreement needs an entry in [`KNOWN`] naming its cause, one of [`CAUSES`]; a
 //! disagreement without one fails the test even after blessing, and so does an entry of
 //! [`KNOWN`] that no longer disagrees.
 
@@ -42,32 +39,23 @@ use interleave_tests::axiomatic::{check, front, ptx_front};
 const PLAN: Plan = Plan { two_threads: 64, three_threads: 2 };
 
 /// The causes of disagreements, each with what it is.
-const CAUSES: [(&str, &str); 5] = [
+const CAUSES: [(&str, &str); 3] = [
     ("undefined", "the model finds a data race, so the test's behaviour is undefined and its outcomes say nothing; listed so that a change shows"),
     (
-        "mixed-scope-races",
-        "two conflicting atomics of one work-group, one at work-group and one at device scope, race in the model, whose inclusive scopes name the same scope on both sides (as the OpenCL 2.0 specification defines them); the engine counts them as inclusive, since each scope includes the other's work-item, both for races and for synchronisation (engine/src/race/mod.rs: `inclusive` and `synchronise`; scoped race detection is being reworked in the engine separately)",
-    ),
-    (
         "sc-writes-last",
-        "the engine appends a seq_cst write at the end of its location's modification order, after every write already made, so a non-seq_cst write that a seq_cst load read earlier can never follow it in that order; the model allows that order when nothing in happens-before or the SC order forbids it (engine/src/weak.rs: SC writes go at the end)",
-    ),
-    (
-        "sc-fence-vs-sc-access",
-        "the engine orders seq_cst fences among themselves and seq_cst accesses per location, but not fences against accesses: a relaxed load after a seq_cst fence may read a value older than a seq_cst write that precedes the fence in the SC order (store buffering with seq_cst accesses in one thread and a seq_cst fence before a relaxed load in the other), which the model's scoped SC axiom forbids (engine/src/weak.rs: `fence` joins only the earlier fences' views, not the last seq_cst writes)",
+        "the engine appends a seq_cst write at the end of its location's modification order, after every write already made, so a non-seq_cst write that a seq_cst load read earlier can never follow it in that order; the model allows that order when nothing in happens-before or the SC order forbids it (engine/src/weak/mod.rs: SC writes go at the end)",
     ),
     (
         "fence-through-local-flag",
-        "the engine lets fences that name global memory synchronise global memory through an atomic on a local location; in the model, release and acquire fences synchronise a memory only through a location of that memory (or when both are seq_cst or name both memories), so the reader may see the flag with stale data and the plain accesses race (engine/src/weak.rs and race/: a release fence publishes what its flags name through the next atomic write, whatever its space)",
+        "the engine lets fences that name global memory synchronise global memory through an atomic on a local location; in the model, release and acquire fences synchronise a memory only through a location of that memory (or when both are seq_cst or name both memories), so the reader may see the flag with stale data and the plain accesses race (engine/src/weak/ and race/: a release fence publishes what its flags name through the next atomic write, whatever its space)",
     ),
 ];
 
 /// Disagreements whose cause has been found, by test name.
-const KNOWN: [(&str, &str); 4] = [
+const KNOWN: [(&str, &str); 3] = [
     ("mp_local_flag_global_fence.litmus", "fence-through-local-flag"),
     ("Rxsd.Fsd.Ryad|Rysd.Wxld|Wysd.Fsd.Wxsd@001", "sc-writes-last"),
     ("Rxsg.Rysg|Wxlg.Fqg.Rxsg|Wysg.Wxsg@000", "sc-writes-last"),
-    ("Rxsd.Ryrd|Wxsd.Rysd|Wysd.Fsd.Rxrd@000", "sc-fence-vs-sc-access"),
 ];
 
 fn workspace() -> PathBuf {
@@ -161,13 +149,7 @@ fn compare(name: &str, text: &str, test: &Test, memory: bool) -> Comparison {
         return Comparison::Agree;
     }
     let known = KNOWN.iter().find(|(n, _)| *n == name).map(|&(_, c)| c);
-    let automatic = if classes == ["racy-outcomes"] {
-        Some("undefined")
-    } else if model.race == Race::MixedScopes && classes.iter().all(|c| matches!(*c, "race-missed" | "racy-outcomes")) {
-        Some("mixed-scope-races")
-    } else {
-        None
-    };
+    let automatic = if classes == ["racy-outcomes"] { Some("undefined") } else { None };
     Comparison::Disagree { classes, cause: known.or(automatic), details }
 }
 
