@@ -487,6 +487,7 @@ mod tests {
             value: 0,
             written_at: None,
             newer_at: Some(5),
+            explanation: None,
         };
         let found = stale_reads(&[read("data[3]"), read("flag"), read("data[x]")], &view);
         assert_eq!(found.len(), 1);

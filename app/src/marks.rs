@@ -202,6 +202,7 @@ mod tests {
             memory: None,
             benign: false,
             addresses: None,
+            explanation: None,
             span: None,
         }
     }

@@ -1557,6 +1557,7 @@ mod editor {
             memory: None,
             benign: false,
             addresses: None,
+            explanation: None,
             span: None,
         }
     }

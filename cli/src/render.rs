@@ -85,6 +85,11 @@ fn finding(f: &interleave_engine::report::Finding, scenario: &Scenario, extra: &
             d = d.with_label(span, &r.message);
         }
     }
+    if let Some(e) = &f.explanation {
+        for line in interleave_engine::why::lines(e) {
+            d = d.with_note(format!("why: {line}"));
+        }
+    }
     eprint!("{}", diagnostic_text(&d, &scenario.file_name, &scenario.source));
 }
 
@@ -134,6 +139,11 @@ pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scena
                 out!("           replay: --sched manual --schedule {}{choices}", list(schedule));
             }
             _ => out!("  {:>5} x  seed {:<6} {}{exists}", o.count, o.seed, shown.join(" ")),
+        }
+        if let Some(x) = &o.explanation {
+            for line in interleave_engine::why::lines(x) {
+                out!("           why: {line}");
+            }
         }
     }
     if let Some(observed) = e.exists_observed {
@@ -242,5 +252,10 @@ pub fn report(report: &Report, scenario: &Scenario) {
         let written = s.written_at.map_or("the initial value".to_string(), |step| format!("written at step {step}"));
         let newer = s.newer_at.map_or(String::new(), |step| format!("; the write at step {step} was not yet visible to it"));
         out!("stale read at step {}: work-item {} read {} = {} ({written}{newer})", s.step, s.work_item[0], s.location, s.value as i64, );
+        if let Some(e) = &s.explanation {
+            for line in interleave_engine::why::lines(e) {
+                out!("  = why: {line}");
+            }
+        }
     }
 }

@@ -62,6 +62,10 @@ pub struct Outcome {
     pub schedule: Option<Vec<u32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choices: Option<Vec<u32>>,
+    /// When the first run ending this way had reads the sequentially consistent model would
+    /// not allow (relaxed model): the edges that made them (see `crate::why`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<crate::why::Explanation>,
 }
 
 /// A finding seen in some run, with the first seed that shows it.
@@ -251,7 +255,8 @@ impl Tally {
                         Some((s, c)) => (Some(s), Some(c)),
                         None => (None, None),
                     };
-                    self.outcomes.push(Outcome { values, registers, exists, ended, count: 1, seed, schedule, choices });
+                    let explanation = crate::why::outcome(session);
+                    self.outcomes.push(Outcome { values, registers, exists, ended, count: 1, seed, schedule, choices, explanation });
                     self.outcomes.len() - 1
                 }
             };
@@ -264,12 +269,24 @@ impl Tally {
         }
         // A run counts once for each finding, even if it reported it twice.
         let mut seen_in_run: Vec<FindingKey> = Vec::new();
-        for f in session.findings() {
+        for (k, f) in session.findings().iter().enumerate() {
             let key = finding_key(f);
             if seen_in_run.contains(&key) {
                 continue;
             }
             seen_in_run.push(key);
+            // The explanation is worked out only for the run whose finding is kept.
+            let kept = match self.findings.iter().find(|g| finding_key(&g.finding) == key) {
+                Some(g) => g.finding.benign && !f.benign,
+                None => true,
+            };
+            let explained;
+            let f = if kept && f.explanation.is_none() {
+                explained = Finding { explanation: crate::why::finding(session, k), ..f.clone() };
+                &explained
+            } else {
+                f
+            };
             merge_finding_with(&mut self.findings, f, seed, 1, || replay().map_or((None, None), |(s, c)| (Some(s), Some(c))));
         }
     }
@@ -784,6 +801,7 @@ fn path_too_large(steps: u64, bytes: u64, max: u64, seed: u64) -> SeededFinding 
         memory: None,
         benign: false,
         addresses: None,
+        explanation: None,
         span: None,
     };
     // No run showed it: it is about the search.

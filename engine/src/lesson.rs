@@ -542,6 +542,7 @@ mod tests {
             seed: 4,
             schedule: None,
             choices: None,
+            explanation: None,
         }
     }
 

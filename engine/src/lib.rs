@@ -27,6 +27,7 @@ pub mod session;
 pub mod shrink;
 pub mod sim;
 pub mod trace;
+pub mod why;
 
 mod exec;
 mod ir;

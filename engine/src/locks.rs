@@ -713,6 +713,7 @@ pub(crate) fn findings(machine: &Machine, status: RunStatus, line_col: &dyn Fn(S
             memory: None,
             benign: false,
             addresses: None,
+            explanation: None,
             span: Some(e.span),
         }
     };

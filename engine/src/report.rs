@@ -133,6 +133,10 @@ pub struct Finding {
     /// For a data race: on how many 4-byte words it was seen.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub addresses: Option<u64>,
+    /// For a data race: the accesses, the edges between them that the run shows and the one
+    /// missing (see `crate::why`); filled in by `Session::report` and by explorations.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub explanation: Option<crate::why::Explanation>,
     /// The primary location as a byte range, for the app's editor.
     #[serde(skip)]
     pub span: Option<Span>,

@@ -59,6 +59,9 @@ pub struct StaleReadView {
     pub written_at: Option<u64>,
     /// The step of the latest write, which this work-item could not see yet.
     pub newer_at: Option<u64>,
+    /// The edges that let it read the older write (see `crate::why`), in the report only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<crate::why::Explanation>,
 }
 
 /// A read-only view of one work-item.
@@ -689,6 +692,7 @@ impl Session {
             memory: None,
             benign: false,
             addresses: None,
+            explanation: None,
             span: Some(span),
         });
     }
@@ -746,6 +750,7 @@ impl Session {
                 memory: None,
                 benign: false,
                 addresses: None,
+                explanation: None,
                 span: Some(acq.span),
             });
         }
@@ -813,6 +818,7 @@ impl Session {
             memory: Some(r.memory),
             benign: r.benign,
             addresses: Some(words),
+            explanation: None,
             span: Some(second.span),
         })
     }
@@ -961,6 +967,7 @@ impl Session {
             memory: None,
             benign: false,
             addresses: None,
+            explanation: None,
             span: Some(span),
         });
     }
@@ -996,6 +1003,7 @@ impl Session {
             memory: None,
             benign: false,
             addresses: None,
+            explanation: None,
             span: Some(f.span),
         }
     }
@@ -1264,6 +1272,7 @@ impl Session {
                     value: load.read,
                     written_at: from.map(|e| e.step),
                     newer_at: latest.map(|e| e.step),
+                    explanation: None,
                     location: load.location.map(|loc| self.describe_location(loc, load.work_item)).unwrap_or_default(),
                 })
             })
@@ -1300,6 +1309,7 @@ impl Session {
             report.registers = self.registers();
             report.exists = self.exists();
         }
+        crate::why::annotate(self, &mut report);
         report
     }
 

@@ -157,9 +157,12 @@ impl<'u> FnLowerer<'_, 'u> {
                 Ok(Val { reg: *reg, ty: ty.clone() })
             }
             Place::Mem(addr, ty @ Ty::Vector(_, n), space) => {
+                // The assignment's value is the value stored, already in registers: reading the
+                // lanes back would be shared-memory events of their own (extra steps, and reads
+                // that can race with another work-item's write).
                 let lanes: Vec<u8> = (0..*n).collect();
-                self.write(&Place::Lanes(Box::new(Place::Mem(*addr, ty.clone(), *space)), lanes), v, span)?;
-                self.read(place.clone(), span)
+                let stored = self.write(&Place::Lanes(Box::new(Place::Mem(*addr, ty.clone(), *space)), lanes), v, span)?;
+                Ok(Val { reg: stored.reg, ty: ty.clone() })
             }
             Place::Lanes(base, lanes) => {
                 let (Place::Reg(_, Ty::Vector(e, _)) | Place::Mem(_, Ty::Vector(e, _), _)) = **base else { return unreachable_ty(span) };

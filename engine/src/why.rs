@@ -1,0 +1,679 @@
+//! Why a finding happened: the two accesses of a data race (or the read of an outcome the
+//! sequentially consistent model would not allow and the write it missed), the edges between
+//! them that exist, and the one that is missing, in words.
+//!
+//! Edges are drawn as herd and CppMem draw execution graphs: program order (`po`) within a
+//! work-item, reads-from (`rf`) from a write to the read that read it, synchronises-with
+//! (`sw`) from a release to an acquire that reads it (through fences, and only when their
+//! scopes include each other), coherence (`co`) between writes of one location, from-read
+//! (`fr`) from a read to a write that overwrote what it read, and `barrier` between two
+//! arrivals of one work-group at one barrier.
+//!
+//! Everything is read from the run's event log after the fact (a pure analysis, never on the
+//! interpreter's path): which atomics, fences and barriers each work-item performed between the
+//! two accesses, and which write each read read (the latest write before it in the log, or the
+//! older one the relaxed model recorded as a stale read). The detector's verdict stays the race
+//! detector's; this says which edges the log shows and what the missing one would have been.
+//! Scans are bounded (`WINDOW` events, `MAX_SYNC` actions per work-item), so a long run costs
+//! little, and a log that lacks an event yields fewer edges, never a panic.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ir::{fence, order, AtomicOp};
+use crate::session::Session;
+use crate::trace::{Event, EventKind, Location, Space};
+
+/// Which relation an edge belongs to. The serialized strings are stable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EdgeKind {
+    Po,
+    Sw,
+    Rf,
+    Co,
+    Fr,
+    Barrier,
+}
+
+impl EdgeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Po => "po",
+            EdgeKind::Sw => "sw",
+            EdgeKind::Rf => "rf",
+            EdgeKind::Co => "co",
+            EdgeKind::Fr => "fr",
+            EdgeKind::Barrier => "barrier",
+        }
+    }
+}
+
+/// An event in the source: where, by whom, at which step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Point {
+    pub line: u32,
+    pub column: u32,
+    pub work_item: [u64; 3],
+    pub step: u64,
+}
+
+/// One of the accesses a finding is about, with what it did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Access {
+    pub line: u32,
+    pub column: u32,
+    pub work_item: [u64; 3],
+    pub step: u64,
+    pub text: String,
+}
+
+/// One edge of the execution graph.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edge {
+    pub kind: EdgeKind,
+    pub from: Point,
+    pub to: Point,
+    pub text: String,
+}
+
+/// The explanation of a finding or of a relaxed outcome (`findings[].explanation`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Explanation {
+    pub accesses: Vec<Access>,
+    pub edges: Vec<Edge>,
+    /// The edge that would have ordered them, in words.
+    pub missing: String,
+}
+
+/// How far back a read's write, or between two accesses a work-item's actions, are looked for.
+const WINDOW: usize = 100_000;
+/// The most synchronising actions of one work-item looked at between two accesses.
+const MAX_SYNC: usize = 8;
+
+/// Fills in the explanations of a report's data races, scope mismatches and stale reads.
+pub(crate) fn annotate(s: &Session, report: &mut crate::report::Report) {
+    for (k, f) in report.findings.iter_mut().enumerate() {
+        f.explanation = finding(s, k);
+    }
+    let stale = &s.machine().weak.stale;
+    for (view, read) in report.stale_reads.iter_mut().zip(stale.iter()) {
+        view.explanation = stale_read(s, read);
+    }
+}
+
+/// The explanation of the session's finding number `k`, if it is one that has one.
+pub(crate) fn finding(s: &Session, k: usize) -> Option<Explanation> {
+    let m = s.machine();
+    let record = m.races.records.iter().find(|r| r.finding == Some(k))?;
+    race(s, record.first as usize, record.second as usize, record.why)
+}
+
+/// The explanation of an outcome: that of each read the relaxed model let read an older
+/// write, joined (`None` when every read read the latest write).
+pub(crate) fn outcome(s: &Session) -> Option<Explanation> {
+    let mut all: Option<Explanation> = None;
+    for read in s.machine().weak.stale.iter().take(4) {
+        let Some(e) = stale_read(s, read) else { continue };
+        match &mut all {
+            None => all = Some(e),
+            Some(a) => {
+                a.accesses.extend(e.accesses);
+                let new: Vec<Edge> = e.edges.into_iter().filter(|x| !a.edges.contains(x)).collect();
+                a.edges.extend(new);
+                a.missing = format!("{}; and {}", a.missing, e.missing);
+            }
+        }
+    }
+    all
+}
+
+/// The explanation of a data race between events `first` and `second` of the log, `why` the
+/// detector's words for what was missing.
+fn race(s: &Session, first: usize, second: usize, why: &str) -> Option<Explanation> {
+    let log = &s.machine().log;
+    let (a, b) = (log.get(first)?, log.get(second)?);
+    let g = Graph { s };
+    let accesses = vec![g.access(&a, &g.verb(&a)), g.access(&b, &g.verb(&b))];
+    // An async copy's elements are written by its group's copy engine: what orders them is
+    // the copy's start and its wait, not the issuer's own actions.
+    let copy = a.kind == EventKind::AsyncCopy || b.kind == EventKind::AsyncCopy;
+    let mut chain = if copy { Chain::default() } else { g.chain(first, second) };
+    if copy {
+        chain.facts.push(g.copy_fact(first, second, &a, &b));
+    }
+    let missing = if chain.facts.is_empty() { why.to_string() } else { chain.facts.join("; ") };
+    Some(Explanation { accesses, edges: chain.edges, missing })
+}
+
+/// The explanation of one read that read an older write than the latest.
+fn stale_read(s: &Session, read: &crate::weak::StaleRead) -> Option<Explanation> {
+    let log = &s.machine().log;
+    let (ri, li) = (read.event as usize, read.latest as usize);
+    let (r, latest) = (log.get(ri)?, log.get(li)?);
+    let g = Graph { s };
+    let from = log.get(read.read_from as usize);
+    let value = r.read as i64;
+    let mut edges = Vec::new();
+    let mut accesses = vec![g.access(&latest, &format!("work-item {} writes {}", g.id(&latest)[0], g.name(&latest)))];
+    accesses.push(g.access(&r, &format!("work-item {} reads {} = {value}", g.id(&r)[0], g.name(&r))));
+    let what = match &from {
+        Some(w) => {
+            edges.push(g.edge(EdgeKind::Rf, w, &r, format!("it reads the value written at line {}", g.line(w))));
+            edges.push(g.edge(EdgeKind::Co, w, &latest, format!("the write at line {} comes later in coherence order", g.line(&latest))));
+            format!("the value written at line {}", g.line(w))
+        }
+        None => "the initial value".to_string(),
+    };
+    edges.push(g.edge(EdgeKind::Fr, &r, &latest, format!("it reads {what}, which the write at line {} overwrites", g.line(&latest))));
+    let mut chain = g.chain(li, ri);
+    edges.append(&mut chain.edges);
+    let reason = if chain.facts.is_empty() { "nothing orders the write before the read".to_string() } else { chain.facts.join("; ") };
+    let missing = format!(
+        "the read at line {} may read {what} instead of the write at line {} because no happens-before edge leads from that write to it: {reason}",
+        g.line(&r),
+        g.line(&latest)
+    );
+    Some(Explanation { accesses, edges, missing })
+}
+
+/// The edges found between two accesses, and what is missing, sentence by sentence.
+#[derive(Default)]
+struct Chain {
+    edges: Vec<Edge>,
+    facts: Vec<String>,
+}
+
+/// A synchronising action of a work-item, as the chain needs it.
+#[derive(Clone, Copy)]
+struct Action {
+    index: usize,
+    event: Event,
+}
+
+/// Reads the session's log and machine.
+struct Graph<'a> {
+    s: &'a Session,
+}
+
+impl Graph<'_> {
+    fn id(&self, e: &Event) -> [u64; 3] {
+        let m = self.s.machine();
+        let Some(item) = m.items.get(e.work_item as usize) else { return [e.work_item as u64, 0, 0] };
+        let first = m.groups.get(item.group as usize).map_or(0, |g| g.first);
+        m.geometry.global_id(item.group, e.work_item.saturating_sub(first))
+    }
+
+    fn group(&self, wi: u32) -> Option<u32> {
+        self.s.machine().items.get(wi as usize).map(|i| i.group)
+    }
+
+    fn device(&self, wi: u32) -> u32 {
+        self.s.machine().races.agent_device.get(wi as usize).copied().unwrap_or(0)
+    }
+
+    fn line(&self, e: &Event) -> u32 {
+        self.s.line_col(e.span).0
+    }
+
+    fn point(&self, e: &Event) -> Point {
+        let (line, column) = self.s.line_col(e.span);
+        Point { line, column, work_item: self.id(e), step: e.step }
+    }
+
+    fn access(&self, e: &Event, text: &str) -> Access {
+        let p = self.point(e);
+        Access { line: p.line, column: p.column, work_item: p.work_item, step: p.step, text: text.to_string() }
+    }
+
+    fn edge(&self, kind: EdgeKind, from: &Event, to: &Event, text: String) -> Edge {
+        Edge { kind, from: self.point(from), to: self.point(to), text }
+    }
+
+    /// The location an event touched, as the kernel names it.
+    fn name(&self, e: &Event) -> String {
+        match e.location {
+            Some(loc) => {
+                let group = (loc.space == Space::Local).then(|| self.group(e.work_item)).flatten();
+                format!("`{}`", crate::locks::name_location(self.s.machine(), loc, group))
+            }
+            None => "memory".to_string(),
+        }
+    }
+
+    fn verb(&self, e: &Event) -> String {
+        let who = self.id(e)[0];
+        let name = self.name(e);
+        match e.kind {
+            EventKind::Load => format!("work-item {who} reads {name}"),
+            EventKind::Atomic => format!("work-item {who} accesses {name} atomically{}", self.order_text(e)),
+            EventKind::AsyncCopy => format!("the async copy started by work-item {who} writes {name}"),
+            _ => format!("work-item {who} writes {name}"),
+        }
+    }
+
+    fn order_text(&self, e: &Event) -> String {
+        let order = match e.order {
+            Some(order::RELAXED) => "relaxed",
+            Some(order::ACQUIRE) => "acquire",
+            Some(order::RELEASE) => "release",
+            Some(order::ACQ_REL) => "acq_rel",
+            Some(order::SEQ_CST) => "seq_cst",
+            _ => return String::new(),
+        };
+        format!(" ({order}, {})", scope_name(e.scope.map_or(crate::weak::LEVEL_SYSTEM, crate::weak::level_of_scope)))
+    }
+
+    /// The location key of an event: local memory is one copy per work-group.
+    fn key(&self, e: &Event) -> Option<(Location, u32)> {
+        let loc = e.location?;
+        let owner = if loc.space == Space::Local { self.group(e.work_item).unwrap_or(0) } else { 0 };
+        Some((loc, owner))
+    }
+
+    /// Whether event `index` (`e`) is an atomic of the program (not the heap's).
+    fn atomic(&self, index: usize, e: &Event) -> Option<AtomicOp> {
+        (e.kind == EventKind::Atomic).then(|| self.s.machine().log.atomic_op(index)).flatten()
+    }
+
+    fn writes(&self, index: usize, e: &Event) -> bool {
+        match e.kind {
+            EventKind::Store | EventKind::AsyncCopy => e.location.is_some(),
+            EventKind::Atomic => self.atomic(index, e).is_some_and(|op| op != AtomicOp::Load),
+            _ => false,
+        }
+    }
+
+    fn reads(&self, index: usize, e: &Event) -> bool {
+        match e.kind {
+            EventKind::Load => true,
+            EventKind::Atomic => self.atomic(index, e).is_some_and(|op| op != AtomicOp::Store),
+            _ => false,
+        }
+    }
+
+    /// The write read at event `index`: the older write the relaxed model recorded, or else
+    /// the latest write of the location before it (`None`: the initial value, or too far back).
+    fn read_from(&self, index: usize, e: &Event) -> Option<(usize, Event)> {
+        let m = self.s.machine();
+        if let Some(st) = m.weak.stale.iter().find(|st| st.event as usize == index) {
+            return m.log.get(st.read_from as usize).map(|w| (st.read_from as usize, w));
+        }
+        let key = self.key(e)?;
+        let from = index.saturating_sub(WINDOW);
+        // A read-modify-write that left the value as it was (a poll such as atomic_add(p, 0))
+        // passes on what it read: the write that matters is the one that made the value.
+        (from..index).rev().find_map(|i| {
+            let w = m.log.get(i)?;
+            let passes = w.kind == EventKind::Atomic && w.read == w.written;
+            (self.writes(i, &w) && !passes && self.key(&w) == Some(key)).then_some((i, w))
+        })
+    }
+
+    /// Actions of work-item `wi` strictly between log indices `from` and `to` that may
+    /// synchronise: atomics, fences and barrier arrivals (the first `MAX_SYNC`, or the last
+    /// ones when `last`).
+    fn actions(&self, wi: u32, from: usize, to: usize, last: bool) -> Vec<Action> {
+        let log = &self.s.machine().log;
+        let to = to.min(log.len());
+        let lo = from.saturating_add(1).max(to.saturating_sub(WINDOW));
+        let pick = |i: usize| {
+            let e = log.get(i)?;
+            let syncs = matches!(e.kind, EventKind::Fence | EventKind::BarrierArrive) || self.atomic(i, &e).is_some();
+            (e.work_item == wi && syncs).then_some(Action { index: i, event: e })
+        };
+        if last {
+            let mut v: Vec<Action> = (lo..to).rev().filter_map(pick).take(MAX_SYNC).collect();
+            v.reverse();
+            v
+        } else {
+            (lo..to).filter_map(pick).take(MAX_SYNC).collect()
+        }
+    }
+
+    /// What the log shows between access `first` (earlier) and access `second` of another
+    /// work-item: the synchronisation that happened, and why it does not order them.
+    fn chain(&self, first: usize, second: usize) -> Chain {
+        let mut chain = Chain::default();
+        let log = &self.s.machine().log;
+        let (Some(a), Some(b)) = (log.get(first), log.get(second)) else { return chain };
+        let (first, second, a, b) = if first <= second { (first, second, a, b) } else { (second, first, b, a) };
+        let (p, q) = (a.work_item, b.work_item);
+        if p == q {
+            return chain;
+        }
+        let (pa, qb) = (self.actions(p, first, second, false), self.actions(q, first, second, true));
+        let (gp, gq) = (self.group(p), self.group(q));
+        let who = |e: &Event| format!("work-item {}", self.id(e)[0]);
+        // Barriers: one of the same work-group orders (if its flags fence this memory); one of
+        // another group orders nothing here.
+        for x in pa.iter().filter(|x| x.event.kind == EventKind::BarrierArrive) {
+            if gp != gq {
+                chain.facts.push(format!(
+                    "the barrier at line {} orders only the work-group of {} ({}), not {} ({}): work-items of different work-groups synchronise only through atomics and fences at device scope",
+                    self.line(&x.event),
+                    who(&a),
+                    gp.unwrap_or(0),
+                    who(&b),
+                    gq.unwrap_or(0)
+                ));
+                break;
+            }
+            if let Some(y) = qb.iter().find(|y| y.event.kind == EventKind::BarrierArrive && y.index > x.index) {
+                chain.edges.push(self.edge(EdgeKind::Po, &a, &x.event, format!("{} reaches the barrier at line {} after its access", who(&a), self.line(&x.event))));
+                chain.edges.push(self.edge(EdgeKind::Barrier, &x.event, &y.event, format!("both pass the barrier ({})", flags_text(x.event.written))));
+                chain.edges.push(self.edge(EdgeKind::Po, &y.event, &b, format!("{} accesses after the barrier", who(&b))));
+                let space = a.location.map_or(Space::Global, |l| l.space);
+                let bit = if space == Space::Local { fence::LOCAL } else { fence::GLOBAL };
+                if x.event.written & bit == 0 {
+                    let needs = if space == Space::Local { "CLK_LOCAL_MEM_FENCE" } else { "CLK_GLOBAL_MEM_FENCE" };
+                    chain.facts.push(format!(
+                        "the barrier at line {} was given {} by {}, so it does not order {} memory ({needs} would)",
+                        self.line(&x.event),
+                        flags_text(x.event.written),
+                        who(&a),
+                        if space == Space::Local { "local" } else { "global" }
+                    ));
+                }
+                break;
+            }
+        }
+        // Reads of the second work-item that read what the first one wrote after its access.
+        // So do the reads of its work-group's members before a barrier it passed after them
+        // (one hop: the member's read, the barrier, the second access).
+        let mut readers: Vec<(Action, Vec<Action>, Option<(Event, Event)>)> =
+            qb.iter().filter(|y| self.reads(y.index, &y.event)).map(|y| (*y, qb.clone(), None)).collect();
+        // (The second work-item may have arrived there before the first access, and the
+        // barrier ended after it.)
+        let arrival = (second.saturating_sub(WINDOW)..second).rev().find_map(|i| log.get(i).filter(|e| e.work_item == q && e.kind == EventKind::BarrierArrive).map(|e| (i, e)));
+        if let Some((at, xq)) = arrival {
+            for (jm, m) in self.mates(at, q, gq).into_iter().filter(|&(jm, _)| jm > first) {
+                let acts = self.actions(m.work_item, first, jm, true);
+                for y in acts.iter().filter(|y| self.reads(y.index, &y.event)) {
+                    readers.push((*y, acts.clone(), Some((m, xq))));
+                }
+            }
+        }
+        let mut read_any = false;
+        let mut others: Option<(Action, Event)> = None;
+        for (y, acts, hop) in &readers {
+            let Some((wi, w)) = self.read_from(y.index, &y.event) else { continue };
+            if w.work_item != p || wi <= first {
+                if others.is_none() && wi > first && w.work_item != y.event.work_item && y.event.kind == EventKind::Atomic {
+                    others = Some((*y, w));
+                }
+                continue;
+            }
+            read_any = true;
+            let rq = y.event.work_item;
+            let release = self.release_end(&pa, wi, &w);
+            let acquire = self.acquire_end(acts, y.index, &y.event);
+            // Where the reader's program order leads: the second access, or its arrival at the
+            // barrier that the second access's work-item passed after it.
+            let end = hop.map_or(b, |(m, _)| m);
+            // Program order through the fences that make the write a release and the read an
+            // acquire, when there are such fences.
+            match release.filter(|r| r.kind == EventKind::Fence) {
+                Some(f) => {
+                    chain.edges.push(self.edge(EdgeKind::Po, &a, &f, format!("{} fences after its access", who(&a))));
+                    chain.edges.push(self.edge(EdgeKind::Po, &f, &w, format!("and then writes {}", self.name(&w))));
+                }
+                None => chain.edges.push(self.edge(EdgeKind::Po, &a, &w, format!("{} writes {} after its access", who(&a), self.name(&w)))),
+            }
+            chain.edges.push(self.edge(EdgeKind::Rf, &w, &y.event, format!("{} reads the value written at line {}", who(&y.event), self.line(&w))));
+            match acquire.filter(|r| r.kind == EventKind::Fence) {
+                Some(f) => {
+                    chain.edges.push(self.edge(EdgeKind::Po, &y.event, &f, format!("{} fences after that read", who(&y.event))));
+                    chain.edges.push(self.edge(EdgeKind::Po, &f, &end, "and then goes on".to_string()));
+                }
+                None => chain.edges.push(self.edge(EdgeKind::Po, &y.event, &end, format!("{} goes on after that read", who(&y.event)))),
+            }
+            if let Some((m, xq)) = hop {
+                chain.edges.push(self.edge(EdgeKind::Barrier, m, xq, format!("{} and {} pass the barrier at line {} ({})", who(m), who(&b), self.line(xq), flags_text(m.written))));
+                chain.edges.push(self.edge(EdgeKind::Po, xq, &b, format!("{} makes its access after the barrier", who(&b))));
+                let bit = if a.location.is_some_and(|l| l.space == Space::Local) { fence::LOCAL } else { fence::GLOBAL };
+                if m.written & bit == 0 {
+                    chain.facts.push(format!("the barrier at line {} ({}) does not order that memory", self.line(xq), flags_text(m.written)));
+                }
+            }
+            match (release, acquire) {
+                (Some(rel), Some(acq)) => {
+                    let (lr, la) = (level(&rel), level(&acq));
+                    if self.inclusive(lr, p, la, rq) {
+                        chain.edges.push(self.edge(EdgeKind::Sw, &rel, &acq, format!(
+                            "the release at line {} ({}) synchronises with the acquire at line {} ({})",
+                            self.line(&rel), scope_name(lr), self.line(&acq), scope_name(la)
+                        )));
+                    } else {
+                        chain.facts.push(format!(
+                            "the release at line {} has {} scope and the acquire at line {} has {} scope, which do not both include {} and {}{}",
+                            self.line(&rel),
+                            scope_name(lr),
+                            self.line(&acq),
+                            scope_name(la),
+                            who(&a),
+                            who(&y.event),
+                            if gp != gq { " (they are in different work-groups)" } else { "" }
+                        ));
+                    }
+                }
+                (rel, acq) => {
+                    if rel.is_none() {
+                        chain.facts.push(format!(
+                            "the write at line {} is not a release: it is {} and no release fence comes between the access at line {} and it",
+                            self.line(&w),
+                            if w.kind == EventKind::Atomic { "a relaxed atomic" } else { "a plain store" },
+                            self.line(&a)
+                        ));
+                    }
+                    if acq.is_none() {
+                        chain.facts.push(format!(
+                            "the read at line {} is not an acquire: it is {} and no acquire fence follows it before line {}",
+                            self.line(&y.event),
+                            if y.event.kind == EventKind::Atomic { "a relaxed atomic" } else { "a plain load" },
+                            self.line(&end)
+                        ));
+                    }
+                }
+            }
+            break;
+        }
+        if !read_any && (gp != gq || !pa.iter().any(|x| x.event.kind == EventKind::BarrierArrive)) {
+            let scoped: Vec<&Action> = pa
+                .iter()
+                .filter(|x| x.event.kind == EventKind::Fence || self.atomic(x.index, &x.event).is_some())
+                .filter(|x| !self.within(level(&x.event), p, q))
+                .collect();
+            if gp != gq && chain.facts.is_empty() {
+                chain.facts.push(format!(
+                    "{} (work-group {}) and {} (work-group {}) are in different work-groups, and a barrier orders only its own work-group",
+                    who(&a),
+                    gp.unwrap_or(0),
+                    who(&b),
+                    gq.unwrap_or(0)
+                ));
+            }
+            let releases: Vec<&Action> = pa.iter().filter(|x| x.event.kind != EventKind::BarrierArrive).collect();
+            let mut fact = if releases.is_empty() {
+                format!("{} performs no release, fence or barrier after the access at line {} before the access at line {}", who(&a), self.line(&a), self.line(&b))
+            } else {
+                format!(
+                    "no release at {} scope by {} after line {} is read by an acquire of {} before line {}",
+                    if gp != gq { "device" } else { "work-group or device" },
+                    who(&a),
+                    self.line(&a),
+                    who(&b),
+                    self.line(&b)
+                )
+            };
+            if let Some((y, w)) = others {
+                fact.push_str(&format!(
+                    "; {} read {} at line {} from the write of work-item {} at line {}, not from a write of {}",
+                    who(&y.event),
+                    self.name(&y.event),
+                    self.line(&y.event),
+                    self.id(&w)[0],
+                    self.line(&w),
+                    who(&a)
+                ));
+            }
+            if let Some(x) = scoped.first() {
+                let what = if x.event.kind == EventKind::Fence { "fence" } else { "atomic" };
+                fact.push_str(&format!("; the {what} at line {} has {} scope", self.line(&x.event), scope_name(level(&x.event))));
+            }
+            chain.facts.push(fact);
+        }
+        chain
+    }
+
+    /// The arrivals of the other members of group `g` at the barrier `q` arrived at (log
+    /// index `at`), with their log indices: those since the group's previous release and
+    /// until the one that ends this barrier.
+    fn mates(&self, at: usize, q: u32, g: Option<u32>) -> Vec<(usize, Event)> {
+        let log = &self.s.machine().log;
+        let mut found = Vec::new();
+        for i in (at.saturating_sub(WINDOW)..at).rev() {
+            let Some(e) = log.get(i) else { break };
+            if self.group(e.work_item) != g {
+                continue;
+            }
+            match e.kind {
+                EventKind::BarrierRelease => break,
+                EventKind::BarrierArrive if e.work_item != q => found.push((i, e)),
+                _ => {}
+            }
+            if found.len() >= MAX_SYNC {
+                break;
+            }
+        }
+        // And those that arrived after it, up to the release that let them all go.
+        for i in at + 1..log.len().min(at.saturating_add(WINDOW)) {
+            let Some(e) = log.get(i) else { break };
+            if self.group(e.work_item) != g || found.len() >= 2 * MAX_SYNC {
+                continue;
+            }
+            match e.kind {
+                EventKind::BarrierRelease => break,
+                EventKind::BarrierArrive if e.work_item != q => found.push((i, e)),
+                _ => {}
+            }
+        }
+        found
+    }
+
+    /// The release end of a write `w` (at `wi`) of the chain's first work-item: the write
+    /// itself when it releases, or a release fence among `pa` before it.
+    fn release_end(&self, pa: &[Action], wi: usize, w: &Event) -> Option<Event> {
+        if w.kind == EventKind::Atomic && matches!(w.order, Some(order::RELEASE | order::ACQ_REL | order::SEQ_CST)) {
+            return Some(*w);
+        }
+        if w.kind != EventKind::Atomic {
+            return None;
+        }
+        pa.iter()
+            .rev()
+            .filter(|x| x.index < wi && x.event.kind == EventKind::Fence)
+            .find(|x| matches!(fence::order_and_level(x.event.written).0, order::RELEASE | order::ACQ_REL | order::SEQ_CST))
+            .map(|x| x.event)
+    }
+
+    /// The acquire end of a read `r` (at `ri`) of the chain's second work-item: the read
+    /// itself when it acquires, or an acquire fence among `qb` after it.
+    fn acquire_end(&self, qb: &[Action], ri: usize, r: &Event) -> Option<Event> {
+        if r.kind == EventKind::Atomic && matches!(r.order, Some(order::ACQUIRE | order::ACQ_REL | order::SEQ_CST)) {
+            return Some(*r);
+        }
+        if r.kind != EventKind::Atomic {
+            return None;
+        }
+        qb.iter()
+            .filter(|x| x.index > ri && x.event.kind == EventKind::Fence)
+            .find(|x| matches!(fence::order_and_level(x.event.written).0, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST))
+            .map(|x| x.event)
+    }
+
+    /// Whether `other` is within scope `level` of `wi`.
+    fn within(&self, level: usize, wi: u32, other: u32) -> bool {
+        match level {
+            crate::weak::LEVEL_GROUP => self.group(wi) == self.group(other),
+            crate::weak::LEVEL_DEVICE => self.device(wi) == self.device(other),
+            _ => true,
+        }
+    }
+
+    /// Whether a release at `lr` by `p` and an acquire at `la` by `q` synchronise: OpenCL 2.0
+    /// asks for the same scope including both, PTX for each including the other.
+    fn inclusive(&self, lr: usize, p: u32, la: usize, q: u32) -> bool {
+        let mutual = self.within(lr, p, q) && self.within(la, q, p);
+        mutual && (self.s.machine().races.ptx || lr == la)
+    }
+
+    /// What an async copy's element needs to be ordered with another work-item's access: a
+    /// barrier before the copy starts when the access comes first, a wait and a barrier
+    /// after it when the copy comes first.
+    fn copy_fact(&self, first: usize, second: usize, a: &Event, b: &Event) -> String {
+        let log = &self.s.machine().log;
+        if b.kind == EventKind::AsyncCopy && a.kind != EventKind::AsyncCopy {
+            // The element came second: the copy was started after the access without a
+            // barrier between, so the copy engine did not know of the access.
+            let start = (first..second).rev().filter_map(|i| log.get(i)).find(|e| e.work_item == b.work_item && e.kind == EventKind::AsyncCopy && e.location.is_none());
+            let started = start.map_or(String::new(), |e| format!(" (started at line {})", self.line(&e)));
+            return format!(
+                "work-item {} accesses {} at line {}, and the async copy{started} by work-item {} then overwrites it: no barrier of the work-group comes between the access and the copy's start, so the copy is not ordered after it",
+                self.id(a)[0],
+                self.name(a),
+                self.line(a),
+                self.id(b)[0]
+            );
+        }
+        let (copy, other) = if a.kind == EventKind::AsyncCopy { (a, b) } else { (b, a) };
+        let barrier = (first..second).filter_map(|i| log.get(i)).any(|e| e.work_item == other.work_item && e.kind == EventKind::BarrierArrive);
+        let wait = (first..second).filter_map(|i| log.get(i)).find(|e| e.work_item == copy.work_item && e.kind == EventKind::Wait);
+        let wait_text = wait.map_or(", before it waits for the copy".to_string(), |w| format!(" (it waits for the copy at line {})", self.line(&w)));
+        format!(
+            "the async copy of work-item {} writes {} at line {}{wait_text}, and work-item {}'s access at line {} is ordered after it only by that wait_group_events followed by a barrier of the work-group{}",
+            self.id(copy)[0],
+            self.name(copy),
+            self.line(copy),
+            self.id(other)[0],
+            self.line(other),
+            if barrier { "" } else { ", and none comes between them" }
+        )
+    }
+}
+
+/// The scope level of an atomic or fence event.
+fn level(e: &Event) -> usize {
+    if e.kind == EventKind::Fence {
+        return fence::order_and_level(e.written).1;
+    }
+    e.scope.map_or(crate::weak::LEVEL_SYSTEM, crate::weak::level_of_scope)
+}
+
+fn scope_name(level: usize) -> &'static str {
+    match level {
+        crate::weak::LEVEL_GROUP => "work-group",
+        crate::weak::LEVEL_DEVICE => "device",
+        _ => "system",
+    }
+}
+
+/// A barrier's fence flags in OpenCL's words.
+fn flags_text(flags: u64) -> String {
+    match flags & (fence::LOCAL | fence::GLOBAL) {
+        0 => "no fence flags".to_string(),
+        fence::LOCAL => "CLK_LOCAL_MEM_FENCE only".to_string(),
+        fence::GLOBAL => "CLK_GLOBAL_MEM_FENCE only".to_string(),
+        _ => "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE".to_string(),
+    }
+}
+
+/// The explanation as text lines for people: the edges, then what is missing.
+pub fn lines(e: &Explanation) -> Vec<String> {
+    let mut out: Vec<String> = e
+        .edges
+        .iter()
+        .map(|x| format!("{} {}:{} -> {}:{}: {}", x.kind.as_str(), x.from.line, x.from.column, x.to.line, x.to.column, x.text))
+        .collect();
+    out.push(format!("missing: {}", e.missing));
+    out
+}
