@@ -513,7 +513,7 @@ mod tests {
 
     #[test]
     fn a_fresh_session_has_every_lane_grouped_and_one_step_one_mark() {
-        let form = crate::form::validate(&crate::state::State::default());
+        let form = crate::form::validate(&crate::inputs::Inputs::default());
         let scenario = form.scenario.expect("the default form is valid");
         let mut session = Session::new((*scenario).clone()).expect("the example compiles");
         let fresh = take(&session, None);
@@ -544,7 +544,7 @@ mod tests {
     }
 
     fn default_session() -> Session {
-        let form = crate::form::validate(&crate::state::State::default());
+        let form = crate::form::validate(&crate::inputs::Inputs::default());
         let scenario = form.scenario.expect("the default form is valid");
         Session::new((*scenario).clone()).expect("the example compiles")
     }

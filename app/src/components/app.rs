@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use gloo::events::{EventListener, EventListenerOptions};
 use interleave_engine::report::{Finding, RunStatus};
-use interleave_engine::scenario::{Scenario, SchedulerKind};
+use interleave_engine::scenario::Scenario;
 use interleave_engine::session::Session;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, KeyboardEvent, ScrollIntoViewOptions, ScrollLogicalPosition};
@@ -47,6 +47,7 @@ use crate::examples::Example;
 use crate::explore::{self, ExploreMode, Job, WorkerEvent};
 use crate::gallery;
 use crate::form::{self, Form};
+use crate::inputs::InputEdit;
 use crate::inspector::{self, Inspection};
 use crate::pool::Pool;
 use crate::share;
@@ -252,10 +253,10 @@ fn start_exploration(
     let Some(scenario) = &form.scenario else {
         return;
     };
-    let mode = state.explore_mode;
+    let mode = state.explore.mode;
     let (jobs, workers): (Vec<Job>, usize) = match mode {
         ExploreMode::Random => {
-            let Ok(runs) = explore::parse_runs(&state.explore_runs) else {
+            let Ok(runs) = explore::parse_runs(&state.explore.runs) else {
                 return;
             };
             let workers = explore::worker_count(runs, hardware_concurrency());
@@ -271,7 +272,7 @@ fn start_exploration(
             (jobs, workers)
         }
         ExploreMode::Exhaustive => {
-            let Ok(max_preemptions) = explore::parse_preemptions(&state.explore_preemptions) else {
+            let Ok(max_preemptions) = explore::parse_preemptions(&state.explore.preemptions) else {
                 return;
             };
             // No run count: the engine's own budget bounds the search.
@@ -341,7 +342,7 @@ fn run_starter(
         state.clone(),
     );
     Callback::from(move |()| {
-        if state.running || (has_session && state.ended()) {
+        if state.run.running || (has_session && state.ended()) {
             return;
         }
         if has_session || open_session(&session, &dispatch, &form) {
@@ -493,13 +494,13 @@ pub fn App() -> Html {
 
     let form = {
         let state = state.clone();
-        use_memo(state.revision, move |_| form::validate(&state))
+        use_memo(state.revision, move |_| form::validate(&state.inputs))
     };
     // The timeline's events are kept between snapshots, so each one only adds the new ones.
     let timeline_cache = use_mut_ref(snapshot::TimelineCache::default);
     let snapshot: Rc<Option<Snapshot>> = {
         let (session, form) = (session.clone(), form.clone());
-        use_memo((state.generation, state.live), move |&(_, live)| {
+        use_memo((state.run.generation, state.run.live), move |&(_, live)| {
             session.borrow().as_ref().filter(|_| live).map(|s| {
                 snapshot::take_with(s, form.litmus.as_deref(), &mut timeline_cache.borrow_mut())
             })
@@ -507,7 +508,7 @@ pub fn App() -> Html {
     };
     let active_lines: Rc<Vec<u32>> = {
         let snapshot = snapshot.clone();
-        use_memo(state.generation, move |_| {
+        use_memo(state.run.generation, move |_| {
             let mut lines: Vec<u32> = Option::as_ref(&snapshot)
                 .iter()
                 .flat_map(|s| s.timeline.groups.iter().flat_map(|g| g.lanes.iter()))
@@ -523,7 +524,7 @@ pub fn App() -> Html {
     // The furthest step of the recorded path: the scrubber's end.
     let furthest: u64 = {
         let session = session.clone();
-        *use_memo((state.generation, state.live), move |&(_, live)| {
+        *use_memo((state.run.generation, state.run.live), move |&(_, live)| {
             session
                 .borrow()
                 .as_ref()
@@ -535,11 +536,11 @@ pub fn App() -> Html {
     let inspection: Option<Rc<Inspection>> = {
         let session = session.clone();
         let deps = (
-            state.generation,
-            state.live,
-            state.selected,
-            state.inspector_tab,
-            state.memory,
+            state.run.generation,
+            state.run.live,
+            state.view.selected,
+            state.view.inspector_tab,
+            state.view.memory,
         );
         Option::clone(&use_memo(deps, move |&(_, live, selected, tab, memory)| {
             session
@@ -552,10 +553,10 @@ pub fn App() -> Html {
     let console_lines: Rc<Vec<(String, String)>> = {
         let session = session.clone();
         let deps = (
-            state.generation,
-            state.live,
-            state.selected,
-            state.console_only_selected,
+            state.run.generation,
+            state.run.live,
+            state.view.selected,
+            state.view.console_only_selected,
         );
         use_memo(deps, move |&(_, live, selected, only)| {
             let guard = session.borrow();
@@ -570,7 +571,7 @@ pub fn App() -> Html {
     };
 
     // The theme is an attribute on the root element so the whole stylesheet can follow it.
-    use_effect_with(state.theme, |theme| {
+    use_effect_with(state.view.theme, |theme| {
         let root = gloo::utils::document_element();
         let _ = root.set_attribute("data-theme", theme.as_str());
     });
@@ -586,7 +587,7 @@ pub fn App() -> Html {
     {
         let session = session.clone();
         let dispatch = dispatch.clone();
-        let deps = (state.running, state.generation, state.run_target, state.speed);
+        let deps = (state.run.running, state.run.generation, state.run.target, state.run.speed);
         use_effect_with(deps, move |&(running, _, target, speed)| {
             let (pause_ms, limit) = pace(speed);
             let cancelled = Rc::new(Cell::new(false));
@@ -634,7 +635,7 @@ pub fn App() -> Html {
     // An explored outcome was loaded into the inputs: run it, and show the lanes.
     {
         let (session, dispatch, form) = (session.clone(), dispatch.clone(), form.clone());
-        use_effect_with((state.autorun, state.revision), move |&(autorun, _)| {
+        use_effect_with((state.run.autorun, state.revision), move |&(autorun, _)| {
             if autorun && open_session(&session, &dispatch, &form) {
                 dispatch.dispatch(Action::RunStarted);
                 reveal_lanes();
@@ -679,7 +680,7 @@ pub fn App() -> Html {
     // chunks, like any run to a step not reached yet).
     {
         let (session, dispatch, form) = (session.clone(), dispatch.clone(), form.clone());
-        use_effect_with((state.link_step, state.revision), move |&(step, _)| {
+        use_effect_with((state.run.link_step, state.revision), move |&(step, _)| {
             if let Some(step) = step {
                 if open_session(&session, &dispatch, &form) {
                     if step > 0 {
@@ -754,7 +755,8 @@ pub fn App() -> Html {
     {
         let pool = pool.clone();
         let over = state
-            .exploration
+            .explore
+            .current
             .as_ref()
             .map(|run| (run.id, run.phase.over()));
         use_effect_with(over, move |over| {
@@ -768,7 +770,7 @@ pub fn App() -> Html {
         use_effect_with((), move |_| move || drop(pool.borrow_mut().take()));
     }
 
-    let has_session = state.live && session.borrow().is_some();
+    let has_session = state.run.live && session.borrow().is_some();
     let on_step = {
         let (session, dispatch, form, state) = (
             session.clone(),
@@ -777,7 +779,7 @@ pub fn App() -> Html {
             state.clone(),
         );
         Callback::from(move |()| {
-            if state.running || (has_session && state.ended()) {
+            if state.run.running || (has_session && state.ended()) {
                 return;
             }
             if !has_session && !open_session(&session, &dispatch, &form) {
@@ -802,7 +804,7 @@ pub fn App() -> Html {
     let on_step_lane = {
         let (session, dispatch, state) = (session.clone(), dispatch.clone(), state.clone());
         Callback::from(move |index: usize| {
-            if state.running || !has_session {
+            if state.run.running || !has_session {
                 return;
             }
             let (moved, ended) = advance(&session, |s| s.step_work_item(index));
@@ -824,7 +826,7 @@ pub fn App() -> Html {
     };
 
     let on_select = {
-        let (editor, source) = (editor.clone(), state.source.clone());
+        let (editor, source) = (editor.clone(), state.inputs.source.clone());
         Callback::from(move |place: SourcePlace| {
             let Some((start, end)) = place_range(&source, place) else {
                 return;
@@ -837,7 +839,7 @@ pub fn App() -> Html {
     let on_seek = {
         let (session, dispatch, state) = (session.clone(), dispatch.clone(), state.clone());
         Callback::from(move |target: u64| {
-            if state.running || !has_session {
+            if state.run.running || !has_session {
                 return;
             }
             // Steps never reached yet have to be run, which may take long: in chunks.
@@ -890,7 +892,7 @@ pub fn App() -> Html {
         .unwrap_or_default();
     // Next and previous finding, cycling through the list.
     let on_next_finding = {
-        let (findings, on_open, current) = (findings_now.clone(), on_open_finding.clone(), state.finding);
+        let (findings, on_open, current) = (findings_now.clone(), on_open_finding.clone(), state.view.finding);
         Callback::from(move |forward: bool| {
             let count = findings.len();
             if count == 0 {
@@ -921,7 +923,7 @@ pub fn App() -> Html {
             on_next_finding: on_next_finding.clone(),
             on_seek: on_seek.clone(),
             on_help: on_toggle_help.clone(),
-            running: state.running,
+            running: state.run.running,
             furthest,
             gallery_open: *gallery_open,
         };
@@ -966,7 +968,7 @@ pub fn App() -> Html {
     let on_explore_cancel = {
         let (pool, dispatch, state) = (pool.clone(), dispatch.clone(), state.clone());
         Callback::from(
-            move |()| match state.exploration.as_ref().map(|run| run.phase) {
+            move |()| match state.explore.current.as_ref().map(|run| run.phase) {
                 Some(Phase::Running) => {
                     if let Some(pool) = pool.borrow().as_ref() {
                         pool.stop();
@@ -982,13 +984,13 @@ pub fn App() -> Html {
             },
         )
     };
-    let explore_stale = state.exploration.as_ref().is_some_and(|run| {
+    let explore_stale = state.explore.current.as_ref().is_some_and(|run| {
         form.scenario
             .as_ref()
             .is_none_or(|scenario| !explore::same_program(scenario, &run.scenario))
     });
 
-    let on_edit = actions.reform(Action::EditSource);
+    let on_edit = actions.reform(|text: AttrValue| Action::Edit(InputEdit::Source(text.to_string())));
     // Loading an example is a new place in the history (Back returns to a link opened before);
     // stepping and editing are not.
     let on_example = {
@@ -1024,20 +1026,13 @@ pub fn App() -> Html {
             gallery_open.set(false);
         })
     };
-    let on_memory_model = actions.reform(Action::SetMemoryModel);
     let on_explore_mode = actions.reform(Action::SetExploreMode);
     let on_explore_runs = actions.reform(Action::SetExploreRuns);
     let on_explore_preemptions = actions.reform(Action::SetExplorePreemptions);
     let on_load_outcome = actions.reform(Action::LoadOutcome);
     let on_load_finding = actions.reform(Action::LoadFinding);
     let on_theme = actions.reform(Action::SetTheme);
-    let on_global = actions.reform(Action::SetGlobal);
-    let on_local = actions.reform(Action::SetLocal);
-    let on_seed = actions.reform(Action::SetSeed);
-    let on_scheduler = actions.reform(|kind: SchedulerKind| Action::SetScheduler(kind));
-    let on_arg = actions.reform(|(id, text)| Action::SetArg { id, text });
-    let on_add_arg = actions.reform(|()| Action::AddArg);
-    let on_remove_arg = actions.reform(Action::RemoveArg);
+    let on_input_edit = actions.reform(Action::Edit);
     let on_open_files = actions.reform(Action::OpenFiles);
     let on_restore = actions.reform(|()| Action::RestoreEdits);
     let on_dismiss_stash = actions.reform(|()| Action::DismissStash);
@@ -1057,8 +1052,8 @@ pub fn App() -> Html {
     let snapshot = Option::as_ref(&snapshot);
     let steps = snapshot.map_or(0, |s| s.steps);
     let can_start = form.scenario.is_some();
-    let seed = form.scenario.as_ref().map(|s| s.seed).filter(|_| state.live);
-    let panes = state.panes;
+    let seed = form.scenario.as_ref().map(|s| s.seed).filter(|_| state.run.live);
+    let panes = state.view.panes;
     let layout = format!(
         "--editor-w:{:.0}px;--inspector-w:{:.0}px;--workspace-h:{:.0}px",
         panes.editor, panes.inspector, panes.workspace
@@ -1075,7 +1070,7 @@ pub fn App() -> Html {
         })
     };
     // The selected work-item's current line, marked strongly in the editor.
-    let selected_line = state.selected.and_then(|selected| {
+    let selected_line = state.view.selected.and_then(|selected| {
         snapshot?
             .timeline
             .groups
@@ -1087,22 +1082,22 @@ pub fn App() -> Html {
 
     let editor_view = html! {
         <Editor
-            source={state.source.clone()}
+            source={AttrValue::from(state.inputs.source.clone())}
             {on_edit}
             handle={editor.clone()}
             {active_lines}
             {selected_line}
             litmus={form.is_litmus}
-            diagnostics={state.diagnostics.clone()}
-            diagnostics_source={state.diagnostics_source.clone()}
+            diagnostics={state.problems.diagnostics.clone()}
+            diagnostics_source={state.problems.source.clone()}
             findings={findings_now.clone()}
             {on_gutter_finding}
-            theme={state.theme}
+            theme={state.view.theme}
         >
             if !route.embed {
-                <ExamplePicker current={state.example} on_load={on_example} />
-                <FileBar scenario={form.scenario.clone()} file_name={state.file_name.clone().or_else(|| state.example.map(AttrValue::from))} on_open={on_open_files} />
-                <ShareButton scenario={form.scenario.clone()} step={has_session.then_some(steps)} selected={state.selected} tab={state.inspector_tab} />
+                <ExamplePicker current={state.example()} on_load={on_example} />
+                <FileBar scenario={form.scenario.clone()} file_name={state.inputs.file_name.clone().map(AttrValue::from).or_else(|| state.example().map(AttrValue::from))} on_open={on_open_files} />
+                <ShareButton scenario={form.scenario.clone()} step={has_session.then_some(steps)} selected={state.view.selected} tab={state.view.inspector_tab} />
             }
         </Editor>
     };
@@ -1111,12 +1106,12 @@ pub fn App() -> Html {
             <div class="runbar">
                 <Controls
                     {can_start}
-                    running={state.running}
+                    running={state.run.running}
                     ended={state.ended()}
                     live={has_session}
                     {steps}
                     {furthest}
-                    speed={state.speed}
+                    speed={state.run.speed}
                     {on_run}
                     {on_pause}
                     {on_step}
@@ -1127,14 +1122,14 @@ pub fn App() -> Html {
                     {on_speed}
                 />
                 <Status
-                    live={state.live}
-                    running={state.running}
+                    live={state.run.live}
+                    running={state.run.running}
                     {steps}
-                    summary={state.summary.clone()}
-                    failed={!state.live && !state.diagnostics_stale && !state.diagnostics.is_empty() && state.diagnostics_file.is_none()}
+                    summary={state.run.summary.clone()}
+                    failed={!state.run.live && !state.problems.stale && !state.problems.diagnostics.is_empty() && state.problems.file.is_none()}
                 />
             </div>
-            <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} litmus={form.is_litmus} selected={state.selected} {on_select_lane} on_seek={on_seek.clone()} reveal={state.reveal} />
+            <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} litmus={form.is_litmus} selected={state.view.selected} {on_select_lane} on_seek={on_seek.clone()} reveal={state.view.reveal} />
         </>
     };
     let embed_link = {
@@ -1170,34 +1165,7 @@ pub fn App() -> Html {
             <main class="workspace" style={layout}>
                 <div class="column scenario-column">
                     { editor_view.clone() }
-                    <LaunchPanel
-                        global={state.global.clone()}
-                        local={state.local.clone()}
-                        seed={state.seed.clone()}
-                        scheduler={state.scheduler}
-                        memory_model={state.memory_model}
-                        replaying={state.replay.is_some()}
-                        args={state.args.clone()}
-                        form={form.clone()}
-                        {on_global}
-                        {on_local}
-                        {on_seed}
-                        {on_scheduler}
-                        {on_memory_model}
-                        {on_arg}
-                        {on_add_arg}
-                        {on_remove_arg}
-                        dialect={state.dialect}
-                        offset={state.offset.clone()}
-                        warp_size={state.warp_size.clone()}
-                        pct_depth={state.pct_depth.clone()}
-                        resident_groups={state.resident_groups.clone()}
-                        progress={state.progress}
-                        granularity={state.granularity}
-                        max_steps={state.max_steps.clone()}
-                        limits={state.limits.clone()}
-                        on_edit={actions.clone()}
-                    />
+                    <LaunchPanel inputs={state.inputs.clone()} form={form.clone()} on_edit={on_input_edit} />
                 </div>
                 <Splitter pane={Pane::Editor} size={panes.editor} vertical={true} grows_forward={true} label="Resize the editor" on_resize={on_resize.clone()} />
                 <div class="column run-column">
@@ -1206,7 +1174,7 @@ pub fn App() -> Html {
                 <Splitter pane={Pane::Inspector} size={panes.inspector} vertical={true} grows_forward={false} label="Resize the inspector" on_resize={on_resize.clone()} />
                 <div class="column inspector-column">
                     <Inspector
-                        tab={state.inspector_tab}
+                        tab={state.view.inspector_tab}
                         {inspection}
                         {on_tab}
                         {on_memory}
@@ -1218,30 +1186,30 @@ pub fn App() -> Html {
             <Splitter pane={Pane::Workspace} size={panes.workspace} vertical={false} grows_forward={true} label="Resize the workspace" {on_resize} />
             <footer class="results">
                 <div class="results-row">
-                    <Findings findings={findings_now} live={state.live} {seed} current={state.finding} on_open={on_open_finding} />
+                    <Findings findings={findings_now} live={state.run.live} {seed} current={state.view.finding} on_open={on_open_finding} />
                     <Console
                         lines={console_lines}
-                        only_selected={state.console_only_selected}
-                        has_selection={state.selected.is_some()}
+                        only_selected={state.view.console_only_selected}
+                        has_selection={state.view.selected.is_some()}
                         {on_only_selected}
-                        live={state.live}
+                        live={state.run.live}
                     />
                 </div>
                 <Diagnostics
-                    diagnostics={state.diagnostics.clone()}
-                    source={state.diagnostics_source.clone()}
-                    file_name={state.diagnostics_file.clone().unwrap_or_else(|| form::file_name(form::is_litmus(&state.diagnostics_source)).into())}
-                    stale={state.diagnostics_stale}
+                    diagnostics={state.problems.diagnostics.clone()}
+                    source={state.problems.source.clone()}
+                    file_name={state.problems.file.clone().unwrap_or_else(|| form::file_name(form::is_litmus(&state.problems.source)).into())}
+                    stale={state.problems.stale}
                 />
                 <ExplorePanel
-                    mode={state.explore_mode}
-                    runs={state.explore_runs.clone()}
-                    preemptions={state.explore_preemptions.clone()}
-                    exploration={state.exploration.clone()}
+                    mode={state.explore.mode}
+                    runs={state.explore.runs.clone()}
+                    preemptions={state.explore.preemptions.clone()}
+                    exploration={state.explore.current.clone()}
                     {can_start}
                     stale={explore_stale}
                     litmus={form.is_litmus}
-                    theme={state.theme}
+                    theme={state.view.theme}
                     on_mode={on_explore_mode}
                     on_runs={on_explore_runs}
                     on_preemptions={on_explore_preemptions}
@@ -1258,7 +1226,7 @@ pub fn App() -> Html {
 
     html! {
         <>
-            <Header theme={state.theme} {on_theme} on_help={on_toggle_help.clone()} {on_gallery} />
+            <Header theme={state.view.theme} {on_theme} on_help={on_toggle_help.clone()} {on_gallery} />
             <RestoreBanner stash={state.stash.clone()} {on_restore} on_dismiss={on_dismiss_stash} />
             if *gallery_open {
                 <Gallery on_load={on_gallery_load} on_close={on_gallery_close} />
@@ -1273,7 +1241,7 @@ pub fn App() -> Html {
                     { workbench }
                 }
             </div>
-            if state.help_open {
+            if state.view.help_open {
                 <Help on_close={on_close_help} />
             }
         </>
