@@ -747,3 +747,63 @@ fn a_link_replaces_the_inputs_and_sets_its_view() {
     assert_eq!(failed.problems.file.as_deref(), Some("link"));
     assert_eq!(failed.inputs.source, State::default().inputs.source, "the inputs stay");
 }
+
+#[test]
+fn a_link_of_the_inputs_opens_to_the_same_scenario() {
+    // Inputs set through every kind of edit, and a replay from an explored outcome.
+    let mut state = State::default();
+    for edit in [
+        InputEdit::Global("16".into()),
+        InputEdit::Local("8".into()),
+        InputEdit::Offset("2".into()),
+        InputEdit::Seed("0x2a".into()),
+        InputEdit::MemoryModel(MemoryModel::Relaxed),
+        InputEdit::WarpSize("4".into()),
+        InputEdit::ResidentGroups("1".into()),
+        InputEdit::Progress(Progress::Fair),
+        InputEdit::Granularity(Granularity::Statement),
+        InputEdit::MaxSteps("5000".into()),
+        InputEdit::Limit(1, "64".into()),
+        InputEdit::ArgText { param: "ids".into(), text: "ids=int[16]".into() },
+    ] {
+        state = reduce(&state, Action::Edit(edit));
+    }
+    let cuda = reduce(&state, Action::Edit(InputEdit::Dialect(Dialect::Cuda)));
+    let cuda = reduce(
+        &cuda,
+        Action::Edit(InputEdit::Source("__global__ void count(int *ids, int *counters) {}".into())),
+    );
+    let pct = reduce(&state, Action::Edit(InputEdit::Scheduler(SchedulerKind::Pct)));
+    let litmus = reduce(&State::default(), Action::LoadExample(&examples::EXAMPLES[1]));
+    for state in [state, cuda, pct, litmus] {
+        let scenario = form::validate(&state.inputs).scenario.expect("valid");
+        let text = interleave_engine::link::encode(&crate::share::link_of(&scenario, None, None, Tab::WorkItem));
+        let link = interleave_engine::link::decode(&text).expect("a link of ours reads back");
+        let opened = reduce(&State::default(), Action::OpenLink(Rc::new(link)));
+        assert_eq!(form::validate(&opened.inputs).scenario, Some(scenario));
+    }
+}
+
+#[test]
+fn an_edit_that_changes_nothing_keeps_the_session() {
+    let opened = opened();
+    let source = opened.inputs.source.clone();
+    let same = reduce(&opened, Action::Edit(InputEdit::Source(source)));
+    assert_eq!(same, opened);
+    let dialect = reduce(&opened, Action::Edit(InputEdit::Dialect(Dialect::OpenCl)));
+    assert!(dialect.run.live && dialect.revision == opened.revision);
+    // A change drops the session, and with it a replay.
+    let changed = reduce(&opened, Action::Edit(InputEdit::Seed("7".into())));
+    assert!(!changed.run.live && changed.revision > opened.revision && changed.edited);
+}
+
+#[test]
+fn each_concern_s_actions_leave_the_others_alone() {
+    let opened = opened();
+    let viewed = reduce(&opened, Action::SetInspectorTab(Tab::Memory));
+    assert_eq!((&viewed.inputs, &viewed.run, &viewed.explore), (&opened.inputs, &opened.run, &opened.explore));
+    let explored = reduce(&opened, Action::SetExploreRuns("10".into()));
+    assert_eq!((&explored.inputs, &explored.run, &explored.view), (&opened.inputs, &opened.run, &opened.view));
+    let sped = reduce(&opened, Action::SetSpeed(Speed::PerSecond(10)));
+    assert_eq!((&sped.inputs, &sped.view, sped.revision), (&opened.inputs, &opened.view, opened.revision));
+}
