@@ -35,6 +35,18 @@ pub struct Snapshot {
     pub findings: Rc<Vec<Finding>>,
 }
 
+impl Snapshot {
+    /// The line the work-item `index` is at, unless it has finished.
+    pub fn line_of(&self, index: usize) -> Option<u32> {
+        self.timeline
+            .groups
+            .iter()
+            .flat_map(|g| g.lanes.iter())
+            .find(|lane| lane.index == index && lane.status != "finished")
+            .and_then(|lane| lane.line)
+    }
+}
+
 /// An event store shared by the snapshots of one run. Equal when it is the same store.
 #[derive(Clone, Default)]
 pub struct SharedEvents(Rc<RefCell<EventStore>>);

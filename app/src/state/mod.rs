@@ -200,6 +200,14 @@ impl Panes {
     pub const MIN: f64 = 200.0;
     /// Nor wider than this.
     pub const MAX: f64 = 1400.0;
+
+    /// The custom properties the workspace's grid reads its sizes from.
+    pub fn style(&self) -> String {
+        format!(
+            "--editor-w:{:.0}px;--inspector-w:{:.0}px;--workspace-h:{:.0}px",
+            self.editor, self.inspector, self.workspace
+        )
+    }
 }
 
 /// Which splitter a resize moves.
@@ -454,6 +462,32 @@ impl State {
     /// Whether the live session's run has ended.
     pub fn ended(&self) -> bool {
         self.run.live && self.run.summary.is_some()
+    }
+
+    /// Whether the last attempt to open a session failed (and nothing changed since): the
+    /// status line says so, the Problems list says why.
+    pub fn session_failed(&self) -> bool {
+        !self.run.live
+            && !self.problems.stale
+            && !self.problems.diagnostics.is_empty()
+            && self.problems.file.is_none()
+    }
+
+    /// What the inputs are called: the file they were opened from, or the example.
+    pub fn file_label(&self) -> Option<AttrValue> {
+        self.inputs
+            .file_name
+            .clone()
+            .map(AttrValue::from)
+            .or_else(|| self.example().map(AttrValue::from))
+    }
+
+    /// Whether the exploration shown explored another program than `scenario` (the form's,
+    /// `None` while it is invalid): its outcomes then say nothing of the inputs as they are.
+    pub fn exploration_stale(&self, scenario: Option<&Scenario>) -> bool {
+        self.explore.current.as_ref().is_some_and(|run| {
+            scenario.is_none_or(|scenario| !explore::same_program(scenario, &run.scenario))
+        })
     }
 
     /// Any edit of the scenario makes the session describe a different program or launch, so

@@ -8,6 +8,8 @@ use std::rc::Rc;
 use gloo::events::EventListener;
 use yew::prelude::*;
 
+use super::super::share as share_view;
+use crate::examples::Example;
 use crate::state::{Action, State};
 use crate::{gallery, lessons, route, share};
 
@@ -148,4 +150,55 @@ pub(super) fn lesson_controls(
         Callback::from(move |position: usize| dispatch.dispatch(Action::OpenLink(Rc::new(lesson_link(position)))))
     };
     (on_lesson_navigate, on_lesson_reset)
+}
+
+/// The callbacks that change page: loading an example (a new place in the history, so Back
+/// returns to a link opened before; stepping and editing are not), and the gallery's button
+/// and cards (the gallery is `?gallery`, an example loaded from it `?example=ID`, so Back
+/// returns to the gallery).
+pub(super) struct PageControls {
+    pub on_example: Callback<&'static Example>,
+    pub on_gallery: Callback<()>,
+    pub on_gallery_load: Callback<&'static Example>,
+    pub on_gallery_close: Callback<()>,
+}
+
+pub(super) fn page_controls(actions: &Callback<Action>, gallery_open: &UseStateHandle<bool>) -> PageControls {
+    let on_example = {
+        let actions = actions.clone();
+        Callback::from(move |example| {
+            push_address(&share_view::page_base());
+            actions.emit(Action::LoadExample(example));
+        })
+    };
+    let on_gallery = {
+        let gallery_open = gallery_open.clone();
+        Callback::from(move |()| {
+            push_address(&format!("{}?gallery", location_path()));
+            gallery_open.set(true);
+            scroll_to_top();
+        })
+    };
+    let on_gallery_load = {
+        let (actions, gallery_open) = (actions.clone(), gallery_open.clone());
+        Callback::from(move |example: &'static Example| {
+            push_address(&gallery::example_url(&location_path(), example));
+            actions.emit(Action::LoadExample(example));
+            gallery_open.set(false);
+            scroll_to_top();
+        })
+    };
+    let on_gallery_close = {
+        let gallery_open = gallery_open.clone();
+        Callback::from(move |()| {
+            push_address(&location_path());
+            gallery_open.set(false);
+        })
+    };
+    PageControls {
+        on_example,
+        on_gallery,
+        on_gallery_load,
+        on_gallery_close,
+    }
 }

@@ -24,7 +24,7 @@ use super::editor::{Editor, EditorHandle};
 use super::examples::ExamplePicker;
 use super::explore::ExplorePanel;
 use super::files::FileBar;
-use super::findings::{self as findings_view, Findings, Opened, SourcePlace};
+use super::findings::Findings;
 use super::gallery::Gallery;
 use super::header::Header;
 use super::help::Help;
@@ -33,29 +33,28 @@ use super::lanes::Lanes;
 use super::launch::LaunchPanel;
 use super::persist;
 use super::restore::RestoreBanner;
-use super::share::{self as share_view, ShareButton};
+use super::share::ShareButton;
 use super::splitter::Splitter;
 use super::status::Status;
 use super::tutorial::TutorialPane;
-use crate::examples::Example;
-use crate::explore;
 use crate::form;
-use crate::gallery;
 use crate::inputs::InputEdit;
 use crate::{lessons, route, share};
 use crate::state::{Action, Pane};
 
 mod address;
 mod exploring;
+mod findings;
 mod keys;
 mod page;
 mod session;
 mod views;
 
-use address::{lesson_controls, location_path, push_address, scroll_to_top, use_gallery_open, use_route, use_share_links};
+use address::{lesson_controls, page_controls, use_gallery_open, use_route, use_share_links, PageControls};
 use exploring::{explore_controls, use_pool_lifetime, PoolCell};
 use keys::{use_shortcuts, Shortcuts};
-use page::{place_range, preferred_theme, reveal_finding, scroll_into_view, use_theme_attribute};
+use findings::{finding_controls, FindingControls};
+use page::{preferred_theme, use_theme_attribute};
 use session::{lane_of, session_controls, use_autorun, use_link_step, use_run_loop, SessionCell, SessionControls};
 use views::{use_views, Views};
 
@@ -104,52 +103,14 @@ pub fn App() -> Html {
     } = session_controls(&session, &state, &form, has_session, furthest);
     let on_select_lane = actions.reform(Action::SelectWorkItem);
 
-    let on_select = {
-        let (editor, source) = (editor.clone(), state.inputs.source.clone());
-        Callback::from(move |place: SourcePlace| {
-            let Some((start, end)) = place_range(&source, place) else {
-                return;
-            };
-            editor.select(start, end);
-            editor.focus();
-        })
-    };
-    let on_open_finding = {
-        let (session, dispatch, on_select) = (session.clone(), dispatch.clone(), on_select.clone());
-        Callback::from(move |opened: Opened| {
-            on_select.emit(opened.place);
-            let work_item = opened
-                .work_item
-                .and_then(|id| session.borrow().as_ref().and_then(|s| lane_of(s, id)));
-            dispatch.dispatch(Action::OpenFinding {
-                index: opened.index,
-                step: opened.step,
-                work_item,
-            });
-            // Keep the opened finding in view in the list too.
-            scroll_into_view(&format!("finding-{}", opened.index));
-        })
-    };
     let findings_now = Option::as_ref(&snapshot)
         .map(|s| s.findings.clone())
         .unwrap_or_default();
-    // Next and previous finding, cycling through the list.
-    let on_next_finding = {
-        let (findings, on_open, current) = (findings_now.clone(), on_open_finding.clone(), state.view.finding);
-        Callback::from(move |forward: bool| {
-            let count = findings.len();
-            if count == 0 {
-                return;
-            }
-            let index = match (current, forward) {
-                (None, true) => 0,
-                (None, false) => count - 1,
-                (Some(i), true) => (i + 1) % count,
-                (Some(i), false) => (i + count - 1) % count,
-            };
-            on_open.emit(findings_view::primary(index, &findings[index]));
-        })
-    };
+    let FindingControls {
+        on_open_finding,
+        on_next_finding,
+        on_gutter_finding,
+    } = finding_controls(&session, &state, &editor, &findings_now);
     let on_toggle_help = actions.reform(|()| Action::ToggleHelp);
 
     // The page's shortcuts (listed in the help overlay, `?`). Keys typed into a field or the
@@ -174,48 +135,15 @@ pub fn App() -> Html {
     }
 
     let (on_explore_start, on_explore_cancel) = explore_controls(&pool, &explorations, &state, &form);
-    let explore_stale = state.explore.current.as_ref().is_some_and(|run| {
-        form.scenario
-            .as_ref()
-            .is_none_or(|scenario| !explore::same_program(scenario, &run.scenario))
-    });
+    let explore_stale = state.exploration_stale(form.scenario.as_deref());
 
     let on_edit = actions.reform(|text: AttrValue| Action::Edit(InputEdit::Source(text.to_string())));
-    // Loading an example is a new place in the history (Back returns to a link opened before);
-    // stepping and editing are not.
-    let on_example = {
-        let actions = actions.clone();
-        Callback::from(move |example| {
-            push_address(&share_view::page_base());
-            actions.emit(Action::LoadExample(example));
-        })
-    };
-    // The gallery's button and cards are places in the history too: the gallery is
-    // `?gallery`, an example loaded from it `?example=ID`, so Back returns to the gallery.
-    let on_gallery = {
-        let gallery_open = gallery_open.clone();
-        Callback::from(move |()| {
-            push_address(&format!("{}?gallery", location_path()));
-            gallery_open.set(true);
-            scroll_to_top();
-        })
-    };
-    let on_gallery_load = {
-        let (actions, gallery_open) = (actions.clone(), gallery_open.clone());
-        Callback::from(move |example: &'static Example| {
-            push_address(&gallery::example_url(&location_path(), example));
-            actions.emit(Action::LoadExample(example));
-            gallery_open.set(false);
-            scroll_to_top();
-        })
-    };
-    let on_gallery_close = {
-        let gallery_open = gallery_open.clone();
-        Callback::from(move |()| {
-            push_address(&location_path());
-            gallery_open.set(false);
-        })
-    };
+    let PageControls {
+        on_example,
+        on_gallery,
+        on_gallery_load,
+        on_gallery_close,
+    } = page_controls(&actions, &gallery_open);
     let on_explore_mode = actions.reform(Action::SetExploreMode);
     let on_explore_runs = actions.reform(Action::SetExploreRuns);
     let on_explore_preemptions = actions.reform(Action::SetExplorePreemptions);
@@ -244,31 +172,9 @@ pub fn App() -> Html {
     let can_start = form.scenario.is_some();
     let seed = form.scenario.as_ref().map(|s| s.seed).filter(|_| state.run.live);
     let panes = state.view.panes;
-    let layout = format!(
-        "--editor-w:{:.0}px;--inspector-w:{:.0}px;--workspace-h:{:.0}px",
-        panes.editor, panes.inspector, panes.workspace
-    );
-    // A gutter marker opens the first finding on its line and moves the focus to it in the
-    // findings list, where its explanation is.
-    let on_gutter_finding = {
-        let (findings, on_open) = (findings_now.clone(), on_open_finding.clone());
-        Callback::from(move |line: u32| {
-            if let Some((index, finding)) = findings.iter().enumerate().find(|(_, f)| f.line == line) {
-                on_open.emit(findings_view::primary(index, finding));
-                reveal_finding(&findings, line);
-            }
-        })
-    };
+    let layout = panes.style();
     // The selected work-item's current line, marked strongly in the editor.
-    let selected_line = state.view.selected.and_then(|selected| {
-        snapshot?
-            .timeline
-            .groups
-            .iter()
-            .flat_map(|g| g.lanes.iter())
-            .find(|lane| lane.index == selected && lane.status != "finished")
-            .and_then(|lane| lane.line)
-    });
+    let selected_line = state.view.selected.and_then(|selected| snapshot?.line_of(selected));
 
     let editor_view = html! {
         <Editor
@@ -286,7 +192,7 @@ pub fn App() -> Html {
         >
             if !route.embed {
                 <ExamplePicker current={state.example()} on_load={on_example} />
-                <FileBar scenario={form.scenario.clone()} file_name={state.inputs.file_name.clone().map(AttrValue::from).or_else(|| state.example().map(AttrValue::from))} on_open={on_open_files} />
+                <FileBar scenario={form.scenario.clone()} file_name={state.file_label()} on_open={on_open_files} />
                 <ShareButton scenario={form.scenario.clone()} step={has_session.then_some(steps)} selected={state.view.selected} tab={state.view.inspector_tab} />
             }
         </Editor>
@@ -316,7 +222,7 @@ pub fn App() -> Html {
                     running={state.run.running}
                     {steps}
                     summary={state.run.summary.clone()}
-                    failed={!state.run.live && !state.problems.stale && !state.problems.diagnostics.is_empty() && state.problems.file.is_none()}
+                    failed={state.session_failed()}
                 />
             </div>
             <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} litmus={form.is_litmus} selected={state.view.selected} {on_select_lane} on_seek={on_seek.clone()} reveal={state.view.reveal} />
