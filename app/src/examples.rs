@@ -33,7 +33,7 @@ pub struct Example {
 impl Example {
     /// Whether the example is a litmus test (bare, or the source of a scenario file).
     pub fn is_litmus(&self) -> bool {
-        crate::form::is_litmus(self.source)
+        interleave_engine::litmus::dialect(self.source).is_some()
     }
 
     /// A scenario file example's scenario, with its source in place of its `source_file`.
@@ -195,14 +195,14 @@ mod tests {
     #[test]
     fn every_litmus_example_is_recognised_and_runs() {
         for example in EXAMPLES.iter().filter(|e| e.is_litmus()) {
-            assert!(crate::form::is_litmus(example.source), "{}", example.id);
+            assert!(interleave_engine::litmus::dialect(example.source).is_some(), "{}", example.id);
             let scenario = Scenario::new(example.source, example.id, Dialect::Litmus);
             let mut session =
                 Session::new(scenario).unwrap_or_else(|d| panic!("{}: {d:?}", example.id));
             session.run(u64::MAX);
             assert!(session.report().registers.is_some(), "{}", example.id);
         }
-        assert!(!crate::form::is_litmus(DEFAULT.source));
+        assert!(!DEFAULT.is_litmus());
     }
 
     #[test]

@@ -8,13 +8,11 @@
 //! exploration split over several workers and merged gives exactly what one worker running
 //! every seed in order gives.
 
-use std::collections::hash_map::DefaultHasher;
-use std::collections::{BTreeSet, HashMap};
-use std::hash::{Hash, Hasher};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use interleave_engine::diag::Diagnostic;
-use interleave_engine::explore::{merge_finding, Config, Exploration, Outcome};
+use interleave_engine::explore::{Config, Exploration, Outcome};
 use interleave_engine::limits::thousands;
 use interleave_engine::scenario::{Number, Scenario, SchedulerKind};
 use serde::{Deserialize, Serialize};
@@ -230,77 +228,6 @@ pub fn split_seeds(first_seed: u64, runs: u64, parts: usize) -> Vec<(u64, u64)> 
         .collect()
 }
 
-/// Merges the explorations of consecutive seed ranges, given in seed order, into the one
-/// exploration of all the seeds: outcomes are the same final state when their buffers and
-/// registers are equal, their counts add up, and the first seed in seed order (with its
-/// replay) is kept; findings as the engine merges them (`explore::merge_finding`). The order is the engine's: outcomes
-/// most frequent first, ties by seed; findings by first appearance.
-pub fn merge(parts: &[Exploration]) -> Exploration {
-    let mut merged = Exploration {
-        runs: 0,
-        discarded: 0,
-        complete: !parts.is_empty() && parts.iter().all(|p| p.complete),
-        findings: Vec::new(),
-        outcomes: Vec::new(),
-        exists_observed: None,
-    };
-    // Outcomes by hash, so that merging many distinct outcomes stays linear; equality
-    // within a bucket is the engine's own.
-    let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
-    for part in parts {
-        merged.runs += part.runs;
-        merged.discarded += part.discarded;
-        merged.exists_observed = match (merged.exists_observed, part.exists_observed) {
-            (Some(a), Some(b)) => Some(a || b),
-            (a, b) => a.or(b),
-        };
-        for outcome in &part.outcomes {
-            // An earlier part ran earlier seeds, so an outcome already here keeps its seed.
-            let bucket = by_hash.entry(outcome_hash(outcome)).or_default();
-            match bucket.iter().copied().find(|&i| {
-                let known: &Outcome = &merged.outcomes[i];
-                known.values == outcome.values && known.registers == outcome.registers && known.ended == outcome.ended
-            }) {
-                Some(i) => merged.outcomes[i].count += outcome.count,
-                None => {
-                    bucket.push(merged.outcomes.len());
-                    merged.outcomes.push(outcome.clone());
-                }
-            }
-        }
-        for finding in &part.findings {
-            merge_finding(&mut merged.findings, finding);
-        }
-    }
-    merged
-        .outcomes
-        .sort_by(|a, b| b.count.cmp(&a.count).then(a.seed.cmp(&b.seed)));
-    merged
-}
-
-/// A hash on which equal outcomes (buffers and registers equal as the engine compares them)
-/// agree: floats hash by value, with both zeros alike.
-fn outcome_hash(outcome: &Outcome) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    for (name, values) in &outcome.values {
-        name.hash(&mut hasher);
-        values.len().hash(&mut hasher);
-        for value in values {
-            match value {
-                None => 0u8.hash(&mut hasher),
-                Some(Number::Int(v)) => (1u8, v).hash(&mut hasher),
-                Some(Number::UInt(v)) => (2u8, v).hash(&mut hasher),
-                Some(Number::Float(v)) => {
-                    let bits = if *v == 0.0 { 0 } else { v.to_bits() };
-                    (3u8, bits).hash(&mut hasher)
-                }
-            }
-        }
-    }
-    outcome.registers.hash(&mut hasher);
-    hasher.finish()
-}
-
 /// The scenario a worker explores: the launch panel's, without a replay (a manual schedule
 /// would make every seed run the same execution); random exploration keeps the panel's
 /// scheduler unless it is the manual one.
@@ -467,7 +394,7 @@ pub fn next_chunk(executions: u64, elapsed_ms: f64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use interleave_engine::explore::explore_with;
+    use interleave_engine::explore::{explore_with, merge};
     use interleave_engine::scenario::{Dialect, MemoryModel};
 
     const MP: &str = include_str!("../../static/examples/litmus/mp.litmus");
@@ -489,7 +416,7 @@ mod tests {
 
     #[test]
     fn a_split_exploration_merges_into_the_whole() {
-        let count = crate::form::validate(&crate::state::State::default())
+        let count = crate::form::validate(&crate::inputs::Inputs::default())
             .scenario
             .expect("the default form is valid");
         for scenario in [
@@ -508,58 +435,6 @@ mod tests {
                 assert_eq!(merge(&parts), whole, "{workers} workers");
             }
         }
-    }
-
-    #[test]
-    fn merging_keeps_the_first_seed_and_adds_counts() {
-        let scenario = mp(MemoryModel::Relaxed);
-        let a = explore_with(&scenario, random(0, 50)).unwrap();
-        let b = explore_with(&scenario, random(50, 50)).unwrap();
-        let merged = merge(&[a.clone(), b.clone()]);
-        assert_eq!(merged.runs, 100);
-        assert!(!merged.complete);
-        for outcome in &merged.outcomes {
-            let count = |e: &Exploration| {
-                e.outcomes
-                    .iter()
-                    .filter(|o| o.values == outcome.values && o.registers == outcome.registers)
-                    .map(|o| o.count)
-                    .sum::<u64>()
-            };
-            assert_eq!(outcome.count, count(&a) + count(&b));
-        }
-        assert!(merged.outcomes.windows(2).all(|w| w[0].count >= w[1].count));
-        assert_eq!(merge(&[]).runs, 0);
-        assert!(!merge(&[]).complete);
-    }
-
-    #[test]
-    fn outcomes_equal_as_the_engine_compares_them_merge() {
-        let outcome = |value: f64, count: u64, seed: u64| Outcome {
-            values: [("f".to_string(), vec![Some(Number::Float(value))])].into(),
-            registers: None,
-            exists: None,
-            ended: None,
-            count,
-            seed,
-            schedule: None,
-            choices: None,
-            explanation: None,
-        };
-        let part = |outcomes: Vec<Outcome>| Exploration {
-            runs: outcomes.iter().map(|o| o.count).sum(),
-            discarded: 0,
-            complete: false,
-            findings: Vec::new(),
-            outcomes,
-            exists_observed: None,
-        };
-        let merged = merge(&[
-            part(vec![outcome(0.0, 2, 0), outcome(1.5, 1, 1)]),
-            part(vec![outcome(-0.0, 3, 7), outcome(2.5, 4, 8)]),
-        ]);
-        let counts: Vec<(u64, u64)> = merged.outcomes.iter().map(|o| (o.count, o.seed)).collect();
-        assert_eq!(counts, [(5, 0), (4, 8), (1, 1)]);
     }
 
     #[test]
@@ -623,7 +498,7 @@ mod tests {
         };
         assert_eq!(FromWorker::decode(&done.encode()), Ok(done));
         // A racy kernel's findings (flattened into their seeds) come back whole too.
-        let count = crate::form::validate(&crate::state::State::default())
+        let count = crate::form::validate(&crate::inputs::Inputs::default())
             .scenario
             .unwrap();
         let mut exploration = explore_with(&count, random(1, 20)).unwrap();
@@ -678,7 +553,7 @@ mod tests {
 
     #[test]
     fn labels_of_kernels_name_the_buffers_that_differ() {
-        let count = crate::form::validate(&crate::state::State::default())
+        let count = crate::form::validate(&crate::inputs::Inputs::default())
             .scenario
             .unwrap();
         let exploration = explore_with(&count, random(1, 200)).unwrap();

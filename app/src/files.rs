@@ -76,6 +76,29 @@ pub enum Change {
     Scenario(Box<Inputs>),
 }
 
+impl Change {
+    /// Makes the change to `inputs`: a source replaces the editor's text (a kernel in the
+    /// other dialect turns the sizes into its terms), a scenario replaces everything.
+    pub fn apply(self, inputs: &mut Inputs) {
+        match self {
+            Change::Source {
+                source,
+                dialect,
+                file_name,
+            } => {
+                inputs.source = source;
+                if let Some(dialect) = dialect {
+                    inputs.set_dialect(dialect);
+                }
+                inputs.kernel = None;
+                inputs.example = None;
+                inputs.file_name = Some(file_name);
+            }
+            Change::Scenario(opened) => *inputs = *opened,
+        }
+    }
+}
+
 /// Files opened successfully: what to show as loaded, and the change.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Opened {
@@ -362,7 +385,7 @@ mod tests {
             panic!("a scenario")
         };
         assert_eq!(inputs.source, COUNT_CL);
-        assert_eq!(inputs.scheduler, SchedulerKind::Random.name());
+        assert_eq!(inputs.scheduler, SchedulerKind::Random);
         assert_eq!(download_name(Some("dir/count.cl")), "count.toml");
         assert_eq!(download_name(None), "kernel.toml");
         assert_eq!(download_name(Some(".cl")), "kernel.toml");

@@ -18,57 +18,12 @@ use std::rc::Rc;
 
 use interleave_engine::diag::{Diagnostic, LineIndex};
 use interleave_engine::frontend::{self, KernelSignature};
-use interleave_engine::litmus::{self, LitmusTest};
-use interleave_engine::scenario::{Dialect, Launch, Scenario, SchedulerKind};
 use interleave_engine::limits::{self, Limit};
+use interleave_engine::litmus::{self, LitmusTest};
+use interleave_engine::scenario::{self, Dialect, Launch, Scenario, SchedulerKind};
 
 use crate::args::{self, Sizes, Table};
-use crate::inputs::sizes_text;
-use crate::state::State;
-
-/// The largest warp or sub-group the engine simulates.
-pub const MAX_WARP_SIZE: u64 = 64;
-/// The deepest PCT search the engine runs.
-pub const MAX_PCT_DEPTH: u64 = 64;
-/// The most steps a run can take: the hard maximum of the engine's steps limit.
-pub const MAX_STEPS: u64 = limits::STEPS.max;
-
-/// The resource limits the launch panel's "More settings" sets besides the step limit, in the
-/// order it shows them (each with its default and hard maximum, from the engine).
-pub const LIMITS: [Limit; 5] = [
-    limits::INSTRUCTIONS_PER_STEP,
-    limits::WORK_ITEMS,
-    limits::MEMORY_BYTES,
-    limits::PRINTF_BYTES,
-    limits::HISTORY_EVENTS,
-];
-
-/// The value `scenario` sets for the limit `LIMITS[k]`.
-pub fn limit_value(scenario: &Scenario, k: usize) -> u64 {
-    match k {
-        0 => scenario.max_instructions_per_step,
-        1 => scenario.max_work_items,
-        2 => scenario.max_memory_bytes,
-        3 => scenario.max_printf_bytes,
-        _ => scenario.max_history_events,
-    }
-}
-
-/// Sets the limit `LIMITS[k]` on `scenario`.
-fn set_limit(scenario: &mut Scenario, k: usize, value: u64) {
-    match k {
-        0 => scenario.max_instructions_per_step = value,
-        1 => scenario.max_work_items = value,
-        2 => scenario.max_memory_bytes = value,
-        3 => scenario.max_printf_bytes = value,
-        _ => scenario.max_history_events = value,
-    }
-}
-
-/// The texts of the limit fields for `scenario`'s values.
-pub fn limit_texts(scenario: &Scenario) -> [String; 5] {
-    std::array::from_fn(|k| limit_value(scenario, k).to_string())
-}
+use crate::inputs::{set_limit, Inputs, LIMITS};
 
 /// The name diagnostics give the editor's text.
 pub const FILE_NAME: &str = "kernel.cl";
@@ -175,83 +130,41 @@ impl Form {
     }
 }
 
-/// Parses sizes written as `8`, `8,2` or `8 2 1`: one to three positive integers.
-pub fn parse_sizes(text: &str) -> Result<Vec<u64>, String> {
-    let parts: Vec<&str> = text
-        .split(|c: char| c == ',' || c == 'x' || c.is_whitespace())
-        .filter(|p| !p.is_empty())
-        .collect();
-    if parts.is_empty() {
-        return Err("enter a size, e.g. 8 or 8,2".into());
-    }
-    if parts.len() > 3 {
-        return Err("at most three dimensions".into());
-    }
-    parts
-        .iter()
-        .map(|part| match part.parse::<u64>() {
-            Ok(0) => Err("sizes must be at least 1".to_string()),
-            Ok(n) => Ok(n),
-            Err(_) => Err(format!("`{part}` is not a whole number")),
-        })
-        .collect()
-}
-
-/// Parses an offset: empty for none, or one to three whole numbers (zero allowed).
+/// Parses an offset: empty for none, or the engine's sizes syntax (zeros allowed).
 pub fn parse_offset(text: &str) -> Result<Vec<u64>, String> {
-    let parts: Vec<&str> = text
-        .split(|c: char| c == ',' || c == 'x' || c.is_whitespace())
-        .filter(|p| !p.is_empty())
-        .collect();
-    if parts.len() > 3 {
-        return Err("at most three dimensions".into());
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
     }
-    parts
-        .iter()
-        .map(|part| {
-            part.parse::<u64>()
-                .map_err(|_| format!("`{part}` is not a whole number"))
-        })
-        .collect()
+    scenario::parse_dims(text)
 }
 
-/// Parses a whole number from `min` to `max`.
-pub fn parse_count(text: &str, min: u64, max: u64) -> Result<u64, String> {
+/// Reads a whole number that fits 32 bits (the engine checks its range).
+fn parse_u32(text: &str) -> Result<u32, String> {
     let text = text.trim();
-    let range = || format!("a whole number from {min} to {max}");
-    match text.parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        Ok(_) => Err(range()),
-        Err(_) if text.is_empty() => Err(format!("enter {}", range())),
-        Err(_) => Err(format!("`{text}` is not {}", range())),
+    match text.parse::<u32>() {
+        Ok(n) => Ok(n),
+        Err(_) if text.is_empty() => Err("enter a whole number".into()),
+        Err(_) => Err(format!("`{text}` is not a whole number")),
     }
 }
 
-/// The sizes in the other dialect's terms: an NDRange's global size becomes the grid (global
-/// / local per dimension) and a grid becomes the global size (grid x block). Sizes that do
-/// not convert exactly (unparsable, or not divisible) are left as they are.
-pub fn convert_sizes(global: &str, local: &str, to: Dialect) -> (String, String) {
-    let unchanged = (global.to_string(), local.to_string());
-    let (Ok(g), Ok(l)) = (parse_sizes(global), parse_sizes(local)) else {
-        return unchanged;
+/// `value` when the engine's check of it passed, else the check's message and help.
+fn checked<T>(value: T, check: Result<(), Diagnostic>) -> Result<T, String> {
+    check.map(|()| value).map_err(|d| match d.help {
+        Some(help) => format!("{}: {help}", d.message),
+        None => d.message,
+    })
+}
+
+/// Reads a limit's value and has the engine check it against the limit's range.
+fn parse_limit(text: &str, limit: &Limit) -> Result<u64, String> {
+    let text = text.trim();
+    let value = match text.parse::<u64>() {
+        Ok(n) => n,
+        Err(_) if text.is_empty() => return Err(format!("enter a whole number from 1 to {}", limit.max)),
+        Err(_) => return Err(format!("`{text}` is not a whole number")),
     };
-    if g.len() != l.len() {
-        return unchanged;
-    }
-    let converted: Option<Vec<u64>> = match to {
-        Dialect::Cuda => g
-            .iter()
-            .zip(&l)
-            .map(|(g, l)| (g % l == 0).then_some(g / l))
-            .collect(),
-        Dialect::OpenCl | Dialect::Litmus => {
-            g.iter().zip(&l).map(|(g, l)| g.checked_mul(*l)).collect()
-        }
-    };
-    match converted {
-        Some(global) => (sizes_text(&global), local.trim().to_string()),
-        None => unchanged,
-    }
+    checked(value, limit.check(value))
 }
 
 /// A compiler diagnostic in one line, with where it is.
@@ -305,7 +218,7 @@ pub fn parse_seed(text: &str) -> Result<u64, String> {
 }
 
 /// Checks every field of the form and builds the scenario when all are valid.
-pub fn validate(state: &State) -> Form {
+pub fn validate(state: &Inputs) -> Form {
     if is_litmus(&state.source) {
         return validate_litmus(state);
     }
@@ -315,7 +228,7 @@ pub fn validate(state: &State) -> Form {
         ..Form::default()
     };
     // For CUDA, `global` and `local` hold the grid and the block.
-    let global = parse_sizes(&state.global)
+    let global = scenario::parse_sizes(&state.global)
         .map_err(|e| form.global_error = Some(e))
         .ok();
     let local = if state.local.trim().is_empty() && !cuda {
@@ -324,7 +237,7 @@ pub fn validate(state: &State) -> Form {
         form.local_error = Some("enter the block size, e.g. 32 or 16,16".into());
         None
     } else {
-        match parse_sizes(&state.local) {
+        match scenario::parse_sizes(&state.local) {
             Ok(local) if global.as_ref().is_some_and(|g| g.len() != local.len()) => {
                 form.local_error = Some(if cuda {
                     "give the block as many dimensions as the grid".into()
@@ -385,14 +298,16 @@ pub fn validate(state: &State) -> Form {
             }
         }
     };
-    let warp_size = parse_count(&state.warp_size, 1, MAX_WARP_SIZE)
+    // The text is read here; the value is the engine's to check, with its own words.
+    let warp_size = parse_u32(&state.warp_size)
+        .and_then(|n| checked(n, scenario::check_warp_size(n)))
         .map_err(|e| form.warp_size_error = Some(e))
         .ok();
     let resident_groups = if state.resident_groups.trim().is_empty() {
         Some(None)
     } else {
-        parse_count(&state.resident_groups, 1, u64::from(u32::MAX))
-            .map(|n| Some(n as u32))
+        parse_u32(&state.resident_groups)
+            .and_then(|n| checked(Some(n), scenario::check_resident_groups(Some(n))))
             .map_err(|e| form.resident_groups_error = Some(e))
             .ok()
     };
@@ -507,19 +422,20 @@ impl Common {
 }
 
 /// Checks the settings every run has, flagging the invalid ones on `form`.
-fn common_settings(state: &State, form: &mut Form) -> Option<Common> {
+fn common_settings(state: &Inputs, form: &mut Form) -> Option<Common> {
     let seed = parse_seed(&state.seed)
         .map_err(|e| form.seed_error = Some(e))
         .ok();
-    let pct_depth = parse_count(&state.pct_depth, 1, MAX_PCT_DEPTH)
+    let pct_depth = parse_u32(&state.pct_depth)
+        .and_then(|n| checked(n, scenario::check_pct_depth(n)))
         .map_err(|e| form.pct_depth_error = Some(e))
         .ok();
-    let max_steps = parse_count(&state.max_steps, 1, MAX_STEPS)
+    let max_steps = parse_limit(&state.max_steps, &limits::STEPS)
         .map_err(|e| form.max_steps_error = Some(e))
         .ok();
     let mut limits = [0u64; 5];
     for (k, limit) in LIMITS.iter().enumerate() {
-        match parse_count(&state.limits[k], 1, limit.max) {
+        match parse_limit(&state.limit(k), limit) {
             Ok(value) => limits[k] = value,
             Err(e) => form.limit_errors[k] = Some(e),
         }
@@ -538,7 +454,7 @@ fn common_settings(state: &State, form: &mut Form) -> Option<Common> {
 
 /// The form of a litmus test: only the seed is checked, because the test gives the launch
 /// and the arguments (the engine fills them in).
-fn validate_litmus(state: &State) -> Form {
+fn validate_litmus(state: &Inputs) -> Form {
     let mut form = Form {
         is_litmus: true,
         ..Form::default()
@@ -559,7 +475,7 @@ fn validate_litmus(state: &State) -> Form {
 }
 
 /// The scheduler and memory model, or the replay of an explored execution.
-fn schedule(scenario: &mut Scenario, state: &State) {
+fn schedule(scenario: &mut Scenario, state: &Inputs) {
     scenario.memory_model = state.memory_model;
     scenario.scheduler = state.scheduler;
     if let Some(replay) = &state.replay {
@@ -572,12 +488,26 @@ fn schedule(scenario: &mut Scenario, state: &State) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::{reduce, Action};
+    use crate::inputs::InputEdit;
     use interleave_engine::scenario::MemoryModel;
+
+    /// `inputs` after `edit`.
+    fn reduce(inputs: &Inputs, edit: InputEdit) -> Inputs {
+        let mut next = inputs.clone();
+        next.edit(edit);
+        next
+    }
+
+    /// `inputs` with `example` loaded.
+    fn loaded(example: &crate::examples::Example) -> Inputs {
+        let mut inputs = Inputs::default();
+        inputs.load_example(example);
+        inputs
+    }
 
     #[test]
     fn the_default_form_is_a_valid_scenario() {
-        let form = validate(&State::default());
+        let form = validate(&Inputs::default());
         let scenario = form.scenario.expect("valid");
         assert_eq!(scenario.launch.global, [8]);
         assert_eq!(scenario.launch.local, Some(vec![4]));
@@ -587,44 +517,33 @@ mod tests {
     }
 
     #[test]
-    fn sizes_take_one_to_three_positive_numbers() {
-        assert_eq!(parse_sizes("8"), Ok(vec![8]));
-        assert_eq!(parse_sizes(" 8, 2 "), Ok(vec![8, 2]));
-        assert_eq!(parse_sizes("4x4x2"), Ok(vec![4, 4, 2]));
-        assert!(parse_sizes("0").is_err());
-        assert!(parse_sizes("abc").is_err());
-        assert!(parse_sizes("").is_err());
-        assert!(parse_sizes("1,1,1,1").is_err());
-    }
-
-    #[test]
     fn invalid_fields_are_flagged_and_block_the_scenario() {
         for (action, check) in [
             (
-                Action::SetGlobal("0".into()),
+                InputEdit::Global("0".into()),
                 (|f: &Form| f.global_error.is_some()) as fn(&Form) -> bool,
             ),
-            (Action::SetGlobal("abc".into()), |f| {
+            (InputEdit::Global("abc".into()), |f| {
                 f.global_error.is_some() && f.work_items == 0
             }),
-            (Action::SetLocal("4,4".into()), |f| f.local_error.is_some()),
-            (Action::SetSeed("-1".into()), |f| f.seed_error.is_some()),
+            (InputEdit::Local("4,4".into()), |f| f.local_error.is_some()),
+            (InputEdit::Seed("-1".into()), |f| f.seed_error.is_some()),
             (
-                Action::SetArg {
+                InputEdit::Arg {
                     id: 0,
                     text: "ids=quux[8]".into(),
                 },
                 |f| f.arg_error(0).is_some(),
             ),
             (
-                Action::SetArg {
+                InputEdit::Arg {
                     id: 1,
                     text: "ids=int[2]".into(),
                 },
                 |f| f.arg_error(1).is_some_and(|m| m.contains("twice")),
             ),
         ] {
-            let form = validate(&reduce(&State::default(), action));
+            let form = validate(&reduce(&Inputs::default(), action));
             assert!(check(&form), "{form:?}");
             assert!(form.scenario.is_none());
         }
@@ -632,38 +551,21 @@ mod tests {
 
     #[test]
     fn an_empty_local_size_lets_the_engine_choose() {
-        let form = validate(&reduce(&State::default(), Action::SetLocal("".into())));
+        let form = validate(&reduce(&Inputs::default(), InputEdit::Local("".into())));
         assert_eq!(form.scenario.expect("valid").launch.local, None);
     }
 
     #[test]
     fn empty_argument_rows_are_skipped() {
-        let form = validate(&reduce(&State::default(), Action::AddArg));
+        let form = validate(&reduce(&Inputs::default(), InputEdit::AddArg));
         assert_eq!(form.scenario.expect("valid").args.len(), 2);
     }
 
     #[test]
-    fn a_litmus_test_is_recognised_by_its_first_word() {
-        assert!(is_litmus("OPENCL MP\n{ }"));
-        assert!(is_litmus(
-            "  (* a (* nested *) comment *)\n// line\n/* block */ OPENCL SB"
-        ));
-        assert!(!is_litmus("OPENCLX"));
-        assert!(!is_litmus("(* never closed OPENCL"));
-        assert!(!is_litmus("__kernel void k() {} // OPENCL"));
-        assert!(!is_litmus(""));
-        assert!(is_litmus("// a PTX test\nPTX MP\n{ x=0; }"));
-        assert!(!is_litmus("__global__ void k() {} // PTX"));
-    }
-
-    #[test]
     fn a_litmus_test_ignores_the_launch_fields() {
-        let state = reduce(
-            &State::default(),
-            Action::LoadExample(&crate::examples::EXAMPLES[1]),
-        );
-        let state = reduce(&state, Action::SetGlobal("nonsense".into()));
-        let state = reduce(&state, Action::SetMemoryModel(MemoryModel::Relaxed));
+        let state = loaded(&crate::examples::EXAMPLES[1]);
+        let state = reduce(&state, InputEdit::Global("nonsense".into()));
+        let state = reduce(&state, InputEdit::MemoryModel(MemoryModel::Relaxed));
         let form = validate(&state);
         assert!(form.is_litmus && form.global_error.is_none());
         assert_eq!(form.work_items, 2);
@@ -674,11 +576,11 @@ mod tests {
         // A broken test is still handed to the engine, which explains what is wrong.
         let broken = validate(&reduce(
             &state,
-            Action::EditSource("OPENCL X\nnonsense".into()),
+            InputEdit::Source("OPENCL X\nnonsense".into()),
         ));
         assert!(broken.scenario.is_some() && broken.litmus.is_none());
         assert_eq!(broken.work_items, 0);
-        let bad_seed = validate(&reduce(&state, Action::SetSeed("x".into())));
+        let bad_seed = validate(&reduce(&state, InputEdit::Seed("x".into())));
         assert!(bad_seed.scenario.is_none() && bad_seed.seed_error.is_some());
     }
 
@@ -692,38 +594,38 @@ mod tests {
     fn the_new_settings_are_checked_and_block_the_scenario() {
         for (action, check) in [
             (
-                Action::SetOffset("1,2".into()),
+                InputEdit::Offset("1,2".into()),
                 (|f: &Form| f.offset_error.is_some()) as fn(&Form) -> bool,
             ),
-            (Action::SetOffset("-1".into()), |f| f.offset_error.is_some()),
-            (Action::SetWarpSize("0".into()), |f| {
+            (InputEdit::Offset("-1".into()), |f| f.offset_error.is_some()),
+            (InputEdit::WarpSize("0".into()), |f| {
                 f.warp_size_error.is_some()
             }),
-            (Action::SetWarpSize("65".into()), |f| {
+            (InputEdit::WarpSize("65".into()), |f| {
                 f.warp_size_error.is_some()
             }),
-            (Action::SetPctDepth("".into()), |f| {
+            (InputEdit::PctDepth("".into()), |f| {
                 f.pct_depth_error.is_some()
             }),
-            (Action::SetResidentGroups("0".into()), |f| {
+            (InputEdit::ResidentGroups("0".into()), |f| {
                 f.resident_groups_error.is_some()
             }),
-            (Action::SetMaxSteps("0".into()), |f| {
+            (InputEdit::MaxSteps("0".into()), |f| {
                 f.max_steps_error.is_some()
             }),
             (
-                Action::SetMaxSteps((MAX_STEPS + 1).to_string().into()),
+                InputEdit::MaxSteps((limits::STEPS.max + 1).to_string().into()),
                 |f| f.max_steps_error.is_some(),
             ),
             (
-                Action::SetArgText {
+                InputEdit::ArgText {
                     param: "ids".into(),
                     text: "ids=int[x]".into(),
                 },
                 |f| f.arg_error(0).is_some(),
             ),
         ] {
-            let form = validate(&reduce(&State::default(), action));
+            let form = validate(&reduce(&Inputs::default(), action));
             assert!(check(&form), "{form:?}");
             assert!(form.scenario.is_none());
             assert!(!form.invalid_settings().is_empty());
@@ -732,16 +634,16 @@ mod tests {
 
     #[test]
     fn every_setting_reaches_the_scenario() {
-        let mut state = State::default();
+        let mut state = Inputs::default();
         for action in [
-            Action::SetOffset("2".into()),
-            Action::SetWarpSize("4".into()),
-            Action::SetScheduler(SchedulerKind::Pct),
-            Action::SetPctDepth("5".into()),
-            Action::SetResidentGroups("1".into()),
-            Action::SetProgress(interleave_engine::scenario::Progress::Fair),
-            Action::SetGranularity(interleave_engine::scenario::Granularity::Statement),
-            Action::SetMaxSteps("1234".into()),
+            InputEdit::Offset("2".into()),
+            InputEdit::WarpSize("4".into()),
+            InputEdit::Scheduler(SchedulerKind::Pct),
+            InputEdit::PctDepth("5".into()),
+            InputEdit::ResidentGroups("1".into()),
+            InputEdit::Progress(interleave_engine::scenario::Progress::Fair),
+            InputEdit::Granularity(interleave_engine::scenario::Granularity::Statement),
+            InputEdit::MaxSteps("1234".into()),
         ] {
             state = reduce(&state, action);
         }
@@ -761,18 +663,18 @@ mod tests {
         );
         assert_eq!(scenario.max_steps, 1234);
         // The empty resident count means every group.
-        let all = reduce(&state, Action::SetResidentGroups(" ".into()));
+        let all = reduce(&state, InputEdit::ResidentGroups(" ".into()));
         assert_eq!(validate(&all).scenario.unwrap().max_resident_groups, None);
     }
 
     #[test]
     fn the_resource_limits_are_checked_against_their_hard_maxima() {
-        let defaults = validate(&State::default()).scenario.expect("valid");
+        let defaults = validate(&Inputs::default()).scenario.expect("valid");
         assert_eq!(defaults.max_work_items, limits::WORK_ITEMS.default);
-        let raised = reduce(&State::default(), Action::SetLimit(1, "64".into()));
+        let raised = reduce(&Inputs::default(), InputEdit::Limit(1, "64".into()));
         assert_eq!(validate(&raised).scenario.expect("valid").max_work_items, 64);
         let too_high = (limits::MEMORY_BYTES.max + 1).to_string();
-        let form = validate(&reduce(&State::default(), Action::SetLimit(2, too_high.into())));
+        let form = validate(&reduce(&Inputs::default(), InputEdit::Limit(2, too_high.into())));
         assert!(form.scenario.is_none());
         assert!(form.limit_errors[2].is_some());
         assert_eq!(form.invalid_settings(), ["Max memory (bytes)"]);
@@ -780,10 +682,10 @@ mod tests {
 
     #[test]
     fn a_cuda_launch_is_a_grid_of_blocks() {
-        let state = reduce(&State::default(), Action::SetDialect(Dialect::Cuda));
+        let state = reduce(&Inputs::default(), InputEdit::Dialect(Dialect::Cuda));
         let state = reduce(
             &state,
-            Action::EditSource("__global__ void count(int *ids, int *counters) {}".into()),
+            InputEdit::Source("__global__ void count(int *ids, int *counters) {}".into()),
         );
         let form = validate(&state);
         assert!(form.cuda);
@@ -792,37 +694,37 @@ mod tests {
         assert_eq!(scenario.dialect, Dialect::Cuda);
         assert_eq!(scenario.launch.global, [8]);
         assert_eq!(scenario.launch.local, Some(vec![4]));
-        let no_block = validate(&reduce(&state, Action::SetLocal("".into())));
+        let no_block = validate(&reduce(&state, InputEdit::Local("".into())));
         assert!(no_block.local_error.is_some() && no_block.scenario.is_none());
         assert_eq!(no_block.work_items, 0);
-        let mismatched = validate(&reduce(&state, Action::SetLocal("2,2".into())));
+        let mismatched = validate(&reduce(&state, InputEdit::Local("2,2".into())));
         assert!(mismatched.local_error.unwrap().contains("block"));
     }
 
     #[test]
     fn the_table_follows_the_kernel_s_signature() {
-        let form = validate(&State::default());
+        let form = validate(&Inputs::default());
         let names: Vec<&str> = form.table.rows.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["ids", "counters"]);
         assert_eq!(form.kernel.as_deref(), Some("count"));
         assert!(form.signature_problem.is_none());
         // Two kernels: the first is chosen until another is, and the scenario names it.
         let two = reduce(
-            &State::default(),
-            Action::EditSource(
+            &Inputs::default(),
+            InputEdit::Source(
                 "__kernel void a(__global int *ids) {}\n__kernel void b(float x) {}".into(),
             ),
         );
         let form = validate(&two);
         assert_eq!(form.kernels.as_ref().map(|k| k.len()), Some(2));
         assert_eq!(form.scenario.unwrap().kernel.as_deref(), Some("a"));
-        let b = validate(&reduce(&two, Action::SetKernel("b".into())));
+        let b = validate(&reduce(&two, InputEdit::Kernel("b".into())));
         assert_eq!(b.table.rows[0].name, "x");
         assert_eq!(b.table.set_aside.len(), 2, "the rows of `a` are kept aside");
         assert!(b.scenario.is_none(), "`x` needs a value");
         let b = validate(&reduce(
-            &reduce(&two, Action::SetKernel("b".into())),
-            Action::SetArgText {
+            &reduce(&two, InputEdit::Kernel("b".into())),
+            InputEdit::ArgText {
                 param: "x".into(),
                 text: "x=float:1.5".into(),
             },
@@ -835,8 +737,8 @@ mod tests {
     #[test]
     fn a_source_that_does_not_compile_keeps_its_rows() {
         let state = reduce(
-            &State::default(),
-            Action::EditSource("__kernel void count(__global int *ids".into()),
+            &Inputs::default(),
+            InputEdit::Source("__kernel void count(__global int *ids".into()),
         );
         let form = validate(&state);
         let problem = form.signature_problem.clone().expect("a reason");
@@ -849,35 +751,28 @@ mod tests {
 
     #[test]
     fn a_litmus_test_checks_its_run_settings() {
-        let state = reduce(
-            &State::default(),
-            Action::LoadExample(&crate::examples::EXAMPLES[1]),
-        );
-        let state = reduce(&state, Action::SetMaxSteps("10".into()));
+        let state = loaded(&crate::examples::EXAMPLES[1]);
+        let state = reduce(&state, InputEdit::MaxSteps("10".into()));
         assert_eq!(validate(&state).scenario.unwrap().max_steps, 10);
-        let bad = validate(&reduce(&state, Action::SetPctDepth("100".into())));
+        let bad = validate(&reduce(&state, InputEdit::PctDepth("100".into())));
         assert!(bad.pct_depth_error.is_some() && bad.scenario.is_none());
         assert_eq!(bad.invalid_settings(), ["PCT depth"]);
     }
 
     #[test]
-    fn sizes_convert_between_dialects_only_when_exact() {
-        assert_eq!(
-            convert_sizes("16,4", "4,2", Dialect::Cuda),
-            ("4,2".to_string(), "4,2".to_string())
-        );
-        assert_eq!(
-            convert_sizes("4,2", "4,2", Dialect::OpenCl),
-            ("16,4".to_string(), "4,2".to_string())
-        );
-        for (global, local) in [("9", "4"), ("8", ""), ("8", "2,2"), ("x", "1")] {
-            assert_eq!(
-                convert_sizes(global, local, Dialect::Cuda),
-                (global.to_string(), local.to_string())
-            );
-        }
+    fn an_offset_may_be_empty_or_zero() {
         assert_eq!(parse_offset(""), Ok(vec![]));
         assert_eq!(parse_offset("0, 4"), Ok(vec![0, 4]));
-        assert!(parse_count("", 1, 2).unwrap_err().starts_with("enter"));
+    }
+
+    #[test]
+    fn ranges_are_the_engine_s_and_its_words_are_shown() {
+        let form = validate(&reduce(&Inputs::default(), InputEdit::WarpSize("100".into())));
+        let message = form.warp_size_error.expect("refused");
+        assert!(message.contains("a warp of 100 work-items is not supported"), "{message}");
+        let form = validate(&reduce(&Inputs::default(), InputEdit::PctDepth("65".into())));
+        assert!(form.pct_depth_error.expect("refused").contains("PCT depth of 65"));
+        let form = validate(&reduce(&Inputs::default(), InputEdit::WarpSize("64".into())));
+        assert_eq!(form.scenario.expect("valid").warp_size, 64);
     }
 }

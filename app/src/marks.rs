@@ -12,7 +12,6 @@ use interleave_engine::diag::{Diagnostic, Severity, Span};
 use interleave_engine::report::Finding;
 use serde::Serialize;
 
-use crate::components::findings::severity_name;
 
 /// At most this many messages are listed in one gutter marker's tooltip.
 const MESSAGES_PER_LINE: usize = 8;
@@ -125,6 +124,14 @@ pub fn line_findings(findings: &[Finding]) -> Vec<LineFindings> {
             }
         })
         .collect()
+}
+
+/// The word a severity is shown with, as a class name and in text.
+pub fn severity_name(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
 }
 
 #[cfg(test)]

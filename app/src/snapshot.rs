@@ -35,6 +35,18 @@ pub struct Snapshot {
     pub findings: Rc<Vec<Finding>>,
 }
 
+impl Snapshot {
+    /// The line the work-item `index` is at, unless it has finished.
+    pub fn line_of(&self, index: usize) -> Option<u32> {
+        self.timeline
+            .groups
+            .iter()
+            .flat_map(|g| g.lanes.iter())
+            .find(|lane| lane.index == index && lane.status != "finished")
+            .and_then(|lane| lane.line)
+    }
+}
+
 /// An event store shared by the snapshots of one run. Equal when it is the same store.
 #[derive(Clone, Default)]
 pub struct SharedEvents(Rc<RefCell<EventStore>>);
@@ -513,7 +525,7 @@ mod tests {
 
     #[test]
     fn a_fresh_session_has_every_lane_grouped_and_one_step_one_mark() {
-        let form = crate::form::validate(&crate::state::State::default());
+        let form = crate::form::validate(&crate::inputs::Inputs::default());
         let scenario = form.scenario.expect("the default form is valid");
         let mut session = Session::new((*scenario).clone()).expect("the example compiles");
         let fresh = take(&session, None);
@@ -544,7 +556,7 @@ mod tests {
     }
 
     fn default_session() -> Session {
-        let form = crate::form::validate(&crate::state::State::default());
+        let form = crate::form::validate(&crate::inputs::Inputs::default());
         let scenario = form.scenario.expect("the default form is valid");
         Session::new((*scenario).clone()).expect("the example compiles")
     }

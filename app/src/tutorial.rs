@@ -3,7 +3,7 @@
 //!
 //! A check is an exploration like the Explore panel's, run by the same workers (`crate::pool`)
 //! on the scenario and seeds the engine's `lesson::plan` gives; the parts' results are merged
-//! (`explore::merge`) and the engine's `lesson::evaluate` turns them into a verdict here.
+//! (the engine's `explore::merge`) and the engine's `lesson::evaluate` turns them into a verdict here.
 
 use std::rc::Rc;
 
@@ -152,7 +152,7 @@ impl Reducible for Tutorial {
                                 next.check = CheckState::Cancelled;
                             } else {
                                 let results: Vec<Exploration> = parts.iter().filter_map(|p| p.result.as_deref().cloned()).collect();
-                                let verdict = lesson::evaluate(&lesson.check, &explore::merge(&results));
+                                let verdict = lesson::evaluate(&lesson.check, &interleave_engine::explore::merge(&results));
                                 if verdict.passed {
                                     let mut progress = Progress::clone(&next.progress);
                                     progress.passed.insert(lesson.id.clone());

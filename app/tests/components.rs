@@ -1739,7 +1739,7 @@ mod launch_and_files {
 
     use super::*;
     use gloo::storage::{LocalStorage, Storage};
-    use interleave_app::inputs::{self, STORAGE_KEY};
+    use interleave_app::inputs::{self, InputEdit, STORAGE_KEY};
     use interleave_app::state::{Action, State};
     use js_sys::Array;
     use web_sys::{DataTransfer, DragEvent, DragEventInit, File};
@@ -1866,18 +1866,18 @@ mod launch_and_files {
     async fn a_stored_scenario_is_restored_on_start() {
         let mut state = State::default();
         for action in [
-            Action::SetGlobal("16".into()),
-            Action::SetArgText {
+            Action::Edit(InputEdit::Global("16".into())),
+            Action::Edit(InputEdit::ArgText {
                 param: "ids".into(),
                 text: "ids=int[16]".into(),
-            },
-            Action::SetMaxSteps("500".into()),
+            }),
+            Action::Edit(InputEdit::MaxSteps("500".into())),
         ] {
             state = interleave_app::state::reduce(&state, action);
         }
         LocalStorage::clear();
         LocalStorage::raw()
-            .set_item(STORAGE_KEY, &inputs::encode(state.inputs(), true, None))
+            .set_item(STORAGE_KEY, &inputs::encode(inputs::Inputs::clone(&state.inputs), true, None))
             .unwrap();
         let root = fresh_root();
         yew::Renderer::<App>::with_root(root.clone()).render();

@@ -334,12 +334,12 @@ fn parse(args: ParseArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Parses `X[,Y[,Z]]`.
+/// Parses `X[,Y[,Z]]` with the engine's one syntax of sizes (`scenario::parse_dims`); the
+/// values themselves are the launch's to check.
 fn parse_dims(flag: &str, text: &str) -> Result<Vec<u64>, Diagnostic> {
-    let dims: Result<Vec<u64>, _> = text.split(',').map(|p| p.trim().parse::<u64>()).collect();
-    match dims {
-        Ok(d) if (1..=3).contains(&d.len()) => Ok(d),
-        _ => Err(Diagnostic::error("invalid-option", format!("invalid {flag} `{text}`"))
+    match interleave_engine::scenario::parse_dims(text) {
+        Ok(d) => Ok(d),
+        Err(_) => Err(Diagnostic::error("invalid-option", format!("invalid {flag} `{text}`"))
             .with_help(format!("write 1 to 3 sizes separated by commas, e.g. {flag} 64 or {flag} 16,16"))),
     }
 }

@@ -629,6 +629,61 @@ pub const WARP_SIZES: std::ops::RangeInclusive<u32> = 1..=64;
 /// The PCT depths the scheduler honours (it draws `depth - 1` priority change points).
 pub const PCT_DEPTHS: std::ops::RangeInclusive<u32> = 1..=64;
 
+/// Checks a warp (sub-group) size: one of [`WARP_SIZES`]. Part of [`Scenario::check`], and
+/// what the app's launch panel says beside the field.
+pub fn check_warp_size(warp_size: u32) -> Result<(), Diagnostic> {
+    if WARP_SIZES.contains(&warp_size) {
+        return Ok(());
+    }
+    Err(Diagnostic::error("invalid-option", format!("a warp of {warp_size} work-items is not supported"))
+        .with_help(format!("choose a warp size (`--warp-size`, `warp_size`) from {} to {}", WARP_SIZES.start(), WARP_SIZES.end())))
+}
+
+/// Checks a PCT depth: one of [`PCT_DEPTHS`]. Part of [`Scenario::check`].
+pub fn check_pct_depth(depth: u32) -> Result<(), Diagnostic> {
+    if PCT_DEPTHS.contains(&depth) {
+        return Ok(());
+    }
+    Err(Diagnostic::error("invalid-option", format!("a PCT depth of {depth} is not supported"))
+        .with_help(format!("choose a depth (`--pct-depth`, `pct_depth`) from {} to {}", PCT_DEPTHS.start(), PCT_DEPTHS.end())))
+}
+
+/// Checks the number of resident work-groups (`None`: all of them). Part of
+/// [`Scenario::check`].
+pub fn check_resident_groups(groups: Option<u32>) -> Result<(), Diagnostic> {
+    if groups != Some(0) {
+        return Ok(());
+    }
+    Err(Diagnostic::error("invalid-option", "at least one work-group must be resident").with_help(
+        "leave the resident groups (`--resident-groups`, `max_resident_groups`) out to make every work-group resident",
+    ))
+}
+
+/// Reads a list of one to three whole numbers separated by commas, `x` or blank space
+/// (`8`, `8,2`, `4x4x2`, `8 2 1`): the one syntax of NDRange, grid, block and offset sizes,
+/// read the same way by the CLI's flags and the app's launch panel. Zeros are read (an offset
+/// may be 0); [`parse_sizes`] refuses them for sizes.
+pub fn parse_dims(text: &str) -> Result<Vec<u64>, String> {
+    let parts: Vec<&str> = text.split(|c: char| c == ',' || c == 'x' || c.is_whitespace()).filter(|p| !p.is_empty()).collect();
+    if parts.is_empty() {
+        return Err("enter a size, e.g. 8 or 8,2".into());
+    }
+    if parts.len() > 3 {
+        return Err("at most three dimensions".into());
+    }
+    parts.iter().map(|part| part.parse::<u64>().map_err(|_| format!("`{part}` is not a whole number"))).collect()
+}
+
+/// Reads sizes ([`parse_dims`]) that are all at least 1, as a global, local, grid or block
+/// size must be.
+pub fn parse_sizes(text: &str) -> Result<Vec<u64>, String> {
+    let sizes = parse_dims(text)?;
+    if sizes.contains(&0) {
+        return Err("sizes must be at least 1".into());
+    }
+    Ok(sizes)
+}
+
 /// The settings a litmus test makes itself, by scenario field: it places its threads in
 /// work-groups (the launch), names its kernel and gives each location its buffer (the
 /// arguments), so a scenario of a litmus test leaves them at their defaults.
@@ -654,24 +709,9 @@ impl Scenario {
     pub fn check(&self) -> Result<(), Vec<Diagnostic>> {
         let mut errors = crate::limits::check(self).err().unwrap_or_default();
         let invalid = |message: String, help: &str| Diagnostic::error("invalid-option", message).with_help(help);
-        if !WARP_SIZES.contains(&self.warp_size) {
-            errors.push(invalid(
-                format!("a warp of {} work-items is not supported", self.warp_size),
-                "choose a warp size (`--warp-size`, `warp_size`) from 1 to 64",
-            ));
-        }
-        if !PCT_DEPTHS.contains(&self.pct_depth) {
-            errors.push(invalid(
-                format!("a PCT depth of {} is not supported", self.pct_depth),
-                "choose a depth (`--pct-depth`, `pct_depth`) from 1 to 64",
-            ));
-        }
-        if self.max_resident_groups == Some(0) {
-            errors.push(invalid(
-                "at least one work-group must be resident".into(),
-                "leave the resident groups (`--resident-groups`, `max_resident_groups`) out to make every work-group resident",
-            ));
-        }
+        errors.extend(check_warp_size(self.warp_size).err());
+        errors.extend(check_pct_depth(self.pct_depth).err());
+        errors.extend(check_resident_groups(self.max_resident_groups).err());
         if !self.schedule.is_empty() && self.scheduler != SchedulerKind::Manual {
             errors.push(invalid(
                 format!("a schedule is followed only by the manual scheduler, and this scenario uses `{}`", self.scheduler.name()),
@@ -749,6 +789,32 @@ pub fn to_toml(scenario: &Scenario) -> Result<String, Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_take_one_to_three_whole_numbers_in_one_syntax() {
+        assert_eq!(parse_sizes("8"), Ok(vec![8]));
+        assert_eq!(parse_sizes(" 8, 2 "), Ok(vec![8, 2]));
+        assert_eq!(parse_sizes("4x4x2"), Ok(vec![4, 4, 2]));
+        assert_eq!(parse_sizes("8 2 1"), Ok(vec![8, 2, 1]));
+        for bad in ["0", "abc", "", "1,1,1,1", "-1"] {
+            assert!(parse_sizes(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_dims("0, 4"), Ok(vec![0, 4]));
+    }
+
+    #[test]
+    fn each_setting_check_is_part_of_the_scenario_check() {
+        let mut scenario = Scenario { warp_size: 65, pct_depth: 0, max_resident_groups: Some(0), ..Scenario::default() };
+        let errors = scenario.check().unwrap_err();
+        let expected: Vec<Diagnostic> =
+            [check_warp_size(65), check_pct_depth(0), check_resident_groups(Some(0))].into_iter().filter_map(Result::err).collect();
+        assert_eq!(errors.len(), 3);
+        assert!(expected.iter().all(|d| errors.iter().any(|e| e.message == d.message)));
+        scenario.warp_size = *WARP_SIZES.end();
+        scenario.pct_depth = *PCT_DEPTHS.start();
+        scenario.max_resident_groups = None;
+        assert!(scenario.check().is_ok());
+    }
 
     #[test]
     fn arg_specs_from_the_cli_contract_parse() {

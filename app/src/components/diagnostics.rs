@@ -10,7 +10,7 @@ use std::rc::Rc;
 use interleave_engine::diag::{Diagnostic, LineIndex, Span};
 use yew::prelude::*;
 
-use super::findings::severity_name;
+use crate::marks::severity_name;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

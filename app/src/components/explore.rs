@@ -15,7 +15,7 @@ use interleave_engine::explore::Exploration;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::findings::severity_name;
+use crate::marks::severity_name;
 use super::histogram::{Bar, Histogram};
 use super::outcomes::OutcomeTable;
 use crate::explore::{self, describe_outcome, outcome_labels, ExploreMode};

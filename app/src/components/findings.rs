@@ -8,12 +8,13 @@
 
 use std::rc::Rc;
 
-use interleave_engine::diag::{Severity, Span};
+use interleave_engine::diag::Span;
 use interleave_engine::report::Finding;
 use yew::prelude::*;
 
 use crate::explain::explain;
 use crate::inspector::work_item_name;
+use crate::marks::severity_name;
 
 /// Where a finding points in the source: its span if it has one, else its line and column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,13 +46,6 @@ pub struct Props {
     #[prop_or_default]
     pub current: Option<usize>,
     pub on_open: Callback<Opened>,
-}
-
-pub fn severity_name(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    }
 }
 
 /// The place the finding itself points at.

@@ -24,64 +24,28 @@ use yew::prelude::*;
 
 use super::icon::{icon, Icon};
 use crate::args::{self, ArgFields, ArgKind, Checked, Field, Init, ParamClass, ACCESSES};
-use crate::form::{self, Form};
-use crate::state::{Action, ArgRow, DIALECTS, MEMORY_MODELS, SCHEDULERS};
+use crate::form::Form;
+use crate::inputs::{InputEdit, Inputs, DIALECTS, LIMITS, MEMORY_MODELS, SCHEDULERS};
+use interleave_engine::limits::STEPS;
+use interleave_engine::scenario::WARP_SIZES;
 
 /// The scheduler select's value while an explored execution is replayed.
 const REPLAY: &str = "replay";
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub global: AttrValue,
-    pub local: AttrValue,
-    pub seed: AttrValue,
-    pub scheduler: SchedulerKind,
-    pub memory_model: MemoryModel,
-    /// Whether the scheduler is replaced by the replay of an explored execution.
-    #[prop_or_default]
-    pub replaying: bool,
-    pub args: Rc<Vec<ArgRow>>,
+    /// The launch as typed.
+    pub inputs: Rc<Inputs>,
+    /// The inputs checked, field by field.
     pub form: Rc<Form>,
-    pub on_global: Callback<AttrValue>,
-    pub on_local: Callback<AttrValue>,
-    pub on_seed: Callback<AttrValue>,
-    pub on_scheduler: Callback<SchedulerKind>,
-    pub on_memory_model: Callback<MemoryModel>,
-    /// Text typed into a row that is not a parameter's (one set aside).
-    pub on_arg: Callback<(u32, AttrValue)>,
-    /// Adds a row typed as text (offered while the kernel's parameters cannot be read).
-    pub on_add_arg: Callback<()>,
-    /// Removes a stored row: a parameter's row returns to its default.
-    pub on_remove_arg: Callback<u32>,
-    #[prop_or(Dialect::OpenCl)]
-    pub dialect: Dialect,
-    #[prop_or_default]
-    pub offset: AttrValue,
-    #[prop_or_default]
-    pub warp_size: AttrValue,
-    #[prop_or_default]
-    pub pct_depth: AttrValue,
-    #[prop_or_default]
-    pub resident_groups: AttrValue,
-    #[prop_or_default]
-    pub progress: Progress,
-    #[prop_or_default]
-    pub granularity: Granularity,
-    #[prop_or_default]
-    pub max_steps: AttrValue,
-    /// The texts of the resource limit fields (`form::LIMITS`, in order).
-    #[prop_or_default]
-    pub limits: Rc<[AttrValue; 5]>,
-    /// The other edits (dialect, kernel, offset, the settings under "More", and the argument
-    /// table's fields and text), as the reducer's actions.
-    #[prop_or_default]
-    pub on_edit: Callback<Action>,
+    /// Every edit of the panel, one per field.
+    pub on_edit: Callback<InputEdit>,
 }
 
 /// The value of the input an event came from.
-fn input_value(event: InputEvent) -> AttrValue {
+fn input_value(event: InputEvent) -> String {
     let input: HtmlInputElement = event.target_unchecked_into();
-    AttrValue::from(input.value())
+    input.value()
 }
 
 /// The value of the select a change came from.
@@ -100,7 +64,7 @@ fn described_by(help: Option<&str>, error: Option<&str>) -> Option<AttrValue> {
 struct TextField<'a> {
     id: &'a str,
     label: &'a str,
-    value: &'a AttrValue,
+    value: &'a str,
     error: Option<&'a str>,
     placeholder: &'a str,
     /// A line under the field (the default and limits).
@@ -120,7 +84,7 @@ fn text_field(f: TextField) -> Html {
                 inputmode="numeric"
                 autocomplete="off"
                 spellcheck="false"
-                value={f.value.clone()}
+                value={f.value.to_string()}
                 placeholder={f.placeholder.to_string()}
                 aria-invalid={if f.error.is_some() { "true" } else { "false" }}
                 aria-describedby={described_by(f.help.as_ref().map(|_| help_id.as_str()), f.error.map(|_| error_id.as_str()))}
@@ -159,29 +123,30 @@ fn select_field(
 #[component]
 pub fn LaunchPanel(props: &Props) -> Html {
     let form = &props.form;
-    let more_open = use_state(|| false);
-    let on_seed_roll = {
-        let on_seed = props.on_seed.clone();
-        Callback::from(move |_: MouseEvent| {
-            // Only a new seed value is drawn here; the run itself stays a pure function of it.
-            let seed = (js_sys::Math::random() * 4_294_967_296.0) as u64;
-            on_seed.emit(AttrValue::from(seed.to_string()));
-        })
-    };
-    let onchange_scheduler = props.on_scheduler.reform(|event: Event| {
-        SchedulerKind::parse(&select_value(event)).unwrap_or(SchedulerKind::Random)
-    });
-    let onchange_model = props.on_memory_model.reform(|event: Event| {
-        let value = select_value(event);
-        MEMORY_MODELS
-            .iter()
-            .find(|(_, name, _)| *name == value)
-            .map_or(MemoryModel::Sc, |&(model, _, _)| model)
-    });
+    let inputs = &props.inputs;
     let edit = &props.on_edit;
+    let replaying = inputs.replay.is_some();
+    let more_open = use_state(|| false);
+    let on_seed_roll = edit.reform(|_: MouseEvent| {
+        // Only a new seed value is drawn here; the run itself stays a pure function of it.
+        let seed = (js_sys::Math::random() * 4_294_967_296.0) as u64;
+        InputEdit::Seed(seed.to_string())
+    });
+    let onchange_scheduler = edit.reform(|event: Event| {
+        InputEdit::Scheduler(SchedulerKind::parse(&select_value(event)).unwrap_or(SchedulerKind::Random))
+    });
+    let onchange_model = edit.reform(|event: Event| {
+        let value = select_value(event);
+        InputEdit::MemoryModel(
+            MEMORY_MODELS
+                .iter()
+                .find(|(_, name, _)| *name == value)
+                .map_or(MemoryModel::Sc, |&(model, _, _)| model),
+        )
+    });
     let seed_error = form.seed_error.as_deref();
     let litmus = form.is_litmus;
-    let cuda = !litmus && props.dialect == Dialect::Cuda;
+    let cuda = !litmus && inputs.dialect == Dialect::Cuda;
     let default_steps = interleave_engine::scenario::Scenario::default().max_steps;
 
     let dialect_field = if litmus {
@@ -203,7 +168,7 @@ pub fn LaunchPanel(props: &Props) -> Html {
                     (
                         name.to_string(),
                         words.to_string(),
-                        dialect == props.dialect,
+                        dialect == inputs.dialect,
                     )
                 })
                 .collect(),
@@ -213,7 +178,7 @@ pub fn LaunchPanel(props: &Props) -> Html {
                     .iter()
                     .find(|(_, name, _)| *name == value)
                     .map_or(Dialect::OpenCl, |&(dialect, _, _)| dialect);
-                Action::SetDialect(dialect)
+                InputEdit::Dialect(dialect)
             }),
         )
     };
@@ -232,7 +197,7 @@ pub fn LaunchPanel(props: &Props) -> Html {
                         (k.name.clone(), k.name.clone(), selected)
                     })
                     .collect(),
-                edit.reform(|event: Event| Action::SetKernel(select_value(event).into())),
+                edit.reform(|event: Event| InputEdit::Kernel(select_value(event))),
             )
         });
     let (global_label, local_label, global_id, local_id) = if cuda {
@@ -243,10 +208,10 @@ pub fn LaunchPanel(props: &Props) -> Html {
     let sizes = (!litmus).then(|| {
         html! {
             <>
-                { text_field(TextField { id: global_id, label: global_label, value: &props.global, error: form.global_error.as_deref(), placeholder: "8 or 8,2", help: None, oninput: props.on_global.reform(input_value) }) }
-                { text_field(TextField { id: local_id, label: local_label, value: &props.local, error: form.local_error.as_deref(), placeholder: if cuda { "32 or 16,16" } else { "auto" }, help: None, oninput: props.on_local.reform(input_value) }) }
+                { text_field(TextField { id: global_id, label: global_label, value: &inputs.global, error: form.global_error.as_deref(), placeholder: "8 or 8,2", help: None, oninput: edit.reform(|e| InputEdit::Global(input_value(e))) }) }
+                { text_field(TextField { id: local_id, label: local_label, value: &inputs.local, error: form.local_error.as_deref(), placeholder: if cuda { "32 or 16,16" } else { "auto" }, help: None, oninput: edit.reform(|e| InputEdit::Local(input_value(e))) }) }
                 if !cuda {
-                    { text_field(TextField { id: "offset", label: "Offset", value: &props.offset, error: form.offset_error.as_deref(), placeholder: "0", help: None, oninput: edit.reform(|e| Action::SetOffset(input_value(e))) }) }
+                    { text_field(TextField { id: "offset", label: "Offset", value: &inputs.offset, error: form.offset_error.as_deref(), placeholder: "0", help: None, oninput: edit.reform(|e| InputEdit::Offset(input_value(e))) }) }
                 }
             </>
         }
@@ -254,25 +219,25 @@ pub fn LaunchPanel(props: &Props) -> Html {
     let scheduler_field = html! {
         <div class="field">
             <label for="scheduler">{ "Scheduler" }</label>
-            <select id="scheduler" onchange={onchange_scheduler} title={props.replaying.then_some("Replaying an explored execution step by step; choose a scheduler to leave the replay")}>
-                if props.replaying {
+            <select id="scheduler" onchange={onchange_scheduler} title={replaying.then_some("Replaying an explored execution step by step; choose a scheduler to leave the replay")}>
+                if replaying {
                     <option value={REPLAY} selected=true>{ "manual (replay)" }</option>
                 }
                 { for SCHEDULERS.iter().map(|&kind| html! {
-                    <option value={kind.name()} selected={!props.replaying && kind == props.scheduler}>{ kind.name() }</option>
+                    <option value={kind.name()} selected={!replaying && kind == inputs.scheduler}>{ kind.name() }</option>
                 }) }
             </select>
         </div>
     };
-    let pct_field = (props.scheduler == SchedulerKind::Pct && !props.replaying).then(|| {
+    let pct_field = (inputs.scheduler == SchedulerKind::Pct && !replaying).then(|| {
         text_field(TextField {
             id: "pct-depth",
             label: "PCT depth",
-            value: &props.pct_depth,
+            value: &inputs.pct_depth,
             error: form.pct_depth_error.as_deref(),
             placeholder: "3",
             help: None,
-            oninput: edit.reform(|e| Action::SetPctDepth(input_value(e))),
+            oninput: edit.reform(|e| InputEdit::PctDepth(input_value(e))),
         })
     });
     let seed_field = html! {
@@ -285,10 +250,10 @@ pub fn LaunchPanel(props: &Props) -> Html {
                     inputmode="numeric"
                     autocomplete="off"
                     spellcheck="false"
-                    value={props.seed.clone()}
+                    value={inputs.seed.clone()}
                     aria-invalid={if seed_error.is_some() { "true" } else { "false" }}
                     aria-describedby={seed_error.map(|_| AttrValue::from("seed-error"))}
-                    oninput={props.on_seed.reform(input_value)}
+                    oninput={edit.reform(|e| InputEdit::Seed(input_value(e)))}
                 />
                 <button id="new-seed" type="button" class="icon" aria-label="New seed" title="New seed" onclick={on_seed_roll}>
                     { icon(Icon::Dice) }
@@ -304,7 +269,7 @@ pub fn LaunchPanel(props: &Props) -> Html {
             <label for="memory-model">{ "Memory model" }</label>
             <select id="memory-model" onchange={onchange_model}>
                 { for MEMORY_MODELS.iter().map(|&(model, name, words)| html! {
-                    <option value={name} selected={model == props.memory_model}>{ words }</option>
+                    <option value={name} selected={model == inputs.memory_model}>{ words }</option>
                 }) }
             </select>
         </div>
@@ -317,20 +282,20 @@ pub fn LaunchPanel(props: &Props) -> Html {
     let summary = {
         let mut parts = Vec::new();
         if !litmus {
-            parts.push(format!("warp {}", props.warp_size));
-            parts.push(if props.resident_groups.trim().is_empty() {
+            parts.push(format!("warp {}", inputs.warp_size));
+            parts.push(if inputs.resident_groups.trim().is_empty() {
                 "all groups resident".to_string()
             } else {
-                format!("{} resident", props.resident_groups)
+                format!("{} resident", inputs.resident_groups)
             });
-            parts.push(props.progress.name().to_string());
+            parts.push(inputs.progress.name().to_string());
         }
-        parts.push(format!("per {}", props.granularity.name()));
-        let steps = props
+        parts.push(format!("per {}", inputs.granularity.name()));
+        let steps = inputs
             .max_steps
             .trim()
             .parse::<u64>()
-            .map_or_else(|_| props.max_steps.to_string(), thousands);
+            .map_or_else(|_| inputs.max_steps.to_string(), thousands);
         parts.push(format!("{steps} steps at most"));
         parts.join(" · ")
     };
@@ -346,23 +311,23 @@ pub fn LaunchPanel(props: &Props) -> Html {
             <summary>{ "More settings" }<span class="summary-values">{ summary }</span></summary>
             <div class="launch-grid">
                 if !litmus {
-                    { text_field(TextField { id: "warp-size", label: if cuda { "Warp size" } else { "Sub-group size" }, value: &props.warp_size, error: form.warp_size_error.as_deref(), placeholder: "32", help: Some(format!("1 to {}", form::MAX_WARP_SIZE)), oninput: edit.reform(|e| Action::SetWarpSize(input_value(e))) }) }
-                    { text_field(TextField { id: "resident-groups", label: "Resident groups", value: &props.resident_groups, error: form.resident_groups_error.as_deref(), placeholder: "all", help: Some("empty: all at once".into()), oninput: edit.reform(|e| Action::SetResidentGroups(input_value(e))) }) }
-                    { select_field("progress", "Progress", Progress::ALL.iter().map(|&(name, p)| (name.to_string(), name.to_string(), p == props.progress)).collect(), edit.reform(|e| Action::SetProgress(Progress::parse(&select_value(e)).unwrap_or_default()))) }
+                    { text_field(TextField { id: "warp-size", label: if cuda { "Warp size" } else { "Sub-group size" }, value: &inputs.warp_size, error: form.warp_size_error.as_deref(), placeholder: "32", help: Some(format!("{} to {}", WARP_SIZES.start(), WARP_SIZES.end())), oninput: edit.reform(|e| InputEdit::WarpSize(input_value(e))) }) }
+                    { text_field(TextField { id: "resident-groups", label: "Resident groups", value: &inputs.resident_groups, error: form.resident_groups_error.as_deref(), placeholder: "all", help: Some("empty: all at once".into()), oninput: edit.reform(|e| InputEdit::ResidentGroups(input_value(e))) }) }
+                    { select_field("progress", "Progress", Progress::ALL.iter().map(|&(name, p)| (name.to_string(), name.to_string(), p == inputs.progress)).collect(), edit.reform(|e| InputEdit::Progress(Progress::parse(&select_value(e)).unwrap_or_default()))) }
                 }
-                { select_field("granularity", "Step", Granularity::ALL.iter().map(|&(name, g)| (name.to_string(), format!("per {name}"), g == props.granularity)).collect(), edit.reform(|e| Action::SetGranularity(Granularity::parse(&select_value(e)).unwrap_or_default()))) }
-                { text_field(TextField { id: "max-steps", label: "Max steps", value: &props.max_steps, error: form.max_steps_error.as_deref(), placeholder: "1000000", help: Some(format!("default {}, at most {}", thousands(default_steps), thousands(form::MAX_STEPS))), oninput: edit.reform(|e| Action::SetMaxSteps(input_value(e))) }) }
-                { for form::LIMITS.iter().enumerate().map(|(k, limit)| {
+                { select_field("granularity", "Step", Granularity::ALL.iter().map(|&(name, g)| (name.to_string(), format!("per {name}"), g == inputs.granularity)).collect(), edit.reform(|e| InputEdit::Granularity(Granularity::parse(&select_value(e)).unwrap_or_default()))) }
+                { text_field(TextField { id: "max-steps", label: "Max steps", value: &inputs.max_steps, error: form.max_steps_error.as_deref(), placeholder: "1000000", help: Some(format!("default {}, at most {}", thousands(default_steps), thousands(STEPS.max))), oninput: edit.reform(|e| InputEdit::MaxSteps(input_value(e))) }) }
+                { for LIMITS.iter().enumerate().map(|(k, limit)| {
                     let id = format!("limit-{}", limit.field.trim_start_matches("max_").replace('_', "-"));
                     let default = limit.default.to_string();
                     text_field(TextField {
                         id: &id,
                         label: limit.label,
-                        value: &props.limits[k],
+                        value: &inputs.limit(k),
                         error: form.limit_errors[k].as_deref(),
                         placeholder: &default,
                         help: Some(format!("default {}, at most {}", thousands(limit.default), thousands(limit.max))),
-                        oninput: edit.reform(move |e| Action::SetLimit(k, input_value(e))),
+                        oninput: edit.reform(move |e| InputEdit::Limit(k, input_value(e))),
                     })
                 }) }
             </div>
@@ -391,9 +356,6 @@ pub fn LaunchPanel(props: &Props) -> Html {
             } else {
                 <ArgsTable
                     form={props.form.clone()}
-                    on_arg={props.on_arg.clone()}
-                    on_add_arg={props.on_add_arg.clone()}
-                    on_remove_arg={props.on_remove_arg.clone()}
                     on_edit={props.on_edit.clone()}
                 />
             }
@@ -409,10 +371,7 @@ pub fn LaunchPanel(props: &Props) -> Html {
 #[derive(Properties, PartialEq)]
 struct TableProps {
     form: Rc<Form>,
-    on_arg: Callback<(u32, AttrValue)>,
-    on_add_arg: Callback<()>,
-    on_remove_arg: Callback<u32>,
-    on_edit: Callback<Action>,
+    on_edit: Callback<InputEdit>,
 }
 
 /// The argument table: a row per parameter, then the rows set aside.
@@ -445,7 +404,7 @@ fn ArgsTable(props: &TableProps) -> Html {
                 </tbody>
             </table>
             if form.signature_problem.is_some() {
-                <button type="button" class="add-arg" onclick={props.on_add_arg.reform(|_: MouseEvent| ())}>{ "+ Add a row as text" }</button>
+                <button type="button" class="add-arg" onclick={props.on_edit.reform(|_: MouseEvent| InputEdit::AddArg)}>{ "+ Add a row as text" }</button>
             }
         </div>
     }
@@ -463,7 +422,7 @@ fn row_input(
     label: &str,
     value: &str,
     placeholder: &str,
-    on_edit: &Callback<Action>,
+    on_edit: &Callback<InputEdit>,
     set: fn(&mut ArgFields, String),
 ) -> Html {
     let id = field_id(&row.name, field.slug());
@@ -473,7 +432,7 @@ fn row_input(
     let oninput = on_edit.reform(move |event: InputEvent| {
         let mut fields = fields.clone();
         set(&mut fields, input_value(event).to_string());
-        Action::SetArgFields(fields)
+        InputEdit::ArgFields(fields)
     });
     html! {
         <span class={classes!("cell-field", field.slug(), error.is_some().then_some("invalid"))}>
@@ -504,14 +463,14 @@ fn row_select(
     label: &str,
     options: &[(String, String)],
     current: &str,
-    on_edit: &Callback<Action>,
+    on_edit: &Callback<InputEdit>,
     set: fn(&mut ArgFields, &str),
 ) -> Html {
     let fields = row.fields.clone();
     let onchange = on_edit.reform(move |event: Event| {
         let mut fields = fields.clone();
         set(&mut fields, &select_value(event));
-        Action::SetArgFields(fields)
+        InputEdit::ArgFields(fields)
     });
     html! {
         <select id={field_id(&row.name, slug)} class={slug.to_string()} title={label.to_string()} aria-label={format!("{}: {label}", row.name)} {onchange}>
@@ -563,7 +522,7 @@ fn kind_name(kind: ArgKind) -> &'static str {
 fn controls(
     row: &Checked,
     class: Option<ParamClass>,
-    on_edit: &Callback<Action>,
+    on_edit: &Callback<InputEdit>,
     tail: Html,
 ) -> Html {
     let fields = &row.fields;
@@ -718,10 +677,10 @@ fn arg_row(row: &Checked, props: &TableProps) -> Html {
         "private" => p.ty.clone(),
         space => format!("__{space} {}", p.ty),
     });
-    let param = AttrValue::from(row.name.clone());
+    let param = row.name.clone();
     let on_text = props
         .on_edit
-        .reform(move |event: InputEvent| Action::SetArgText {
+        .reform(move |event: InputEvent| InputEdit::ArgText {
             param: param.clone(),
             text: input_value(event),
         });
@@ -740,7 +699,7 @@ fn arg_row(row: &Checked, props: &TableProps) -> Html {
                     <div class="arg-line">
                         { text_cell(row, on_text, placeholder) }
                         if let Some(id) = row.id {
-                            <button type="button" class="icon reset-arg" aria-label={format!("Reset {} to its default", row.name)} title="Back to the default" onclick={props.on_remove_arg.reform(move |_: MouseEvent| id)}>
+                            <button type="button" class="icon reset-arg" aria-label={format!("Reset {} to its default", row.name)} title="Back to the default" onclick={props.on_edit.reform(move |_: MouseEvent| InputEdit::RemoveArg(id))}>
                                 { icon(Icon::Reset) }
                             </button>
                         }
@@ -756,8 +715,8 @@ fn set_aside_row(row: &Checked, props: &TableProps) -> Html {
         return html! {};
     };
     let on_text = props
-        .on_arg
-        .reform(move |event: InputEvent| (id, input_value(event)));
+        .on_edit
+        .reform(move |event: InputEvent| InputEdit::Arg { id, text: input_value(event) });
     let why = if row.name.is_empty() {
         "Not passed: type NAME=SPEC".to_string()
     } else {
@@ -770,7 +729,7 @@ fn set_aside_row(row: &Checked, props: &TableProps) -> Html {
                 <p class="note">{ why }</p>
                 <div class="arg-line">
                     { text_cell(row, on_text, "name=int[8]".into()) }
-                    <button type="button" class="icon" aria-label={format!("Remove the row {}", row.text)} title="Remove" onclick={props.on_remove_arg.reform(move |_: MouseEvent| id)}>
+                    <button type="button" class="icon" aria-label={format!("Remove the row {}", row.text)} title="Remove" onclick={props.on_edit.reform(move |_: MouseEvent| InputEdit::RemoveArg(id))}>
                         { icon(Icon::Close) }
                     </button>
                 </div>

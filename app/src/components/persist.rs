@@ -15,7 +15,7 @@ use gloo::storage::{LocalStorage, Storage};
 use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 
-use crate::inputs::{self, STORAGE_KEY};
+use crate::inputs::{self, Inputs, STORAGE_KEY};
 use crate::state::{State, Theme};
 
 /// How long after an edit the inputs are written: typing a number is one write, not one per
@@ -63,7 +63,7 @@ pub fn use_persistence(state: &State) {
         let key = (state.revision, state.edited, state.stash.clone());
         use_effect_with(key, move |_| {
             *pending.borrow_mut() = Some(inputs::encode(
-                current.inputs(),
+                Inputs::clone(&current.inputs),
                 current.edited,
                 current.stash.as_deref().cloned(),
             ));

@@ -1,0 +1,109 @@
+//! What the view reads out of the session, once per change of the session or of the
+//! choice that decides it: the snapshot (lanes, findings, timeline), the lines work-items are
+//! at, the furthest recorded step, the inspector's open tab and the console.
+
+use std::rc::Rc;
+
+use interleave_engine::session::Session;
+use yew::prelude::*;
+
+use super::session::SessionCell;
+use crate::form::Form;
+use crate::inspector::{self, Inspection};
+use crate::snapshot::{self, Snapshot};
+use crate::state::State;
+
+/// The session's views for the current state.
+pub(super) struct Views {
+    pub snapshot: Rc<Option<Snapshot>>,
+    /// The lines work-items that have not finished are at, marked in the editor.
+    pub active_lines: Rc<Vec<u32>>,
+    /// The furthest step of the recorded path: the scrubber's end.
+    pub furthest: u64,
+    pub inspection: Option<Rc<Inspection>>,
+    /// The console's lines (work-item, text).
+    pub console_lines: Rc<Vec<(String, String)>>,
+}
+
+#[hook]
+pub(super) fn use_views(session: &SessionCell, state: &State, form: &Rc<Form>) -> Views {
+    // The timeline's events are kept between snapshots, so each one only adds the new ones.
+    let timeline_cache = use_mut_ref(snapshot::TimelineCache::default);
+    let snapshot: Rc<Option<Snapshot>> = {
+        let (session, form) = (session.clone(), form.clone());
+        use_memo((state.run.generation, state.run.live), move |&(_, live)| {
+            session.borrow().as_ref().filter(|_| live).map(|s| {
+                snapshot::take_with(s, form.litmus.as_deref(), &mut timeline_cache.borrow_mut())
+            })
+        })
+    };
+    let active_lines: Rc<Vec<u32>> = {
+        let snapshot = snapshot.clone();
+        use_memo(state.run.generation, move |_| {
+            let mut lines: Vec<u32> = Option::as_ref(&snapshot)
+                .iter()
+                .flat_map(|s| s.timeline.groups.iter().flat_map(|g| g.lanes.iter()))
+                .filter(|lane| lane.status != "finished")
+                .filter_map(|lane| lane.line)
+                .collect();
+            lines.sort_unstable();
+            lines.dedup();
+            lines
+        })
+    };
+
+    let furthest: u64 = {
+        let session = session.clone();
+        *use_memo((state.run.generation, state.run.live), move |&(_, live)| {
+            session
+                .borrow()
+                .as_ref()
+                .filter(|_| live)
+                .map_or(0, Session::recorded_steps)
+        })
+    };
+    // The inspector reads only its open tab, and only when the session or the choice moved.
+    let inspection: Option<Rc<Inspection>> = {
+        let session = session.clone();
+        let deps = (
+            state.run.generation,
+            state.run.live,
+            state.view.selected,
+            state.view.inspector_tab,
+            state.view.memory,
+        );
+        Option::clone(&use_memo(deps, move |&(_, live, selected, tab, memory)| {
+            session
+                .borrow()
+                .as_ref()
+                .filter(|_| live)
+                .map(|s| Rc::new(inspector::inspect(s, tab, selected, memory)))
+        }))
+    };
+    let console_lines: Rc<Vec<(String, String)>> = {
+        let session = session.clone();
+        let deps = (
+            state.run.generation,
+            state.run.live,
+            state.view.selected,
+            state.view.console_only_selected,
+        );
+        use_memo(deps, move |&(_, live, selected, only)| {
+            let guard = session.borrow();
+            let Some(s) = guard.as_ref().filter(|_| live) else {
+                return Vec::new();
+            };
+            let who = selected
+                .filter(|&i| only && i < s.work_item_count())
+                .map(|i| s.work_item(i).global_id);
+            inspector::console(s.printf(), who)
+        })
+    };
+    Views {
+        snapshot,
+        active_lines,
+        furthest,
+        inspection,
+        console_lines,
+    }
+}
