@@ -1065,6 +1065,7 @@ mod tests {
             seed,
             schedule: None,
             choices: None,
+            explanation: None,
         };
         let part = |outcomes: Vec<Outcome>| Exploration {
             runs: outcomes.iter().map(|o| o.count).sum(),
