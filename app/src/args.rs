@@ -20,10 +20,7 @@ use interleave_engine::scenario::{Access, ArgBinding, ArgSpec, BufferInit, ElemT
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParamClass {
     /// A `__global` or `__constant` pointer: a buffer (`None` for `void*` or structs).
-    Buffer {
-        elem: Option<ElemType>,
-        read_only: bool,
-    },
+    Buffer { elem: Option<ElemType>, read_only: bool },
     /// A `__local` pointer: a size in bytes for each work-group.
     Local { elem: Option<ElemType> },
     /// A scalar passed by value.
@@ -42,9 +39,7 @@ fn pointee(ty: &str) -> Option<ElemType> {
     }
     ElemType::parse(base).or_else(|| {
         let scalar = base.trim_end_matches(|c: char| c.is_ascii_digit());
-        (scalar.len() < base.len())
-            .then(|| ElemType::parse(scalar))
-            .flatten()
+        (scalar.len() < base.len()).then(|| ElemType::parse(scalar)).flatten()
     })
 }
 
@@ -53,10 +48,7 @@ pub fn classify(param: &ParamSignature) -> ParamClass {
     let ty = param.ty.trim();
     match param.address_space.as_str() {
         "local" => ParamClass::Local { elem: pointee(ty) },
-        "global" | "constant" => ParamClass::Buffer {
-            elem: pointee(ty),
-            read_only: param.address_space == "constant" || ty.starts_with("const "),
-        },
+        "global" | "constant" => ParamClass::Buffer { elem: pointee(ty), read_only: param.address_space == "constant" || ty.starts_with("const ") },
         _ => ElemType::parse(ty).map_or(ParamClass::Aggregate, ParamClass::Scalar),
     }
 }
@@ -98,26 +90,17 @@ impl Init {
     ];
 
     pub fn name(self) -> &'static str {
-        Init::ALL
-            .iter()
-            .find(|(init, _, _)| *init == self)
-            .map_or("zeros", |(_, name, _)| name)
+        Init::ALL.iter().find(|(init, _, _)| *init == self).map_or("zeros", |(_, name, _)| name)
     }
 
     pub fn parse(text: &str) -> Option<Init> {
-        Init::ALL
-            .iter()
-            .find(|(_, name, _)| *name == text)
-            .map(|&(init, _, _)| init)
+        Init::ALL.iter().find(|(_, name, _)| *name == text).map(|&(init, _, _)| init)
     }
 }
 
 /// The accesses the panel offers, with their words.
-pub const ACCESSES: [(Access, &str, &str); 3] = [
-    (Access::ReadWrite, "read-write", "read-write"),
-    (Access::ReadOnly, "read-only", "read-only"),
-    (Access::WriteOnly, "write-only", "write-only"),
-];
+pub const ACCESSES: [(Access, &str, &str); 3] =
+    [(Access::ReadWrite, "read-write", "read-write"), (Access::ReadOnly, "read-only", "read-only"), (Access::WriteOnly, "write-only", "write-only")];
 
 /// One field of a row, to say which one a message is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,12 +224,7 @@ impl ArgFields {
                 fields.elem = *ty;
                 fields.value = value.to_string();
             }
-            ArgSpec::Buffer {
-                elem,
-                len,
-                init,
-                access,
-            } => {
+            ArgSpec::Buffer { elem, len, init, access } => {
                 fields.kind = ArgKind::Buffer;
                 fields.elem = *elem;
                 fields.len = len.to_string();
@@ -290,9 +268,7 @@ impl ArgFields {
                 match self.init {
                     Init::Zeros => {}
                     Init::Fill => text += &format!(":fill={}", self.fill.trim()),
-                    Init::Range => {
-                        text += &format!(":range={}:{}", self.start.trim(), self.step.trim())
-                    }
+                    Init::Range => text += &format!(":range={}:{}", self.start.trim(), self.step.trim()),
                     Init::Values => text += &format!(":values={}", compact(&self.values)),
                     Init::Random => text += ":random",
                     Init::Uninit => text += ":uninit",
@@ -339,14 +315,8 @@ impl ArgFields {
                         let items: Vec<&str> = self.values.split(',').map(str::trim).collect();
                         if items.iter().all(|item| item.is_empty()) {
                             errors.push((Field::Values, "enter values, e.g. 1, 2, 3".into()));
-                        } else if let Some(bad) =
-                            items.iter().find(|item| Number::parse(item).is_none())
-                        {
-                            let message = if bad.is_empty() {
-                                "a value is missing between two commas".to_string()
-                            } else {
-                                format!("`{bad}` is not a number")
-                            };
+                        } else if let Some(bad) = items.iter().find(|item| Number::parse(item).is_none()) {
+                            let message = if bad.is_empty() { "a value is missing between two commas".to_string() } else { format!("`{bad}` is not a number") };
                             errors.push((Field::Values, message));
                         }
                     }
@@ -356,10 +326,7 @@ impl ArgFields {
                     Ok(len) => {
                         let given = self.values.split(',').count() as u64;
                         if self.init == Init::Values && given > len && errors.is_empty() {
-                            errors.push((
-                                Field::Values,
-                                format!("{given} values for a buffer of {len} elements"),
-                            ));
+                            errors.push((Field::Values, format!("{given} values for a buffer of {len} elements")));
                         }
                     }
                     Err(e) => errors.insert(0, (Field::Len, e)),
@@ -432,10 +399,7 @@ pub struct Checked {
 
 impl Checked {
     pub fn error(&self, field: Field) -> Option<&str> {
-        self.errors
-            .iter()
-            .find(|(f, _)| *f == field)
-            .map(|(_, message)| message.as_str())
+        self.errors.iter().find(|(f, _)| *f == field).map(|(_, message)| message.as_str())
     }
 }
 
@@ -456,20 +420,12 @@ impl Table {
 
     /// The bindings to launch with, in parameter order.
     pub fn bindings(&self) -> Vec<ArgBinding> {
-        self.rows
-            .iter()
-            .filter_map(|row| row.binding.clone())
-            .collect()
+        self.rows.iter().filter_map(|row| row.binding.clone()).collect()
     }
 }
 
 /// Checks one stored row (or, with `row` `None`, the default row of `param`).
-fn check_row(
-    name: &str,
-    param: Option<&ParamSignature>,
-    row: Option<&RowInput>,
-    sizes: Sizes,
-) -> Checked {
+fn check_row(name: &str, param: Option<&ParamSignature>, row: Option<&RowInput>, sizes: Sizes) -> Checked {
     let default = || match param {
         Some(param) => ArgFields::for_param(param, sizes),
         None => ArgFields::blank(name),
@@ -485,10 +441,7 @@ fn check_row(
         binding: None,
     };
     let text = match row {
-        Some(RowInput {
-            fields: Some(fields),
-            ..
-        }) => {
+        Some(RowInput { fields: Some(fields), .. }) => {
             checked.fields = ArgFields::clone(fields);
             checked.text = fields.text();
             match fields.check() {
@@ -519,13 +472,9 @@ fn check_row(
     if let Some(text) = text {
         // The engine parses what the fields or the user wrote, as the CLI's `--arg`.
         match ArgBinding::parse(&text) {
-            Ok(binding) if binding.name != name => checked.errors.push((
-                Field::Text,
-                format!(
-                    "this row is for `{name}`, but the text binds `{}`",
-                    binding.name
-                ),
-            )),
+            Ok(binding) if binding.name != name => {
+                checked.errors.push((Field::Text, format!("this row is for `{name}`, but the text binds `{}`", binding.name)))
+            }
             Ok(binding) => {
                 if checked.as_text {
                     checked.fields = ArgFields::from_binding(&binding);
@@ -538,9 +487,7 @@ fn check_row(
         if let Some(param) = param {
             // An emptied text passes nothing, which a scalar cannot do without.
             if matches!(classify(param), ParamClass::Scalar(_)) {
-                checked
-                    .errors
-                    .push((Field::Text, format!("`{name}` needs a value")));
+                checked.errors.push((Field::Text, format!("`{name}` needs a value")));
             }
         }
     }
@@ -556,19 +503,11 @@ pub fn table(params: Option<&[ParamSignature]>, rows: &[RowInput], sizes: Sizes)
     match params {
         Some(params) => {
             for param in params {
-                let found = rows
-                    .iter()
-                    .enumerate()
-                    .find(|(i, row)| !used[*i] && row.key() == param.name);
+                let found = rows.iter().enumerate().find(|(i, row)| !used[*i] && row.key() == param.name);
                 if let Some((i, _)) = found {
                     used[i] = true;
                 }
-                table.rows.push(check_row(
-                    &param.name,
-                    Some(param),
-                    found.map(|(_, row)| row),
-                    sizes,
-                ));
+                table.rows.push(check_row(&param.name, Some(param), found.map(|(_, row)| row), sizes));
             }
         }
         None => {
@@ -604,19 +543,13 @@ mod tests {
     use interleave_engine::scenario::Dialect;
 
     fn params(source: &str) -> Vec<ParamSignature> {
-        frontend::kernels(source, Dialect::OpenCl, &[])
-            .unwrap()
-            .remove(0)
-            .params
+        frontend::kernels(source, Dialect::OpenCl, &[]).unwrap().remove(0).params
     }
 
     /// A change to a row's fields, for the data-driven cases.
     type Edit = fn(&mut ArgFields);
 
-    const SIZES: Sizes = Sizes {
-        work_items: 8,
-        group_items: 4,
-    };
+    const SIZES: Sizes = Sizes { work_items: 8, group_items: 4 };
 
     const KERNEL: &str = "__kernel void k(__global int *out, __constant float4 *in, __local short *tmp, uint n, __global void *raw) { }";
 
@@ -626,29 +559,15 @@ mod tests {
         assert_eq!(
             classes,
             [
-                ParamClass::Buffer {
-                    elem: Some(ElemType::Int),
-                    read_only: false
-                },
-                ParamClass::Buffer {
-                    elem: Some(ElemType::Float),
-                    read_only: true
-                },
-                ParamClass::Local {
-                    elem: Some(ElemType::Short)
-                },
+                ParamClass::Buffer { elem: Some(ElemType::Int), read_only: false },
+                ParamClass::Buffer { elem: Some(ElemType::Float), read_only: true },
+                ParamClass::Local { elem: Some(ElemType::Short) },
                 ParamClass::Scalar(ElemType::UInt),
-                ParamClass::Buffer {
-                    elem: None,
-                    read_only: false
-                },
+                ParamClass::Buffer { elem: None, read_only: false },
             ]
         );
-        let by_value =
-            params("typedef struct { int a; int b; } P; __kernel void k(P p, int4 v) {}");
-        assert!(by_value
-            .iter()
-            .all(|p| classify(p) == ParamClass::Aggregate));
+        let by_value = params("typedef struct { int a; int b; } P; __kernel void k(P p, int4 v) {}");
+        assert!(by_value.iter().all(|p| classify(p) == ParamClass::Aggregate));
     }
 
     #[test]
@@ -657,10 +576,7 @@ mod tests {
         let table = table(Some(&params), &[], SIZES);
         let names: Vec<&str> = table.rows.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["out", "in", "tmp", "n", "raw"]);
-        assert!(table
-            .rows
-            .iter()
-            .all(|r| r.id.is_none() && r.binding.is_none()));
+        assert!(table.rows.iter().all(|r| r.id.is_none() && r.binding.is_none()));
         let n = &table.rows[3];
         assert_eq!(n.error(Field::Value), Some("enter a value"));
         assert!(!table.valid());
@@ -727,10 +643,7 @@ mod tests {
             assert_eq!(text, expected);
             // The engine reads it, and its binding shows as the same fields.
             let binding = ArgBinding::parse(&text).unwrap();
-            assert_eq!(
-                ArgFields::from_binding(&binding).check().unwrap().unwrap(),
-                binding.to_string()
-            );
+            assert_eq!(ArgFields::from_binding(&binding).check().unwrap().unwrap(), binding.to_string());
         }
     }
 
@@ -740,11 +653,7 @@ mod tests {
         base.kind = ArgKind::Buffer;
         let cases: Vec<(Edit, Field, &str)> = vec![
             (|f| f.len = "0".into(), Field::Len, "a length of at least 1"),
-            (
-                |f| f.len = "eight".into(),
-                Field::Len,
-                "`eight` is not a whole number",
-            ),
+            (|f| f.len = "eight".into(), Field::Len, "`eight` is not a whole number"),
             (|f| f.len = "".into(), Field::Len, "enter a length"),
             (
                 |f| {
@@ -803,22 +712,13 @@ mod tests {
     }
 
     fn text_row<'a>(id: u32, text: &'a str) -> RowInput<'a> {
-        RowInput {
-            id,
-            text,
-            param: None,
-            fields: None,
-        }
+        RowInput { id, text, param: None, fields: None }
     }
 
     #[test]
     fn stored_rows_are_laid_over_the_parameters() {
         let params = params("__kernel void k(__global int *ids, __global int *counters) {}");
-        let rows = [
-            text_row(4, "counters=int[2]:fill=0"),
-            text_row(5, "ids=int[8]"),
-            text_row(6, "gone=int[1]"),
-        ];
+        let rows = [text_row(4, "counters=int[2]:fill=0"), text_row(5, "ids=int[8]"), text_row(6, "gone=int[1]")];
         let table = table(Some(&params), &rows, SIZES);
         assert!(table.valid());
         let texts: Vec<String> = table.bindings().iter().map(|b| b.to_string()).collect();
@@ -839,24 +739,11 @@ mod tests {
         let message = table1.rows[0].error(Field::Text).unwrap();
         assert!(message.contains("unknown element type `quux`"), "{message}");
         // A row made for `ids` that binds another name is flagged, not moved.
-        let moved = RowInput {
-            id: 2,
-            text: "n=int:3",
-            param: Some("ids"),
-            fields: None,
-        };
+        let moved = RowInput { id: 2, text: "n=int:3", param: Some("ids"), fields: None };
         let table2 = table(Some(&params), &[moved], SIZES);
-        assert!(table2.rows[0]
-            .error(Field::Text)
-            .unwrap()
-            .contains("binds `n`"));
+        assert!(table2.rows[0].error(Field::Text).unwrap().contains("binds `n`"));
         // Emptying a scalar's text leaves it without a value.
-        let emptied = RowInput {
-            id: 3,
-            text: "",
-            param: Some("n"),
-            fields: None,
-        };
+        let emptied = RowInput { id: 3, text: "", param: Some("n"), fields: None };
         let table3 = table(Some(&params), &[emptied], SIZES);
         assert_eq!(table3.rows[1].error(Field::Text), Some("`n` needs a value"));
     }
@@ -873,11 +760,7 @@ mod tests {
 
     #[test]
     fn without_a_signature_the_rows_are_kept_as_they_were() {
-        let rows = [
-            text_row(0, "ids=int[8]"),
-            text_row(1, ""),
-            text_row(2, "n=int:7"),
-        ];
+        let rows = [text_row(0, "ids=int[8]"), text_row(1, ""), text_row(2, "n=int:7")];
         let table = table(None, &rows, SIZES);
         let names: Vec<&str> = table.rows.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["ids", "n"]);

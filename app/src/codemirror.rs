@@ -71,19 +71,8 @@ impl View {
     pub fn new(parent: &HtmlElement, config: Config) -> View {
         let on_change = Closure::new(config.on_change);
         let on_finding = Closure::new(config.on_finding);
-        let editor = create(
-            parent,
-            &config.text,
-            config.litmus,
-            config.dark,
-            &on_change,
-            &on_finding,
-        );
-        View {
-            editor,
-            _on_change: on_change,
-            _on_finding: on_finding,
-        }
+        let editor = create(parent, &config.text, config.litmus, config.dark, &on_change, &on_finding);
+        View { editor, _on_change: on_change, _on_finding: on_finding }
     }
 
     pub fn text(&self) -> String {

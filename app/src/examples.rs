@@ -57,11 +57,7 @@ pub const DEFAULT: Example = Example {
     id: "count.cl",
     title: "Lost updates",
     source: include_str!("../../static/examples/count.cl"),
-    launch: Some(KernelLaunch {
-        global: "8",
-        local: "4",
-        args: &["ids=int[8]", "counters=int[2]:fill=0"],
-    }),
+    launch: Some(KernelLaunch { global: "8", local: "4", args: &["ids=int[8]", "counters=int[2]:fill=0"] }),
     scenario: None,
 };
 
@@ -97,44 +93,20 @@ pub const GALLERY_MANIFEST: &str = include_str!("../../static/examples/gallery.t
 pub const EXAMPLES: &[Example] = &[
     DEFAULT,
     litmus!("mp.litmus", "MP: message passing"),
-    litmus!(
-        "mp_ra_device.litmus",
-        "MP with release/acquire at device scope"
-    ),
-    litmus!(
-        "mp_ra_work_group.litmus",
-        "MP with release/acquire at work-group scope"
-    ),
+    litmus!("mp_ra_device.litmus", "MP with release/acquire at device scope"),
+    litmus!("mp_ra_work_group.litmus", "MP with release/acquire at work-group scope"),
     litmus!("sb.litmus", "SB: store buffering"),
     litmus!("sb_sc.litmus", "SB with seq_cst accesses"),
     litmus!("lb.litmus", "LB: load buffering"),
     litmus!("lb_thin_air.litmus", "LB: out of thin air"),
-    litmus!(
-        "iriw.litmus",
-        "IRIW: independent reads of independent writes"
-    ),
+    litmus!("iriw.litmus", "IRIW: independent reads of independent writes"),
     litmus!("two_plus_two_w.litmus", "2+2W: two writes each"),
     litmus!("barrier_mp.litmus", "MP through a barrier"),
-    litmus!(
-        "barrier_local_fence_mp.litmus",
-        "MP through a barrier that fences local memory"
-    ),
-    litmus!(
-        "mp_local_flag.litmus",
-        "MP with a local flag: it orders only local memory"
-    ),
-    litmus!(
-        "relay_local_flag.litmus",
-        "A relay whose first hop is a local flag"
-    ),
-    litmus!(
-        "mp_global_flag_work_group.litmus",
-        "MP with a global flag at work-group scope"
-    ),
-    litmus!(
-        "mp_local_flag_global_fence.litmus",
-        "MP with a local flag and global fences"
-    ),    // The gallery's scenario files, in the manifest's order.
+    litmus!("barrier_local_fence_mp.litmus", "MP through a barrier that fences local memory"),
+    litmus!("mp_local_flag.litmus", "MP with a local flag: it orders only local memory"),
+    litmus!("relay_local_flag.litmus", "A relay whose first hop is a local flag"),
+    litmus!("mp_global_flag_work_group.litmus", "MP with a global flag at work-group scope"),
+    litmus!("mp_local_flag_global_fence.litmus", "MP with a local flag and global fences"), // The gallery's scenario files, in the manifest's order.
     scenario!("count.toml", "count.cl", "Lost updates"),
     scenario!("cas_product.toml", "cas_product.cl", "Product with a compare-exchange loop"),
     scenario!("cas_product_broken.toml", "cas_product_broken.cl", "Product with a plain load and store"),
@@ -188,7 +160,13 @@ mod tests {
             assert_eq!(scenario.dialect == Dialect::Litmus, example.is_litmus(), "{}", example.id);
             let toml = example.scenario.unwrap_or_default();
             let named = toml.lines().find_map(|l| l.strip_prefix("source_file = \"")?.strip_suffix('"'));
-            assert!(named.is_some_and(|n| example.source == std::fs::read_to_string(format!("{}/../static/examples/{n}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default()), "{}: its source is the file it names", example.id);
+            assert!(
+                named.is_some_and(
+                    |n| example.source == std::fs::read_to_string(format!("{}/../static/examples/{n}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default()
+                ),
+                "{}: its source is the file it names",
+                example.id
+            );
         }
     }
 
@@ -197,8 +175,7 @@ mod tests {
         for example in EXAMPLES.iter().filter(|e| e.is_litmus()) {
             assert!(interleave_engine::litmus::dialect(example.source).is_some(), "{}", example.id);
             let scenario = Scenario::new(example.source, example.id, Dialect::Litmus);
-            let mut session =
-                Session::new(scenario).unwrap_or_else(|d| panic!("{}: {d:?}", example.id));
+            let mut session = Session::new(scenario).unwrap_or_else(|d| panic!("{}: {d:?}", example.id));
             session.run(u64::MAX);
             assert!(session.report().registers.is_some(), "{}", example.id);
         }

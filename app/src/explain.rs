@@ -63,24 +63,19 @@ pub fn explain(kind: FindingKind) -> Explanation {
             "Check the index computation against the buffer's length, and guard work-items \
              whose global id lies beyond the data (if (gid < n)).",
         ),
-        FindingKind::NullDereference => (
-            "A pointer that is null was read or written through.",
-            "Pass a buffer for the argument, or check the pointer before using it.",
-        ),
+        FindingKind::NullDereference => {
+            ("A pointer that is null was read or written through.", "Pass a buffer for the argument, or check the pointer before using it.")
+        }
         FindingKind::UninitializedRead => (
             "A value was read before anything was written to it: a private variable, a local \
              array (local memory starts undefined) or a buffer created without contents.",
             "Initialise the variable, or fill local memory (and synchronise with a barrier) \
              before any work-item reads it.",
         ),
-        FindingKind::ReadOnlyWrite => (
-            "A buffer declared read-only (or __constant) was written to.",
-            "Write to a different buffer, or create this one read-write.",
-        ),
-        FindingKind::WriteOnlyRead => (
-            "A buffer declared write-only was read.",
-            "Read the value from another buffer, or create this one read-write.",
-        ),
+        FindingKind::ReadOnlyWrite => {
+            ("A buffer declared read-only (or __constant) was written to.", "Write to a different buffer, or create this one read-write.")
+        }
+        FindingKind::WriteOnlyRead => ("A buffer declared write-only was read.", "Read the value from another buffer, or create this one read-write."),
         FindingKind::InvalidWaitEvent => (
             "wait_group_events was given an event that no async copy of this group produced.",
             "Wait only for the events returned by async_work_group_copy or its strided form.",
@@ -95,10 +90,9 @@ pub fn explain(kind: FindingKind) -> Explanation {
             "Keep pointer arithmetic in whole elements, and do not cast a pointer to a wider \
              type at an offset that is not a multiple of its size.",
         ),
-        FindingKind::DivisionByZero => (
-            "An integer division or remainder divided by zero, which is undefined in C.",
-            "Guard the divisor, or handle the zero case before dividing.",
-        ),
+        FindingKind::DivisionByZero => {
+            ("An integer division or remainder divided by zero, which is undefined in C.", "Guard the divisor, or handle the zero case before dividing.")
+        }
         FindingKind::SignedOverflow => (
             "A signed integer addition, subtraction or multiplication overflowed. C leaves it \
              undefined; the engine wraps around. Hashes and random generators often do it on \
@@ -120,10 +114,7 @@ pub fn explain(kind: FindingKind) -> Explanation {
              (__shfl_down_sync(0xffff, v, 1, 16)), or make sure the lanes that read outside it \
              never use what they got.",
         ),
-        FindingKind::AssertionFailed => (
-            "An assert in the kernel did not hold.",
-            "Read the condition and the values in the inspector at the step it failed.",
-        ),
+        FindingKind::AssertionFailed => ("An assert in the kernel did not hold.", "Read the condition and the values in the inspector at the step it failed."),
         FindingKind::LockMisuse => (
             "A spin lock built from atomics was used wrongly: released by a work-item that did \
              not hold it, held by two work-items at once, or still held at the end.",
@@ -149,18 +140,12 @@ pub fn explain(kind: FindingKind) -> Explanation {
             "Check loop conditions, or raise the step limit in the launch panel if the kernel \
              really needs more steps.",
         ),
-        FindingKind::SyntaxError => (
-            "The source could not be parsed.",
-            "Fix the code at the marked position; the message says what was expected.",
-        ),
+        FindingKind::SyntaxError => ("The source could not be parsed.", "Fix the code at the marked position; the message says what was expected."),
         FindingKind::TypeError => (
             "The source parsed, but an expression's types do not fit together.",
             "Fix the types at the marked position, with a cast where a conversion is meant.",
         ),
-        FindingKind::Unsupported => (
-            "The kernel uses a construct the engine does not simulate.",
-            "Rewrite that part with the constructs the examples use.",
-        ),
+        FindingKind::Unsupported => ("The kernel uses a construct the engine does not simulate.", "Rewrite that part with the constructs the examples use."),
     };
     Explanation { meaning, fix }
 }
@@ -202,8 +187,7 @@ mod tests {
     #[test]
     fn every_kind_has_a_meaning_and_a_fix() {
         for name in KINDS {
-            let kind: FindingKind = serde_json::from_value(serde_json::json!(name))
-                .unwrap_or_else(|e| panic!("{name} is not a finding kind: {e}"));
+            let kind: FindingKind = serde_json::from_value(serde_json::json!(name)).unwrap_or_else(|e| panic!("{name} is not a finding kind: {e}"));
             assert_eq!(kind.as_str(), *name);
             let text = explain(kind);
             assert!(text.meaning.ends_with('.'), "{name}: {}", text.meaning);

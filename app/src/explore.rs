@@ -70,12 +70,7 @@ pub struct Job {
 
 impl Job {
     pub fn config(self) -> Config {
-        Config {
-            runs: self.runs,
-            first_seed: self.first_seed,
-            exhaustive: self.exhaustive,
-            max_preemptions: self.max_preemptions,
-        }
+        Config { runs: self.runs, first_seed: self.first_seed, exhaustive: self.exhaustive, max_preemptions: self.max_preemptions }
     }
 }
 
@@ -166,11 +161,7 @@ pub struct Settings {
 
 /// Parses the number of seeds of a random exploration.
 pub fn parse_runs(text: &str) -> Result<u64, String> {
-    let text: String = text
-        .trim()
-        .chars()
-        .filter(|c| *c != ',' && *c != '_')
-        .collect();
+    let text: String = text.trim().chars().filter(|c| *c != ',' && *c != '_').collect();
     match text.parse::<u64>() {
         Ok(0) => Err("run at least one seed".into()),
         Ok(n) if n > MAX_RUNS => Err(format!("at most {} seeds", thousands(MAX_RUNS))),
@@ -187,9 +178,7 @@ pub fn parse_preemptions(text: &str) -> Result<Option<u32>, String> {
     }
     match text.parse::<u32>() {
         Ok(n) if n <= MAX_PREEMPTIONS => Ok(Some(n)),
-        _ => Err(format!(
-            "a whole number from 0 to {MAX_PREEMPTIONS}, or empty for no bound"
-        )),
+        _ => Err(format!("a whole number from 0 to {MAX_PREEMPTIONS}, or empty for no bound")),
     }
 }
 
@@ -197,9 +186,7 @@ pub fn parse_preemptions(text: &str) -> Result<Option<u32>, String> {
 /// `hardware` logical processors (0 when it reports none).
 pub fn worker_count(runs: u64, hardware: usize) -> usize {
     let by_work = (runs / MIN_RUNS_PER_WORKER).max(1);
-    hardware
-        .clamp(1, MAX_WORKERS)
-        .min(usize::try_from(by_work).unwrap_or(MAX_WORKERS))
+    hardware.clamp(1, MAX_WORKERS).min(usize::try_from(by_work).unwrap_or(MAX_WORKERS))
 }
 
 /// How many jobs a random exploration of `runs` seeds over `workers` workers is cut into: at
@@ -281,12 +268,7 @@ fn buffer(name: &str, values: &[Option<Number>], limit: usize) -> String {
 }
 
 fn registers(outcome: &Outcome) -> Vec<String> {
-    outcome
-        .registers
-        .iter()
-        .flatten()
-        .map(|(name, value)| format!("{name}={value}"))
-        .collect()
+    outcome.registers.iter().flatten().map(|(name, value)| format!("{name}={value}")).collect()
 }
 
 /// A short label for each outcome of `exploration`: a litmus test's registers, and the
@@ -302,13 +284,7 @@ pub fn outcome_labels(exploration: &Exploration) -> Vec<String> {
             .flat_map(|o| o.values.iter())
             .filter(|(name, values)| first.values.get(*name) != Some(*values))
             .map(|(name, _)| name.as_str())
-            .chain(
-                first
-                    .values
-                    .keys()
-                    .filter(|name| outcomes.iter().any(|o| !o.values.contains_key(*name)))
-                    .map(String::as_str),
-            )
+            .chain(first.values.keys().filter(|name| outcomes.iter().any(|o| !o.values.contains_key(*name))).map(String::as_str))
             .collect(),
         None => BTreeSet::new(),
     };
@@ -316,19 +292,11 @@ pub fn outcome_labels(exploration: &Exploration) -> Vec<String> {
         .iter()
         .map(|outcome| {
             let mut parts = registers(outcome);
-            let varying: Vec<String> = outcome
-                .values
-                .iter()
-                .filter(|(name, _)| varying.contains(name.as_str()))
-                .map(|(name, values)| buffer(name, values, LABEL_ELEMENTS))
-                .collect();
+            let varying: Vec<String> =
+                outcome.values.iter().filter(|(name, _)| varying.contains(name.as_str())).map(|(name, values)| buffer(name, values, LABEL_ELEMENTS)).collect();
             parts.extend(varying);
             if parts.is_empty() {
-                parts = outcome
-                    .values
-                    .iter()
-                    .map(|(name, values)| buffer(name, values, LABEL_ELEMENTS))
-                    .collect();
+                parts = outcome.values.iter().map(|(name, values)| buffer(name, values, LABEL_ELEMENTS)).collect();
             }
             if parts.is_empty() {
                 "(no buffers)".into()
@@ -342,24 +310,14 @@ pub fn outcome_labels(exploration: &Exploration) -> Vec<String> {
 /// Everything an outcome holds, for its tooltip: registers, then every buffer.
 pub fn describe_outcome(outcome: &Outcome) -> String {
     let mut parts = registers(outcome);
-    parts.extend(
-        outcome
-            .values
-            .iter()
-            .map(|(name, values)| buffer(name, values, DESCRIPTION_ELEMENTS)),
-    );
+    parts.extend(outcome.values.iter().map(|(name, values)| buffer(name, values, DESCRIPTION_ELEMENTS)));
     parts.join(" ")
 }
 
 /// A litmus test's registers as the status line shows them: `1:r0=1 1:r1=0`.
 pub fn registers_text(registers: &std::collections::BTreeMap<String, i64>) -> String {
-    registers
-        .iter()
-        .map(|(name, value)| format!("{name}={value}"))
-        .collect::<Vec<_>>()
-        .join(" ")
+    registers.iter().map(|(name, value)| format!("{name}={value}")).collect::<Vec<_>>().join(" ")
 }
-
 
 /// The outcome under a pixel row of the histogram: bars are drawn top to bottom, most
 /// frequent first, evenly over the plotting area's rows `top..bottom`.
@@ -406,32 +364,17 @@ mod tests {
     }
 
     fn random(first_seed: u64, runs: u64) -> Config {
-        Config {
-            runs,
-            first_seed,
-            exhaustive: false,
-            max_preemptions: None,
-        }
+        Config { runs, first_seed, exhaustive: false, max_preemptions: None }
     }
 
     #[test]
     fn a_split_exploration_merges_into_the_whole() {
-        let count = crate::form::validate(&crate::inputs::Inputs::default())
-            .scenario
-            .expect("the default form is valid");
-        for scenario in [
-            mp(MemoryModel::Relaxed),
-            mp(MemoryModel::Sc),
-            (*count).clone(),
-        ] {
+        let count = crate::form::validate(&crate::inputs::Inputs::default()).scenario.expect("the default form is valid");
+        for scenario in [mp(MemoryModel::Relaxed), mp(MemoryModel::Sc), (*count).clone()] {
             let whole = explore_with(&scenario, random(5, 300)).expect("explores");
             for workers in [1, 2, 3, 7] {
-                let parts: Vec<Exploration> = split_seeds(5, 300, workers)
-                    .into_iter()
-                    .map(|(first, runs)| {
-                        explore_with(&scenario, random(first, runs)).expect("explores")
-                    })
-                    .collect();
+                let parts: Vec<Exploration> =
+                    split_seeds(5, 300, workers).into_iter().map(|(first, runs)| explore_with(&scenario, random(first, runs)).expect("explores")).collect();
                 assert_eq!(merge(&parts), whole, "{workers} workers");
             }
         }
@@ -479,96 +422,51 @@ mod tests {
     #[test]
     fn messages_survive_the_trip_to_a_worker_and_back() {
         let scenario = mp(MemoryModel::Relaxed);
-        let job = Job {
-            runs: 0,
-            first_seed: 1,
-            exhaustive: true,
-            max_preemptions: Some(2),
-        };
-        let request = ToWorker::Explore {
-            scenario: scenario.clone(),
-            job,
-        };
+        let job = Job { runs: 0, first_seed: 1, exhaustive: true, max_preemptions: Some(2) };
+        let request = ToWorker::Explore { scenario: scenario.clone(), job };
         assert_eq!(ToWorker::decode(&request.encode()), Ok(request));
         let exploration = explore_with(&scenario, job.config()).unwrap();
         assert!(exploration.outcomes.iter().all(|o| o.schedule.is_some()));
-        let done = FromWorker::Done {
-            exploration,
-            stopped: false,
-        };
+        let done = FromWorker::Done { exploration, stopped: false };
         assert_eq!(FromWorker::decode(&done.encode()), Ok(done));
         // A racy kernel's findings (flattened into their seeds) come back whole too.
-        let count = crate::form::validate(&crate::inputs::Inputs::default())
-            .scenario
-            .unwrap();
+        let count = crate::form::validate(&crate::inputs::Inputs::default()).scenario.unwrap();
         let mut exploration = explore_with(&count, random(1, 20)).unwrap();
         assert!(!exploration.findings.is_empty());
-        let sent = FromWorker::Done {
-            exploration: exploration.clone(),
-            stopped: true,
-        }
-        .encode();
+        let sent = FromWorker::Done { exploration: exploration.clone(), stopped: true }.encode();
         // Byte spans are the engine's own (they are not serialised): a finding keeps its
         // line and column, which is what the page shows.
         for found in &mut exploration.findings {
             found.finding.span = None;
             found.finding.related.iter_mut().for_each(|r| r.span = None);
         }
-        let done = FromWorker::Done {
-            exploration,
-            stopped: true,
-        };
+        let done = FromWorker::Done { exploration, stopped: true };
         assert_eq!(FromWorker::decode(&sent), Ok(done));
         assert!(FromWorker::decode("{\"Nonsense\":1}").is_err());
     }
 
     #[test]
     fn labels_show_registers_and_what_differs() {
-        let exploration = explore_with(
-            &mp(MemoryModel::Relaxed),
-            Job {
-                runs: 0,
-                first_seed: 0,
-                exhaustive: true,
-                max_preemptions: None,
-            }
-            .config(),
-        )
-        .unwrap();
+        let exploration = explore_with(&mp(MemoryModel::Relaxed), Job { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None }.config()).unwrap();
         let labels = outcome_labels(&exploration);
         assert_eq!(labels.len(), 4);
         // x and y always end at 1, so only the registers tell MP's outcomes apart.
         assert!(labels.contains(&"1:r0=1 1:r1=0".to_string()), "{labels:?}");
-        let weak = exploration
-            .outcomes
-            .iter()
-            .position(|o| o.exists == Some(true))
-            .unwrap();
+        let weak = exploration.outcomes.iter().position(|o| o.exists == Some(true)).unwrap();
         assert_eq!(labels[weak], "1:r0=1 1:r1=0");
-        assert_eq!(
-            describe_outcome(&exploration.outcomes[weak]),
-            "1:r0=1 1:r1=0 x=1 y=1"
-        );
+        assert_eq!(describe_outcome(&exploration.outcomes[weak]), "1:r0=1 1:r1=0 x=1 y=1");
     }
 
     #[test]
     fn labels_of_kernels_name_the_buffers_that_differ() {
-        let count = crate::form::validate(&crate::inputs::Inputs::default())
-            .scenario
-            .unwrap();
+        let count = crate::form::validate(&crate::inputs::Inputs::default()).scenario.unwrap();
         let exploration = explore_with(&count, random(1, 200)).unwrap();
         let labels = outcome_labels(&exploration);
         assert!(labels.len() > 1);
-        assert!(
-            labels.iter().all(|l| l.starts_with("counters=[")),
-            "{labels:?}"
-        );
+        assert!(labels.iter().all(|l| l.starts_with("counters=[")), "{labels:?}");
         let long = vec![Some(Number::Int(1)); 20];
         assert_eq!(buffer("b", &long, 3), "b=[1,1,1,…]");
-        assert_eq!(
-            buffer("f", &[Some(Number::Float(0.5)), None], 8),
-            "f=[0.5,?]"
-        );
+        assert_eq!(buffer("f", &[Some(Number::Float(0.5)), None], 8), "f=[0.5,?]");
     }
 
     #[test]

@@ -34,10 +34,7 @@ pub enum FileKind {
 
 /// The kind of the file called `name`.
 pub fn kind(name: &str) -> FileKind {
-    let extension = name
-        .rsplit_once('.')
-        .map(|(_, ext)| ext.to_ascii_lowercase())
-        .unwrap_or_default();
+    let extension = name.rsplit_once('.').map(|(_, ext)| ext.to_ascii_lowercase()).unwrap_or_default();
     match extension.as_str() {
         "cl" => FileKind::OpenCl,
         "cu" | "cuh" => FileKind::Cuda,
@@ -67,11 +64,7 @@ pub struct OpenedFile {
 pub enum Change {
     /// New source for the editor; the launch stays. `dialect` is `None` for a litmus test,
     /// which is recognised from its text.
-    Source {
-        source: String,
-        dialect: Option<Dialect>,
-        file_name: String,
-    },
+    Source { source: String, dialect: Option<Dialect>, file_name: String },
     /// A whole scenario.
     Scenario(Box<Inputs>),
 }
@@ -81,11 +74,7 @@ impl Change {
     /// other dialect turns the sizes into its terms), a scenario replaces everything.
     pub fn apply(self, inputs: &mut Inputs) {
         match self {
-            Change::Source {
-                source,
-                dialect,
-                file_name,
-            } => {
+            Change::Source { source, dialect, file_name } => {
                 inputs.source = source;
                 if let Some(dialect) = dialect {
                     inputs.set_dialect(dialect);
@@ -130,32 +119,21 @@ fn open_error(message: impl Into<String>) -> Diagnostic {
 
 /// The help for a scenario or simulation file whose kernel did not come with it.
 fn needs_kernel(file: &OpenedFile, kernel: &str) -> Diagnostic {
-    open_error(format!(
-        "`{}` runs the kernel in `{kernel}`, which was not opened with it",
-        file.name
-    ))
-    .with_help(format!(
-        "open both files at once: select `{}` and `{kernel}` together in the file picker, or drop them together on the page",
-        file.name
-    ))
+    open_error(format!("`{}` runs the kernel in `{kernel}`, which was not opened with it", file.name))
+        .with_help(format!("open both files at once: select `{}` and `{kernel}` together in the file picker, or drop them together on the page", file.name))
 }
 
 /// The file among `files` (other than `except`) named like `path`.
 fn find<'a>(files: &'a [OpenedFile], path: &str, except: &OpenedFile) -> Option<&'a OpenedFile> {
     let wanted = base_name(path);
-    files
-        .iter()
-        .find(|f| !std::ptr::eq(*f, except) && base_name(&f.name) == wanted)
+    files.iter().find(|f| !std::ptr::eq(*f, except) && base_name(&f.name) == wanted)
 }
 
 /// Opens a set of files handed over together.
 pub fn open(files: &[OpenedFile]) -> Result<Opened, Failure> {
     if let Some(file) = files.iter().find(|f| f.unreadable.is_some()) {
         let why = file.unreadable.as_deref().unwrap_or_default();
-        return Err(Failure::new(
-            open_error(format!("`{}` cannot be opened: {why}", file.name)),
-            None,
-        ));
+        return Err(Failure::new(open_error(format!("`{}` cannot be opened: {why}", file.name)), None));
     }
     if let Some(sim_file) = files.iter().find(|f| kind(&f.name) == FileKind::Sim) {
         return open_sim(files, sim_file);
@@ -167,83 +145,52 @@ pub fn open(files: &[OpenedFile]) -> Result<Opened, Failure> {
         let message = if files.is_empty() {
             "no file was opened".to_string()
         } else {
-            format!(
-                "{} files were opened together, but only one kernel or litmus test can be open at a time",
-                files.len()
-            )
+            format!("{} files were opened together, but only one kernel or litmus test can be open at a time", files.len())
         };
-        return Err(Failure::new(
-            open_error(message).with_help(
-                "open one kernel at a time, or a .sim or .toml file together with the kernel it names",
-            ),
-            None,
-        ));
+        return Err(Failure::new(open_error(message).with_help("open one kernel at a time, or a .sim or .toml file together with the kernel it names"), None));
     };
     let dialect = match kind(&file.name) {
         FileKind::OpenCl => Some(Dialect::OpenCl),
         FileKind::Cuda => Some(Dialect::Cuda),
         FileKind::Litmus => None,
         // Simulation and scenario files were taken care of above.
-        FileKind::Sim | FileKind::Scenario | FileKind::Unknown => {
-            return Err(Failure::new(
-                open_error(format!("`{}` is not a kind of file Interleave opens", file.name))
-                    .with_help("open an OpenCL C kernel (.cl), a CUDA kernel (.cu), a litmus test (.litmus), an Oclgrind simulation file (.sim) or a scenario file (.toml)"),
-                None,
-            ))
-        }
+        FileKind::Sim | FileKind::Scenario | FileKind::Unknown => return Err(Failure::new(
+            open_error(format!("`{}` is not a kind of file Interleave opens", file.name)).with_help(
+                "open an OpenCL C kernel (.cl), a CUDA kernel (.cu), a litmus test (.litmus), an Oclgrind simulation file (.sim) or a scenario file (.toml)",
+            ),
+            None,
+        )),
     };
-    Ok(Opened {
-        label: file.name.clone(),
-        change: Change::Source {
-            source: file.text.clone(),
-            dialect,
-            file_name: file.name.clone(),
-        },
-    })
+    Ok(Opened { label: file.name.clone(), change: Change::Source { source: file.text.clone(), dialect, file_name: file.name.clone() } })
 }
 
 fn open_sim(files: &[OpenedFile], sim_file: &OpenedFile) -> Result<Opened, Failure> {
     let parsed = sim::parse(&sim_file.text).map_err(|d| Failure::new(d, Some(sim_file)))?;
     let Some(kernel) = find(files, &parsed.source_file, sim_file) else {
-        return Err(Failure::new(
-            needs_kernel(sim_file, base_name(&parsed.source_file)),
-            Some(sim_file),
-        ));
+        return Err(Failure::new(needs_kernel(sim_file, base_name(&parsed.source_file)), Some(sim_file)));
     };
-    let (scenario, _dumped) = sim::scenario(&parsed, kernel.text.clone(), kernel.name.clone())
-        .map_err(|diagnostics| Failure {
-            diagnostics,
-            source: kernel.text.clone(),
-            file_name: kernel.name.clone(),
-        })?;
+    let (scenario, _dumped) = sim::scenario(&parsed, kernel.text.clone(), kernel.name.clone()).map_err(|diagnostics| Failure {
+        diagnostics,
+        source: kernel.text.clone(),
+        file_name: kernel.name.clone(),
+    })?;
     let mut inputs = inputs::from_scenario(&scenario);
     inputs.file_name = Some(kernel.name.clone());
-    Ok(Opened {
-        label: format!("{} with {}", sim_file.name, kernel.name),
-        change: Change::Scenario(Box::new(inputs)),
-    })
+    Ok(Opened { label: format!("{} with {}", sim_file.name, kernel.name), change: Change::Scenario(Box::new(inputs)) })
 }
 
 fn open_scenario(files: &[OpenedFile], toml_file: &OpenedFile) -> Result<Opened, Failure> {
     let mut kernel_name = None;
     let scenario = scenario::from_toml(&toml_file.text, |path| {
-        let kernel =
-            find(files, path, toml_file).ok_or_else(|| needs_kernel(toml_file, base_name(path)))?;
+        let kernel = find(files, path, toml_file).ok_or_else(|| needs_kernel(toml_file, base_name(path)))?;
         kernel_name = Some(kernel.name.clone());
         Ok((kernel.text.clone(), kernel.name.clone()))
     })
     .map_err(|d| Failure::new(d, Some(toml_file)))?;
     let mut inputs = inputs::from_scenario(&scenario);
     inputs.file_name = Some(kernel_name.unwrap_or_else(|| toml_file.name.clone()));
-    let label = if scenario.title.is_empty() {
-        toml_file.name.clone()
-    } else {
-        format!("{} ({})", scenario.title, toml_file.name)
-    };
-    Ok(Opened {
-        label,
-        change: Change::Scenario(Box::new(inputs)),
-    })
+    let label = if scenario.title.is_empty() { toml_file.name.clone() } else { format!("{} ({})", scenario.title, toml_file.name) };
+    Ok(Opened { label, change: Change::Scenario(Box::new(inputs)) })
 }
 
 /// The name a downloaded scenario gets: the source's file name (or `kernel`) as `.toml`.
@@ -260,11 +207,7 @@ mod tests {
     use interleave_engine::scenario::{from_toml, to_toml, SchedulerKind};
 
     fn file(name: &str, text: &str) -> OpenedFile {
-        OpenedFile {
-            name: name.into(),
-            text: text.into(),
-            unreadable: None,
-        }
+        OpenedFile { name: name.into(), text: text.into(), unreadable: None }
     }
 
     const COUNT_CL: &str = include_str!("../../static/examples/count.cl");
@@ -289,28 +232,16 @@ mod tests {
     #[test]
     fn a_kernel_file_replaces_the_source_only() {
         let opened = open(&[file("k.cu", "__global__ void k() {}")]).unwrap();
-        assert_eq!(
-            opened.change,
-            Change::Source {
-                source: "__global__ void k() {}".into(),
-                dialect: Some(Dialect::Cuda),
-                file_name: "k.cu".into()
-            }
-        );
+        assert_eq!(opened.change, Change::Source { source: "__global__ void k() {}".into(), dialect: Some(Dialect::Cuda), file_name: "k.cu".into() });
         let litmus = open(&[file("mp.litmus", "OPENCL MP")]).unwrap();
-        assert!(matches!(
-            litmus.change,
-            Change::Source { dialect: None, .. }
-        ));
+        assert!(matches!(litmus.change, Change::Source { dialect: None, .. }));
     }
 
     #[test]
     fn a_scenario_file_comes_with_its_kernel() {
         let opened = open(&[file("count.cl", COUNT_CL), file("count.toml", COUNT_TOML)]).unwrap();
         assert_eq!(opened.label, "Lost updates (count.toml)");
-        let Change::Scenario(inputs) = opened.change else {
-            panic!("a scenario")
-        };
+        let Change::Scenario(inputs) = opened.change else { panic!("a scenario") };
         assert_eq!(inputs.source, COUNT_CL);
         assert_eq!((inputs.global.as_str(), inputs.local.as_str()), ("8", "4"));
         assert_eq!(inputs.args.len(), 2);
@@ -338,15 +269,12 @@ mod tests {
         assert!(alone.diagnostics[0].message.contains("`k.cl`"));
         let opened = open(&[file("run.sim", sim), file("dir/k.cl", kernel)]).unwrap();
         assert_eq!(opened.label, "run.sim with dir/k.cl");
-        let Change::Scenario(inputs) = opened.change else {
-            panic!("a scenario")
-        };
+        let Change::Scenario(inputs) = opened.change else { panic!("a scenario") };
         assert_eq!(inputs.global, "8,1,1");
         let args: Vec<&str> = inputs.args.iter().map(|a| a.text.as_str()).collect();
         assert_eq!(args, ["a=int[8]:fill=2", "n=int:3"]);
         // A kernel the file does not define is the kernel's problem, shown against it.
-        let wrong =
-            open(&[file("run.sim", sim), file("k.cl", "__kernel void j() {}")]).unwrap_err();
+        let wrong = open(&[file("run.sim", sim), file("k.cl", "__kernel void j() {}")]).unwrap_err();
         assert_eq!(wrong.file_name, "k.cl");
         let broken = open(&[file("run.sim", "k.cl\n")]).unwrap_err();
         assert_eq!(broken.file_name, "run.sim");
@@ -354,36 +282,21 @@ mod tests {
 
     #[test]
     fn other_files_are_refused_with_a_reason() {
-        for files in [
-            vec![],
-            vec![file("a.cl", ""), file("b.cl", "")],
-            vec![file("notes.txt", "hello")],
-        ] {
+        for files in [vec![], vec![file("a.cl", ""), file("b.cl", "")], vec![file("notes.txt", "hello")]] {
             let failure = open(&files).unwrap_err();
             assert!(failure.diagnostics[0].help.is_some());
         }
-        let too_large = OpenedFile {
-            unreadable: Some("it is too large".into()),
-            ..file("big.cl", "")
-        };
+        let too_large = OpenedFile { unreadable: Some("it is too large".into()), ..file("big.cl", "") };
         let failure = open(&[file("k.toml", COUNT_TOML), too_large]).unwrap_err();
-        assert_eq!(
-            failure.diagnostics[0].message,
-            "`big.cl` cannot be opened: it is too large"
-        );
+        assert_eq!(failure.diagnostics[0].message, "`big.cl` cannot be opened: it is too large");
     }
 
     #[test]
     fn a_downloaded_scenario_reads_back() {
-        let scenario = from_toml(COUNT_TOML, |_| {
-            Ok((COUNT_CL.to_string(), "count.cl".into()))
-        })
-        .unwrap();
+        let scenario = from_toml(COUNT_TOML, |_| Ok((COUNT_CL.to_string(), "count.cl".into()))).unwrap();
         let text = to_toml(&scenario).unwrap();
         let opened = open(&[file("count.toml", &text)]).unwrap();
-        let Change::Scenario(inputs) = opened.change else {
-            panic!("a scenario")
-        };
+        let Change::Scenario(inputs) = opened.change else { panic!("a scenario") };
         assert_eq!(inputs.source, COUNT_CL);
         assert_eq!(inputs.scheduler, SchedulerKind::Random);
         assert_eq!(download_name(Some("dir/count.cl")), "count.toml");

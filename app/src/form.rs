@@ -84,11 +84,7 @@ pub struct Form {
 impl Form {
     /// The launch settings that are invalid, by the words their labels use.
     pub fn invalid_settings(&self) -> Vec<String> {
-        let (global, local) = if self.cuda {
-            ("Grid", "Block")
-        } else {
-            ("Global size", "Local size")
-        };
+        let (global, local) = if self.cuda { ("Grid", "Block") } else { ("Global size", "Local size") };
         let mut names: Vec<String> = [
             (&self.global_error, global),
             (&self.local_error, local),
@@ -103,30 +99,15 @@ impl Form {
         .filter(|(error, _)| error.is_some())
         .map(|(_, name)| name.to_string())
         .collect();
-        names.extend(
-            LIMITS
-                .iter()
-                .zip(&self.limit_errors)
-                .filter(|(_, error)| error.is_some())
-                .map(|(limit, _)| limit.label.to_string()),
-        );
+        names.extend(LIMITS.iter().zip(&self.limit_errors).filter(|(_, error)| error.is_some()).map(|(limit, _)| limit.label.to_string()));
         if !self.is_litmus {
-            names.extend(
-                self.table
-                    .rows
-                    .iter()
-                    .filter(|row| !row.errors.is_empty())
-                    .map(|row| format!("argument `{}`", row.name)),
-            );
+            names.extend(self.table.rows.iter().filter(|row| !row.errors.is_empty()).map(|row| format!("argument `{}`", row.name)));
         }
         names
     }
 
     pub fn arg_error(&self, id: u32) -> Option<&str> {
-        self.arg_errors
-            .iter()
-            .find(|(row, _)| *row == id)
-            .map(|(_, message)| message.as_str())
+        self.arg_errors.iter().find(|(row, _)| *row == id).map(|(_, message)| message.as_str())
     }
 }
 
@@ -181,11 +162,7 @@ fn describe(diagnostic: &Diagnostic, source: &str) -> String {
 /// The kernels `source` defines, as the engine's front end reads them. The last answer is
 /// kept, so that edits of the launch fields (which re-validate the form) do not compile an
 /// unchanged source again; only the source, dialect and definitions decide it.
-fn signatures(
-    source: &str,
-    dialect: Dialect,
-    defines: &[String],
-) -> Result<Vec<KernelSignature>, Vec<Diagnostic>> {
+fn signatures(source: &str, dialect: Dialect, defines: &[String]) -> Result<Vec<KernelSignature>, Vec<Diagnostic>> {
     type Key = (String, Dialect, Vec<String>);
     type Answer = Result<Vec<KernelSignature>, Vec<Diagnostic>>;
     thread_local! {
@@ -199,10 +176,7 @@ fn signatures(
             }
         }
         let answer = frontend::kernels(source, dialect, defines);
-        *last = Some((
-            (source.to_string(), dialect, defines.to_vec()),
-            answer.clone(),
-        ));
+        *last = Some(((source.to_string(), dialect, defines.to_vec()), answer.clone()));
         answer
     })
 }
@@ -223,14 +197,9 @@ pub fn validate(state: &Inputs) -> Form {
         return validate_litmus(state);
     }
     let cuda = state.dialect == Dialect::Cuda;
-    let mut form = Form {
-        cuda,
-        ..Form::default()
-    };
+    let mut form = Form { cuda, ..Form::default() };
     // For CUDA, `global` and `local` hold the grid and the block.
-    let global = scenario::parse_sizes(&state.global)
-        .map_err(|e| form.global_error = Some(e))
-        .ok();
+    let global = scenario::parse_sizes(&state.global).map_err(|e| form.global_error = Some(e)).ok();
     let local = if state.local.trim().is_empty() && !cuda {
         Some(None)
     } else if state.local.trim().is_empty() {
@@ -256,11 +225,7 @@ pub fn validate(state: &Inputs) -> Form {
     // The global size in work-items: for CUDA, grid x block.
     let global = match (global, &local) {
         (Some(grid), Some(Some(block))) if cuda => {
-            let product: Option<Vec<u64>> = grid
-                .iter()
-                .zip(block)
-                .map(|(g, b)| g.checked_mul(*b))
-                .collect();
+            let product: Option<Vec<u64>> = grid.iter().zip(block).map(|(g, b)| g.checked_mul(*b)).collect();
             if product.is_none() {
                 form.global_error = Some("too many threads".into());
             }
@@ -271,10 +236,7 @@ pub fn validate(state: &Inputs) -> Form {
         (global, _) => global,
     };
     if let Some(global) = &global {
-        form.work_items = global
-            .iter()
-            .try_fold(1u64, |acc, &n| acc.checked_mul(n))
-            .unwrap_or(0);
+        form.work_items = global.iter().try_fold(1u64, |acc, &n| acc.checked_mul(n)).unwrap_or(0);
         if form.work_items == 0 {
             form.global_error = Some("too many work-items".into());
         }
@@ -283,12 +245,8 @@ pub fn validate(state: &Inputs) -> Form {
         Some(Vec::new())
     } else {
         match parse_offset(&state.offset) {
-            Ok(offset)
-                if !offset.is_empty()
-                    && global.as_ref().is_some_and(|g| g.len() != offset.len()) =>
-            {
-                form.offset_error =
-                    Some("give the offset as many dimensions as the global size".into());
+            Ok(offset) if !offset.is_empty() && global.as_ref().is_some_and(|g| g.len() != offset.len()) => {
+                form.offset_error = Some("give the offset as many dimensions as the global size".into());
                 None
             }
             Ok(offset) => Some(offset),
@@ -299,10 +257,7 @@ pub fn validate(state: &Inputs) -> Form {
         }
     };
     // The text is read here; the value is the engine's to check, with its own words.
-    let warp_size = parse_u32(&state.warp_size)
-        .and_then(|n| checked(n, scenario::check_warp_size(n)))
-        .map_err(|e| form.warp_size_error = Some(e))
-        .ok();
+    let warp_size = parse_u32(&state.warp_size).and_then(|n| checked(n, scenario::check_warp_size(n))).map_err(|e| form.warp_size_error = Some(e)).ok();
     let resident_groups = if state.resident_groups.trim().is_empty() {
         Some(None)
     } else {
@@ -321,21 +276,14 @@ pub fn validate(state: &Inputs) -> Form {
             None
         }
         Ok(kernels) => {
-            let chosen = state
-                .kernel
-                .as_deref()
-                .and_then(|name| kernels.iter().position(|k| k.name == name))
-                .unwrap_or(0);
+            let chosen = state.kernel.as_deref().and_then(|name| kernels.iter().position(|k| k.name == name)).unwrap_or(0);
             form.kernel = Some(kernels[chosen].name.clone());
             let params = kernels[chosen].params.clone();
             form.kernels = Some(Rc::new(kernels));
             Some(params)
         }
         Err(diagnostics) => {
-            form.signature_problem = Some(diagnostics.first().map_or_else(
-                || "the source does not compile".to_string(),
-                |d| describe(d, &state.source),
-            ));
+            form.signature_problem = Some(diagnostics.first().map_or_else(|| "the source does not compile".to_string(), |d| describe(d, &state.source)));
             None
         }
     };
@@ -343,10 +291,7 @@ pub fn validate(state: &Inputs) -> Form {
         Some(Some(local)) => local.iter().product(),
         _ => form.work_items.min(256),
     };
-    let sizes = Sizes {
-        work_items: form.work_items,
-        group_items,
-    };
+    let sizes = Sizes { work_items: form.work_items, group_items };
     let rows: Vec<args::RowInput> = state.args.iter().map(|row| row.input()).collect();
     let table = args::table(params.as_deref(), &rows, sizes);
     for row in table.rows.iter().chain(&table.set_aside) {
@@ -358,30 +303,12 @@ pub fn validate(state: &Inputs) -> Form {
     let bindings = table.bindings();
     form.table = Rc::new(table);
 
-    if let (
-        Some(global),
-        Some(local),
-        Some(offset),
-        Some(warp_size),
-        Some(resident_groups),
-        Some(common),
-        true,
-    ) = (
-        global,
-        local,
-        offset,
-        warp_size,
-        resident_groups,
-        common,
-        form.global_error.is_none() && args_valid,
-    ) {
+    if let (Some(global), Some(local), Some(offset), Some(warp_size), Some(resident_groups), Some(common), true) =
+        (global, local, offset, warp_size, resident_groups, common, form.global_error.is_none() && args_valid)
+    {
         let mut scenario = Scenario::new(state.source.as_str(), FILE_NAME, dialect);
         state.carried.apply(&mut scenario);
-        scenario.launch = Launch {
-            global,
-            local,
-            offset,
-        };
+        scenario.launch = Launch { global, local, offset };
         scenario.args = bindings;
         scenario.kernel = match &form.kernels {
             Some(kernels) if kernels.len() > 1 => form.kernel.clone(),
@@ -423,16 +350,9 @@ impl Common {
 
 /// Checks the settings every run has, flagging the invalid ones on `form`.
 fn common_settings(state: &Inputs, form: &mut Form) -> Option<Common> {
-    let seed = parse_seed(&state.seed)
-        .map_err(|e| form.seed_error = Some(e))
-        .ok();
-    let pct_depth = parse_u32(&state.pct_depth)
-        .and_then(|n| checked(n, scenario::check_pct_depth(n)))
-        .map_err(|e| form.pct_depth_error = Some(e))
-        .ok();
-    let max_steps = parse_limit(&state.max_steps, &limits::STEPS)
-        .map_err(|e| form.max_steps_error = Some(e))
-        .ok();
+    let seed = parse_seed(&state.seed).map_err(|e| form.seed_error = Some(e)).ok();
+    let pct_depth = parse_u32(&state.pct_depth).and_then(|n| checked(n, scenario::check_pct_depth(n))).map_err(|e| form.pct_depth_error = Some(e)).ok();
+    let max_steps = parse_limit(&state.max_steps, &limits::STEPS).map_err(|e| form.max_steps_error = Some(e)).ok();
     let mut limits = [0u64; 5];
     for (k, limit) in LIMITS.iter().enumerate() {
         match parse_limit(&state.limit(k), limit) {
@@ -443,22 +363,13 @@ fn common_settings(state: &Inputs, form: &mut Form) -> Option<Common> {
     if form.limit_errors.iter().any(Option::is_some) {
         return None;
     }
-    Some(Common {
-        limits,
-        seed: seed?,
-        pct_depth: pct_depth? as u32,
-        max_steps: max_steps?,
-        granularity: state.granularity,
-    })
+    Some(Common { limits, seed: seed?, pct_depth: pct_depth? as u32, max_steps: max_steps?, granularity: state.granularity })
 }
 
 /// The form of a litmus test: only the seed is checked, because the test gives the launch
 /// and the arguments (the engine fills them in).
 fn validate_litmus(state: &Inputs) -> Form {
-    let mut form = Form {
-        is_litmus: true,
-        ..Form::default()
-    };
+    let mut form = Form { is_litmus: true, ..Form::default() };
     // A test that does not parse still becomes a scenario, so that the engine's diagnostic
     // (which points into the test) shows when the user runs it.
     if let Ok(test) = litmus::parse(&state.source) {
@@ -519,29 +430,12 @@ mod tests {
     #[test]
     fn invalid_fields_are_flagged_and_block_the_scenario() {
         for (action, check) in [
-            (
-                InputEdit::Global("0".into()),
-                (|f: &Form| f.global_error.is_some()) as fn(&Form) -> bool,
-            ),
-            (InputEdit::Global("abc".into()), |f| {
-                f.global_error.is_some() && f.work_items == 0
-            }),
+            (InputEdit::Global("0".into()), (|f: &Form| f.global_error.is_some()) as fn(&Form) -> bool),
+            (InputEdit::Global("abc".into()), |f| f.global_error.is_some() && f.work_items == 0),
             (InputEdit::Local("4,4".into()), |f| f.local_error.is_some()),
             (InputEdit::Seed("-1".into()), |f| f.seed_error.is_some()),
-            (
-                InputEdit::Arg {
-                    id: 0,
-                    text: "ids=quux[8]".into(),
-                },
-                |f| f.arg_error(0).is_some(),
-            ),
-            (
-                InputEdit::Arg {
-                    id: 1,
-                    text: "ids=int[2]".into(),
-                },
-                |f| f.arg_error(1).is_some_and(|m| m.contains("twice")),
-            ),
+            (InputEdit::Arg { id: 0, text: "ids=quux[8]".into() }, |f| f.arg_error(0).is_some()),
+            (InputEdit::Arg { id: 1, text: "ids=int[2]".into() }, |f| f.arg_error(1).is_some_and(|m| m.contains("twice"))),
         ] {
             let form = validate(&reduce(&Inputs::default(), action));
             assert!(check(&form), "{form:?}");
@@ -574,10 +468,7 @@ mod tests {
         assert_eq!(scenario.memory_model, MemoryModel::Relaxed);
         assert_eq!(scenario.file_name, LITMUS_FILE_NAME);
         // A broken test is still handed to the engine, which explains what is wrong.
-        let broken = validate(&reduce(
-            &state,
-            InputEdit::Source("OPENCL X\nnonsense".into()),
-        ));
+        let broken = validate(&reduce(&state, InputEdit::Source("OPENCL X\nnonsense".into())));
         assert!(broken.scenario.is_some() && broken.litmus.is_none());
         assert_eq!(broken.work_items, 0);
         let bad_seed = validate(&reduce(&state, InputEdit::Seed("x".into())));
@@ -593,37 +484,15 @@ mod tests {
     #[test]
     fn the_new_settings_are_checked_and_block_the_scenario() {
         for (action, check) in [
-            (
-                InputEdit::Offset("1,2".into()),
-                (|f: &Form| f.offset_error.is_some()) as fn(&Form) -> bool,
-            ),
+            (InputEdit::Offset("1,2".into()), (|f: &Form| f.offset_error.is_some()) as fn(&Form) -> bool),
             (InputEdit::Offset("-1".into()), |f| f.offset_error.is_some()),
-            (InputEdit::WarpSize("0".into()), |f| {
-                f.warp_size_error.is_some()
-            }),
-            (InputEdit::WarpSize("65".into()), |f| {
-                f.warp_size_error.is_some()
-            }),
-            (InputEdit::PctDepth("".into()), |f| {
-                f.pct_depth_error.is_some()
-            }),
-            (InputEdit::ResidentGroups("0".into()), |f| {
-                f.resident_groups_error.is_some()
-            }),
-            (InputEdit::MaxSteps("0".into()), |f| {
-                f.max_steps_error.is_some()
-            }),
-            (
-                InputEdit::MaxSteps((limits::STEPS.max + 1).to_string().into()),
-                |f| f.max_steps_error.is_some(),
-            ),
-            (
-                InputEdit::ArgText {
-                    param: "ids".into(),
-                    text: "ids=int[x]".into(),
-                },
-                |f| f.arg_error(0).is_some(),
-            ),
+            (InputEdit::WarpSize("0".into()), |f| f.warp_size_error.is_some()),
+            (InputEdit::WarpSize("65".into()), |f| f.warp_size_error.is_some()),
+            (InputEdit::PctDepth("".into()), |f| f.pct_depth_error.is_some()),
+            (InputEdit::ResidentGroups("0".into()), |f| f.resident_groups_error.is_some()),
+            (InputEdit::MaxSteps("0".into()), |f| f.max_steps_error.is_some()),
+            (InputEdit::MaxSteps((limits::STEPS.max + 1).to_string().into()), |f| f.max_steps_error.is_some()),
+            (InputEdit::ArgText { param: "ids".into(), text: "ids=int[x]".into() }, |f| f.arg_error(0).is_some()),
         ] {
             let form = validate(&reduce(&Inputs::default(), action));
             assert!(check(&form), "{form:?}");
@@ -653,14 +522,8 @@ mod tests {
         assert_eq!(scenario.scheduler, SchedulerKind::Pct);
         assert_eq!(scenario.pct_depth, 5);
         assert_eq!(scenario.max_resident_groups, Some(1));
-        assert_eq!(
-            scenario.progress,
-            interleave_engine::scenario::Progress::Fair
-        );
-        assert_eq!(
-            scenario.granularity,
-            interleave_engine::scenario::Granularity::Statement
-        );
+        assert_eq!(scenario.progress, interleave_engine::scenario::Progress::Fair);
+        assert_eq!(scenario.granularity, interleave_engine::scenario::Granularity::Statement);
         assert_eq!(scenario.max_steps, 1234);
         // The empty resident count means every group.
         let all = reduce(&state, InputEdit::ResidentGroups(" ".into()));
@@ -683,10 +546,7 @@ mod tests {
     #[test]
     fn a_cuda_launch_is_a_grid_of_blocks() {
         let state = reduce(&Inputs::default(), InputEdit::Dialect(Dialect::Cuda));
-        let state = reduce(
-            &state,
-            InputEdit::Source("__global__ void count(int *ids, int *counters) {}".into()),
-        );
+        let state = reduce(&state, InputEdit::Source("__global__ void count(int *ids, int *counters) {}".into()));
         let form = validate(&state);
         assert!(form.cuda);
         assert_eq!(form.work_items, 8);
@@ -709,12 +569,7 @@ mod tests {
         assert_eq!(form.kernel.as_deref(), Some("count"));
         assert!(form.signature_problem.is_none());
         // Two kernels: the first is chosen until another is, and the scenario names it.
-        let two = reduce(
-            &Inputs::default(),
-            InputEdit::Source(
-                "__kernel void a(__global int *ids) {}\n__kernel void b(float x) {}".into(),
-            ),
-        );
+        let two = reduce(&Inputs::default(), InputEdit::Source("__kernel void a(__global int *ids) {}\n__kernel void b(float x) {}".into()));
         let form = validate(&two);
         assert_eq!(form.kernels.as_ref().map(|k| k.len()), Some(2));
         assert_eq!(form.scenario.unwrap().kernel.as_deref(), Some("a"));
@@ -722,13 +577,7 @@ mod tests {
         assert_eq!(b.table.rows[0].name, "x");
         assert_eq!(b.table.set_aside.len(), 2, "the rows of `a` are kept aside");
         assert!(b.scenario.is_none(), "`x` needs a value");
-        let b = validate(&reduce(
-            &reduce(&two, InputEdit::Kernel("b".into())),
-            InputEdit::ArgText {
-                param: "x".into(),
-                text: "x=float:1.5".into(),
-            },
-        ));
+        let b = validate(&reduce(&reduce(&two, InputEdit::Kernel("b".into())), InputEdit::ArgText { param: "x".into(), text: "x=float:1.5".into() }));
         let scenario = b.scenario.expect("valid");
         assert_eq!(scenario.kernel.as_deref(), Some("b"));
         assert_eq!(scenario.args.len(), 1);
@@ -736,10 +585,7 @@ mod tests {
 
     #[test]
     fn a_source_that_does_not_compile_keeps_its_rows() {
-        let state = reduce(
-            &Inputs::default(),
-            InputEdit::Source("__kernel void count(__global int *ids".into()),
-        );
+        let state = reduce(&Inputs::default(), InputEdit::Source("__kernel void count(__global int *ids".into()));
         let form = validate(&state);
         let problem = form.signature_problem.clone().expect("a reason");
         assert!(problem.starts_with("line 1:"), "{problem}");

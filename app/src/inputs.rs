@@ -12,9 +12,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use interleave_engine::limits::{self, Limit};
-use interleave_engine::scenario::{
-    self, Dialect, Granularity, MemoryModel, Progress, Scenario, SchedulerKind,
-};
+use interleave_engine::scenario::{self, Dialect, Granularity, MemoryModel, Progress, Scenario, SchedulerKind};
 
 use crate::args::{self, ArgFields};
 use crate::examples;
@@ -27,35 +25,18 @@ pub const STORAGE_KEY: &str = "interleave.inputs";
 pub const VERSION: u32 = 1;
 
 /// The memory models the launch panel offers, with the words it shows for them.
-pub const MEMORY_MODELS: [(MemoryModel, &str, &str); 2] = [
-    (MemoryModel::Sc, "sc", "sequentially consistent"),
-    (MemoryModel::Relaxed, "relaxed", "relaxed"),
-];
+pub const MEMORY_MODELS: [(MemoryModel, &str, &str); 2] = [(MemoryModel::Sc, "sc", "sequentially consistent"), (MemoryModel::Relaxed, "relaxed", "relaxed")];
 
 /// The schedulers the launch panel offers, in the order it lists them.
-pub const SCHEDULERS: [SchedulerKind; 5] = [
-    SchedulerKind::Random,
-    SchedulerKind::RoundRobin,
-    SchedulerKind::RunToBlock,
-    SchedulerKind::Pct,
-    SchedulerKind::Lockstep,
-];
+pub const SCHEDULERS: [SchedulerKind; 5] =
+    [SchedulerKind::Random, SchedulerKind::RoundRobin, SchedulerKind::RunToBlock, SchedulerKind::Pct, SchedulerKind::Lockstep];
 
 /// The dialects the launch panel offers (a litmus test is recognised from its text).
-pub const DIALECTS: [(Dialect, &str, &str); 2] = [
-    (Dialect::OpenCl, "opencl", "OpenCL C"),
-    (Dialect::Cuda, "cuda", "CUDA"),
-];
+pub const DIALECTS: [(Dialect, &str, &str); 2] = [(Dialect::OpenCl, "opencl", "OpenCL C"), (Dialect::Cuda, "cuda", "CUDA")];
 
 /// The resource limits the launch panel's "More settings" sets besides the step limit, in the
 /// order it shows them (each with its default and hard maximum, from the engine).
-pub const LIMITS: [Limit; 5] = [
-    limits::INSTRUCTIONS_PER_STEP,
-    limits::WORK_ITEMS,
-    limits::MEMORY_BYTES,
-    limits::PRINTF_BYTES,
-    limits::HISTORY_EVENTS,
-];
+pub const LIMITS: [Limit; 5] = [limits::INSTRUCTIONS_PER_STEP, limits::WORK_ITEMS, limits::MEMORY_BYTES, limits::PRINTF_BYTES, limits::HISTORY_EVENTS];
 
 /// The value `scenario` sets for the limit `LIMITS[k]`.
 pub fn limit_value(scenario: &Scenario, k: usize) -> u64 {
@@ -163,22 +144,12 @@ pub struct ArgRow {
 impl ArgRow {
     /// A row typed as text.
     pub fn typed(id: u32, text: &str) -> ArgRow {
-        ArgRow {
-            id,
-            text: text.to_string(),
-            param: None,
-            fields: None,
-        }
+        ArgRow { id, text: text.to_string(), param: None, fields: None }
     }
 
     /// What the argument table needs to know of the row.
     pub fn input(&self) -> args::RowInput<'_> {
-        args::RowInput {
-            id: self.id,
-            text: &self.text,
-            param: self.param.as_deref(),
-            fields: self.fields.as_ref(),
-        }
+        args::RowInput { id: self.id, text: &self.text, param: self.param.as_deref(), fields: self.fields.as_ref() }
     }
 }
 
@@ -198,16 +169,9 @@ pub struct Replay {
 
 /// A name read back from storage: one that is not known (an older or damaged value) leaves
 /// the field at its default rather than failing the whole value.
-fn named<'de, D: Deserializer<'de>, T: serde::de::DeserializeOwned>(
-    d: D,
-    known: impl Fn(&T) -> bool,
-    fallback: T,
-) -> Result<T, D::Error> {
+fn named<'de, D: Deserializer<'de>, T: serde::de::DeserializeOwned>(d: D, known: impl Fn(&T) -> bool, fallback: T) -> Result<T, D::Error> {
     let value = Value::deserialize(d)?;
-    Ok(serde_json::from_value(value)
-        .ok()
-        .filter(|t| known(t))
-        .unwrap_or(fallback))
+    Ok(serde_json::from_value(value).ok().filter(|t| known(t)).unwrap_or(fallback))
 }
 
 fn lenient_dialect<'de, D: Deserializer<'de>>(d: D) -> Result<Dialect, D::Error> {
@@ -299,9 +263,7 @@ impl Default for Inputs {
             granularity: Granularity::Event,
             max_steps: plain.max_steps.to_string(),
             limits: limit_texts(&plain).to_vec(),
-            args: launch
-                .map(|l| text_rows(0, l.args))
-                .unwrap_or_default(),
+            args: launch.map(|l| text_rows(0, l.args)).unwrap_or_default(),
             replay: None,
             carried: Carried::default(),
             example: Some(example.id.to_string()),
@@ -312,11 +274,7 @@ impl Default for Inputs {
 
 /// Rows typed as text, numbered from `first`.
 pub fn text_rows(first: u32, texts: &[&str]) -> Vec<ArgRow> {
-    texts
-        .iter()
-        .enumerate()
-        .map(|(i, text)| ArgRow::typed(first + i as u32, text))
-        .collect()
+    texts.iter().enumerate().map(|(i, text)| ArgRow::typed(first + i as u32, text)).collect()
 }
 
 /// One edit of the launch: every field the editor and the launch panel change, one variant
@@ -342,14 +300,20 @@ pub enum InputEdit {
     /// The text of the resource limit field `LIMITS[k]`.
     Limit(usize, String),
     /// Text typed into the row `id` (a row set aside, or one added as text).
-    Arg { id: u32, text: String },
+    Arg {
+        id: u32,
+        text: String,
+    },
     /// Adds a row typed as text.
     AddArg,
     RemoveArg(u32),
     /// The argument table's fields for the parameter `fields.name`.
     ArgFields(ArgFields),
     /// The argument table's text for parameter `param`.
-    ArgText { param: String, text: String },
+    ArgText {
+        param: String,
+        text: String,
+    },
 }
 
 impl Inputs {
@@ -441,10 +405,7 @@ impl Inputs {
 
     /// The text of the limit field `LIMITS[k]` (its default when the value has none).
     pub fn limit(&self, k: usize) -> String {
-        self.limits
-            .get(k)
-            .cloned()
-            .unwrap_or_else(|| limit_value(&Scenario::default(), k).to_string())
+        self.limits.get(k).cloned().unwrap_or_else(|| limit_value(&Scenario::default(), k).to_string())
     }
 
     /// An id no row has.
@@ -469,12 +430,7 @@ impl Inputs {
     fn set_arg_row(&mut self, param: &str, text: String, fields: Option<ArgFields>) {
         let next = self.next_arg_id();
         let found = self.args.iter_mut().find(|row| row.input().key() == param);
-        let row = ArgRow {
-            id: found.as_ref().map_or(next, |row| row.id),
-            text,
-            param: Some(param.to_string()),
-            fields,
-        };
+        let row = ArgRow { id: found.as_ref().map_or(next, |row| row.id), text, param: Some(param.to_string()), fields };
         match found {
             Some(slot) => *slot = row,
             None => self.args.push(row),
@@ -500,14 +456,8 @@ pub fn convert_sizes(global: &str, local: &str, to: Dialect) -> (String, String)
         return unchanged;
     }
     let converted: Option<Vec<u64>> = match to {
-        Dialect::Cuda => g
-            .iter()
-            .zip(&l)
-            .map(|(g, l)| (g % l == 0).then_some(g / l))
-            .collect(),
-        Dialect::OpenCl | Dialect::Litmus => {
-            g.iter().zip(&l).map(|(g, l)| g.checked_mul(*l)).collect()
-        }
+        Dialect::Cuda => g.iter().zip(&l).map(|(g, l)| (g % l == 0).then_some(g / l)).collect(),
+        Dialect::OpenCl | Dialect::Litmus => g.iter().zip(&l).map(|(g, l)| g.checked_mul(*l)).collect(),
     };
     match converted {
         Some(global) => (sizes_text(&global), local.trim().to_string()),
@@ -520,32 +470,15 @@ pub fn convert_sizes(global: &str, local: &str, to: Dialect) -> (String, String)
 pub fn from_scenario(scenario: &Scenario) -> Inputs {
     let launch = &scenario.launch;
     let (global, local) = match (scenario.dialect, &launch.local) {
-        (Dialect::Cuda, Some(block))
-            if block.len() == launch.global.len()
-                && block
-                    .iter()
-                    .zip(&launch.global)
-                    .all(|(b, g)| *b > 0 && g % b == 0) =>
-        {
-            let grid: Vec<u64> = launch
-                .global
-                .iter()
-                .zip(block)
-                .map(|(g, b)| g / b)
-                .collect();
+        (Dialect::Cuda, Some(block)) if block.len() == launch.global.len() && block.iter().zip(&launch.global).all(|(b, g)| *b > 0 && g % b == 0) => {
+            let grid: Vec<u64> = launch.global.iter().zip(block).map(|(g, b)| g / b).collect();
             (sizes_text(&grid), sizes_text(block))
         }
         // A CUDA launch without a block leaves the block to be filled in (the panel flags it).
         (Dialect::Cuda, None) => (sizes_text(&launch.global), String::new()),
-        (_, local) => (
-            sizes_text(&launch.global),
-            local.as_deref().map(sizes_text).unwrap_or_default(),
-        ),
+        (_, local) => (sizes_text(&launch.global), local.as_deref().map(sizes_text).unwrap_or_default()),
     };
-    let replay = (scenario.scheduler == SchedulerKind::Manual).then(|| Replay {
-        schedule: scenario.schedule.clone(),
-        choices: scenario.choices.clone(),
-    });
+    let replay = (scenario.scheduler == SchedulerKind::Manual).then(|| Replay { schedule: scenario.schedule.clone(), choices: scenario.choices.clone() });
     let scheduler = match scenario.scheduler {
         SchedulerKind::Manual => SchedulerKind::Random,
         other => other,
@@ -567,10 +500,7 @@ pub fn from_scenario(scenario: &Scenario) -> Inputs {
         pct_depth: scenario.pct_depth.to_string(),
         memory_model: scenario.memory_model,
         warp_size: scenario.warp_size.to_string(),
-        resident_groups: scenario
-            .max_resident_groups
-            .map(|n| n.to_string())
-            .unwrap_or_default(),
+        resident_groups: scenario.max_resident_groups.map(|n| n.to_string()).unwrap_or_default(),
         progress: scenario.progress,
         granularity: scenario.granularity,
         max_steps: scenario.max_steps.to_string(),
@@ -613,12 +543,7 @@ fn edited_by_default() -> bool {
 
 /// The stored text of `current` (`edited` or not) and `stash`.
 pub fn encode(current: Inputs, edited: bool, stash: Option<Stash>) -> String {
-    let stored = Stored {
-        version: VERSION,
-        current,
-        edited,
-        stash,
-    };
+    let stored = Stored { version: VERSION, current, edited, stash };
     // Plain strings, numbers and JSON values only: this cannot fail.
     serde_json::to_string(&stored).unwrap_or_default()
 }
@@ -627,44 +552,21 @@ pub fn encode(current: Inputs, edited: bool, stash: Option<Stash>) -> String {
 pub fn decode(text: &str) -> Result<Stored, String> {
     // From bytes, as every JSON reader of the page does, so that serde_json's parser is
     // compiled for one input type only.
-    let value: Value = serde_json::from_slice(text.as_bytes())
-        .map_err(|e| format!("the saved inputs are not JSON ({e})"))?;
-    let version = value
-        .get("version")
-        .and_then(Value::as_u64)
-        .ok_or("the saved inputs have no version")?;
+    let value: Value = serde_json::from_slice(text.as_bytes()).map_err(|e| format!("the saved inputs are not JSON ({e})"))?;
+    let version = value.get("version").and_then(Value::as_u64).ok_or("the saved inputs have no version")?;
     if version > u64::from(VERSION) {
-        return Err(format!(
-            "the saved inputs are from a newer version of Interleave (format {version})"
-        ));
+        return Err(format!("the saved inputs are from a newer version of Interleave (format {version})"));
     }
-    let current = value
-        .get("current")
-        .ok_or("the saved inputs are empty")?
-        .clone();
-    let mut current: Inputs = serde_json::from_value(current)
-        .map_err(|e| format!("the saved inputs cannot be read ({e})"))?;
+    let current = value.get("current").ok_or("the saved inputs are empty")?.clone();
+    let mut current: Inputs = serde_json::from_value(current).map_err(|e| format!("the saved inputs cannot be read ({e})"))?;
     current.number_rows(0);
     // A stash that cannot be read is dropped rather than blocking the current inputs.
-    let stash = value
-        .get("stash")
-        .cloned()
-        .and_then(|stash| serde_json::from_value::<Option<Stash>>(stash).ok())
-        .flatten()
-        .map(|mut stash| {
-            stash.inputs.number_rows(0);
-            stash
-        });
-    let edited = value
-        .get("edited")
-        .and_then(Value::as_bool)
-        .unwrap_or_else(edited_by_default);
-    Ok(Stored {
-        version: VERSION,
-        current,
-        edited,
-        stash,
-    })
+    let stash = value.get("stash").cloned().and_then(|stash| serde_json::from_value::<Option<Stash>>(stash).ok()).flatten().map(|mut stash| {
+        stash.inputs.number_rows(0);
+        stash
+    });
+    let edited = value.get("edited").and_then(Value::as_bool).unwrap_or_else(edited_by_default);
+    Ok(Stored { version: VERSION, current, edited, stash })
 }
 
 #[cfg(test)]
@@ -677,11 +579,7 @@ mod tests {
         let mut inputs = Inputs::default();
         inputs.global = "abc".into();
         inputs.carried.defines = vec!["N=4".into()];
-        let stash = Stash {
-            label: "MP".into(),
-            inputs: Inputs::default(),
-            restored: false,
-        };
+        let stash = Stash { label: "MP".into(), inputs: Inputs::default(), restored: false };
         let decoded = decode(&encode(inputs.clone(), false, Some(stash.clone()))).unwrap();
         assert_eq!(decoded.current, inputs);
         assert!(!decoded.edited);
@@ -696,10 +594,7 @@ mod tests {
             ("[1, 2]", "no version"),
             ("{\"version\": 99, \"current\": {}}", "newer version"),
             ("{\"version\": 1}", "empty"),
-            (
-                "{\"version\": 1, \"current\": {\"global\": 8}}",
-                "cannot be read",
-            ),
+            ("{\"version\": 1, \"current\": {\"global\": 8}}", "cannot be read"),
         ] {
             let error = decode(text).unwrap_err();
             assert!(error.contains(why), "{text}: {error}");
@@ -708,7 +603,8 @@ mod tests {
 
     #[test]
     fn missing_and_unreadable_parts_take_their_defaults() {
-        let text = r#"{"version": 1, "current": {"source": "k", "args": [{"text": "n=int:1", "fields": {"kind": "teapot"}}], "unknown": 3}, "stash": {"label": 7}}"#;
+        let text =
+            r#"{"version": 1, "current": {"source": "k", "args": [{"text": "n=int:1", "fields": {"kind": "teapot"}}], "unknown": 3}, "stash": {"label": 7}}"#;
         let stored = decode(text).unwrap();
         assert_eq!(stored.current.source, "k");
         assert_eq!(stored.current.global, Inputs::default().global);
@@ -783,10 +679,7 @@ mod tests {
 
     #[test]
     fn a_limit_edit_fills_in_the_limits_an_old_value_lacks() {
-        let mut inputs = Inputs {
-            limits: Vec::new(),
-            ..Inputs::default()
-        };
+        let mut inputs = Inputs { limits: Vec::new(), ..Inputs::default() };
         inputs.edit(InputEdit::Limit(2, "10".into()));
         assert_eq!(inputs.limits.len(), LIMITS.len());
         assert_eq!(inputs.limit(2), "10");
@@ -795,38 +688,22 @@ mod tests {
 
     #[test]
     fn sizes_convert_between_dialects_only_when_exact() {
-        assert_eq!(
-            convert_sizes("16,4", "4,2", Dialect::Cuda),
-            ("4,2".to_string(), "4,2".to_string())
-        );
-        assert_eq!(
-            convert_sizes("4,2", "4,2", Dialect::OpenCl),
-            ("16,4".to_string(), "4,2".to_string())
-        );
+        assert_eq!(convert_sizes("16,4", "4,2", Dialect::Cuda), ("4,2".to_string(), "4,2".to_string()));
+        assert_eq!(convert_sizes("4,2", "4,2", Dialect::OpenCl), ("16,4".to_string(), "4,2".to_string()));
         for (global, local) in [("9", "4"), ("8", ""), ("8", "2,2"), ("x", "1")] {
-            assert_eq!(
-                convert_sizes(global, local, Dialect::Cuda),
-                (global.to_string(), local.to_string())
-            );
+            assert_eq!(convert_sizes(global, local, Dialect::Cuda), (global.to_string(), local.to_string()));
         }
     }
 
     #[test]
     fn a_cuda_scenario_shows_its_grid_and_block() {
         let mut scenario = Scenario::new("", "k.cu", Dialect::Cuda);
-        scenario.launch = Launch {
-            global: vec![64, 4],
-            local: Some(vec![32, 2]),
-            offset: Vec::new(),
-        };
+        scenario.launch = Launch { global: vec![64, 4], local: Some(vec![32, 2]), offset: Vec::new() };
         scenario.scheduler = SchedulerKind::Manual;
         scenario.schedule = vec![1, 0];
         scenario.args = vec![ArgBinding::parse("p=int[4]:fill=1").unwrap()];
         let inputs = from_scenario(&scenario);
-        assert_eq!(
-            (inputs.global.as_str(), inputs.local.as_str()),
-            ("2,2", "32,2")
-        );
+        assert_eq!((inputs.global.as_str(), inputs.local.as_str()), ("2,2", "32,2"));
         assert_eq!(inputs.dialect, Dialect::Cuda);
         assert_eq!(inputs.scheduler, SchedulerKind::Random);
         assert_eq!(inputs.replay.unwrap().schedule, [1, 0]);

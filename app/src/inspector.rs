@@ -117,12 +117,7 @@ fn triple(id: [u64; 3]) -> String {
 }
 
 /// Reads the open tab's contents from `session`; `memory` is the memory the user chose.
-pub fn inspect(
-    session: &Session,
-    tab: Tab,
-    selected: Option<usize>,
-    memory: Option<MemoryRef>,
-) -> Inspection {
+pub fn inspect(session: &Session, tab: Tab, selected: Option<usize>, memory: Option<MemoryRef>) -> Inspection {
     let contents = match tab {
         Tab::WorkItem => match selected.filter(|&i| i < session.work_item_count()) {
             Some(index) => Contents::WorkItem(Box::new(work_item(session, index))),
@@ -130,19 +125,10 @@ pub fn inspect(
         },
         Tab::Memory => {
             let memories = session.memories();
-            let chosen = memory
-                .filter(|m| memories.iter().any(|(r, _)| r == m))
-                .or_else(|| memories.first().map(|(r, _)| *r));
+            let chosen = memory.filter(|m| memories.iter().any(|(r, _)| r == m)).or_else(|| memories.first().map(|(r, _)| *r));
             let shown = chosen.and_then(|m| session.memory(m)).map(Box::new);
-            let stale = shown
-                .as_deref()
-                .map(|view| stale_reads(&session.stale_reads(), view))
-                .unwrap_or_default();
-            Contents::Memory {
-                memories,
-                shown,
-                stale,
-            }
+            let stale = shown.as_deref().map(|view| stale_reads(&session.stale_reads(), view)).unwrap_or_default();
+            Contents::Memory { memories, shown, stale }
         }
         Tab::Locks => Contents::Locks(locks(session)),
         Tab::Barriers => Contents::Barriers(barriers(session)),
@@ -154,36 +140,18 @@ fn work_item(session: &Session, index: usize) -> WorkItemPanel {
     let view = session.work_item(index);
     let cuda = session.scenario().dialect == Dialect::Cuda;
     let ids = if cuda {
-        vec![
-            ("threadIdx", triple(view.local_id)),
-            ("blockIdx", triple(view.group_id)),
-            ("global", triple(view.global_id)),
-            ("lane", index.to_string()),
-        ]
+        vec![("threadIdx", triple(view.local_id)), ("blockIdx", triple(view.group_id)), ("global", triple(view.global_id)), ("lane", index.to_string())]
     } else {
-        vec![
-            ("global id", triple(view.global_id)),
-            ("local id", triple(view.local_id)),
-            ("group id", triple(view.group_id)),
-            ("lane", index.to_string()),
-        ]
+        vec![("global id", triple(view.global_id)), ("local id", triple(view.local_id)), ("group id", triple(view.group_id)), ("lane", index.to_string())]
     };
     let status = status_text(session, &view);
     let frames = session.call_stack(index);
-    WorkItemPanel {
-        view,
-        ids,
-        status,
-        frames,
-    }
+    WorkItemPanel { view, ids, status, frames }
 }
 
 /// The status of a work-item in words, with what it waits for.
 fn status_text(session: &Session, view: &WorkItemView) -> String {
-    let line = view
-        .line
-        .map(|l| format!(" (line {l})"))
-        .unwrap_or_default();
+    let line = view.line.map(|l| format!(" (line {l})")).unwrap_or_default();
     match view.status {
         WorkItemStatus::Ready => format!("running{line}"),
         WorkItemStatus::Finished => "finished".into(),
@@ -191,32 +159,18 @@ fn status_text(session: &Session, view: &WorkItemView) -> String {
         WorkItemStatus::NotStarted => "not started: its work-group is not resident yet".into(),
         WorkItemStatus::Waiting => format!("waiting for async copies{line}"),
         WorkItemStatus::AtBarrier => {
-            let barrier = session
-                .barriers()
-                .into_iter()
-                .find(|b| b.group as usize == view.group);
+            let barrier = session.barriers().into_iter().find(|b| b.group as usize == view.group);
             match barrier {
-                Some(b) => format!(
-                    "at the barrier of group {}{line}, {} of {} arrived",
-                    b.group,
-                    b.arrived.len(),
-                    b.expected
-                ),
+                Some(b) => format!("at the barrier of group {}{line}, {} of {} arrived", b.group, b.arrived.len(), b.expected),
                 None => format!("at a barrier{line}"),
             }
         }
         WorkItemStatus::Spinning => {
             let me = view.global_id;
-            let waited = locks(session)
-                .into_iter()
-                .find(|lock| lock.waiters.contains(&me));
+            let waited = locks(session).into_iter().find(|lock| lock.waiters.contains(&me));
             match waited {
                 Some(lock) => match lock.holder {
-                    Some(holder) => format!(
-                        "spinning on lock `{}`{line}, held by {}",
-                        lock.report.location,
-                        work_item_name(holder)
-                    ),
+                    Some(holder) => format!("spinning on lock `{}`{line}, held by {}", lock.report.location, work_item_name(holder)),
                     None => format!("spinning on lock `{}`{line}", lock.report.location),
                 },
                 None => format!("spinning{line}: re-reading values nobody changes"),
@@ -238,16 +192,8 @@ fn locks(session: &Session) -> Vec<LockPanel> {
             for event in &report.timeline {
                 latest.insert(event.work_item, event.what);
             }
-            let waiters = latest
-                .into_iter()
-                .filter(|&(who, what)| what == LockAction::Attempt && Some(who) != holder)
-                .map(|(who, _)| who)
-                .collect();
-            LockPanel {
-                report,
-                holder,
-                waiters,
-            }
+            let waiters = latest.into_iter().filter(|&(who, what)| what == LockAction::Attempt && Some(who) != holder).map(|(who, _)| who).collect();
+            LockPanel { report, holder, waiters }
         })
         .collect()
 }
@@ -256,14 +202,7 @@ fn locks(session: &Session) -> Vec<LockPanel> {
 /// neither waiting there nor finished. One pass over the work-items serves every barrier, so
 /// a launch of many groups costs one read per work-item, not one per work-item and group.
 fn barriers(session: &Session) -> Vec<BarrierPanel> {
-    let mut panels: Vec<BarrierPanel> = session
-        .barriers()
-        .into_iter()
-        .map(|view| BarrierPanel {
-            view,
-            missing: Vec::new(),
-        })
-        .collect();
+    let mut panels: Vec<BarrierPanel> = session.barriers().into_iter().map(|view| BarrierPanel { view, missing: Vec::new() }).collect();
     // The panel of each group that has a barrier with arrivals; groups nobody waits in show
     // no panel, so their members are not looked at.
     let mut by_group = std::collections::HashMap::new();
@@ -295,31 +234,16 @@ fn stale_reads(reads: &[StaleReadView], view: &MemoryView) -> BTreeMap<u64, Stri
     let mut by_index = BTreeMap::new();
     for read in reads {
         let (name, index) = match read.location.split_once('[') {
-            Some((name, rest)) => (
-                name,
-                rest.trim_end_matches(']').trim().parse::<u64>().ok(),
-            ),
+            Some((name, rest)) => (name, rest.trim_end_matches(']').trim().parse::<u64>().ok()),
             None => (read.location.as_str(), Some(0)),
         };
         let Some(index) = index else { continue };
         if name != view.name {
             continue;
         }
-        let written = read
-            .written_at
-            .map_or("the initial contents".to_string(), |s| {
-                format!("the write at step {s}")
-            });
-        let newer = read
-            .newer_at
-            .map(|s| format!("; the newer write at step {s} was not yet visible to it"))
-            .unwrap_or_default();
-        let text = format!(
-            "{} read a stale value at step {}: {} from {written}{newer}",
-            work_item_name(read.work_item),
-            read.step,
-            read.value
-        );
+        let written = read.written_at.map_or("the initial contents".to_string(), |s| format!("the write at step {s}"));
+        let newer = read.newer_at.map(|s| format!("; the newer write at step {s} was not yet visible to it")).unwrap_or_default();
+        let text = format!("{} read a stale value at step {}: {} from {written}{newer}", work_item_name(read.work_item), read.step, read.value);
         by_index.insert(index, text);
     }
     by_index
@@ -328,11 +252,7 @@ fn stale_reads(reads: &[StaleReadView], view: &MemoryView) -> BTreeMap<u64, Stri
 /// The printf output grouped as the console shows it: in order, optionally only one
 /// work-item's lines.
 pub fn console(lines: &[PrintfLine], only: Option<[u64; 3]>) -> Vec<(String, String)> {
-    lines
-        .iter()
-        .filter(|line| only.is_none_or(|id| line.work_item == id))
-        .map(|line| (work_item_name(line.work_item), line.text.clone()))
-        .collect()
+    lines.iter().filter(|line| only.is_none_or(|id| line.work_item == id)).map(|line| (work_item_name(line.work_item), line.text.clone())).collect()
 }
 
 /// Whether a memory is local to a work-group, for the chooser's labels.
@@ -353,10 +273,7 @@ mod tests {
         let mut scenario = Scenario::new(source, "kernel.cl", Dialect::OpenCl);
         scenario.launch.global = vec![global];
         scenario.launch.local = Some(vec![local]);
-        scenario.args = args
-            .iter()
-            .map(|a| interleave_engine::scenario::ArgBinding::parse(a).expect("argument"))
-            .collect();
+        scenario.args = args.iter().map(|a| interleave_engine::scenario::ArgBinding::parse(a).expect("argument")).collect();
         Session::new(scenario).expect("the kernel compiles")
     }
 
@@ -402,11 +319,7 @@ mod tests {
         let Contents::WorkItem(panel) = inspect(&s, Tab::WorkItem, Some(0), None).contents else {
             panic!("expected a work-item panel");
         };
-        assert!(
-            panel.status.contains("at the barrier of group 0") && panel.status.contains("1 of 2 arrived"),
-            "{}",
-            panel.status
-        );
+        assert!(panel.status.contains("at the barrier of group 0") && panel.status.contains("1 of 2 arrived"), "{}", panel.status);
         let Contents::Barriers(barriers) = inspect(&s, Tab::Barriers, None, None).contents else {
             panic!("expected barriers");
         };
@@ -491,9 +404,6 @@ mod tests {
         };
         let found = stale_reads(&[read("data[3]"), read("flag"), read("data[x]")], &view);
         assert_eq!(found.len(), 1);
-        assert_eq!(
-            found[&3],
-            "wi 1 read a stale value at step 7: 0 from the initial contents; the newer write at step 5 was not yet visible to it"
-        );
+        assert_eq!(found[&3], "wi 1 read a stale value at step 7: 0 from the initial contents; the newer write at step 5 was not yet visible to it");
     }
 }

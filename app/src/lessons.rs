@@ -64,11 +64,8 @@ impl Progress {
     pub fn decode(text: &str) -> Progress {
         // From bytes, as every JSON reader of the page does (one compiled parser).
         let value: serde_json::Value = serde_json::from_slice(text.as_bytes()).unwrap_or_default();
-        let passed = value
-            .get("passed")
-            .and_then(|p| p.as_array())
-            .map(|ids| ids.iter().filter_map(|id| id.as_str()).map(String::from).collect())
-            .unwrap_or_default();
+        let passed =
+            value.get("passed").and_then(|p| p.as_array()).map(|ids| ids.iter().filter_map(|id| id.as_str()).map(String::from).collect()).unwrap_or_default();
         Progress { passed }
     }
 }

@@ -12,7 +12,6 @@ use interleave_engine::diag::{Diagnostic, Severity, Span};
 use interleave_engine::report::Finding;
 use serde::Serialize;
 
-
 /// At most this many messages are listed in one gutter marker's tooltip.
 const MESSAGES_PER_LINE: usize = 8;
 
@@ -45,36 +44,17 @@ pub struct Underline {
 /// The underlines of `diagnostics`, whose spans are byte ranges of `source`. A diagnostic
 /// without a span (a problem with an option, not the text) has none.
 pub fn underlines(source: &str, diagnostics: &[Diagnostic]) -> Vec<Underline> {
-    let range = |span: Span| {
-        (
-            doc_position(source, span.start as usize),
-            doc_position(source, span.end as usize),
-        )
-    };
+    let range = |span: Span| (doc_position(source, span.start as usize), doc_position(source, span.end as usize));
     let mut result = Vec::new();
     for diagnostic in diagnostics {
         let severity = severity_name(diagnostic.severity);
         if let Some(span) = diagnostic.span {
             let (from, to) = range(span);
-            result.push(Underline {
-                from,
-                to,
-                severity,
-                code: diagnostic.code.clone(),
-                message: diagnostic.message.clone(),
-                primary: true,
-            });
+            result.push(Underline { from, to, severity, code: diagnostic.code.clone(), message: diagnostic.message.clone(), primary: true });
         }
         for label in &diagnostic.labels {
             let (from, to) = range(label.span);
-            result.push(Underline {
-                from,
-                to,
-                severity,
-                code: diagnostic.code.clone(),
-                message: label.message.clone(),
-                primary: false,
-            });
+            result.push(Underline { from, to, severity, code: diagnostic.code.clone(), message: label.message.clone(), primary: false });
         }
     }
     result
@@ -93,9 +73,7 @@ pub struct LineFindings {
 pub fn line_findings(findings: &[Finding]) -> Vec<LineFindings> {
     let mut lines: BTreeMap<u32, (Severity, Vec<String>)> = BTreeMap::new();
     for finding in findings.iter().filter(|f| f.line > 0) {
-        let entry = lines
-            .entry(finding.line)
-            .or_insert((finding.severity, Vec::new()));
+        let entry = lines.entry(finding.line).or_insert((finding.severity, Vec::new()));
         entry.0 = entry.0.max(finding.severity);
         let text = format!("{}: {}", finding.kind.as_str(), finding.message);
         if !entry.1.contains(&text) {
@@ -105,23 +83,11 @@ pub fn line_findings(findings: &[Finding]) -> Vec<LineFindings> {
     lines
         .into_iter()
         .map(|(line, (severity, messages))| {
-            let mut message = messages
-                .iter()
-                .take(MESSAGES_PER_LINE)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join("\n");
+            let mut message = messages.iter().take(MESSAGES_PER_LINE).cloned().collect::<Vec<_>>().join("\n");
             if messages.len() > MESSAGES_PER_LINE {
-                message.push_str(&format!(
-                    "\nand {} more",
-                    messages.len() - MESSAGES_PER_LINE
-                ));
+                message.push_str(&format!("\nand {} more", messages.len() - MESSAGES_PER_LINE));
             }
-            LineFindings {
-                line,
-                severity: severity_name(severity),
-                message,
-            }
+            LineFindings { line, severity: severity_name(severity), message }
         })
         .collect()
 }
@@ -155,11 +121,7 @@ mod tests {
             ("a\rb", 2, 2),
         ];
         for &(text, byte, expected) in cases {
-            assert_eq!(
-                doc_position(text, byte),
-                expected,
-                "{text:?} at byte {byte}"
-            );
+            assert_eq!(doc_position(text, byte), expected, "{text:?} at byte {byte}");
         }
     }
 
@@ -175,22 +137,8 @@ mod tests {
         assert_eq!(
             found,
             vec![
-                Underline {
-                    from: 8,
-                    to: 9,
-                    severity: "error",
-                    code: "syntax-error".into(),
-                    message: "expected an expression".into(),
-                    primary: true,
-                },
-                Underline {
-                    from: 0,
-                    to: 3,
-                    severity: "error",
-                    code: "syntax-error".into(),
-                    message: "in this declaration".into(),
-                    primary: false,
-                },
+                Underline { from: 8, to: 9, severity: "error", code: "syntax-error".into(), message: "expected an expression".into(), primary: true },
+                Underline { from: 0, to: 3, severity: "error", code: "syntax-error".into(), message: "in this declaration".into(), primary: false },
             ]
         );
     }
@@ -219,12 +167,7 @@ mod tests {
         let findings = [
             finding(FindingKind::DataRace, Severity::Warning, 7, "benign race"),
             finding(FindingKind::StepLimit, Severity::Error, 0, "nowhere"),
-            finding(
-                FindingKind::DataRace,
-                Severity::Error,
-                3,
-                "race on counters",
-            ),
+            finding(FindingKind::DataRace, Severity::Error, 3, "race on counters"),
             finding(FindingKind::DataRace, Severity::Error, 7, "race on ids"),
             finding(FindingKind::DataRace, Severity::Error, 7, "race on ids"),
         ];
@@ -232,39 +175,18 @@ mod tests {
         assert_eq!(
             lines,
             vec![
-                LineFindings {
-                    line: 3,
-                    severity: "error",
-                    message: "data-race: race on counters".into(),
-                },
-                LineFindings {
-                    line: 7,
-                    severity: "error",
-                    message: "data-race: benign race\ndata-race: race on ids".into(),
-                },
+                LineFindings { line: 3, severity: "error", message: "data-race: race on counters".into() },
+                LineFindings { line: 7, severity: "error", message: "data-race: benign race\ndata-race: race on ids".into() },
             ]
         );
     }
 
     #[test]
     fn a_crowded_line_lists_a_bounded_number_of_messages() {
-        let findings: Vec<Finding> = (0..20)
-            .map(|i| {
-                finding(
-                    FindingKind::DataRace,
-                    Severity::Warning,
-                    2,
-                    &format!("race {i}"),
-                )
-            })
-            .collect();
+        let findings: Vec<Finding> = (0..20).map(|i| finding(FindingKind::DataRace, Severity::Warning, 2, &format!("race {i}"))).collect();
         let lines = line_findings(&findings);
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].message.lines().count(), MESSAGES_PER_LINE + 1);
-        assert!(
-            lines[0].message.ends_with("and 12 more"),
-            "{}",
-            lines[0].message
-        );
+        assert!(lines[0].message.ends_with("and 12 more"), "{}", lines[0].message);
     }
 }

@@ -94,27 +94,14 @@ pub struct Pool {
 
 /// The empty result of a part that was stopped before it started.
 fn nothing_explored() -> Exploration {
-    Exploration {
-        runs: 0,
-        discarded: 0,
-        complete: false,
-        findings: Vec::new(),
-        outcomes: Vec::new(),
-        exists_observed: None,
-    }
+    Exploration { runs: 0, discarded: 0, complete: false, findings: Vec::new(), outcomes: Vec::new(), exists_observed: None }
 }
 
 impl Pool {
     /// Explores `scenario`, one part per job, in at most `workers` workers started from the
     /// script at `url`; `on_event` receives `(part, event)`. Fails when the browser refuses to
     /// start a worker.
-    pub fn start(
-        url: &str,
-        scenario: &Scenario,
-        jobs: &[Job],
-        workers: usize,
-        on_event: Callback<(usize, Event)>,
-    ) -> Result<Pool, String> {
+    pub fn start(url: &str, scenario: &Scenario, jobs: &[Job], workers: usize, on_event: Callback<(usize, Event)>) -> Result<Pool, String> {
         let queue = Rc::new(Queue {
             requests: jobs
                 .iter()
@@ -130,20 +117,13 @@ impl Pool {
         // Built up in place, so that the workers already started are terminated (by the
         // pool's drop) if a later one cannot start.
         let count = workers.clamp(1, jobs.len().max(1));
-        let mut pool = Pool {
-            queue: queue.clone(),
-            members: Vec::with_capacity(count),
-        };
+        let mut pool = Pool { queue: queue.clone(), members: Vec::with_capacity(count) };
         let bootstrap = bootstrap_message();
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
         for _ in 0..count {
-            let worker = Worker::new_with_options(url, &options).map_err(|e| {
-                format!(
-                    "the browser could not start a Web Worker ({})",
-                    e.as_string().unwrap_or_else(|| format!("{e:?}"))
-                )
-            })?;
+            let worker = Worker::new_with_options(url, &options)
+                .map_err(|e| format!("the browser could not start a Web Worker ({})", e.as_string().unwrap_or_else(|| format!("{e:?}"))))?;
             let job: Rc<Cell<Option<usize>>> = Rc::default();
             let finished = Rc::new(Cell::new(false));
             let on_message = {
@@ -164,10 +144,7 @@ impl Pool {
                             queue.on_event.emit((part, Event::Progress { executions, budget }));
                             return;
                         }
-                        Ok(FromWorker::Done {
-                            exploration,
-                            stopped,
-                        }) => {
+                        Ok(FromWorker::Done { exploration, stopped }) => {
                             job.set(None);
                             let exploration = Rc::new(exploration);
                             queue.on_event.emit((part, Event::Done { exploration, stopped }));
@@ -175,11 +152,7 @@ impl Pool {
                             return;
                         }
                         Ok(FromWorker::Failed { diagnostics }) => Event::Failed { diagnostics },
-                        Err(error) => Event::Crashed {
-                            message: format!(
-                                "the exploration worker sent an unreadable message ({error})"
-                            ),
-                        },
+                        Err(error) => Event::Crashed { message: format!("the exploration worker sent an unreadable message ({error})") },
                     };
                     // This worker has said its last word.
                     finished.set(true);
@@ -209,13 +182,7 @@ impl Pool {
             // Queued until the worker's script listens; posting a module to a worker of the
             // same page cannot fail.
             let _ = worker.post_message(&bootstrap);
-            pool.members.push(Member {
-                worker,
-                job,
-                finished,
-                _on_message: on_message,
-                _on_error: on_error,
-            });
+            pool.members.push(Member { worker, job, finished, _on_message: on_message, _on_error: on_error });
         }
         Ok(pool)
     }

@@ -11,14 +11,7 @@ use crate::inspector::Tab;
 /// The link of `scenario` shown at `step` (when a session is live), with the work-item
 /// `selected` and the inspector on `tab`.
 pub fn link_of(scenario: &Scenario, step: Option<u64>, selected: Option<usize>, tab: Tab) -> Link {
-    Link {
-        scenario: scenario.clone(),
-        view: LinkView {
-            step,
-            selected: selected.and_then(|s| u32::try_from(s).ok()),
-            panel: Some(tab.as_str().to_string()),
-        },
-    }
+    Link { scenario: scenario.clone(), view: LinkView { step, selected: selected.and_then(|s| u32::try_from(s).ok()), panel: Some(tab.as_str().to_string()) } }
 }
 
 /// The page address without its fragment, which a share URL is built on.

@@ -38,12 +38,7 @@ pub struct Snapshot {
 impl Snapshot {
     /// The line the work-item `index` is at, unless it has finished.
     pub fn line_of(&self, index: usize) -> Option<u32> {
-        self.timeline
-            .groups
-            .iter()
-            .flat_map(|g| g.lanes.iter())
-            .find(|lane| lane.index == index && lane.status != "finished")
-            .and_then(|lane| lane.line)
+        self.timeline.groups.iter().flat_map(|g| g.lanes.iter()).find(|lane| lane.index == index && lane.status != "finished").and_then(|lane| lane.line)
     }
 }
 
@@ -160,12 +155,7 @@ impl TimelineCache {
     fn sync(&mut self, session: &Session, topology: impl FnOnce() -> Topology) -> SharedEvents {
         let log = session.events();
         let same_run = self.scenario.as_ref() == Some(session.scenario());
-        let store = self.store.as_ref().filter(|store| {
-            same_run
-                && store
-                    .borrow()
-                    .is_prefix_of(log.steps(), log.work_items(), log.kinds())
-        });
+        let store = self.store.as_ref().filter(|store| same_run && store.borrow().is_prefix_of(log.steps(), log.work_items(), log.kinds()));
         let store = match store {
             Some(store) => store.clone(),
             None => {
@@ -192,11 +182,7 @@ pub fn take(session: &Session, litmus: Option<&LitmusTest>) -> Snapshot {
 }
 
 /// [`take`], reusing the events `cache` holds from the previous snapshot of the same run.
-pub fn take_with(
-    session: &Session,
-    litmus: Option<&LitmusTest>,
-    cache: &mut TimelineCache,
-) -> Snapshot {
+pub fn take_with(session: &Session, litmus: Option<&LitmusTest>, cache: &mut TimelineCache) -> Snapshot {
     Snapshot {
         status: session.status(),
         steps: session.steps(),
@@ -209,11 +195,7 @@ pub fn take_with(
 pub fn thread_label(test: &LitmusTest, thread: usize) -> Option<String> {
     let t = test.threads.get(thread)?;
     let devices = test.group_device.iter().any(|&d| d != 0);
-    Some(if devices {
-        format!("{} (wg {}, dev {})", t.name, t.work_group, t.device)
-    } else {
-        format!("{} (wg {})", t.name, t.work_group)
-    })
+    Some(if devices { format!("{} (wg {}, dev {})", t.name, t.work_group, t.device) } else { format!("{} (wg {})", t.name, t.work_group) })
 }
 
 fn timeline(session: &Session, litmus: Option<&LitmusTest>, cache: &mut TimelineCache) -> Timeline {
@@ -226,13 +208,8 @@ fn timeline(session: &Session, litmus: Option<&LitmusTest>, cache: &mut Timeline
     // The topology covers every work-item (a store outlives the snapshots that make it);
     // it is only needed when a new store is made.
     let topology = || {
-        let group_of = (0..count)
-            .map(|i| session.work_item(i).group as u32)
-            .collect();
-        Topology {
-            lockstep,
-            ..Topology::new(group_of, warp_size)
-        }
+        let group_of = (0..count).map(|i| session.work_item(i).group as u32).collect();
+        Topology { lockstep, ..Topology::new(group_of, warp_size) }
     };
     let events = cache.sync(session, topology);
     let store = events.borrow();
@@ -262,10 +239,7 @@ fn timeline(session: &Session, litmus: Option<&LitmusTest>, cache: &mut Timeline
         // Work-items come group by group, so a new group starts whenever the number changes.
         match groups.last_mut() {
             Some(rows) if rows.group == view.group => rows.lanes.push(lane),
-            _ => groups.push(GroupRows {
-                group: view.group,
-                lanes: vec![lane],
-            }),
+            _ => groups.push(GroupRows { group: view.group, lanes: vec![lane] }),
         }
     }
     let overlays = overlays(session, &store, limit, &linear);
@@ -285,26 +259,13 @@ fn timeline(session: &Session, litmus: Option<&LitmusTest>, cache: &mut Timeline
 }
 
 /// Locks, races, stale reads and memory names, with work-items as linear indices.
-fn overlays(
-    session: &Session,
-    store: &EventStore,
-    limit: usize,
-    linear: &BTreeMap<[u64; 3], u32>,
-) -> Overlays {
+fn overlays(session: &Session, store: &EventStore, limit: usize, linear: &BTreeMap<[u64; 3], u32>) -> Overlays {
     let index = |id: Option<[u64; 3]>| id.and_then(|id| linear.get(&id).copied());
     let mut out = Overlays::default();
     let finished_at = |wi: u32| store.finished_at(wi, limit);
     for (k, lock) in session.locks().into_iter().enumerate() {
-        let changes: Vec<LockChange> = lock
-            .timeline
-            .iter()
-            .map(|c| LockChange {
-                step: c.step,
-                work_item: index(Some(c.work_item)),
-                action: c.what,
-                holder: index(c.holder),
-            })
-            .collect();
+        let changes: Vec<LockChange> =
+            lock.timeline.iter().map(|c| LockChange { step: c.step, work_item: index(Some(c.work_item)), action: c.what, holder: index(c.holder) }).collect();
         out.lock_bands.extend(lock_bands(k, &changes, &finished_at));
         out.lock_marks.extend(changes.iter().filter_map(|c| {
             let wi = c.work_item?;
@@ -334,11 +295,7 @@ fn overlays(
             let event = store.first_at(step, limit)?;
             Some((step, store.event(event)?.work_item))
         });
-        out.stale.push(StaleLink {
-            load: (stale.step, wi),
-            from,
-            newer_at: stale.newer_at,
-        });
+        out.stale.push(StaleLink { load: (stale.step, wi), from, newer_at: stale.newer_at });
     }
     for (memory, name) in session.memories() {
         let key = (memory.space, memory.alloc);
@@ -359,34 +316,17 @@ pub fn describe(timeline: &Timeline, event: usize) -> Option<String> {
     }
     let store = timeline.events.borrow();
     let e = store.event(event)?;
-    let label = |wi: u32| {
-        timeline
-            .groups
-            .iter()
-            .flat_map(|g| &g.lanes)
-            .find(|l| l.index == wi as usize)
-            .map_or_else(|| format!("work-item {wi}"), |l| l.label.clone())
-    };
+    let label =
+        |wi: u32| timeline.groups.iter().flat_map(|g| &g.lanes).find(|l| l.index == wi as usize).map_or_else(|| format!("work-item {wi}"), |l| l.label.clone());
     let source = &*timeline.source;
     let lines = LineIndex::new(source);
     // The location gets a line of its own, with the memory's name.
-    let title = mark_title(
-        &Event {
-            location: None,
-            ..e
-        },
-        source,
-        &lines,
-    );
+    let title = mark_title(&Event { location: None, ..e }, source, &lines);
     let mut text = vec![format!("{title} · {}", label(e.work_item))];
     let overlays = &timeline.overlays;
     if let Some(loc) = e.location {
         let space = format!("{:?}", loc.space).to_lowercase();
-        let name = overlays
-            .memory_names
-            .iter()
-            .find(|(k, _)| *k == (loc.space, loc.alloc))
-            .map(|(_, n)| n.as_str());
+        let name = overlays.memory_names.iter().find(|(k, _)| *k == (loc.space, loc.alloc)).map(|(_, n)| n.as_str());
         text.push(match name {
             Some(name) => format!("{space} memory {name}, byte {}", loc.offset),
             None => format!("{space} memory #{}, byte {}", loc.alloc, loc.offset),
@@ -401,30 +341,19 @@ pub fn describe(timeline: &Timeline, event: usize) -> Option<String> {
         } else {
             continue;
         };
-        text.push(format!(
-            "data race with {} at step {}",
-            label(other.1),
-            other.0
-        ));
+        text.push(format!("data race with {} at step {}", label(other.1), other.0));
     }
     for stale in overlays.stale.iter().filter(|s| s.load == here) {
         let from = match stale.from {
             Some((step, wi)) => format!("the write of {} at step {step}", label(wi)),
             None => "the initial value".to_string(),
         };
-        let newer = stale
-            .newer_at
-            .map(|s| format!(", not the newer one of step {s}"))
-            .unwrap_or_default();
+        let newer = stale.newer_at.map(|s| format!(", not the newer one of step {s}")).unwrap_or_default();
         text.push(format!("read an older value: {from}{newer}"));
     }
     for &(step, wi, action, lock) in &overlays.lock_marks {
         if (step, wi) == here {
-            let verb = if action == LockAction::Acquire {
-                "acquires"
-            } else {
-                "releases"
-            };
+            let verb = if action == LockAction::Acquire { "acquires" } else { "releases" };
             let name = overlays.lock_names.get(lock).map_or("", String::as_str);
             text.push(format!("{verb} the lock {name}"));
         }
@@ -450,17 +379,11 @@ pub fn mark_title(event: &Event, source: &str, lines: &LineIndex) -> String {
     let what = match event.kind {
         EventKind::Load => format!("{kind} {text} → {}", event.read as i64),
         EventKind::Store => format!("{kind} {text} = {}", event.written as i64),
-        EventKind::Atomic => format!(
-            "{kind} {text}: {} → {}",
-            event.read as i64, event.written as i64
-        ),
+        EventKind::Atomic => format!("{kind} {text}: {} → {}", event.read as i64, event.written as i64),
         _ if text.is_empty() => kind.to_string(),
         _ => format!("{kind} {text}"),
     };
-    let location = event
-        .location
-        .map(|loc| format!(" [{:?} #{} +{}]", loc.space, loc.alloc, loc.offset).to_lowercase())
-        .unwrap_or_default();
+    let location = event.location.map(|loc| format!(" [{:?} #{} +{}]", loc.space, loc.alloc, loc.offset).to_lowercase()).unwrap_or_default();
     if event.span.end > event.span.start {
         let (line, _) = lines.line_col(source, event.span.start);
         format!("step {}: {what}{location} (line {line})", event.step)
@@ -491,10 +414,7 @@ mod tests {
     #[test]
     fn labels_name_the_global_group_and_local_ids() {
         assert_eq!(lane_label(1, [5, 0, 0], 1, [1, 0, 0]), "wi 5 (g1·l1)");
-        assert_eq!(
-            lane_label(2, [1, 2, 0], 0, [1, 2, 0]),
-            "wi (1,2) (g0·l(1,2))"
-        );
+        assert_eq!(lane_label(2, [1, 2, 0], 0, [1, 2, 0]), "wi (1,2) (g0·l(1,2))");
     }
 
     #[test]
@@ -505,11 +425,7 @@ mod tests {
             step: 12,
             work_item: 5,
             kind: EventKind::Store,
-            location: Some(Location {
-                space: Space::Global,
-                alloc: 0,
-                offset: 20,
-            }),
+            location: Some(Location { space: Space::Global, alloc: 0, offset: 20 }),
             read: 0,
             written: 1,
             span: Span::new(start, start + 8),
@@ -517,10 +433,7 @@ mod tests {
             scope: None,
         };
         let title = mark_title(&event, source, &LineIndex::new(source));
-        assert_eq!(
-            title,
-            "step 12: store ids[gid] = 1 [global #0 +20] (line 2)"
-        );
+        assert_eq!(title, "step 12: store ids[gid] = 1 [global #0 +20] (line 2)");
     }
 
     #[test]
@@ -530,12 +443,7 @@ mod tests {
         let mut session = Session::new((*scenario).clone()).expect("the example compiles");
         let fresh = take(&session, None);
         assert_eq!(fresh.status, RunStatus::Running);
-        let lanes: Vec<usize> = fresh
-            .timeline
-            .groups
-            .iter()
-            .map(|g| g.lanes.len())
-            .collect();
+        let lanes: Vec<usize> = fresh.timeline.groups.iter().map(|g| g.lanes.len()).collect();
         assert_eq!(lanes, [4, 4]);
         assert_eq!(fresh.timeline.groups[1].lanes[1].label, "wi 5 (g1·l1)");
         assert!(session.step());
@@ -547,12 +455,7 @@ mod tests {
 
     /// Every lane's events, added up.
     fn total_marks(timeline: &Timeline) -> usize {
-        timeline
-            .groups
-            .iter()
-            .flat_map(|g| &g.lanes)
-            .map(|l| l.marks)
-            .sum()
+        timeline.groups.iter().flat_map(|g| &g.lanes).map(|l| l.marks).sum()
     }
 
     fn default_session() -> Session {
@@ -583,15 +486,8 @@ mod tests {
         let other = (0..8)
             .find(|&wi| {
                 let next = session.events().len();
-                let expected = second
-                    .timeline
-                    .events
-                    .borrow()
-                    .event(next)
-                    .map(|e| e.work_item);
-                expected != Some(wi)
-                    && session.work_item(wi as usize).status
-                        == interleave_engine::session::WorkItemStatus::Ready
+                let expected = second.timeline.events.borrow().event(next).map(|e| e.work_item);
+                expected != Some(wi) && session.work_item(wi as usize).status == interleave_engine::session::WorkItemStatus::Ready
             })
             .expect("some other work-item is ready");
         assert!(session.step_work_item(other as usize));
@@ -600,10 +496,7 @@ mod tests {
         let store = diverged.timeline.events.borrow();
         let log = session.events();
         assert_eq!(store.len(), log.len());
-        assert!(
-            (0..log.len()).all(|i| store.event(i).map(|e| (e.step, e.work_item, e.kind))
-                == log.get(i).map(|e| (e.step, e.work_item, e.kind)))
-        );
+        assert!((0..log.len()).all(|i| store.event(i).map(|e| (e.step, e.work_item, e.kind)) == log.get(i).map(|e| (e.step, e.work_item, e.kind))));
     }
 
     #[test]
@@ -615,28 +508,16 @@ mod tests {
         assert!(!timeline.overlays.races.is_empty(), "count.cl races");
         let race = timeline.overlays.races[0];
         let store = timeline.events.borrow();
-        let event = store
-            .event_at(race.second.1, race.second.0, timeline.limit)
-            .expect("the race's access is an event");
+        let event = store.event_at(race.second.1, race.second.0, timeline.limit).expect("the race's access is an event");
         drop(store);
         let text = describe(timeline, event).expect("a tooltip");
-        assert!(
-            text.starts_with(&format!("step {}:", race.second.0)),
-            "{text}"
-        );
+        assert!(text.starts_with(&format!("step {}:", race.second.0)), "{text}");
         assert!(text.contains("data race with wi "), "{text}");
         assert!(text.contains("global memory "), "{text}");
-        assert!(
-            describe(timeline, timeline.limit).is_none(),
-            "beyond the snapshot"
-        );
+        assert!(describe(timeline, timeline.limit).is_none(), "beyond the snapshot");
         // count.cl meets at a barrier in each group: the store has released episodes.
         let store = timeline.events.borrow();
-        let released = store
-            .episodes(timeline.limit, 0..u64::MAX)
-            .into_iter()
-            .filter(|e| e.release.is_some())
-            .count();
+        let released = store.episodes(timeline.limit, 0..u64::MAX).into_iter().filter(|e| e.release.is_some()).count();
         assert!(released >= 2, "{released}");
     }
 
@@ -644,10 +525,7 @@ mod tests {
     fn lock_holders_and_waiters_become_bands() {
         let text = include_str!("../../static/examples/flag_mutex_product.toml");
         let scenario = interleave_engine::scenario::from_toml(text, |_| {
-            Ok((
-                include_str!("../../static/examples/flag_mutex_product.cl").to_string(),
-                "flag_mutex_product.cl".to_string(),
-            ))
+            Ok((include_str!("../../static/examples/flag_mutex_product.cl").to_string(), "flag_mutex_product.cl".to_string()))
         })
         .expect("the example's scenario reads");
         let mut session = Session::new(scenario).expect("the example compiles");
@@ -656,11 +534,7 @@ mod tests {
         let overlays = &snapshot.timeline.overlays;
         assert_eq!(overlays.lock_names, ["lock"]);
         let held = overlays.lock_bands.iter().filter(|b| b.held).count();
-        let acquires = overlays
-            .lock_marks
-            .iter()
-            .filter(|m| m.2 == LockAction::Acquire)
-            .count();
+        let acquires = overlays.lock_marks.iter().filter(|m| m.2 == LockAction::Acquire).count();
         // One group leader per group takes the lock once, and each hold is a band that ends.
         assert_eq!(acquires, 4);
         assert_eq!(held, 4);
@@ -677,11 +551,7 @@ mod tests {
         let source = include_str!("../../static/examples/litmus/mp.litmus");
         let test = interleave_engine::litmus::parse(source).expect("parses");
         let found = (0..400).find_map(|seed| {
-            let mut scenario = interleave_engine::scenario::Scenario::new(
-                source,
-                "mp.litmus",
-                interleave_engine::scenario::Dialect::Litmus,
-            );
+            let mut scenario = interleave_engine::scenario::Scenario::new(source, "mp.litmus", interleave_engine::scenario::Dialect::Litmus);
             scenario.memory_model = interleave_engine::scenario::MemoryModel::Relaxed;
             scenario.seed = seed;
             let mut session = Session::new(scenario).ok()?;
@@ -692,27 +562,14 @@ mod tests {
         let snapshot = found.expect("some seed reads a stale value");
         let link = snapshot.timeline.overlays.stale[0];
         let store = snapshot.timeline.events.borrow();
-        let load = store
-            .event_at(link.load.1, link.load.0, snapshot.timeline.limit)
-            .and_then(|e| store.event(e))
-            .expect("the load is an event");
+        let load = store.event_at(link.load.1, link.load.0, snapshot.timeline.limit).and_then(|e| store.event(e)).expect("the load is an event");
         // The test's loads are atomic loads.
-        assert!(
-            matches!(load.kind, EventKind::Load | EventKind::Atomic),
-            "{load:?}"
-        );
+        assert!(matches!(load.kind, EventKind::Load | EventKind::Atomic), "{load:?}");
         if let Some((step, wi)) = link.from {
-            let write = store
-                .event_at(wi, step, snapshot.timeline.limit)
-                .and_then(|e| store.event(e));
-            assert!(
-                write.is_some_and(|w| w.location == load.location),
-                "{write:?}"
-            );
+            let write = store.event_at(wi, step, snapshot.timeline.limit).and_then(|e| store.event(e));
+            assert!(write.is_some_and(|w| w.location == load.location), "{write:?}");
         }
-        let index = store
-            .event_at(link.load.1, link.load.0, snapshot.timeline.limit)
-            .unwrap();
+        let index = store.event_at(link.load.1, link.load.0, snapshot.timeline.limit).unwrap();
         drop(store);
         let text = describe(&snapshot.timeline, index).unwrap();
         assert!(text.contains("read an older value"), "{text}");
@@ -728,21 +585,12 @@ mod tests {
             P2@wg 1, dev 0 (global atomic_int* x) { int r1 = atomic_load_explicit(x, memory_order_relaxed); }\n\
             exists (1:r0=1)\n";
         let test = interleave_engine::litmus::parse(source).expect("parses");
-        let scenario = interleave_engine::scenario::Scenario::new(
-            source,
-            "t.litmus",
-            interleave_engine::scenario::Dialect::Litmus,
-        );
+        let scenario = interleave_engine::scenario::Scenario::new(source, "t.litmus", interleave_engine::scenario::Dialect::Litmus);
         let mut session = Session::new(scenario).expect("runs");
         assert_eq!(session.work_item_count(), 4);
         session.run(u64::MAX);
         let snapshot = take(&session, Some(&test));
-        let labels: Vec<Vec<&str>> = snapshot
-            .timeline
-            .groups
-            .iter()
-            .map(|g| g.lanes.iter().map(|l| l.label.as_str()).collect())
-            .collect();
+        let labels: Vec<Vec<&str>> = snapshot.timeline.groups.iter().map(|g| g.lanes.iter().map(|l| l.label.as_str()).collect()).collect();
         assert_eq!(labels, [vec!["P0 (wg 0)", "P1 (wg 0)"], vec!["P2 (wg 1)"]]);
         let lanes = snapshot.timeline.groups.iter().flat_map(|g| &g.lanes);
         assert!(lanes.clone().all(|lane| lane.marks > 0));

@@ -47,18 +47,13 @@ struct Worker {
 impl Worker {
     fn post(&self, message: &FromWorker) {
         // Posting a string to the page cannot fail; if the page is gone, nobody listens.
-        let _ = self
-            .scope
-            .post_message(&JsValue::from_str(&message.encode()));
+        let _ = self.scope.post_message(&JsValue::from_str(&message.encode()));
     }
 
     fn progress(&mut self, now: f64) {
         if let Some(running) = &mut self.running {
             running.last_progress = now;
-            let message = FromWorker::Progress {
-                executions: running.explorer.executions(),
-                budget: running.explorer.budget(),
-            };
+            let message = FromWorker::Progress { executions: running.explorer.executions(), budget: running.explorer.budget() };
             self.post(&message);
         }
     }
@@ -71,12 +66,7 @@ impl Worker {
         match message {
             ToWorker::Explore { scenario, job } => match Explorer::new(&scenario, job.config()) {
                 Ok(explorer) => {
-                    self.running = Some(Running {
-                        explorer,
-                        chunk: self.pace,
-                        last_progress: 0.0,
-                        stop: false,
-                    });
+                    self.running = Some(Running { explorer, chunk: self.pace, last_progress: 0.0, stop: false });
                     self.progress(js_sys::Date::now());
                     self.schedule_chunk();
                 }
@@ -99,10 +89,7 @@ impl Worker {
         if running.stop {
             let exploration = running.explorer.result();
             self.running = None;
-            self.post(&FromWorker::Done {
-                exploration,
-                stopped: true,
-            });
+            self.post(&FromWorker::Done { exploration, stopped: true });
             return;
         }
         let started = js_sys::Date::now();
@@ -121,10 +108,7 @@ impl Worker {
             Ok(true) => {
                 self.progress(now);
                 if let Some(running) = self.running.take() {
-                    self.post(&FromWorker::Done {
-                        exploration: running.explorer.result(),
-                        stopped: false,
-                    });
+                    self.post(&FromWorker::Done { exploration: running.explorer.result(), stopped: false });
                 }
             }
             Err(diagnostics) => {
@@ -146,12 +130,7 @@ pub fn start() {
     let Ok(channel) = web_sys::MessageChannel::new() else {
         return;
     };
-    let worker = Rc::new(RefCell::new(Worker {
-        scope: scope.clone(),
-        wake: channel.port2(),
-        running: None,
-        pace: 1,
-    }));
+    let worker = Rc::new(RefCell::new(Worker { scope: scope.clone(), wake: channel.port2(), running: None, pace: 1 }));
 
     let tick = {
         let worker = worker.clone();
@@ -159,9 +138,7 @@ pub fn start() {
             worker.borrow_mut().chunk();
         })
     };
-    channel
-        .port1()
-        .set_onmessage(Some(tick.as_ref().unchecked_ref()));
+    channel.port1().set_onmessage(Some(tick.as_ref().unchecked_ref()));
     // The worker lives until the page terminates it, and so do its handlers.
     tick.forget();
 
@@ -174,13 +151,9 @@ pub fn start() {
                 // Only the page talks to this worker, so this is a bug, never user input;
                 // saying so beats leaving the page waiting.
                 Err(error) => {
-                    let diagnostic = interleave_engine::diag::Diagnostic::error(
-                        "internal",
-                        format!("the exploration worker could not read its request: {error}"),
-                    );
-                    worker.borrow().post(&FromWorker::Failed {
-                        diagnostics: vec![diagnostic],
-                    });
+                    let diagnostic =
+                        interleave_engine::diag::Diagnostic::error("internal", format!("the exploration worker could not read its request: {error}"));
+                    worker.borrow().post(&FromWorker::Failed { diagnostics: vec![diagnostic] });
                 }
             }
         })

@@ -14,8 +14,8 @@ use interleave_engine::diag::{Diagnostic, Span};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{
-    Element, Event, EventInit, EventTarget, HtmlButtonElement, HtmlDocument, HtmlElement,
-    HtmlInputElement, HtmlTextAreaElement, KeyboardEvent, KeyboardEventInit,
+    Element, Event, EventInit, EventTarget, HtmlButtonElement, HtmlDocument, HtmlElement, HtmlInputElement, HtmlTextAreaElement, KeyboardEvent,
+    KeyboardEventInit,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -61,9 +61,7 @@ async fn mount_app() -> Element {
 }
 
 fn find(root: &Element, selector: &str) -> Element {
-    root.query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no element matches {selector}"))
+    root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no element matches {selector}"))
 }
 
 fn count(root: &Element, selector: &str) -> u32 {
@@ -82,9 +80,7 @@ async fn type_into(root: &Element, selector: &str, value: &str) {
     if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
         input.set_value(value);
     } else {
-        element
-            .unchecked_ref::<HtmlTextAreaElement>()
-            .set_value(value);
+        element.unchecked_ref::<HtmlTextAreaElement>().set_value(value);
     }
     let init = EventInit::new();
     init.set_bubbles(true);
@@ -102,10 +98,7 @@ async fn press(target: &EventTarget, key: &str) -> bool {
     let code = match key {
         "Tab" => 9,
         "Escape" => 27,
-        _ => key
-            .chars()
-            .next()
-            .map_or(0, |c| c.to_ascii_uppercase() as u32),
+        _ => key.chars().next().map_or(0, |c| c.to_ascii_uppercase() as u32),
     };
     init.set_key_code(code);
     init.set_bubbles(true);
@@ -132,9 +125,7 @@ async fn type_into_editor(root: &Element, text: &str, replace_all: bool) {
     if replace_all {
         assert!(document.exec_command("selectAll").unwrap());
     }
-    assert!(document
-        .exec_command_with_show_ui_and_value("insertText", false, text)
-        .unwrap());
+    assert!(document.exec_command_with_show_ui_and_value("insertText", false, text).unwrap());
     settle().await;
 }
 
@@ -150,9 +141,7 @@ fn marks(root: &Element, selector: &str) -> u64 {
 }
 
 fn disabled(root: &Element, selector: &str) -> bool {
-    find(root, selector)
-        .unchecked_into::<HtmlButtonElement>()
-        .disabled()
+    find(root, selector).unchecked_into::<HtmlButtonElement>().disabled()
 }
 
 /// Waits (bounded) until a run started with Run has stopped.
@@ -166,9 +155,7 @@ async fn wait_while_running(root: &Element) {
 }
 
 fn status(root: &Element) -> String {
-    find(root, "#status")
-        .get_attribute("data-status")
-        .unwrap_or_default()
+    find(root, "#status").get_attribute("data-status").unwrap_or_default()
 }
 
 #[wasm_bindgen_test]
@@ -178,16 +165,8 @@ async fn the_editor_starts_with_the_example() {
     let source = editor_text(&root);
     assert!(source.contains("__kernel void count"), "{source}");
     assert_eq!(source, include_str!("../../static/examples/count.cl"));
-    assert_eq!(
-        count(&root, ".cm-content .cm-line") as usize,
-        source.split('\n').count()
-    );
-    assert_eq!(
-        find(&root, ".cm-content")
-            .get_attribute("aria-label")
-            .as_deref(),
-        Some("Kernel source")
-    );
+    assert_eq!(count(&root, ".cm-content .cm-line") as usize, source.split('\n').count());
+    assert_eq!(find(&root, ".cm-content").get_attribute("aria-label").as_deref(), Some("Kernel source"));
     // The GPU words are highlighted as such.
     assert!(count(&root, ".cm-content .cm-gpu-qualifier") >= 2);
     assert!(count(&root, ".cm-content .cm-gpu-builtin") >= 3);
@@ -243,26 +222,14 @@ async fn one_step_creates_every_lane_and_one_mark() {
     assert_eq!(count(&root, ".group"), 2);
     assert_eq!(status(&root), "running");
     for index in 0..8 {
-        assert_eq!(
-            count(&root, &format!(".lane[data-work-item=\"{index}\"]")),
-            1
-        );
+        assert_eq!(count(&root, &format!(".lane[data-work-item=\"{index}\"]")), 1);
     }
     // The one event is on the canvas, and hovering it shows what it was.
     assert_eq!(canvas_number(&root, "data-events"), 1.0);
-    let (x, y) = first_event_point(&root)
-        .await
-        .expect("the event is under some point");
+    let (x, y) = first_event_point(&root).await.expect("the event is under some point");
     let tooltip = find(&root, ".timeline-tooltip");
     assert!(!tooltip.unchecked_ref::<HtmlElement>().hidden());
-    assert!(
-        tooltip
-            .text_content()
-            .unwrap_or_default()
-            .starts_with("step 1: "),
-        "{:?}",
-        tooltip.text_content()
-    );
+    assert!(tooltip.text_content().unwrap_or_default().starts_with("step 1: "), "{:?}", tooltip.text_content());
     pointer(&root, "pointerleave", x, y).await;
     assert!(tooltip.unchecked_ref::<HtmlElement>().hidden());
     click(&root, "#step").await;
@@ -299,16 +266,8 @@ async fn invalid_sizes_are_flagged_inline_and_block_the_run() {
     for bad in ["0", "abc"] {
         type_into(&root, "#global", bad).await;
         assert_eq!(count(&root, ".field.invalid #global"), 1, "{bad}");
-        assert_eq!(
-            find(&root, "#global")
-                .get_attribute("aria-invalid")
-                .as_deref(),
-            Some("true")
-        );
-        assert!(!find(&root, "#global-error")
-            .text_content()
-            .unwrap_or_default()
-            .is_empty());
+        assert_eq!(find(&root, "#global").get_attribute("aria-invalid").as_deref(), Some("true"));
+        assert!(!find(&root, "#global-error").text_content().unwrap_or_default().is_empty());
         assert!(disabled(&root, "#run"));
         assert!(disabled(&root, "#step"));
     }
@@ -346,10 +305,7 @@ async fn a_broken_kernel_shows_diagnostics() {
     assert!(count(&root, "#diagnostics .diagnostic") >= 1);
     assert_eq!(count(&root, ".lane"), 0);
     // The same problem is underlined in the editor, at the `;` the parser stopped at.
-    let underline = find(
-        &root,
-        "#editor .cm-diagnostic-underline.cm-diagnostic-primary",
-    );
+    let underline = find(&root, "#editor .cm-diagnostic-underline.cm-diagnostic-primary");
     assert_eq!(underline.text_content().as_deref(), Some(";"));
 }
 
@@ -358,16 +314,9 @@ async fn diagnostics_show_source_as_text() {
     let root = fresh_root();
     let source = "int <b>x</b> = 1;\n";
     let start = source.find("<b>").unwrap() as u32;
-    let diagnostic = Diagnostic::error("syntax-error", "unexpected `<`")
-        .with_span(Span::new(start, start + 3), "here")
-        .with_note("a note")
-        .with_help("some help");
-    let props = DiagnosticsProps {
-        diagnostics: Rc::new(vec![diagnostic]),
-        source: source.into(),
-        file_name: "kernel.cl".into(),
-        stale: false,
-    };
+    let diagnostic =
+        Diagnostic::error("syntax-error", "unexpected `<`").with_span(Span::new(start, start + 3), "here").with_note("a note").with_help("some help");
+    let props = DiagnosticsProps { diagnostics: Rc::new(vec![diagnostic]), source: source.into(), file_name: "kernel.cl".into(), stale: false };
     yew::Renderer::<Diagnostics>::with_root_and_props(root.clone(), props).render();
     settle().await;
     assert_eq!(count(&root, "b"), 0, "source text must never become markup");
@@ -375,10 +324,7 @@ async fn diagnostics_show_source_as_text() {
     assert!(text.contains("--> kernel.cl:1:5"), "{text}");
     assert!(text.contains("1 | int <b>x</b> = 1;"), "{text}");
     assert!(text.contains("    ^^^ here"), "{text}");
-    assert!(
-        text.contains("= note: a note") && text.contains("= help: some help"),
-        "{text}"
-    );
+    assert!(text.contains("= note: a note") && text.contains("= help: some help"), "{text}");
     let head = find(&root, ".diag-head").text_content().unwrap_or_default();
     assert_eq!(head, "error[syntax-error]: unexpected `<`");
 }
@@ -388,11 +334,7 @@ async fn shortcuts_step_but_not_while_typing() {
     let root = mount_app().await;
     let source = find(&root, ".cm-content");
     press(&source, "s").await;
-    assert_eq!(
-        count(&root, ".lane"),
-        0,
-        "a key typed into the editor is text, not a shortcut"
-    );
+    assert_eq!(count(&root, ".lane"), 0, "a key typed into the editor is text, not a shortcut");
     press(&find(&root, "#lanes"), "s").await;
     assert_eq!(count(&root, ".lane"), 8);
     assert!(marks(&root, ".lane") >= 1);
@@ -405,18 +347,11 @@ async fn tab_indents_in_the_editor() {
     content.focus().unwrap();
     // The cursor starts at the beginning of the text.
     assert!(!press(&content, "Tab").await, "the editor handles Tab");
-    assert!(
-        editor_text(&root).starts_with("    // Lost updates"),
-        "{}",
-        editor_text(&root)
-    );
+    assert!(editor_text(&root).starts_with("    // Lost updates"), "{}", editor_text(&root));
     // Escape first lets Tab leave the editor instead: the editor leaves the key to the
     // browser, which moves the focus on.
     press(&content, "Escape").await;
-    assert!(
-        press(&content, "Tab").await,
-        "Tab after Escape is not taken"
-    );
+    assert!(press(&content, "Tab").await, "Tab after Escape is not taken");
     assert!(!editor_text(&root).starts_with("        "));
 }
 
@@ -424,9 +359,7 @@ async fn tab_indents_in_the_editor() {
 /// then fire a bubbling `change` event.
 async fn choose(root: &Element, selector: &str, value: &str) {
     let element = find(root, selector);
-    element
-        .unchecked_ref::<web_sys::HtmlSelectElement>()
-        .set_value(value);
+    element.unchecked_ref::<web_sys::HtmlSelectElement>().set_value(value);
     let init = EventInit::new();
     init.set_bubbles(true);
     let event = Event::new_with_event_init_dict("change", &init).unwrap();
@@ -454,23 +387,12 @@ async fn a_litmus_example_runs_one_lane_per_thread() {
     wait_while_running(&root).await;
     assert_eq!(status(&root), "completed");
     let labels: Vec<String> = (0..count(&root, ".lane .wi"))
-        .map(|i| {
-            root.query_selector_all(".lane .wi")
-                .unwrap()
-                .get(i)
-                .and_then(|n| n.text_content())
-                .unwrap_or_default()
-        })
+        .map(|i| root.query_selector_all(".lane .wi").unwrap().get(i).and_then(|n| n.text_content()).unwrap_or_default())
         .collect();
     assert_eq!(labels, ["P0 (wg 0)", "P1 (wg 1)"]);
     let registers = text(&root, "#registers");
-    assert!(
-        registers.contains("1:r0=") && registers.contains("1:r1="),
-        "{registers}"
-    );
-    assert!(find(&root, "#registers")
-        .get_attribute("data-exists")
-        .is_some());
+    assert!(registers.contains("1:r0=") && registers.contains("1:r1="), "{registers}");
+    assert!(find(&root, "#registers").get_attribute("data-exists").is_some());
     // Back to the kernel: its launch returns.
     choose(&root, "#examples", "count.cl").await;
     assert_eq!(count(&root, "#litmus-note"), 0);
@@ -500,27 +422,13 @@ async fn a_worker_that_cannot_load_fails_the_exploration_cleanly() {
     let root = mount_app().await;
     click(&root, "#explore-start").await;
     for _ in 0..200 {
-        if find(&root, "#explore-status")
-            .get_attribute("data-phase")
-            .as_deref()
-            == Some("failed")
-        {
+        if find(&root, "#explore-status").get_attribute("data-phase").as_deref() == Some("failed") {
             break;
         }
         TimeoutFuture::new(50).await;
     }
-    assert_eq!(
-        find(&root, "#explore-status")
-            .get_attribute("data-phase")
-            .as_deref(),
-        Some("failed"),
-        "{}",
-        text(&root, "#explore-status")
-    );
-    assert!(
-        !disabled(&root, "#explore-start"),
-        "a new exploration can start"
-    );
+    assert_eq!(find(&root, "#explore-status").get_attribute("data-phase").as_deref(), Some("failed"), "{}", text(&root, "#explore-status"));
+    assert!(!disabled(&root, "#explore-start"), "a new exploration can start");
 }
 
 mod explore_panel {
@@ -535,29 +443,15 @@ mod explore_panel {
     use yew::Callback;
 
     fn weak_mp() -> ExploreRun {
-        let mut scenario = Scenario::new(
-            include_str!("../../static/examples/litmus/mp.litmus"),
-            "test.litmus",
-            Dialect::Litmus,
-        );
+        let mut scenario = Scenario::new(include_str!("../../static/examples/litmus/mp.litmus"), "test.litmus", Dialect::Litmus);
         scenario.memory_model = MemoryModel::Relaxed;
-        let config = Config {
-            runs: 0,
-            first_seed: 0,
-            exhaustive: true,
-            max_preemptions: None,
-        };
+        let config = Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None };
         let exploration = Rc::new(explore_with(&scenario, config).unwrap());
         ExploreRun {
             id: 1,
             mode: ExploreMode::Exhaustive,
             scenario: Rc::new(scenario),
-            parts: vec![Part {
-                executions: exploration.runs,
-                budget: 1_000_000,
-                result: Some(exploration.clone()),
-                stopped: false,
-            }],
+            parts: vec![Part { executions: exploration.runs, budget: 1_000_000, result: Some(exploration.clone()), stopped: false }],
             workers: 1,
             phase: Phase::Done,
             result: Some(exploration),
@@ -594,44 +488,20 @@ mod explore_panel {
     async fn outcomes_show_in_the_chart_and_the_table_with_the_weak_one_marked() {
         let loaded = Rc::new(Cell::new(None));
         let root = mount(weak_mp(), false, loaded.clone()).await;
-        assert_eq!(
-            find(&root, "#explore-status")
-                .get_attribute("data-phase")
-                .as_deref(),
-            Some("done")
-        );
+        assert_eq!(find(&root, "#explore-status").get_attribute("data-phase").as_deref(), Some("done"));
         assert_eq!(count(&root, "#explore-outcomes tbody tr"), 4);
-        assert_eq!(
-            count(&root, "#explore-outcomes tr[data-exists=\"true\"]"),
-            1
-        );
+        assert_eq!(count(&root, "#explore-outcomes tr[data-exists=\"true\"]"), 1);
         let weak = text(&root, "#explore-outcomes tr[data-exists=\"true\"] .outcome");
         assert_eq!(weak, "1:r0=1 1:r1=0");
-        assert_eq!(
-            count(&root, "#explore-summary [data-exists-observed=\"true\"]"),
-            1
-        );
+        assert_eq!(count(&root, "#explore-summary [data-exists-observed=\"true\"]"), 1);
         assert_eq!(count(&root, "#explore-summary [data-complete=\"true\"]"), 1);
         let canvas = find(&root, "#explore-histogram");
         assert_eq!(canvas.get_attribute("data-bars").as_deref(), Some("4"));
-        assert_eq!(
-            canvas.get_attribute("data-highlighted").as_deref(),
-            Some("1")
-        );
-        assert!(canvas
-            .get_attribute("aria-label")
-            .unwrap_or_default()
-            .contains("4 outcomes"));
+        assert_eq!(canvas.get_attribute("data-highlighted").as_deref(), Some("1"));
+        assert!(canvas.get_attribute("aria-label").unwrap_or_default().contains("4 outcomes"));
 
-        let weak_index: usize = find(&root, "#explore-outcomes tr[data-exists=\"true\"]")
-            .get_attribute("data-index")
-            .and_then(|i| i.parse().ok())
-            .unwrap();
-        click(
-            &root,
-            "#explore-outcomes tr[data-exists=\"true\"] button.replay",
-        )
-        .await;
+        let weak_index: usize = find(&root, "#explore-outcomes tr[data-exists=\"true\"]").get_attribute("data-index").and_then(|i| i.parse().ok()).unwrap();
+        click(&root, "#explore-outcomes tr[data-exists=\"true\"] button.replay").await;
         assert_eq!(loaded.take(), Some(weak_index));
 
         // A click in the middle of a bar's row loads that bar: rows are 24 pixels high below
@@ -661,10 +531,7 @@ mod explore_panel {
 
 /// The step the status line says the session is at.
 fn steps(root: &Element) -> u64 {
-    find(root, "#status")
-        .get_attribute("data-steps")
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("#status has no data-steps"))
+    find(root, "#status").get_attribute("data-steps").and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("#status has no data-steps"))
 }
 
 /// Runs the default example to its end.
@@ -685,9 +552,7 @@ async fn scrub(root: &Element, value: u64) {
     input.set_value(&value.to_string());
     let init = EventInit::new();
     init.set_bubbles(true);
-    input
-        .dispatch_event(&Event::new_with_event_init_dict("input", &init).unwrap())
-        .unwrap();
+    input.dispatch_event(&Event::new_with_event_init_dict("input", &init).unwrap()).unwrap();
     settle().await;
 }
 
@@ -718,10 +583,7 @@ async fn the_scrubber_and_go_to_step_seek_exactly() {
     type_into(&root, "#goto-step", "ten").await;
     click(&root, "#goto-go").await;
     assert_eq!(steps(&root), 0);
-    assert_eq!(
-        find(&root, "#goto-step").get_attribute("aria-invalid").as_deref(),
-        Some("true")
-    );
+    assert_eq!(find(&root, "#goto-step").get_attribute("aria-invalid").as_deref(), Some("true"));
     assert!(!find(&root, "#goto-step-error").text_content().unwrap_or_default().is_empty());
 }
 
@@ -751,9 +613,7 @@ async fn opening_a_finding_selects_its_work_item_and_its_source() {
     run_to_end(&root).await;
     click(&root, "#findings .finding .finding-open").await;
     assert_eq!(count(&root, "#findings .finding.current"), 1);
-    let work_item = find(&root, "#inspector-work-item")
-        .get_attribute("data-work-item")
-        .expect("the finding's work-item is selected");
+    let work_item = find(&root, "#inspector-work-item").get_attribute("data-work-item").expect("the finding's work-item is selected");
     let who = find(&root, "#findings .finding .who").text_content().unwrap_or_default();
     assert_eq!(who, format!("wi {work_item}"), "the global id and the lane agree here");
     // The editor selects the racing statement, on line 11, and the timeline shows the
@@ -773,17 +633,12 @@ async fn the_inspector_shows_memory_locks_barriers_and_the_work_item() {
     assert_eq!(find(&root, "#inspector-panel").get_attribute("data-tab").as_deref(), Some("memory"));
     // `ids` holds each work-item's local id, written by that work-item.
     assert_eq!(count(&root, "#inspector-memory .cell"), 8);
-    let values: Vec<String> = (0..8)
-        .map(|i| find(&root, &format!(".cell[data-index=\"{i}\"] .cell-value")).text_content().unwrap_or_default())
-        .collect();
+    let values: Vec<String> = (0..8).map(|i| find(&root, &format!(".cell[data-index=\"{i}\"] .cell-value")).text_content().unwrap_or_default()).collect();
     assert_eq!(values, ["0", "1", "2", "3", "0", "1", "2", "3"]);
     // The writer of element 5 becomes the selected work-item.
     click(&root, ".cell[data-index=\"5\"] .cell-writer").await;
     click(&root, "#inspector-tab-work-item").await;
-    assert_eq!(
-        find(&root, "#inspector-work-item").get_attribute("data-work-item").as_deref(),
-        Some("5")
-    );
+    assert_eq!(find(&root, "#inspector-work-item").get_attribute("data-work-item").as_deref(), Some("5"));
     let ids = find(&root, "#inspector-work-item .ids").text_content().unwrap_or_default();
     assert!(ids.contains("(5, 0, 0)") && ids.contains("(1, 0, 0)"), "{ids}");
     assert!(find(&root, ".wi-state").text_content().unwrap_or_default().contains("finished"));
@@ -821,10 +676,7 @@ async fn the_inspector_tabs_follow_the_arrow_keys() {
     assert_eq!(find(&root, "#inspector-panel").get_attribute("data-tab").as_deref(), Some("memory"));
     press(&find(&root, "#inspector-tab-memory"), "End").await;
     assert_eq!(find(&root, "#inspector-panel").get_attribute("data-tab").as_deref(), Some("barriers"));
-    assert_eq!(
-        find(&root, "#inspector-tab-barriers").get_attribute("aria-selected").as_deref(),
-        Some("true")
-    );
+    assert_eq!(find(&root, "#inspector-tab-barriers").get_attribute("aria-selected").as_deref(), Some("true"));
 }
 
 #[wasm_bindgen_test]
@@ -905,18 +757,12 @@ async fn pointer(root: &Element, kind: &str, x: f64, y: f64) {
 /// tooltip, found as a user would find it: by moving the pointer over the marks.
 async fn first_event_point(root: &Element) -> Option<(f64, f64)> {
     // The row and axis heights of `interleave_app::timeline`.
-    let (axis, row) = (
-        interleave_app::timeline::AXIS_HEIGHT,
-        interleave_app::timeline::ROW_HEIGHT,
-    );
+    let (axis, row) = (interleave_app::timeline::AXIS_HEIGHT, interleave_app::timeline::ROW_HEIGHT);
     let canvas = find(root, "#timeline-canvas");
     let height = canvas.client_height() as f64;
     let start = canvas_number(root, "data-start");
     let scale = canvas_number(root, "data-px-per-step");
-    let (first, last) = (
-        canvas_number(root, "data-view-start") as u64,
-        canvas_number(root, "data-view-end") as u64,
-    );
+    let (first, last) = (canvas_number(root, "data-view-start") as u64, canvas_number(root, "data-view-end") as u64);
     let tooltip = find(root, ".timeline-tooltip");
     let mut y = axis + row / 2.0;
     while y < height {
@@ -927,8 +773,7 @@ async fn first_event_point(root: &Element) -> Option<(f64, f64)> {
             init.set_client_x((rect.left() + x).round() as i32);
             init.set_client_y((rect.top() + y).round() as i32);
             init.set_pointer_id(1);
-            let event =
-                web_sys::PointerEvent::new_with_event_init_dict("pointermove", &init).unwrap();
+            let event = web_sys::PointerEvent::new_with_event_init_dict("pointermove", &init).unwrap();
             canvas.dispatch_event(&event).unwrap();
             // The tooltip is written in the listener itself, not by a render.
             if !tooltip.unchecked_ref::<HtmlElement>().hidden() {
@@ -970,18 +815,9 @@ mod timeline {
         let root = mount_app().await;
         run_to_end(&root).await;
         let end = canvas_number(&root, "data-cursor-step");
-        let (x, y) = first_event_point(&root)
-            .await
-            .expect("some mark is under the pointer");
-        let step: u64 = find(&root, ".timeline-tooltip")
-            .get_attribute("data-step")
-            .expect("the tooltip names its step")
-            .parse()
-            .unwrap();
-        assert!(
-            (step as f64) < end,
-            "the first lane's first event is not the last step"
-        );
+        let (x, y) = first_event_point(&root).await.expect("some mark is under the pointer");
+        let step: u64 = find(&root, ".timeline-tooltip").get_attribute("data-step").expect("the tooltip names its step").parse().unwrap();
+        assert!((step as f64) < end, "the first lane's first event is not the last step");
         pointer(&root, "pointerdown", x, y).await;
         pointer(&root, "pointerup", x, y).await;
         assert_eq!(status(&root), "running");
@@ -998,19 +834,13 @@ mod timeline {
         let root = mount_app().await;
         run_to_end(&root).await;
         let canvas = find(&root, "#timeline-canvas");
-        let view = |root: &Element| {
-            (
-                canvas_number(root, "data-view-start"),
-                canvas_number(root, "data-view-end"),
-            )
-        };
+        let view = |root: &Element| (canvas_number(root, "data-view-start"), canvas_number(root, "data-view-end"));
         let fitted = view(&root);
         assert_eq!(fitted.0, 0.0);
         // Zoom in about a point three quarters of the way across.
         let rect = canvas.get_bounding_client_rect();
         let x = rect.width() * 0.75;
-        let anchor =
-            canvas_number(&root, "data-start") + x / canvas_number(&root, "data-px-per-step");
+        let anchor = canvas_number(&root, "data-start") + x / canvas_number(&root, "data-px-per-step");
         let init = web_sys::WheelEventInit::new();
         init.set_bubbles(true);
         init.set_cancelable(true);
@@ -1022,10 +852,7 @@ mod timeline {
         assert!(wheel.default_prevented(), "the page must not scroll");
         settle().await;
         let zoomed = view(&root);
-        assert!(
-            zoomed.0 > fitted.0 && zoomed.1 - zoomed.0 < fitted.1 - fitted.0,
-            "{zoomed:?}"
-        );
+        assert!(zoomed.0 > fitted.0 && zoomed.1 - zoomed.0 < fitted.1 - fitted.0, "{zoomed:?}");
         // The step under the pointer stays under it (within the pixel the event was sent at).
         let scale = canvas_number(&root, "data-px-per-step");
         let kept = canvas_number(&root, "data-start") + x / scale;
@@ -1063,31 +890,18 @@ mod timeline {
         click(&root, ".lane[data-work-item=\"3\"] .wi").await;
         assert_eq!(count(&root, ".lane.selected"), 1);
         assert_eq!(count(&root, ".lane.selected[data-work-item=\"3\"]"), 1);
-        assert_eq!(
-            find(&root, ".lane.selected .wi")
-                .get_attribute("aria-pressed")
-                .as_deref(),
-            Some("true")
-        );
+        assert_eq!(find(&root, ".lane.selected .wi").get_attribute("aria-pressed").as_deref(), Some("true"));
         let header = ".lane-header.group .fold";
         click(&root, header).await;
         assert_eq!(count(&root, ".lane"), 4);
-        assert_eq!(
-            find(&root, header)
-                .get_attribute("aria-expanded")
-                .as_deref(),
-            Some("false")
-        );
+        assert_eq!(find(&root, header).get_attribute("aria-expanded").as_deref(), Some("false"));
         // The folded group's events are drawn on its header: nothing is lost.
         assert_eq!(canvas_number(&root, "data-events"), 1.0);
         click(&root, header).await;
         assert_eq!(count(&root, ".lane"), 8);
         let canvas = find(&root, "#timeline-canvas");
         assert_eq!(canvas.get_attribute("tabindex").as_deref(), Some("0"));
-        assert!(!canvas
-            .get_attribute("aria-label")
-            .unwrap_or_default()
-            .is_empty());
+        assert!(!canvas.get_attribute("aria-label").unwrap_or_default().is_empty());
     }
 
     /// A timeline of `lanes` work-items in groups of 256 and `events` events, with loads,
@@ -1115,34 +929,19 @@ mod timeline {
                     };
                     store.push(&event);
                     if wi % 256 == 255 {
-                        store.push(&Event {
-                            kind: EventKind::BarrierRelease,
-                            read: 256,
-                            ..event
-                        });
+                        store.push(&Event { kind: EventKind::BarrierRelease, read: 256, ..event });
                     }
                     step += 1;
                 }
                 continue;
             }
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let kind = [
-                EventKind::Load,
-                EventKind::Load,
-                EventKind::Store,
-                EventKind::Atomic,
-            ][(state >> 60) as usize % 4];
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let kind = [EventKind::Load, EventKind::Load, EventKind::Store, EventKind::Atomic][(state >> 60) as usize % 4];
             store.push(&Event {
                 step,
                 work_item: ((state >> 33) % lanes as u64) as u32,
                 kind,
-                location: Some(Location {
-                    space: Space::Global,
-                    alloc: 1,
-                    offset: (state >> 40) % 4096 * 4,
-                }),
+                location: Some(Location { space: Space::Global, alloc: 1, offset: (state >> 40) % 4096 * 4 }),
                 read: state & 0xff,
                 written: state >> 56,
                 span: Span::new(0, 0),
@@ -1167,21 +966,11 @@ mod timeline {
                     .collect(),
             })
             .collect();
-        Rc::new(Timeline {
-            steps,
-            groups,
-            events: SharedEvents::new(store),
-            limit,
-            source: Rc::from("__kernel void k() {}"),
-            ..Timeline::default()
-        })
+        Rc::new(Timeline { steps, groups, events: SharedEvents::new(store), limit, source: Rc::from("__kernel void k() {}"), ..Timeline::default() })
     }
 
     fn now() -> f64 {
-        gloo::utils::window()
-            .performance()
-            .expect("performance")
-            .now()
+        gloo::utils::window().performance().expect("performance").now()
     }
 
     #[wasm_bindgen_test]
@@ -1191,11 +980,7 @@ mod timeline {
         let total = timeline.limit;
         assert!(total >= 100_000, "{total}");
         let root = fresh_root();
-        root.set_attribute(
-            "style",
-            "display: flex; flex-direction: column; width: 1300px; height: 720px",
-        )
-        .unwrap();
+        root.set_attribute("style", "display: flex; flex-direction: column; width: 1300px; height: 720px").unwrap();
         let props = |timeline: Rc<Timeline>| LanesProps {
             work_items: 1024,
             timeline: Some(timeline),
@@ -1207,9 +992,7 @@ mod timeline {
             reveal: None,
         };
         let started = now();
-        let mut handle =
-            yew::Renderer::<Lanes>::with_root_and_props(root.clone(), props(timeline.clone()))
-                .render();
+        let mut handle = yew::Renderer::<Lanes>::with_root_and_props(root.clone(), props(timeline.clone())).render();
         while count(&root, ".lane") == 0 {
             TimeoutFuture::new(0).await;
         }
@@ -1221,10 +1004,7 @@ mod timeline {
         assert_eq!(count(&root, ".lane.selected[data-work-item=\"5\"]"), 1);
         let body: HtmlElement = find(&root, ".lanes-body").unchecked_into();
         let full = body.scroll_height();
-        assert!(
-            full as f64 >= 1028.0 * 22.0,
-            "the column keeps its full height: {full}"
-        );
+        assert!(full as f64 >= 1028.0 * 22.0, "the column keeps its full height: {full}");
         body.set_scroll_top(full);
         settle().await;
         assert_eq!(count(&root, ".lane[data-work-item=\"1023\"]"), 1);
@@ -1238,12 +1018,8 @@ mod timeline {
         assert!(drawn > 1000.0, "{drawn}");
         assert!(canvas_number(&root, "data-view-end") >= timeline.steps as f64);
         let canvas: web_sys::HtmlCanvasElement = find(&root, "#timeline-canvas").unchecked_into();
-        let context: web_sys::CanvasRenderingContext2d =
-            canvas.get_context("2d").unwrap().unwrap().unchecked_into();
-        let pixels = context
-            .get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64)
-            .unwrap()
-            .data();
+        let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+        let pixels = context.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).unwrap().data();
         let painted = pixels.chunks(4).filter(|p| p[3] != 0).count();
         assert!(painted > 10_000, "{painted} painted pixels");
 
@@ -1251,77 +1027,30 @@ mod timeline {
         let specs: Vec<LaneSpec> = timeline
             .groups
             .iter()
-            .flat_map(|g| {
-                g.lanes.iter().map(move |l| LaneSpec {
-                    work_item: l.index as u32,
-                    group: g.group as u32,
-                    warp: l.warp,
-                })
-            })
+            .flat_map(|g| g.lanes.iter().map(move |l| LaneSpec { work_item: l.index as u32, group: g.group as u32, warp: l.warp }))
             .collect();
         let rows = layout(&specs, Headers::Groups, &BTreeSet::new());
         let colours = theme_colours();
         let width = canvas.client_width() as f64;
         let fit = timeline.steps as f64 + 2.0;
         let views = [
-            (
-                View {
-                    start: 0.0,
-                    scale: width / fit,
-                },
-                0.0,
-            ),
-            (
-                View {
-                    start: 20_000.0,
-                    scale: width / 10_000.0,
-                },
-                4_000.0,
-            ),
-            (
-                View {
-                    start: 50_000.0,
-                    scale: width / 1_000.0,
-                },
-                11_000.0,
-            ),
+            (View { start: 0.0, scale: width / fit }, 0.0),
+            (View { start: 20_000.0, scale: width / 10_000.0 }, 4_000.0),
+            (View { start: 50_000.0, scale: width / 1_000.0 }, 11_000.0),
             // Lanes 905.. (rows 909..) arrive at the barrier of step 70,000 one step each.
-            (
-                View {
-                    start: 70_890.0,
-                    scale: width / 100.0,
-                },
-                20_000.0,
-            ),
-            (
-                View {
-                    start: 99_990.0,
-                    scale: 40.0,
-                },
-                1_000.0,
-            ),
+            (View { start: 70_890.0, scale: width / 100.0 }, 20_000.0),
+            (View { start: 99_990.0, scale: 40.0 }, 1_000.0),
         ];
         let mut times = Vec::new();
         for (view, scroll_top) in views {
             for _ in 0..4 {
-                let frame = Frame {
-                    canvas: &canvas,
-                    timeline: &timeline,
-                    layout: &rows,
-                    view,
-                    height: 660.0,
-                    scroll_top,
-                    selected: Some(5),
-                    colours: &colours,
-                };
+                let frame =
+                    Frame { canvas: &canvas, timeline: &timeline, layout: &rows, view, height: 660.0, scroll_top, selected: Some(5), colours: &colours };
                 let started = now();
                 let events = paint_frame(&frame).expect("a 2D context");
                 times.push(now() - started);
                 assert!(events > 0, "{view:?} drew nothing");
-                assert_eq!(
-                    canvas.get_attribute("data-events"),
-                    Some(events.to_string())
-                );
+                assert_eq!(canvas.get_attribute("data-events"), Some(events.to_string()));
             }
         }
         let mean = times.iter().sum::<f64>() / times.len() as f64;
@@ -1353,40 +1082,20 @@ mod timeline {
         init.set_cancelable(true);
         init.set_client_x((canvas_rect.left() + 10.0) as i32);
         init.set_client_y((canvas_rect.top() + 40.0) as i32);
-        canvas
-            .dispatch_event(&web_sys::WheelEvent::new_with_event_init_dict("wheel", &init).unwrap())
-            .unwrap();
+        canvas.dispatch_event(&web_sys::WheelEvent::new_with_event_init_dict("wheel", &init).unwrap()).unwrap();
         settle().await;
-        let view = |root: &Element| {
-            (
-                canvas_number(root, "data-view-start"),
-                canvas_number(root, "data-view-end"),
-            )
-        };
+        let view = |root: &Element| (canvas_number(root, "data-view-start"), canvas_number(root, "data-view-end"));
         let zoomed = view(&root);
         assert!(zoomed.1 < 90_000.0, "{zoomed:?}");
-        let reveal = |serial, step| LanesProps {
-            reveal: Some((serial, step)),
-            ..props(timeline.clone())
-        };
+        let reveal = |serial, step| LanesProps { reveal: Some((serial, step)), ..props(timeline.clone()) };
         handle.update(reveal(1, 90_000));
         settle().await;
         let revealed = view(&root);
-        assert!(
-            revealed.0 <= 90_000.0 && 90_000.0 <= revealed.1,
-            "{revealed:?}"
-        );
-        assert!(
-            (revealed.1 - revealed.0 - (zoomed.1 - zoomed.0)).abs() <= 1.0,
-            "the zoom is kept"
-        );
+        assert!(revealed.0 <= 90_000.0 && 90_000.0 <= revealed.1, "{revealed:?}");
+        assert!((revealed.1 - revealed.0 - (zoomed.1 - zoomed.0)).abs() <= 1.0, "the zoom is kept");
         handle.update(reveal(1, 10_000));
         settle().await;
-        assert_eq!(
-            view(&root),
-            revealed,
-            "the same serial again changes nothing"
-        );
+        assert_eq!(view(&root), revealed, "the same serial again changes nothing");
         console_log!(
             "timeline of 1,024 lanes and {total} events: first render {first_render:.1} ms, paint mean {mean:.2} ms, worst {worst:.2} ms over {} paints, re-render {rerender:.1} ms",
             times.len()
@@ -1399,11 +1108,7 @@ mod timeline {
 async fn press_ctrl(target: &EventTarget, key: &str) {
     let init = KeyboardEventInit::new();
     init.set_key(key);
-    init.set_key_code(
-        key.chars()
-            .next()
-            .map_or(0, |c| c.to_ascii_uppercase() as u32),
-    );
+    init.set_key_code(key.chars().next().map_or(0, |c| c.to_ascii_uppercase() as u32));
     init.set_ctrl_key(true);
     init.set_bubbles(true);
     init.set_cancelable(true);
@@ -1433,28 +1138,15 @@ async fn typing_keeps_the_cursor_and_history_and_an_example_replaces_the_text() 
     type_into_editor(&root, "b", false).await;
     assert_eq!(editor_text(&root), format!("ab{kernel}"));
     // The edit reached the app: the example picker no longer claims the example.
-    assert_ne!(
-        find(&root, "#examples")
-            .unchecked_into::<web_sys::HtmlSelectElement>()
-            .value(),
-        "count.cl"
-    );
+    assert_ne!(find(&root, "#examples").unchecked_into::<web_sys::HtmlSelectElement>().value(), "count.cl");
     // Undo still knows both keys.
     let content = find(&root, ".cm-content");
     press_ctrl(&content, "z").await;
     assert_eq!(editor_text(&root), kernel);
 
     choose(&root, "#examples", "litmus/mp.litmus").await;
-    assert_eq!(
-        editor_text(&root),
-        include_str!("../../static/examples/litmus/mp.litmus")
-    );
-    assert_eq!(
-        find(&root, ".cm-content")
-            .get_attribute("aria-label")
-            .as_deref(),
-        Some("Litmus test")
-    );
+    assert_eq!(editor_text(&root), include_str!("../../static/examples/litmus/mp.litmus"));
+    assert_eq!(find(&root, ".cm-content").get_attribute("aria-label").as_deref(), Some("Litmus test"));
     assert_eq!(count(&root, "#editor[data-selection-line=\"1\"]"), 1);
     // Loading an example is one undoable step, and the app follows the undo.
     press_ctrl(&find(&root, ".cm-content"), "z").await;
@@ -1475,38 +1167,20 @@ async fn work_items_and_findings_are_marked_in_the_editor() {
     // The lost update on `counters[0]` is a data race, on line 11 of count.cl.
     assert!(wait_for(&root, ".cm-finding-marker[data-line=\"11\"]").await);
     let marker = find(&root, ".cm-finding-marker[data-line=\"11\"]");
-    assert!(
-        marker
-            .get_attribute("title")
-            .unwrap_or_default()
-            .contains("data-race"),
-        "{:?}",
-        marker.get_attribute("title")
-    );
+    assert!(marker.get_attribute("title").unwrap_or_default().contains("data-race"), "{:?}", marker.get_attribute("title"));
     assert!(marker.get_attribute("aria-label").is_some());
     // A click on the marker brings its finding in the list into focus.
     marker.unchecked_ref::<HtmlElement>().click();
     settle().await;
     let focused = gloo::utils::document().active_element().unwrap();
-    assert!(
-        focused.closest("#findings").unwrap().is_some(),
-        "{}",
-        focused.outer_html()
-    );
-    assert!(
-        focused.text_content().unwrap_or_default().contains("11:"),
-        "{:?}",
-        focused.text_content()
-    );
+    assert!(focused.closest("#findings").unwrap().is_some(), "{}", focused.outer_html());
+    assert!(focused.text_content().unwrap_or_default().contains("11:"), "{:?}", focused.text_content());
     // Opening a finding selects its place in the editor.
     focused.unchecked_ref::<HtmlElement>().click();
     settle().await;
     assert_eq!(count(&root, "#editor[data-selection-line=\"11\"]"), 1);
     let active = gloo::utils::document().active_element().unwrap();
-    assert!(
-        active.class_list().contains("cm-content"),
-        "the editor has the focus"
-    );
+    assert!(active.class_list().contains("cm-content"), "the editor has the focus");
 }
 
 mod editor {
@@ -1565,12 +1239,7 @@ mod editor {
     #[wasm_bindgen_test]
     async fn the_selected_work_item_line_is_marked_strongly_and_the_others_faintly() {
         let handle = EditorHandle::default();
-        let root = mount(Props {
-            selected_line: Some(2),
-            active_lines: Rc::new(vec![2, 4]),
-            ..props("one\ntwo\nthree\nfour\n", &handle)
-        })
-        .await;
+        let root = mount(Props { selected_line: Some(2), active_lines: Rc::new(vec![2, 4]), ..props("one\ntwo\nthree\nfour\n", &handle) }).await;
         assert_eq!(count(&root, ".cm-line.cm-active-wi"), 1);
         assert_eq!(text(&root, ".cm-line.cm-active-wi"), "two");
         assert_eq!(count(&root, ".cm-line.cm-other-wi"), 1);
@@ -1581,18 +1250,10 @@ mod editor {
     async fn a_diagnostic_is_underlined_with_its_message_on_hover() {
         let source = "__kernel void k() {\n    int x = ;\n}\n";
         let start = source.find(';').unwrap() as u32;
-        let diagnostic = interleave_engine::diag::Diagnostic::error(
-            "syntax-error",
-            "expected an expression <b>here</b>",
-        )
-        .with_span(interleave_engine::diag::Span::new(start, start + 1), "here");
+        let diagnostic = interleave_engine::diag::Diagnostic::error("syntax-error", "expected an expression <b>here</b>")
+            .with_span(interleave_engine::diag::Span::new(start, start + 1), "here");
         let handle = EditorHandle::default();
-        let root = mount(Props {
-            diagnostics: Rc::new(vec![diagnostic]),
-            diagnostics_source: source.into(),
-            ..props(source, &handle)
-        })
-        .await;
+        let root = mount(Props { diagnostics: Rc::new(vec![diagnostic]), diagnostics_source: source.into(), ..props(source, &handle) }).await;
         let underline = find(&root, ".cm-diagnostic-underline.cm-diagnostic-error");
         assert_eq!(underline.text_content().as_deref(), Some(";"));
 
@@ -1607,32 +1268,16 @@ mod editor {
         init.set_client_y((rect.top() + rect.height() / 2.0) as i32);
         let event = MouseEvent::new_with_mouse_event_init_dict("mousemove", &init).unwrap();
         underline.dispatch_event(&event).unwrap();
-        assert!(
-            wait_for(&root, ".cm-diagnostic-tooltip").await,
-            "no tooltip on hover"
-        );
-        assert_eq!(
-            text(&root, ".cm-diagnostic-tooltip"),
-            "error[syntax-error]: expected an expression <b>here</b>"
-        );
-        assert_eq!(
-            count(&root, ".cm-diagnostic-tooltip b"),
-            0,
-            "messages are text"
-        );
+        assert!(wait_for(&root, ".cm-diagnostic-tooltip").await, "no tooltip on hover");
+        assert_eq!(text(&root, ".cm-diagnostic-tooltip"), "error[syntax-error]: expected an expression <b>here</b>");
+        assert_eq!(count(&root, ".cm-diagnostic-tooltip b"), 0, "messages are text");
     }
 
     #[wasm_bindgen_test]
     async fn diagnostics_of_another_text_are_not_shown() {
         let handle = EditorHandle::default();
-        let diagnostic = interleave_engine::diag::Diagnostic::error("syntax-error", "bad")
-            .with_span(interleave_engine::diag::Span::new(0, 3), "here");
-        let root = mount(Props {
-            diagnostics: Rc::new(vec![diagnostic]),
-            diagnostics_source: "something else".into(),
-            ..props("int x;\n", &handle)
-        })
-        .await;
+        let diagnostic = interleave_engine::diag::Diagnostic::error("syntax-error", "bad").with_span(interleave_engine::diag::Span::new(0, 3), "here");
+        let root = mount(Props { diagnostics: Rc::new(vec![diagnostic]), diagnostics_source: "something else".into(), ..props("int x;\n", &handle) }).await;
         assert_eq!(count(&root, ".cm-diagnostic-underline"), 0);
     }
 
@@ -1657,10 +1302,7 @@ mod editor {
         assert_eq!(count(&root, ".cm-finding-marker[data-line]"), 1);
         let marker = find(&root, ".cm-finding-marker[data-line=\"3\"]");
         assert!(marker.class_list().contains("cm-finding-error"));
-        assert_eq!(
-            marker.get_attribute("title").as_deref(),
-            Some("data-race: a benign race\ndata-race: a race on x")
-        );
+        assert_eq!(marker.get_attribute("title").as_deref(), Some("data-race: a benign race\ndata-race: a race on x"));
         marker.unchecked_ref::<HtmlElement>().click();
         settle().await;
         assert_eq!(clicked.get(), Some(3));
@@ -1676,9 +1318,7 @@ mod editor {
         source.push_str("int target;\n");
         let handle = EditorHandle::default();
         let root = mount(props(&source, &handle)).await;
-        find(&root, "#editor")
-            .set_attribute("style", "height: 150px; display: flex")
-            .unwrap();
+        find(&root, "#editor").set_attribute("style", "height: 150px; display: flex").unwrap();
         settle().await;
         let start = source.find("target").unwrap();
         handle.select(start, start + "target".len());
@@ -1710,21 +1350,8 @@ mod editor {
     #[wasm_bindgen_test]
     async fn a_litmus_test_is_highlighted_with_its_own_words() {
         let handle = EditorHandle::default();
-        let root = mount(Props {
-            litmus: true,
-            theme: Theme::Dark,
-            ..props(
-                include_str!("../../static/examples/litmus/mp.litmus"),
-                &handle,
-            )
-        })
-        .await;
-        assert_eq!(
-            find(&root, ".cm-content")
-                .get_attribute("aria-label")
-                .as_deref(),
-            Some("Litmus test")
-        );
+        let root = mount(Props { litmus: true, theme: Theme::Dark, ..props(include_str!("../../static/examples/litmus/mp.litmus"), &handle) }).await;
+        assert_eq!(find(&root, ".cm-content").get_attribute("aria-label").as_deref(), Some("Litmus test"));
         // `global`, `atomic_int`, `atomic_store_explicit` and `memory_order_relaxed`.
         assert!(count(&root, ".cm-gpu-qualifier") >= 4);
         assert!(count(&root, ".cm-gpu-type") >= 4);
@@ -1748,21 +1375,13 @@ mod launch_and_files {
         let element = find(root, selector);
         match element.dyn_ref::<HtmlInputElement>() {
             Some(input) => input.value(),
-            None => element
-                .unchecked_ref::<web_sys::HtmlSelectElement>()
-                .value(),
+            None => element.unchecked_ref::<web_sys::HtmlSelectElement>().value(),
         }
     }
 
     fn param_rows(root: &Element) -> Vec<String> {
-        let rows = root
-            .query_selector_all("#args-table tr[data-param]")
-            .unwrap();
-        (0..rows.length())
-            .filter_map(|i| rows.get(i))
-            .filter_map(|n| n.dyn_into::<Element>().ok())
-            .filter_map(|e| e.get_attribute("data-param"))
-            .collect()
+        let rows = root.query_selector_all("#args-table tr[data-param]").unwrap();
+        (0..rows.length()).filter_map(|i| rows.get(i)).filter_map(|n| n.dyn_into::<Element>().ok()).filter_map(|e| e.get_attribute("data-param")).collect()
     }
 
     #[wasm_bindgen_test]
@@ -1773,12 +1392,7 @@ mod launch_and_files {
         assert_eq!(value(&root, "#arg-counters-kind"), "buffer");
         assert_eq!(value(&root, "#arg-counters-init"), "fill");
         assert_eq!(value(&root, "#arg-counters-len"), "2");
-        type_into_editor(
-            &root,
-            "__kernel void k(__global float *out, __local int *tmp, uint n) { out[0] = n; }",
-            true,
-        )
-        .await;
+        type_into_editor(&root, "__kernel void k(__global float *out, __local int *tmp, uint n) { out[0] = n; }", true).await;
         assert_eq!(param_rows(&root), ["out", "tmp", "n"]);
         assert!(text(&root, "tr[data-param=\"out\"] .param-type").contains("__global float*"));
         assert_eq!(value(&root, "#arg-out-kind"), "default");
@@ -1813,10 +1427,7 @@ mod launch_and_files {
         type_into(&root, "#arg-ids-len", "0").await;
         let input = find(&root, "#arg-ids-len");
         assert_eq!(input.get_attribute("aria-invalid").as_deref(), Some("true"));
-        assert_eq!(
-            input.get_attribute("aria-describedby").as_deref(),
-            Some("arg-ids-len-error")
-        );
+        assert_eq!(input.get_attribute("aria-describedby").as_deref(), Some("arg-ids-len-error"));
         assert!(text(&root, "#arg-ids-len-error").contains("at least 1"));
         assert!(disabled(&root, "#run") && disabled(&root, "#step"));
         assert!(disabled(&root, "#download-scenario"));
@@ -1825,12 +1436,7 @@ mod launch_and_files {
         assert!(!disabled(&root, "#run"));
         // The settings under "More" are checked the same way, and open to show the problem.
         type_into(&root, "#max-steps", "0").await;
-        assert_eq!(
-            find(&root, "#max-steps")
-                .get_attribute("aria-invalid")
-                .as_deref(),
-            Some("true")
-        );
+        assert_eq!(find(&root, "#max-steps").get_attribute("aria-invalid").as_deref(), Some("true"));
         assert!(find(&root, "#launch-more").has_attribute("open"));
         assert!(disabled(&root, "#run"));
     }
@@ -1844,20 +1450,11 @@ mod launch_and_files {
         choose(&root, "#scheduler", "lockstep").await;
         assert_eq!(count(&root, "#pct-depth"), 0);
         choose(&root, "#dialect", "cuda").await;
-        assert_eq!(
-            (value(&root, "#grid"), value(&root, "#block")),
-            ("2".into(), "4".into())
-        );
+        assert_eq!((value(&root, "#grid"), value(&root, "#block")), ("2".into(), "4".into()));
         assert_eq!(count(&root, "#offset") + count(&root, "#global"), 0);
         choose(&root, "#dialect", "opencl").await;
         assert_eq!(value(&root, "#global"), "8");
-        for id in [
-            "#warp-size",
-            "#resident-groups",
-            "#progress",
-            "#granularity",
-            "#max-steps",
-        ] {
+        for id in ["#warp-size", "#resident-groups", "#progress", "#granularity", "#max-steps"] {
             assert_eq!(count(&root, id), 1, "{id}");
         }
     }
@@ -1867,18 +1464,13 @@ mod launch_and_files {
         let mut state = State::default();
         for action in [
             Action::Edit(InputEdit::Global("16".into())),
-            Action::Edit(InputEdit::ArgText {
-                param: "ids".into(),
-                text: "ids=int[16]".into(),
-            }),
+            Action::Edit(InputEdit::ArgText { param: "ids".into(), text: "ids=int[16]".into() }),
             Action::Edit(InputEdit::MaxSteps("500".into())),
         ] {
             state = interleave_app::state::reduce(&state, action);
         }
         LocalStorage::clear();
-        LocalStorage::raw()
-            .set_item(STORAGE_KEY, &inputs::encode(inputs::Inputs::clone(&state.inputs), true, None))
-            .unwrap();
+        LocalStorage::raw().set_item(STORAGE_KEY, &inputs::encode(inputs::Inputs::clone(&state.inputs), true, None)).unwrap();
         let root = fresh_root();
         yew::Renderer::<App>::with_root(root.clone()).render();
         settle().await;
@@ -1889,24 +1481,15 @@ mod launch_and_files {
         // An edit is written back a moment later.
         type_into(&root, "#seed", "77").await;
         TimeoutFuture::new(600).await;
-        let stored =
-            inputs::decode(&LocalStorage::raw().get_item(STORAGE_KEY).unwrap().unwrap()).unwrap();
+        let stored = inputs::decode(&LocalStorage::raw().get_item(STORAGE_KEY).unwrap().unwrap()).unwrap();
         assert_eq!(stored.current.seed, "77");
         // A damaged value is set aside, and the page starts from the example.
-        LocalStorage::raw()
-            .set_item(STORAGE_KEY, "{not json")
-            .unwrap();
+        LocalStorage::raw().set_item(STORAGE_KEY, "{not json").unwrap();
         let root = fresh_root();
         yew::Renderer::<App>::with_root(root.clone()).render();
         settle().await;
         assert_eq!(value(&root, "#global"), "8");
-        assert_eq!(
-            LocalStorage::raw()
-                .get_item("interleave.inputs.unreadable")
-                .unwrap()
-                .as_deref(),
-            Some("{not json")
-        );
+        assert_eq!(LocalStorage::raw().get_item("interleave.inputs.unreadable").unwrap().as_deref(), Some("{not json"));
     }
 
     #[wasm_bindgen_test]
@@ -1952,21 +1535,13 @@ mod launch_and_files {
         // The picker: a scenario file with its kernel, chosen together.
         let input = find(&root, "#open-file-input").unchecked_into::<HtmlInputElement>();
         let chosen = transfer(&[
-            file(
-                "t.toml",
-                "source_file = \"t.cl\"\nseed = 9\n[launch]\nglobal = [6]\nlocal = [3]\n",
-            ),
-            file(
-                "t.cl",
-                "__kernel void t(__global int *p, int n) { p[0] = n; }",
-            ),
+            file("t.toml", "source_file = \"t.cl\"\nseed = 9\n[launch]\nglobal = [6]\nlocal = [3]\n"),
+            file("t.cl", "__kernel void t(__global int *p, int n) { p[0] = n; }"),
         ]);
         input.set_files(chosen.files().as_ref());
         let init = EventInit::new();
         init.set_bubbles(true);
-        input
-            .dispatch_event(&Event::new_with_event_init_dict("change", &init).unwrap())
-            .unwrap();
+        input.dispatch_event(&Event::new_with_event_init_dict("change", &init).unwrap()).unwrap();
         until(&root, |root| value(root, "#global") == "6").await;
         assert_eq!(value(&root, "#seed"), "9");
         assert_eq!(param_rows(&root), ["p", "n"]);
@@ -1977,37 +1552,22 @@ mod launch_and_files {
         init.set_cancelable(true);
         init.set_data_transfer(Some(&dropped));
         let target = find(&root, "#lanes");
-        target
-            .dispatch_event(&DragEvent::new_with_event_init_dict("dragenter", &init).unwrap())
-            .unwrap();
+        target.dispatch_event(&DragEvent::new_with_event_init_dict("dragenter", &init).unwrap()).unwrap();
         settle().await;
         assert_eq!(count(&root, "#drop-target"), 1);
-        target
-            .dispatch_event(&DragEvent::new_with_event_init_dict("drop", &init).unwrap())
-            .unwrap();
+        target.dispatch_event(&DragEvent::new_with_event_init_dict("drop", &init).unwrap()).unwrap();
         until(&root, |root| count(root, "#diagnostics .diagnostic") > 0).await;
         assert_eq!(count(&root, "#drop-target"), 0);
         let problem = text(&root, "#diagnostics");
-        assert!(
-            problem.contains("`u.cl`") && problem.contains("together"),
-            "{problem}"
-        );
+        assert!(problem.contains("`u.cl`") && problem.contains("together"), "{problem}");
         assert_eq!(value(&root, "#global"), "6", "nothing was replaced");
         // A kernel dropped alone replaces the source and keeps the launch.
-        let kernel = transfer(&[file(
-            "k.cu",
-            "__global__ void k(int *q) { q[threadIdx.x] = 1; }",
-        )]);
+        let kernel = transfer(&[file("k.cu", "__global__ void k(int *q) { q[threadIdx.x] = 1; }")]);
         init.set_data_transfer(Some(&kernel));
-        target
-            .dispatch_event(&DragEvent::new_with_event_init_dict("drop", &init).unwrap())
-            .unwrap();
+        target.dispatch_event(&DragEvent::new_with_event_init_dict("drop", &init).unwrap()).unwrap();
         until(&root, |root| param_rows(root) == ["q"]).await;
         assert_eq!(value(&root, "#dialect"), "cuda");
-        assert_eq!(
-            (value(&root, "#grid"), value(&root, "#block")),
-            ("2".into(), "3".into())
-        );
+        assert_eq!((value(&root, "#grid"), value(&root, "#block")), ("2".into(), "3".into()));
         assert_eq!(count(&root, "#diagnostics .diagnostic"), 0);
     }
 }
@@ -2015,9 +1575,7 @@ mod launch_and_files {
 /// Puts `href` in the address bar without navigating (and without a `hashchange`).
 fn set_address(href: &str) {
     let history = gloo::utils::window().history().unwrap();
-    history
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href))
-        .unwrap();
+    history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href)).unwrap();
 }
 
 #[wasm_bindgen_test]
@@ -2030,9 +1588,7 @@ async fn share_writes_the_link_of_this_state_and_a_page_opened_on_it_restores_it
     assert_eq!(steps(&root), 3);
     click(&root, ".lane[data-work-item=\"1\"] button.wi").await;
     click(&root, "#share").await;
-    let url = find(&root, "#share-url")
-        .unchecked_into::<HtmlInputElement>()
-        .value();
+    let url = find(&root, "#share-url").unchecked_into::<HtmlInputElement>().value();
     let address = gloo::utils::window().location().href().unwrap();
     // Restored before any assertion, so a failure here does not leave a link to later tests.
     set_address(&original);

@@ -279,9 +279,7 @@ fn dialect_of(file: &Path, flag: Option<&str>) -> Result<Dialect, Diagnostic> {
         Some("opencl") => return Ok(Dialect::OpenCl),
         Some("cuda") => return Ok(Dialect::Cuda),
         Some("litmus") => return Ok(Dialect::Litmus),
-        Some(other) => {
-            return Err(Diagnostic::error("invalid-option", format!("unknown dialect `{other}`")).with_help("choose opencl, cuda or litmus"))
-        }
+        Some(other) => return Err(Diagnostic::error("invalid-option", format!("unknown dialect `{other}`")).with_help("choose opencl, cuda or litmus")),
         None => {}
     }
     match file.extension().and_then(|e| e.to_str()) {
@@ -326,8 +324,7 @@ fn parse(args: ParseArgs) -> ExitCode {
         }
     } else {
         for k in &kernels {
-            let params: Vec<String> =
-                k.params.iter().map(|p| format!("{} {} {}", p.address_space, p.ty, p.name)).collect();
+            let params: Vec<String> = k.params.iter().map(|p| format!("{} {} {}", p.address_space, p.ty, p.name)).collect();
             out!("kernel {}({})", k.name, params.join(", "));
         }
     }
@@ -462,14 +459,12 @@ fn apply_options(args: &RunArgs, scenario: &mut Scenario, input: Input) -> Resul
         scenario.max_resident_groups = Some(groups);
     }
     if let Some(progress) = &args.progress {
-        scenario.progress = Progress::parse(progress).ok_or_else(|| {
-            Diagnostic::error("invalid-option", format!("unknown progress model `{progress}`")).with_help("choose occupancy-bound or fair")
-        })?;
+        scenario.progress = Progress::parse(progress)
+            .ok_or_else(|| Diagnostic::error("invalid-option", format!("unknown progress model `{progress}`")).with_help("choose occupancy-bound or fair"))?;
     }
     if let Some(granularity) = &args.granularity {
-        scenario.granularity = Granularity::parse(granularity).ok_or_else(|| {
-            Diagnostic::error("invalid-option", format!("unknown granularity `{granularity}`")).with_help("choose event or statement")
-        })?;
+        scenario.granularity = Granularity::parse(granularity)
+            .ok_or_else(|| Diagnostic::error("invalid-option", format!("unknown granularity `{granularity}`")).with_help("choose event or statement"))?;
     }
     if args.no_race_detection {
         scenario.race_detection = false;
@@ -515,8 +510,7 @@ fn apply_options(args: &RunArgs, scenario: &mut Scenario, input: Input) -> Resul
 }
 
 fn read_source(path: &Path) -> Result<String, Diagnostic> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Diagnostic::error("invalid-input", format!("cannot read `{}`: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| Diagnostic::error("invalid-input", format!("cannot read `{}`: {e}", path.display())))?;
     String::from_utf8(bytes).map_err(|e| {
         Diagnostic::error("invalid-input", format!("`{}` is not UTF-8 text (invalid byte at offset {})", path.display(), e.utf8_error().valid_up_to()))
     })

@@ -39,11 +39,7 @@ pub fn diagnostic_text(d: &Diagnostic, file_name: &str, source: &str) -> String 
     if let Some(help) = &d.help {
         notes.push(format!("help: {help}"));
     }
-    let diagnostic = cs::Diagnostic::new(severity)
-        .with_code(&d.code)
-        .with_message(&d.message)
-        .with_labels(labels)
-        .with_notes(notes);
+    let diagnostic = cs::Diagnostic::new(severity).with_code(&d.code).with_message(&d.message).with_labels(labels).with_notes(notes);
     let file = SimpleFile::new(if file_name.is_empty() { "<input>" } else { file_name }, source);
     let config = term::Config::default();
     term::emit_into_string(&config, &file, &diagnostic).unwrap_or_else(|_| format!("error[{}]: {}\n", d.code, d.message))
@@ -120,12 +116,7 @@ pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scena
     }
     let how = if e.complete { " (every execution)" } else { "" };
     let discarded = if e.discarded > 0 { format!(", {} discarded (a promise never kept)", e.discarded) } else { String::new() };
-    out!(
-        "explored {} schedules{how}{discarded}: {} distinct outcome{}",
-        e.runs,
-        e.outcomes.len(),
-        if e.outcomes.len() == 1 { "" } else { "s" }
-    );
+    out!("explored {} schedules{how}{discarded}: {} distinct outcome{}", e.runs, e.outcomes.len(), if e.outcomes.len() == 1 { "" } else { "s" });
     for o in &e.outcomes {
         let shown = outcome_text(o.registers.as_ref(), &o.values);
         let exists = match o.exists {
@@ -251,7 +242,7 @@ pub fn report(report: &Report, scenario: &Scenario) {
     for s in &report.stale_reads {
         let written = s.written_at.map_or("the initial value".to_string(), |step| format!("written at step {step}"));
         let newer = s.newer_at.map_or(String::new(), |step| format!("; the write at step {step} was not yet visible to it"));
-        out!("stale read at step {}: work-item {} read {} = {} ({written}{newer})", s.step, s.work_item[0], s.location, s.value as i64, );
+        out!("stale read at step {}: work-item {} read {} = {} ({written}{newer})", s.step, s.work_item[0], s.location, s.value as i64,);
         if let Some(e) = &s.explanation {
             for line in interleave_engine::why::lines(e) {
                 out!("  = why: {line}");

@@ -67,10 +67,7 @@ fn check(actual: &str, expect: &Path) -> Result<(), String> {
     if expected == actual {
         return Ok(());
     }
-    Err(format!(
-        "{} differs (run with UPDATE_EXPECT=1 to accept):\n--- expected\n{expected}\n--- actual\n{actual}",
-        expect.display()
-    ))
+    Err(format!("{} differs (run with UPDATE_EXPECT=1 to accept):\n--- expected\n{expected}\n--- actual\n{actual}", expect.display()))
 }
 
 /// The file names in `static/examples` (not its subfolders) that end in `suffix`.

@@ -29,11 +29,7 @@ struct Output {
 
 fn interleave(args: &[String]) -> Output {
     let out = Command::new(env!("CARGO_BIN_EXE_interleave")).current_dir(workspace()).args(args).output().expect("the CLI starts");
-    Output {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    Output { code: out.status.code(), stdout: String::from_utf8_lossy(&out.stdout).into_owned(), stderr: String::from_utf8_lossy(&out.stderr).into_owned() }
 }
 
 /// The kinds of input.
@@ -88,7 +84,13 @@ const NO_HEAP: Expect = Expect::Refused("only CUDA kernels have a device heap");
 
 /// The options `run`, `explore` and `link` share.
 const RUN_ROWS: &[Row] = &[
-    Row { option: &["--kernel", "nope"], context: &[], default: Expect::RefusedAtLaunch("no kernel named `nope`"), except: &[(Kind::Sim, SIM), (Kind::Litmus, LITMUS)], only: &[] },
+    Row {
+        option: &["--kernel", "nope"],
+        context: &[],
+        default: Expect::RefusedAtLaunch("no kernel named `nope`"),
+        except: &[(Kind::Sim, SIM), (Kind::Litmus, LITMUS)],
+        only: &[],
+    },
     Row { option: &["-D", "BIAS=5"], context: &[], default: Expect::Changes, except: &[], only: &[] },
     Row { option: &["--global", "8"], context: &[], default: Expect::Changes, except: &[(Kind::Litmus, LITMUS)], only: NOT_SIM },
     Row { option: &["--global", "8,1,1"], context: &[], default: Expect::Changes, except: &[], only: SIM_ONLY },
@@ -130,7 +132,13 @@ const RUN_ROWS: &[Row] = &[
     Row { option: &["--default-buffer-elements", "8"], context: &[], default: Expect::Changes, except: &[(Kind::Sim, SIM), (Kind::Litmus, LITMUS)], only: &[] },
     Row { option: &["--warp-size", "1"], context: &[], default: Expect::Changes, except: &[], only: &[] },
     Row { option: &["--warp-size", "65"], context: &[], default: Expect::Refused("a warp of 65 work-items is not supported"), except: &[], only: &[] },
-    Row { option: &["--heap-bytes", "16"], context: &[], default: Expect::Changes, except: &[(Kind::Cl, NO_HEAP), (Kind::Sim, NO_HEAP), (Kind::Litmus, NO_HEAP)], only: &[] },
+    Row {
+        option: &["--heap-bytes", "16"],
+        context: &[],
+        default: Expect::Changes,
+        except: &[(Kind::Cl, NO_HEAP), (Kind::Sim, NO_HEAP), (Kind::Litmus, NO_HEAP)],
+        only: &[],
+    },
     Row { option: &["--json"], context: &[], default: Expect::Changes, except: &[], only: &[] },
 ];
 

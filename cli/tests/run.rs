@@ -56,10 +56,7 @@ fn check(actual: &str, expect: &Path) -> Result<(), String> {
     if expected == actual {
         return Ok(());
     }
-    Err(format!(
-        "{} differs (run with UPDATE_EXPECT=1 to accept):\n--- expected\n{expected}\n--- actual\n{actual}",
-        expect.display()
-    ))
+    Err(format!("{} differs (run with UPDATE_EXPECT=1 to accept):\n--- expected\n{expected}\n--- actual\n{actual}", expect.display()))
 }
 
 /// Checks every input of `tests/data/SUBCOMMAND`; there must be at least `min` of them.
@@ -118,7 +115,14 @@ fn shrunk_schedules_replay_to_their_target_and_are_no_larger() {
         let text = std::fs::read_to_string(&path).expect("readable");
         let prefix = if ext == "toml" { "# ARGS:" } else { "// ARGS:" };
         let args: Vec<String> = text.lines().next().and_then(|l| l.strip_prefix(prefix)).unwrap_or_default().split_whitespace().map(str::to_string).collect();
-        let out = Command::new(env!("CARGO_BIN_EXE_interleave")).current_dir(workspace()).arg("shrink").arg(&relative).args(&args).arg("--json").output().expect("the CLI starts");
+        let out = Command::new(env!("CARGO_BIN_EXE_interleave"))
+            .current_dir(workspace())
+            .arg("shrink")
+            .arg(&relative)
+            .args(&args)
+            .arg("--json")
+            .output()
+            .expect("the CLI starts");
         if out.status.code() == Some(2) {
             continue; // a refusal, checked by its expected output
         }
@@ -147,8 +151,16 @@ fn shrunk_schedules_replay_to_their_target_and_are_no_larger() {
             }
         }
         run_args.extend(json["replay"].as_str().expect("replay options").split_whitespace().map(str::to_string));
-        let replay = Command::new(env!("CARGO_BIN_EXE_interleave")).current_dir(workspace()).arg("run").arg(&relative).args(&run_args).arg("--json").output().expect("the CLI starts");
-        let report: serde_json::Value = serde_json::from_slice(&replay.stdout).unwrap_or_else(|_| panic!("{relative}: {}", String::from_utf8_lossy(&replay.stderr)));
+        let replay = Command::new(env!("CARGO_BIN_EXE_interleave"))
+            .current_dir(workspace())
+            .arg("run")
+            .arg(&relative)
+            .args(&run_args)
+            .arg("--json")
+            .output()
+            .expect("the CLI starts");
+        let report: serde_json::Value =
+            serde_json::from_slice(&replay.stdout).unwrap_or_else(|_| panic!("{relative}: {}", String::from_utf8_lossy(&replay.stderr)));
         assert_eq!(report["steps"], after["steps"], "{relative}: the replay ran another number of steps");
         let places = |f: &serde_json::Value| {
             let mut p = vec![(f["line"].as_u64(), f["column"].as_u64())];
@@ -185,14 +197,9 @@ fn link_outputs_match_their_expectations() {
 
 /// The `trace_hash` of `interleave run ARGS --json`.
 fn run_hash(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_interleave"))
-        .current_dir(workspace())
-        .arg("run")
-        .args(args)
-        .arg("--json")
-        .output()
-        .expect("the CLI starts");
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("JSON on stdout for {args:?}: {}", String::from_utf8_lossy(&out.stderr)));
+    let out = Command::new(env!("CARGO_BIN_EXE_interleave")).current_dir(workspace()).arg("run").args(args).arg("--json").output().expect("the CLI starts");
+    let json: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("JSON on stdout for {args:?}: {}", String::from_utf8_lossy(&out.stderr)));
     json["trace_hash"].as_str().expect("a trace hash").to_string()
 }
 
@@ -208,12 +215,7 @@ fn running_a_link_gives_the_trace_of_its_file() {
         &["tests/data/run/launch_from_sim_file.sim", "--seed", "2"],
     ];
     for args in cases {
-        let out = Command::new(env!("CARGO_BIN_EXE_interleave"))
-            .current_dir(workspace())
-            .arg("link")
-            .args(*args)
-            .output()
-            .expect("the CLI starts");
+        let out = Command::new(env!("CARGO_BIN_EXE_interleave")).current_dir(workspace()).arg("link").args(*args).output().expect("the CLI starts");
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         let url = String::from_utf8(out.stdout).expect("UTF-8").trim().to_string();
         assert!(url.starts_with("http://127.0.0.1:8080/#v1."), "{url}");

@@ -128,9 +128,7 @@ fn compile(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(REDUCE.len() as u64));
     // `frontend::kernels` lexes, preprocesses, parses and lowers, then lists the signatures,
     // which costs next to nothing; it is the public entry point to the front end.
-    group.bench_function("reduce_cl", |b| {
-        b.iter(|| frontend::kernels(black_box(REDUCE), Dialect::OpenCl, &[]).expect("compiles"))
-    });
+    group.bench_function("reduce_cl", |b| b.iter(|| frontend::kernels(black_box(REDUCE), Dialect::OpenCl, &[]).expect("compiles")));
     group.finish();
 }
 
@@ -222,9 +220,7 @@ fn explore_random_100(c: &mut Criterion) {
     let scenario = count();
     let mut group = c.benchmark_group("explore_random_100");
     group.throughput(Throughput::Elements(RUNS));
-    group.bench_function("count_cl", |b| {
-        b.iter(|| explore(black_box(&scenario), 0, RUNS).expect("count.cl runs"))
-    });
+    group.bench_function("count_cl", |b| b.iter(|| explore(black_box(&scenario), 0, RUNS).expect("count.cl runs")));
     group.finish();
 }
 

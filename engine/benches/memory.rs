@@ -43,11 +43,7 @@ fn history(name: &str, scenario: Scenario) {
     session.seek(0);
     let at_start = live() - launched;
     session.seek(u64::MAX);
-    println!(
-        "memory {name} steps={} machine_bytes={} history_bytes={history} history_after_seek_bytes={at_start}",
-        session.steps(),
-        launched - before,
-    );
+    println!("memory {name} steps={} machine_bytes={} history_bytes={history} history_after_seek_bytes={at_start}", session.steps(), launched - before,);
 }
 
 fn main() {
@@ -58,10 +54,7 @@ fn main() {
         history("history_1m", scenario(BUSY_LOOP, "busy_loop.cl", 256, 64, &["counters=int[2]"]));
     }
     if wanted("history_65536") {
-        history(
-            "history_65536",
-            scenario(REDUCE, "reduce.cl", 65_536, 256, &["in=int[65536]:range=0:1:ro", "partial=int[256]", "total=int[1]"]),
-        );
+        history("history_65536", scenario(REDUCE, "reduce.cl", 65_536, 256, &["in=int[65536]:range=0:1:ro", "partial=int[256]", "total=int[1]"]));
     }
     for detection in [true, false] {
         let name = if detection { "launch_1m" } else { "launch_1m_without_race_detection" };
@@ -69,13 +62,7 @@ fn main() {
             continue;
         }
         const N: u64 = 1 << 20;
-        let mut scenario = scenario(
-            VECTOR_ADD,
-            "vector_add.cl",
-            N,
-            256,
-            &["a=float[1048576]:range=0:1:ro", "b=float[1048576]:fill=1:ro", "c=float[1048576]"],
-        );
+        let mut scenario = scenario(VECTOR_ADD, "vector_add.cl", N, 256, &["a=float[1048576]:range=0:1:ro", "b=float[1048576]:fill=1:ro", "c=float[1048576]"]);
         scenario.race_detection = detection;
         let before = live();
         counting::reset_peak();

@@ -257,9 +257,7 @@ pub fn merge(parts: &[Exploration]) -> Exploration {
             merge_finding(&mut merged.findings, finding);
         }
     }
-    merged
-        .outcomes
-        .sort_by(|a, b| b.count.cmp(&a.count).then(a.seed.cmp(&b.seed)));
+    merged.outcomes.sort_by(|a, b| b.count.cmp(&a.count).then(a.seed.cmp(&b.seed)));
     merged
 }
 
@@ -401,9 +399,13 @@ pub struct Explorer {
 
 enum State {
     /// The next seed to run, as an offset from the first.
-    Seeds { next: u64 },
+    Seeds {
+        next: u64,
+    },
     Exhaustive(Box<Search>),
-    Done { complete: bool },
+    Done {
+        complete: bool,
+    },
 }
 
 /// The exhaustive search's path and bookkeeping.
@@ -581,7 +583,14 @@ enum Footprint {
     Nothing,
     /// Shared memory: (space, owning group for local memory, allocation), a byte range, and
     /// whether it writes.
-    Memory { space: u8, owner: u32, alloc: u32, start: u64, end: u64, write: bool },
+    Memory {
+        space: u8,
+        owner: u32,
+        alloc: u32,
+        start: u64,
+        end: u64,
+        write: bool,
+    },
     /// A barrier, collective or async copy of a work-group.
     Group(u32),
     /// A sequentially consistent fence.
@@ -727,11 +736,7 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
                 add_backtrack_points(stack, agents);
             }
             let top = stack.last_mut().expect("the stack is not empty here");
-            let first = if reduce {
-                top.enabled.iter().copied().find(|p| !top.sleep.iter().any(|(q, _)| q == p))
-            } else {
-                top.enabled.first().copied()
-            };
+            let first = if reduce { top.enabled.iter().copied().find(|p| !top.sleep.iter().any(|(q, _)| q == p)) } else { top.enabled.first().copied() };
             // Promises are never reduced away: each is tried wherever it can be made.
             let promises = top.promises.clone();
             match first {
@@ -792,8 +797,7 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
             continue;
         }
         let top = stack.last_mut().expect("the stack is not empty here");
-        let sleep: Vec<(u32, Footprint)> =
-            if reduce { top.sleep.iter().copied().filter(|&(_, q)| !dependent(q, fp)).collect() } else { Vec::new() };
+        let sleep: Vec<(u32, Footprint)> = if reduce { top.sleep.iter().copied().filter(|&(_, q)| !dependent(q, fp)).collect() } else { Vec::new() };
         let clock = step_clock(stack, agent, fp, agents);
         let top = stack.last_mut().expect("the stack is not empty here");
         top.clock = clock;
@@ -1040,13 +1044,8 @@ mod tests {
         assert_eq!(merged.runs, 100);
         assert!(!merged.complete);
         for outcome in &merged.outcomes {
-            let count = |e: &Exploration| {
-                e.outcomes
-                    .iter()
-                    .filter(|o| o.values == outcome.values && o.registers == outcome.registers)
-                    .map(|o| o.count)
-                    .sum::<u64>()
-            };
+            let count =
+                |e: &Exploration| e.outcomes.iter().filter(|o| o.values == outcome.values && o.registers == outcome.registers).map(|o| o.count).sum::<u64>();
             assert_eq!(outcome.count, count(&a) + count(&b));
         }
         assert!(merged.outcomes.windows(2).all(|w| w[0].count >= w[1].count));
@@ -1075,10 +1074,7 @@ mod tests {
             outcomes,
             exists_observed: None,
         };
-        let merged = merge(&[
-            part(vec![outcome(0.0, 2, 0), outcome(1.5, 1, 1)]),
-            part(vec![outcome(-0.0, 3, 7), outcome(2.5, 4, 8)]),
-        ]);
+        let merged = merge(&[part(vec![outcome(0.0, 2, 0), outcome(1.5, 1, 1)]), part(vec![outcome(-0.0, 3, 7), outcome(2.5, 4, 8)])]);
         let counts: Vec<(u64, u64)> = merged.outcomes.iter().map(|o| (o.count, o.seed)).collect();
         assert_eq!(counts, [(5, 0), (4, 8), (1, 1)]);
     }
@@ -1088,11 +1084,7 @@ mod tests {
 
     #[test]
     fn lost_updates_show_several_outcomes_and_each_reproduces() {
-        let mut s = Scenario::new(
-            "__kernel void f(__global int *c) { c[0] = c[0] + 1; atomic_inc(&c[1]); }",
-            "f.cl",
-            Dialect::OpenCl,
-        );
+        let mut s = Scenario::new("__kernel void f(__global int *c) { c[0] = c[0] + 1; atomic_inc(&c[1]); }", "f.cl", Dialect::OpenCl);
         s.launch.global = vec![8];
         s.args = vec![ArgBinding::parse("c=int[2]").unwrap()];
         let e = explore(&s, 0, 50).unwrap();

@@ -66,13 +66,9 @@ impl Variant {
         let mut arguments = Vec::with_capacity(4);
         match self.check {
             Check::Run => arguments.extend(["run".to_string(), file.to_string()]),
-            Check::Explore { runs } => {
-                arguments.extend(["explore".to_string(), file.to_string(), "--runs".to_string(), runs.to_string()])
-            }
+            Check::Explore { runs } => arguments.extend(["explore".to_string(), file.to_string(), "--runs".to_string(), runs.to_string()]),
             Check::Exhaustive => arguments.extend(["explore".to_string(), file.to_string(), "--exhaustive".to_string()]),
-            Check::Compare { runs } => {
-                arguments.extend(["compare".to_string(), file.to_string(), "--runs".to_string(), runs.to_string()])
-            }
+            Check::Compare { runs } => arguments.extend(["compare".to_string(), file.to_string(), "--runs".to_string(), runs.to_string()]),
         }
         arguments
     }
@@ -193,7 +189,8 @@ fn problem(at: Range<usize>, message: String, label: &str) -> Diagnostic {
 mod tests {
     use super::*;
 
-    const ONE: &str = "[[entry]]\nid = \"x\"\n[[entry.variant]]\nscenario = \"a.toml\"\ncheck = \"explore\"\nruns = 100\nfindings = [\"data-race\"]\nlook_for = \"y\"\n";
+    const ONE: &str =
+        "[[entry]]\nid = \"x\"\n[[entry.variant]]\nscenario = \"a.toml\"\ncheck = \"explore\"\nruns = 100\nfindings = [\"data-race\"]\nlook_for = \"y\"\n";
 
     #[test]
     fn a_variant_reads_into_its_check_and_finding_kinds() {

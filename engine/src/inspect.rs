@@ -92,11 +92,7 @@ pub fn call_stack(machine: &Machine, wi: u32) -> Vec<FrameView> {
     for (func, pc, base) in at {
         let Some(function) = program.functions.get(func as usize) else { continue };
         let span = function.spans.get(pc as usize).copied().unwrap_or_default();
-        frames.push(FrameView {
-            function: function.name.clone(),
-            span,
-            variables: variables(machine, wi, function, pc, base),
-        });
+        frames.push(FrameView { function: function.name.clone(), span, variables: variables(machine, wi, function, pc, base) });
     }
     frames
 }
@@ -122,7 +118,11 @@ fn value_of(machine: &Machine, wi: u32, regs: &[u64], base: u32, v: &DebugVar) -
     match v.place {
         DebugPlace::Regs(r) => {
             let parts: Vec<String> = (0..count).map(|k| element(machine, v.elem, reg(r + k))).collect();
-            if v.count == 1 { parts.concat() } else { format!("({}{cut})", parts.join(", ")) }
+            if v.count == 1 {
+                parts.concat()
+            } else {
+                format!("({}{cut})", parts.join(", "))
+            }
         }
         DebugPlace::Mem(r) => {
             let address = reg(r);
@@ -241,10 +241,7 @@ pub fn memory(machine: &Machine, which: MemoryRef) -> Option<MemoryView> {
         .map(|k| {
             let at = (k * size) as usize;
             let init = alloc.init.as_ref().is_none_or(|bits| bits[at..at + size as usize].iter().all(|&b| b));
-            ElementView {
-                value: init.then(|| format_scalar(elem, decode_value(elem, &alloc.bytes[at..]))),
-                last_writer: writers[k as usize],
-            }
+            ElementView { value: init.then(|| format_scalar(elem, decode_value(elem, &alloc.bytes[at..]))), last_writer: writers[k as usize] }
         })
         .collect();
     Some(MemoryView { memory: which, name: alloc.name.clone(), elem: elem.name().to_string(), elements, more: total - shown })

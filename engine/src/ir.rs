@@ -414,102 +414,263 @@ pub enum Query {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Instr {
     /// `dst = bits`
-    Const { dst: Reg, bits: u64 },
-    Move { dst: Reg, src: Reg },
-    Binary { op: BinaryOp, ty: NumTy, dst: Reg, lhs: Reg, rhs: Reg },
-    Compare { op: CmpOp, ty: NumTy, dst: Reg, lhs: Reg, rhs: Reg },
-    Unary { op: UnaryOp, ty: NumTy, dst: Reg, src: Reg },
-    Convert { from: NumTy, to: NumTy, dst: Reg, src: Reg },
+    Const {
+        dst: Reg,
+        bits: u64,
+    },
+    Move {
+        dst: Reg,
+        src: Reg,
+    },
+    Binary {
+        op: BinaryOp,
+        ty: NumTy,
+        dst: Reg,
+        lhs: Reg,
+        rhs: Reg,
+    },
+    Compare {
+        op: CmpOp,
+        ty: NumTy,
+        dst: Reg,
+        lhs: Reg,
+        rhs: Reg,
+    },
+    Unary {
+        op: UnaryOp,
+        ty: NumTy,
+        dst: Reg,
+        src: Reg,
+    },
+    Convert {
+        from: NumTy,
+        to: NumTy,
+        dst: Reg,
+        src: Reg,
+    },
     /// Reinterprets the low bits of a register as `ty` in register form: narrows an integer
     /// to `char`, `short` or `bool` and widens it back, or re-canonicalises bits after `as_T`.
-    Narrow { ty: ElemType, dst: Reg, src: Reg },
+    Narrow {
+        ty: ElemType,
+        dst: Reg,
+        src: Reg,
+    },
     /// `dst = ptr + index * scale` (index is a signed 64-bit integer).
-    PtrAdd { dst: Reg, ptr: Reg, index: Reg, scale: u32 },
+    PtrAdd {
+        dst: Reg,
+        ptr: Reg,
+        index: Reg,
+        scale: u32,
+    },
     /// `dst = (a - b) / scale`, the element distance of two pointers.
-    PtrDiff { dst: Reg, lhs: Reg, rhs: Reg, scale: u32 },
-    Jump { target: u32 },
-    BranchIf { cond: Reg, target: u32 },
-    BranchIfNot { cond: Reg, target: u32 },
+    PtrDiff {
+        dst: Reg,
+        lhs: Reg,
+        rhs: Reg,
+        scale: u32,
+    },
+    Jump {
+        target: u32,
+    },
+    BranchIf {
+        cond: Reg,
+        target: u32,
+    },
+    BranchIfNot {
+        cond: Reg,
+        target: u32,
+    },
     /// *Event* (unless private): `dst = *addr`.
-    Load { ty: ElemType, dst: Reg, addr: Reg },
+    Load {
+        ty: ElemType,
+        dst: Reg,
+        addr: Reg,
+    },
     /// *Event* (unless private): `*addr = src`.
-    Store { ty: ElemType, addr: Reg, src: Reg },
+    Store {
+        ty: ElemType,
+        addr: Reg,
+        src: Reg,
+    },
     /// *Event*: atomic read-modify-write; `dst` receives the old value. `order` and `scope`
     /// are the [`order`] and [`scope`] constants it was written with.
-    Atomic { op: AtomicOp, ty: ElemType, dst: Reg, addr: Reg, operand: Reg, operand2: Reg, order: u8, scope: u8 },
+    Atomic {
+        op: AtomicOp,
+        ty: ElemType,
+        dst: Reg,
+        addr: Reg,
+        operand: Reg,
+        operand2: Reg,
+        order: u8,
+        scope: u8,
+    },
     /// *Event*: work-group barrier with `cl_mem_fence_flags` in `flags`.
-    Barrier { flags: Reg },
+    Barrier {
+        flags: Reg,
+    },
     /// *Event*: a memory fence with `cl_mem_fence_flags` in `flags`.
-    Fence { flags: Reg },
+    Fence {
+        flags: Reg,
+    },
     /// *Event*: arrival at a named barrier of the work-group (a PTX litmus test's `bar.sync`
     /// and `bar.arrive`; see `exec::named_barrier`). `meeting` names the meeting and
     /// `resource` the barrier resource: the arrivals with the same resource synchronise.
     /// `members` is the bit mask of the local ids that take part; `quorum` is 0 for a meeting
     /// that waits for every member, or the thread count after which it is open. With `arrive`
     /// the work-item counts itself in and goes on at once.
-    NamedBarrier { meeting: Reg, resource: Reg, members: Reg, quorum: Reg, arrive: bool },
+    NamedBarrier {
+        meeting: Reg,
+        resource: Reg,
+        members: Reg,
+        quorum: Reg,
+        arrive: bool,
+    },
     /// *Event*: arrival at a collective of the work-group (`warp` false; it is also a
     /// barrier) or of the warp. Every participant brings `a` and `b`; when all have arrived,
     /// each receives `op`'s result in `dst`. A warp collective with a `mask` (CUDA's `_sync`
     /// forms) is one of the lanes the mask names only; without one, every member takes part.
     /// `width` is a shuffle's segment width (the warp size when absent).
-    Collective { op: CollectiveOp, warp: bool, dst: Reg, a: Reg, b: Reg, mask: Option<Reg>, width: Option<Reg> },
+    Collective {
+        op: CollectiveOp,
+        warp: bool,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+        mask: Option<Reg>,
+        width: Option<Reg>,
+    },
     /// A call of a function that is declared but has no body (its name is string `text`):
     /// `dst` = 0 and an `undefined-function` warning.
-    Undefined { dst: Reg, text: u32 },
+    Undefined {
+        dst: Reg,
+        text: u32,
+    },
     /// An `out-of-bounds` finding when the signed index in `index` is not below `len`: a
     /// subscript of an array object past its declared size (the access still goes ahead, as
     /// the hardware's would).
-    CheckIndex { index: Reg, len: u64 },
+    CheckIndex {
+        index: Reg,
+        len: u64,
+    },
     /// `dst` = whether the compare-exchange that returned `old` succeeded: `old` equals
     /// `expected` (compared as `ty`) and the exchange did not fail spuriously.
-    CasSucceeded { ty: NumTy, dst: Reg, old: Reg, expected: Reg },
+    CasSucceeded {
+        ty: NumTy,
+        dst: Reg,
+        old: Reg,
+        expected: Reg,
+    },
     /// `dst` = a mask of the lanes of this work-item's warp that have not finished.
-    ActiveMask { dst: Reg },
+    ActiveMask {
+        dst: Reg,
+    },
     /// `dst` = the instructions this work-item has executed so far (a simulated clock).
-    Clock { dst: Reg },
+    Clock {
+        dst: Reg,
+    },
     /// Records `src` as the work-item's observation number `slot` (a litmus test's register
     /// at the end of its thread). Private: no other work-item can see it.
-    Observe { slot: u32, src: Reg },
+    Observe {
+        slot: u32,
+        src: Reg,
+    },
     /// *Event*: `dst` = `size` bytes from the device heap, 16-byte aligned, or NULL.
-    Malloc { dst: Reg, size: Reg },
+    Malloc {
+        dst: Reg,
+        size: Reg,
+    },
     /// *Event*: returns a block of the device heap.
-    Free { ptr: Reg },
+    Free {
+        ptr: Reg,
+    },
     /// *Event*: this work-item's call of `async_work_group_(strided_)copy`. The first call of
     /// a group starts the copy; its `count` elements of `elem_size` bytes then move as steps
     /// of the group's copy engine. `stride` (in elements) applies to the global side;
     /// `to_local` gives the direction. `dst` receives the event handle; `event` is the one
     /// passed in (0 for a new one).
-    AsyncCopy { dst: Reg, to: Reg, from: Reg, count: Reg, stride: Reg, event: Reg, elem_size: u32, to_local: bool },
+    AsyncCopy {
+        dst: Reg,
+        to: Reg,
+        from: Reg,
+        count: Reg,
+        stride: Reg,
+        event: Reg,
+        elem_size: u32,
+        to_local: bool,
+    },
     /// *Event*: `wait_group_events(count, list)`: blocks until the copies of those events are
     /// complete.
-    WaitEvents { count: Reg, list: Reg },
+    WaitEvents {
+        count: Reg,
+        list: Reg,
+    },
     /// Stops the work-item with an `assertion-failed` finding when `cond` is zero; the
     /// message is `strings[text]` (the function and the asserted expression).
-    Assert { cond: Reg, text: u32 },
+    Assert {
+        cond: Reg,
+        text: u32,
+    },
     /// `dst = op(a, b, c)` on one lane of element type `ty` (unused operands are ignored).
-    Math { op: MathOp, ty: ElemType, dst: Reg, a: Reg, b: Reg, c: Reg },
+    Math {
+        op: MathOp,
+        ty: ElemType,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+        c: Reg,
+    },
     /// Checks a memory order (`scope` false) or scope computed at run time: when bit
     /// `value` of `allowed` is clear, an `invalid-memory-order` finding. `text` names the
     /// operation (`strings[text]`).
-    CheckOrder { value: Reg, allowed: u8, scope: bool, text: u32 },
+    CheckOrder {
+        value: Reg,
+        allowed: u8,
+        scope: bool,
+        text: u32,
+    },
     /// `dst = query(dim)`.
-    WorkItem { query: Query, dst: Reg, dim: Reg },
+    WorkItem {
+        query: Query,
+        dst: Reg,
+        dim: Reg,
+    },
     /// `dst` = a pointer to this work-group's copy of local allocation `index`.
-    LocalAddr { dst: Reg, index: u32 },
+    LocalAddr {
+        dst: Reg,
+        index: u32,
+    },
     /// `dst` = a pointer to program-scope variable `index` (see [`Program::globals`]).
-    GlobalAddr { dst: Reg, index: u32 },
+    GlobalAddr {
+        dst: Reg,
+        index: u32,
+    },
     /// Reserves `size` bytes of private memory for the rest of the call; `dst` = its address.
     /// The bytes count as written when `initialised` (a variable with an initialiser, a
     /// parameter copy, a temporary), so only variables declared without a value are reported
     /// when read first.
-    Alloca { dst: Reg, size: u32, align: u32, initialised: bool },
+    Alloca {
+        dst: Reg,
+        size: u32,
+        align: u32,
+        initialised: bool,
+    },
     /// Calls `func` with the registers `arg_pool[args..args + argc]` as arguments.
-    Call { func: u32, dst: Reg, args: u32, argc: u32 },
-    Return { src: Option<Reg> },
+    Call {
+        func: u32,
+        dst: Reg,
+        args: u32,
+        argc: u32,
+    },
+    Return {
+        src: Option<Reg>,
+    },
     /// *Event*: `printf` with format string `format` and the argument registers
     /// `arg_pool[args..args + argc]`, whose types are `printf_types[args..args + argc]`.
-    Printf { format: u32, args: u32, argc: u32 },
+    Printf {
+        format: u32,
+        args: u32,
+        argc: u32,
+    },
     /// *Event*: the start of a statement, emitted only for the statement granularity, where
     /// every statement is a step of its own.
     Statement,
@@ -590,11 +751,18 @@ pub struct KernelParam {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamKind {
     /// A pointer into `space` whose elements are `elem` (`None` for `void*`).
-    Pointer { space: Space, elem: Option<ElemType>, is_const: bool },
+    Pointer {
+        space: Space,
+        elem: Option<ElemType>,
+        is_const: bool,
+    },
     Scalar(ElemType),
     /// A struct or vector passed by value: `size` bytes that each work-item gets a private
     /// copy of.
-    Aggregate { size: u64, align: u64 },
+    Aggregate {
+        size: u64,
+        align: u64,
+    },
 }
 
 /// A kernel entry point.

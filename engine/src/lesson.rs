@@ -32,10 +32,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::diag::Severity;
 use crate::diag::{Diagnostic, Span};
 use crate::explore::{self, Config, Exploration, Outcome, SeededFinding};
 use crate::limits::thousands;
-use crate::diag::Severity;
 use crate::report::FindingKind;
 use crate::scenario::{Number, Scenario, SchedulerKind};
 
@@ -351,12 +351,7 @@ pub fn plan(lesson: &Lesson, current: &Scenario) -> (Scenario, Config) {
         scenario.scheduler = SchedulerKind::Random;
     }
     let check = &lesson.check;
-    let config = Config {
-        runs: check.runs,
-        first_seed: check.first_seed.unwrap_or(scenario.seed),
-        exhaustive: check.exhaustive,
-        max_preemptions: None,
-    };
+    let config = Config { runs: check.runs, first_seed: check.first_seed.unwrap_or(scenario.seed), exhaustive: check.exhaustive, max_preemptions: None };
     (scenario, config)
 }
 
@@ -419,16 +414,13 @@ fn explored(check: &Check, exploration: &Exploration) -> String {
     }
 }
 
-
 const HANGS: [FindingKind; 3] = [FindingKind::Deadlock, FindingKind::Livelock, FindingKind::StepLimit];
 
 /// Evaluates a check's expectations over the exploration it ran. Pure: the same exploration
 /// gives the same verdict.
 pub fn evaluate(check: &Check, exploration: &Exploration) -> Verdict {
     let ex = check.exhaustive;
-    let first = |pred: &dyn Fn(&SeededFinding) -> bool| {
-        exploration.findings.iter().filter(|f| pred(f)).min_by_key(|f| (f.seed, f.finding.line))
-    };
+    let first = |pred: &dyn Fn(&SeededFinding) -> bool| exploration.findings.iter().filter(|f| pred(f)).min_by_key(|f| (f.seed, f.finding.line));
     let results = check
         .expect
         .iter()
@@ -438,10 +430,7 @@ pub fn evaluate(check: &Check, exploration: &Exploration) -> Verdict {
                     passed: true,
                     message: format!("{} ends with {}: `{}` holds", capitalised(run_name(o.seed, ex)), when.values_in(o), when.text()),
                 },
-                None => ExpectResult {
-                    passed: false,
-                    message: format!("`{}` did not hold at the end of {}", when.text(), explored(check, exploration)),
-                },
+                None => ExpectResult { passed: false, message: format!("`{}` did not hold at the end of {}", when.text(), explored(check, exploration)) },
             },
             Expect::Always { when } => match exploration.outcomes.iter().filter(|o| !when.holds(o)).min_by_key(|o| o.seed) {
                 Some(o) => ExpectResult {
@@ -486,27 +475,19 @@ pub fn evaluate(check: &Check, exploration: &Exploration) -> Verdict {
                 }
             }
             Expect::Finding { finding } => match first(&|f| f.finding.kind == *finding) {
+                Some(f) => ExpectResult { passed: true, message: format!("{} shows {}{}", capitalised(run_name(f.seed, ex)), a(*finding), at_line(f)) },
+                None => ExpectResult { passed: false, message: format!("no {} in {}", finding.as_str(), explored(check, exploration)) },
+            },
+            Expect::MutualExclusion => match first(&|f| f.finding.kind == FindingKind::LockMisuse && f.finding.severity == Severity::Error) {
                 Some(f) => ExpectResult {
-                    passed: true,
-                    message: format!("{} shows {}{}", capitalised(run_name(f.seed, ex)), a(*finding), at_line(f)),
+                    passed: false,
+                    message: format!("{}{}: {}", capitalised(run_name(f.seed, ex)), at_line(f).replacen(" at", ",", 1), f.finding.message),
                 },
                 None => ExpectResult {
-                    passed: false,
-                    message: format!("no {} in {}", finding.as_str(), explored(check, exploration)),
+                    passed: exploration.runs > 0,
+                    message: format!("no lock was ever held by two work-items in {} runs", thousands(exploration.runs)),
                 },
             },
-            Expect::MutualExclusion => {
-                match first(&|f| f.finding.kind == FindingKind::LockMisuse && f.finding.severity == Severity::Error) {
-                    Some(f) => ExpectResult {
-                        passed: false,
-                        message: format!("{}{}: {}", capitalised(run_name(f.seed, ex)), at_line(f).replacen(" at", ",", 1), f.finding.message),
-                    },
-                    None => ExpectResult {
-                        passed: exploration.runs > 0,
-                        message: format!("no lock was ever held by two work-items in {} runs", thousands(exploration.runs)),
-                    },
-                }
-            }
             Expect::Completes => match first(&|f| HANGS.contains(&f.finding.kind)) {
                 Some(f) => ExpectResult {
                     passed: false,

@@ -33,15 +33,8 @@ pub struct Limit {
 }
 
 /// Steps of one run (each step is one scheduling decision).
-pub const STEPS: Limit = Limit {
-    name: "steps",
-    field: "max_steps",
-    flag: "--max-steps",
-    label: "Max steps",
-    unit: "steps",
-    default: 1_000_000,
-    max: 100_000_000,
-};
+pub const STEPS: Limit =
+    Limit { name: "steps", field: "max_steps", flag: "--max-steps", label: "Max steps", unit: "steps", default: 1_000_000, max: 100_000_000 };
 
 /// Instructions one work-item may run between two shared-memory events (an endless private
 /// loop).
@@ -103,15 +96,8 @@ pub const HISTORY_EVENTS: Limit = Limit {
 };
 
 /// Runs of one exploration (seeds sampled, or executions enumerated with `--exhaustive`).
-pub const EXPLORATION_RUNS: Limit = Limit {
-    name: "exploration runs",
-    field: "runs",
-    flag: "--runs",
-    label: "Seeds",
-    unit: "runs",
-    default: 100,
-    max: 10_000_000,
-};
+pub const EXPLORATION_RUNS: Limit =
+    Limit { name: "exploration runs", field: "runs", flag: "--runs", label: "Seeds", unit: "runs", default: 100, max: 10_000_000 };
 
 /// Every limit, in the order the documentation and the launch panel list them.
 pub const ALL: [Limit; 7] = [STEPS, INSTRUCTIONS_PER_STEP, WORK_ITEMS, MEMORY_BYTES, PRINTF_BYTES, HISTORY_EVENTS, EXPLORATION_RUNS];

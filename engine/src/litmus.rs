@@ -209,9 +209,19 @@ pub enum CondExpr {
     Or(Box<CondExpr>, Box<CondExpr>),
     Not(Box<CondExpr>),
     /// `term=value`, or `term!=value` when `negated`.
-    Eq { term: Term, value: i64, negated: bool, span: Span },
+    Eq {
+        term: Term,
+        value: i64,
+        negated: bool,
+        span: Span,
+    },
     /// Any other comparison: two terms (`P0:r1 == P0:r2`), or an order (`x >= 2`).
-    Compare { left: Operand, relation: Relation, right: Operand, span: Span },
+    Compare {
+        left: Operand,
+        relation: Relation,
+        right: Operand,
+        span: Span,
+    },
 }
 
 /// One side of a [`CondExpr::Compare`].
@@ -236,8 +246,13 @@ pub enum Relation {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Term {
     /// `thread` is an index into [`LitmusTest::threads`].
-    Register { thread: usize, name: String },
-    Location { name: String },
+    Register {
+        thread: usize,
+        name: String,
+    },
+    Location {
+        name: String,
+    },
 }
 
 impl LitmusCondition {
@@ -417,8 +432,7 @@ impl<'a> Cursor<'a> {
                             break;
                         }
                     } else if self.at_end() {
-                        return Err(error(span(start, start + 2), "this comment is never closed", "comment opened here")
-                            .with_help("close it with `*)`"));
+                        return Err(error(span(start, start + 2), "this comment is never closed", "comment opened here").with_help("close it with `*)`"));
                     } else {
                         self.pos += 1;
                     }
@@ -430,8 +444,7 @@ impl<'a> Cursor<'a> {
                     if self.eat("*/") {
                         break;
                     } else if self.at_end() {
-                        return Err(error(span(start, start + 2), "this comment is never closed", "comment opened here")
-                            .with_help("close it with `*/`"));
+                        return Err(error(span(start, start + 2), "this comment is never closed", "comment opened here").with_help("close it with `*/`"));
                     }
                     self.pos += 1;
                 }
@@ -516,9 +529,7 @@ impl<'a> Cursor<'a> {
         };
         match parsed {
             Ok(v) => Ok(Some((v, s))),
-            Err(e) if matches!(e.kind(), std::num::IntErrorKind::PosOverflow) => {
-                Err(error(s, format!("the number `{literal}` is too large"), "too large"))
-            }
+            Err(e) if matches!(e.kind(), std::num::IntErrorKind::PosOverflow) => Err(error(s, format!("the number `{literal}` is too large"), "too large")),
             Err(_) => Err(error(s, format!("`{literal}` is not a number"), "not a number")),
         }
     }
@@ -536,11 +547,7 @@ impl<'a> Cursor<'a> {
             return Err(error(self.found_span(), format!("expected an integer value {context}, found {}", self.found()), "expected an integer"));
         };
         let s = span(start, digits.end as usize);
-        let value = if negative {
-            0i64.checked_sub_unsigned(magnitude)
-        } else {
-            i64::try_from(magnitude).ok()
-        };
+        let value = if negative { 0i64.checked_sub_unsigned(magnitude) } else { i64::try_from(magnitude).ok() };
         value.map(|v| (v, s)).ok_or_else(|| error(s, "the value does not fit in 64 bits", "out of range"))
     }
 }
@@ -610,10 +617,8 @@ fn parse_opencl(text: &str) -> Result<LitmusTest, Diagnostic> {
         return Err(error(c.found_span(), message, "expected the first thread").with_note("a litmus test needs at least one thread"));
     }
     let locations = collect_locations(&init, &threads)?;
-    let registers: Vec<LitmusRegister> = threads
-        .iter()
-        .flat_map(|t| t.registers.iter().map(|(name, s)| LitmusRegister { thread: t.index, name: name.clone(), span: *s }))
-        .collect();
+    let registers: Vec<LitmusRegister> =
+        threads.iter().flat_map(|t| t.registers.iter().map(|(name, s)| LitmusRegister { thread: t.index, name: name.clone(), span: *s })).collect();
     let condition = parse_condition(&mut c, &OpenClNames { threads: &threads, locations: &locations })?;
     c.skip_trivia()?;
     if !c.at_end() {
@@ -653,7 +658,11 @@ fn parse_opencl(text: &str) -> Result<LitmusTest, Diagnostic> {
 /// `OPENCL <name>`: the name is the run of non-blank characters after the keyword.
 fn parse_name(c: &mut Cursor) -> Result<String, Diagnostic> {
     if !c.eat_word("OPENCL") {
-        return Err(error(c.found_span(), format!("a litmus test starts with `OPENCL <name>` or `PTX <name>`, found {}", c.found()), "expected `OPENCL` or `PTX`"));
+        return Err(error(
+            c.found_span(),
+            format!("a litmus test starts with `OPENCL <name>` or `PTX <name>`, found {}", c.found()),
+            "expected `OPENCL` or `PTX`",
+        ));
     }
     let keyword_end = c.pos;
     while c.peek().is_some_and(|b| b == b' ' || b == b'\t') {
@@ -674,8 +683,22 @@ fn parse_name(c: &mut Cursor) -> Result<String, Diagnostic> {
 fn init_type_word(word: &str) -> bool {
     matches!(
         word,
-        "int" | "uint" | "long" | "ulong" | "unsigned" | "signed" | "atomic_int" | "atomic_uint" | "atomic_long"
-            | "atomic_ulong" | "global" | "__global" | "local" | "__local" | "volatile" | "const"
+        "int"
+            | "uint"
+            | "long"
+            | "ulong"
+            | "unsigned"
+            | "signed"
+            | "atomic_int"
+            | "atomic_uint"
+            | "atomic_long"
+            | "atomic_ulong"
+            | "global"
+            | "__global"
+            | "local"
+            | "__local"
+            | "volatile"
+            | "const"
     )
 }
 
@@ -808,8 +831,9 @@ fn parse_thread(c: &mut Cursor, expected: usize) -> Result<ThreadSyntax, Diagnos
         let _ = c.skip_trivia();
         c.eat("wg")
     }) {
-        return Err(error(c.found_span(), format!("expected `@wg` after the thread name `{name}`, found {}", c.found()), "expected `@wg`")
-            .with_help(header_help));
+        return Err(
+            error(c.found_span(), format!("expected `@wg` after the thread name `{name}`, found {}", c.found()), "expected `@wg`").with_help(header_help)
+        );
     }
     c.skip_trivia()?;
     let work_group = header_number(c, &format!("the work-group number after `@wg` in the header of {name}"))?;
@@ -830,8 +854,9 @@ fn parse_thread(c: &mut Cursor, expected: usize) -> Result<ThreadSyntax, Diagnos
     }
     let params_open = c.pos;
     let Some(params_close) = c_match(c.bytes, params_open, b'(', b')') else {
-        return Err(error(span(params_open, params_open + 1), format!("the parameter list of {name} is never closed"), "opened here")
-            .with_help("close it with `)`"));
+        return Err(
+            error(span(params_open, params_open + 1), format!("the parameter list of {name} is never closed"), "opened here").with_help("close it with `)`")
+        );
     };
     let params = parse_params(c.text, params_open + 1, params_close, &name)?;
     c.pos = params_close + 1;
@@ -846,18 +871,7 @@ fn parse_thread(c: &mut Cursor, expected: usize) -> Result<ThreadSyntax, Diagnos
     };
     c.pos = body_close + 1;
     let registers = scan_registers(c.text, body_open + 1, body_close);
-    Ok(ThreadSyntax {
-        index: expected,
-        header,
-        work_group,
-        device,
-        params_open,
-        params_end: params_close + 1,
-        params,
-        body_open,
-        body_close,
-        registers,
-    })
+    Ok(ThreadSyntax { index: expected, header, work_group, device, params_open, params_end: params_close + 1, params, body_open, body_close, registers })
 }
 
 fn header_number(c: &mut Cursor, what: &str) -> Result<u32, Diagnostic> {
@@ -1101,8 +1115,7 @@ fn parse_params(text: &str, start: usize, end: usize, thread: &str) -> Result<Ve
 fn decl_word(word: &str) -> Option<bool> {
     match word {
         "const" | "volatile" | "private" | "__private" | "register" => Some(false),
-        "int" | "uint" | "long" | "ulong" | "short" | "ushort" | "char" | "uchar" | "bool" | "_Bool" | "unsigned"
-        | "signed" => Some(true),
+        "int" | "uint" | "long" | "ulong" | "short" | "ushort" | "char" | "uchar" | "bool" | "_Bool" | "unsigned" | "signed" => Some(true),
         _ => None,
     }
 }
@@ -1428,24 +1441,29 @@ fn parse_operand(c: &mut Cursor) -> Result<Operand, Diagnostic> {
     if named_thread {
         c.pos += 1;
     }
-    let thread_colon = named_thread || (c.peek().is_some_and(|b| b.is_ascii_digit()) && {
-        let save = c.pos;
-        let _ = c.unsigned();
-        let colon = {
-            let _ = c.skip_trivia();
-            c.peek() == Some(b':')
-        };
-        c.pos = save;
-        colon
-    });
+    let thread_colon = named_thread
+        || (c.peek().is_some_and(|b| b.is_ascii_digit()) && {
+            let save = c.pos;
+            let _ = c.unsigned();
+            let colon = {
+                let _ = c.skip_trivia();
+                c.peek() == Some(b':')
+            };
+            c.pos = save;
+            colon
+        });
     if thread_colon {
         let (thread, _) = c.unsigned()?.expect("a thread number was seen");
         c.skip_trivia()?;
         c.eat(":");
         c.skip_trivia()?;
         let Some((name, _)) = c.ident() else {
-            return Err(error(c.found_span(), format!("expected a register name after `{}:`, found {}", &c.text[start..c.pos].trim_end_matches(':').trim(), c.found()), "expected a register")
-                .with_help(ATOM_EXAMPLE));
+            return Err(error(
+                c.found_span(),
+                format!("expected a register name after `{}:`, found {}", &c.text[start..c.pos].trim_end_matches(':').trim(), c.found()),
+                "expected a register",
+            )
+            .with_help(ATOM_EXAMPLE));
         };
         let name = name.to_string();
         // The thread is checked once the whole atom is read (`parse_atom`).
@@ -1618,12 +1636,7 @@ fn translate(
     let bytes = text.as_bytes();
     let n = threads.len();
     let observations = |t: usize| -> String {
-        registers
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.thread == t)
-            .map(|(slot, r)| format!("__interleave_observe({slot},{});", r.name))
-            .collect()
+        registers.iter().enumerate().filter(|(_, r)| r.thread == t).map(|(slot, r)| format!("__interleave_observe({slot},{});", r.name)).collect()
     };
     // Region 0 is the top of the file up to P0's parameter list; region t + 1 runs from the
     // closing brace of thread t to the parameter list of thread t + 1.
@@ -1708,11 +1721,7 @@ fn translate(
     for (t, thread) in threads.iter().enumerate() {
         let (g, l) = placement[t];
         let args: Vec<String> = thread.params.iter().map(|p| format!("{}{}", p.cast, p.name)).collect();
-        out.push_str(&format!(
-            "    {}if (__litmus_group == {g}u && __litmus_item == {l}u) __P{t}({});\n",
-            if t == 0 { "" } else { "else " },
-            args.join(", ")
-        ));
+        out.push_str(&format!("    {}if (__litmus_group == {g}u && __litmus_item == {l}u) __P{t}({});\n", if t == 0 { "" } else { "else " }, args.join(", ")));
     }
     out.push_str("}\n");
     (out, segments)
@@ -1992,10 +2001,17 @@ exists (0:a=1 \\/ ~(0:c=1) /\\ x!=2 \\/ [y]=2 /\\ x[0]=1)
             }
         }
         let odd = [
-            "", "OPENCL", "OPENCL é", "OPENCL x\n{ [é]=1; }", "OPENCL x\nP0@wg 0, dev 0 (global int* é) {}\nexists(true)",
-            "OPENCL x\nP0@wg 0, dev 0 () {}\nexists(((((((", "OPENCL x\nP0@wg 0, dev 0 () {}\nexists(0:r=-9223372036854775808)",
-            "OPENCL x\nP0@wg 0, dev 0 () {}\nexists(x=-9223372036854775809)", "OPENCL x\nP99999999999999999999999@wg",
-            "OPENCL x\nP0@wg 4294967296, dev 0 () {}", "OPENCL x\nP0@wg 0, dev 0 () { \"}\" '}' /* } */ // }\n}\nexists(true)",
+            "",
+            "OPENCL",
+            "OPENCL é",
+            "OPENCL x\n{ [é]=1; }",
+            "OPENCL x\nP0@wg 0, dev 0 (global int* é) {}\nexists(true)",
+            "OPENCL x\nP0@wg 0, dev 0 () {}\nexists(((((((",
+            "OPENCL x\nP0@wg 0, dev 0 () {}\nexists(0:r=-9223372036854775808)",
+            "OPENCL x\nP0@wg 0, dev 0 () {}\nexists(x=-9223372036854775809)",
+            "OPENCL x\nP99999999999999999999999@wg",
+            "OPENCL x\nP0@wg 4294967296, dev 0 () {}",
+            "OPENCL x\nP0@wg 0, dev 0 () { \"}\" '}' /* } */ // }\n}\nexists(true)",
             "OPENCL x\nP0@wg 0, dev 0 (global int* x) { int r0 = \"é\"; }\nexists(0:r0=1)",
         ];
         for text in odd {
@@ -2079,8 +2095,7 @@ exists (0:a=1 \\/ ~(0:c=1) /\\ x!=2 \\/ [y]=2 /\\ x[0]=1)
                     let inside = t.threads.iter().any(|th| {
                         let in_part = |s: Span| s.start <= at.start && at.end <= s.end;
                         (in_part(th.body) || in_part(th.params))
-                            && t.kernel_source.get(th.body.start as usize..th.body.end as usize)
-                                == text.get(th.body.start as usize..th.body.end as usize)
+                            && t.kernel_source.get(th.body.start as usize..th.body.end as usize) == text.get(th.body.start as usize..th.body.end as usize)
                     });
                     let quoted = text.get(at.start as usize..at.end as usize).unwrap_or("");
                     let kind = if inside { "compile (the test's own code)" } else { "compile (THE TRANSLATION)" };

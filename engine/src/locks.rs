@@ -175,8 +175,12 @@ fn key(e: &Event, group_of: &dyn Fn(u32) -> Option<u32>) -> Option<Key> {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Act {
     /// It set the lock: `tested` by a test-and-set that won, or claimed by a store.
-    Acquire { tested: bool },
-    Release { atomic: bool },
+    Acquire {
+        tested: bool,
+    },
+    Release {
+        atomic: bool,
+    },
     /// It found the lock held.
     SeeHeld,
     /// It found the lock free, or wrote 0 over 0.
@@ -436,9 +440,8 @@ pub fn analyse(log: &EventLog, group_of: &dyn Fn(u32) -> Option<u32>) -> Vec<Loc
     // First the candidates, from the atomics alone: an atomic that set the location and no
     // write outside the protocol. The kind column is scanned first so that events of no interest
     // are never assembled.
-    let of_kind = |kinds: &'static [EventKind]| {
-        log.kinds().iter().enumerate().filter(move |(_, k)| kinds.contains(k)).filter_map(|(i, _)| Some((i, log.get(i)?)))
-    };
+    let of_kind =
+        |kinds: &'static [EventKind]| log.kinds().iter().enumerate().filter(move |(_, k)| kinds.contains(k)).filter_map(|(i, _)| Some((i, log.get(i)?)));
     let mut flags: BTreeMap<Key, (bool, bool)> = BTreeMap::new();
     for (i, e) in of_kind(&[EventKind::Atomic]).filter(|(_, e)| is_atomic(e) && e.read != e.written) {
         let act = classify(&e, log.atomic_op(i), e.read != 0);
@@ -528,10 +531,7 @@ pub(crate) fn lock_at<'a>(machine: &Machine, locks: &'a [Lock], loc: Location, w
 pub(crate) fn last_read(log: &EventLog, wi: u32) -> Option<Location> {
     let from = log.len().saturating_sub(100_000);
     let (kinds, items) = (log.kinds(), log.work_items());
-    (from..log.len())
-        .rev()
-        .filter(|&i| items[i] == wi && matches!(kinds[i], EventKind::Load | EventKind::Atomic))
-        .find_map(|i| log.get(i)?.location)
+    (from..log.len()).rev().filter(|&i| items[i] == wi && matches!(kinds[i], EventKind::Load | EventKind::Atomic)).find_map(|i| log.get(i)?.location)
 }
 
 /// For the hang finding, a spinner's wait for `lock` (still held): who holds it since when,
@@ -562,7 +562,11 @@ fn holder_doing(machine: &Machine, locks: &[Lock], holder: u32, spinner: u32, co
         Status::AtBarrier => match machine.warp_meeting_of(holder) {
             Some((arrived, named, missing)) => {
                 let who: Vec<String> = missing.iter().map(|&m| describe(global_id(machine, m))).collect();
-                format!("waits at the warp collective at line {line} for work-item{} {} ({arrived} of the {named} lanes it names have arrived)", if who.len() == 1 { "" } else { "s" }, who.join(", "))
+                format!(
+                    "waits at the warp collective at line {line} for work-item{} {} ({arrived} of the {named} lanes it names have arrived)",
+                    if who.len() == 1 { "" } else { "s" },
+                    who.join(", ")
+                )
             }
             None => {
                 let r = &machine.groups[item.group as usize].rendezvous;
@@ -586,7 +590,10 @@ fn holder_doing(machine: &Machine, locks: &[Lock], holder: u32, spinner: u32, co
                     let name = name_location(machine, loc, (loc.space == Space::Local).then_some(item.group));
                     match machine.pending_groups() {
                         0 => format!("spins at line {line} re-reading `{name}`, which nobody changes"),
-                        n => format!("spins at line {line} re-reading `{name}`, which no resident work-item changes ({n} work-group{} not started)", if n == 1 { " has" } else { "s have" }),
+                        n => format!(
+                            "spins at line {line} re-reading `{name}`, which no resident work-item changes ({n} work-group{} not started)",
+                            if n == 1 { " has" } else { "s have" }
+                        ),
                     }
                 }
             },
@@ -613,7 +620,11 @@ fn global_id(machine: &Machine, wi: u32) -> [u64; 3] {
 
 /// "3" for a one-dimensional id, "(3, 1, 0)" otherwise.
 fn describe(id: [u64; 3]) -> String {
-    if id[1] == 0 && id[2] == 0 { id[0].to_string() } else { format!("({}, {}, {})", id[0], id[1], id[2]) }
+    if id[1] == 0 && id[2] == 0 {
+        id[0].to_string()
+    } else {
+        format!("({}, {}, {})", id[0], id[1], id[2])
+    }
 }
 
 /// What the kernel calls a lock's location: `lock` for a variable, `locks[2]` for an element
@@ -640,7 +651,11 @@ pub(crate) fn name_location(machine: &Machine, loc: crate::trace::Location, grou
             match size {
                 Some(size) if loc.space == Space::Global || a.bytes.len() as u64 > size => {
                     let index = format!("{}[{}]", a.name, loc.offset / size);
-                    if loc.offset.is_multiple_of(size) { index } else { format!("{index} (byte {})", loc.offset) }
+                    if loc.offset.is_multiple_of(size) {
+                        index
+                    } else {
+                        format!("{index} (byte {})", loc.offset)
+                    }
                 }
                 _ if loc.offset == 0 => a.name.clone(),
                 _ => format!("{} (byte {})", a.name, loc.offset),
@@ -783,11 +798,7 @@ pub(crate) fn findings(machine: &Machine, status: RunStatus, line_col: &dyn Fn(S
     }
     found.sort_by_key(|(index, _, _)| *index);
     let mut seen = BTreeSet::new();
-    found
-        .into_iter()
-        .filter(|(_, class, f)| seen.insert((*class, f.span.map_or((0, 0), |s| (s.start, s.end)))))
-        .map(|(_, _, f)| f)
-        .collect()
+    found.into_iter().filter(|(_, class, f)| seen.insert((*class, f.span.map_or((0, 0), |s| (s.start, s.end))))).map(|(_, _, f)| f).collect()
 }
 
 #[cfg(test)]

@@ -98,8 +98,7 @@ pub enum Progress {
 }
 
 impl Progress {
-    pub const ALL: [(&'static str, Progress); 2] =
-        [("occupancy-bound", Progress::OccupancyBound), ("fair", Progress::Fair)];
+    pub const ALL: [(&'static str, Progress); 2] = [("occupancy-bound", Progress::OccupancyBound), ("fair", Progress::Fair)];
 
     pub fn parse(text: &str) -> Option<Progress> {
         Progress::ALL.iter().find(|(name, _)| *name == text).map(|&(_, p)| p)
@@ -277,9 +276,16 @@ impl std::fmt::Display for Number {
 #[serde(rename_all = "lowercase", tag = "kind")]
 pub enum BufferInit {
     Zeros,
-    Fill { value: Number },
-    Range { start: Number, step: Number },
-    Values { values: Vec<Number> },
+    Fill {
+        value: Number,
+    },
+    Range {
+        start: Number,
+        step: Number,
+    },
+    Values {
+        values: Vec<Number>,
+    },
     /// Filled from the seeded PRNG.
     Random,
     /// Never written: reading it is an `uninitialized-read`.
@@ -364,11 +370,10 @@ impl ArgBinding {
     /// `src=float[64]:random:ro`, `p=null`.
     pub fn parse(text: &str) -> Result<ArgBinding, Diagnostic> {
         let bad = |why: String| {
-            Diagnostic::error("invalid-argument", format!("invalid argument `{text}`: {why}"))
-                .with_help(
-                    "write NAME=TYPE[LEN][:fill=V|:range=START:STEP|:values=A,B,..|:random|:uninit][:ro|:wo], \
+            Diagnostic::error("invalid-argument", format!("invalid argument `{text}`: {why}")).with_help(
+                "write NAME=TYPE[LEN][:fill=V|:range=START:STEP|:values=A,B,..|:random|:uninit][:ro|:wo], \
                      NAME=TYPE:VALUE, NAME=local:BYTES or NAME=null",
-                )
+            )
         };
         let (name, spec) = text.split_once('=').ok_or_else(|| bad("expected NAME=SPEC".into()))?;
         let name = name.trim();
@@ -408,8 +413,7 @@ fn parse_spec(spec: &str) -> Result<ArgSpec, String> {
                 "uninit" | "noinit" => init = BufferInit::Uninit,
                 "zeros" => init = BufferInit::Zeros,
                 _ => {
-                    let (key, value) =
-                        part.split_once('=').ok_or_else(|| format!("unknown option `{part}`"))?;
+                    let (key, value) = part.split_once('=').ok_or_else(|| format!("unknown option `{part}`"))?;
                     let number = |t: &str| Number::parse(t).ok_or_else(|| format!("`{t}` is not a number"));
                     init = match key {
                         "fill" => BufferInit::Fill { value: number(value)? },
@@ -417,9 +421,7 @@ fn parse_spec(spec: &str) -> Result<ArgSpec, String> {
                             let step = parts.next().unwrap_or("1");
                             BufferInit::Range { start: number(value)?, step: number(step)? }
                         }
-                        "values" => BufferInit::Values {
-                            values: value.split(',').map(number).collect::<Result<_, _>>()?,
-                        },
+                        "values" => BufferInit::Values { values: value.split(',').map(number).collect::<Result<_, _>>()? },
                         _ => return Err(format!("unknown option `{key}`")),
                     };
                 }
@@ -635,8 +637,11 @@ pub fn check_warp_size(warp_size: u32) -> Result<(), Diagnostic> {
     if WARP_SIZES.contains(&warp_size) {
         return Ok(());
     }
-    Err(Diagnostic::error("invalid-option", format!("a warp of {warp_size} work-items is not supported"))
-        .with_help(format!("choose a warp size (`--warp-size`, `warp_size`) from {} to {}", WARP_SIZES.start(), WARP_SIZES.end())))
+    Err(Diagnostic::error("invalid-option", format!("a warp of {warp_size} work-items is not supported")).with_help(format!(
+        "choose a warp size (`--warp-size`, `warp_size`) from {} to {}",
+        WARP_SIZES.start(),
+        WARP_SIZES.end()
+    )))
 }
 
 /// Checks a PCT depth: one of [`PCT_DEPTHS`]. Part of [`Scenario::check`].
@@ -644,8 +649,11 @@ pub fn check_pct_depth(depth: u32) -> Result<(), Diagnostic> {
     if PCT_DEPTHS.contains(&depth) {
         return Ok(());
     }
-    Err(Diagnostic::error("invalid-option", format!("a PCT depth of {depth} is not supported"))
-        .with_help(format!("choose a depth (`--pct-depth`, `pct_depth`) from {} to {}", PCT_DEPTHS.start(), PCT_DEPTHS.end())))
+    Err(Diagnostic::error("invalid-option", format!("a PCT depth of {depth} is not supported")).with_help(format!(
+        "choose a depth (`--pct-depth`, `pct_depth`) from {} to {}",
+        PCT_DEPTHS.start(),
+        PCT_DEPTHS.end()
+    )))
 }
 
 /// Checks the number of resident work-groups (`None`: all of them). Part of
@@ -654,9 +662,8 @@ pub fn check_resident_groups(groups: Option<u32>) -> Result<(), Diagnostic> {
     if groups != Some(0) {
         return Ok(());
     }
-    Err(Diagnostic::error("invalid-option", "at least one work-group must be resident").with_help(
-        "leave the resident groups (`--resident-groups`, `max_resident_groups`) out to make every work-group resident",
-    ))
+    Err(Diagnostic::error("invalid-option", "at least one work-group must be resident")
+        .with_help("leave the resident groups (`--resident-groups`, `max_resident_groups`) out to make every work-group resident"))
 }
 
 /// Reads a list of one to three whole numbers separated by commas, `x` or blank space
@@ -750,10 +757,7 @@ impl Scenario {
 /// names a `source_file`, `read_source` is asked for that file's text (a path relative to the
 /// scenario file); it answers with the text and the name diagnostics should use for it.
 /// Without a `dialect`, a `.cu` source file means CUDA.
-pub fn from_toml(
-    text: &str,
-    read_source: impl FnOnce(&str) -> Result<(String, String), Diagnostic>,
-) -> Result<Scenario, Diagnostic> {
+pub fn from_toml(text: &str, read_source: impl FnOnce(&str) -> Result<(String, String), Diagnostic>) -> Result<Scenario, Diagnostic> {
     let mut scenario: Scenario = toml::from_str(text).map_err(|e| {
         let d = Diagnostic::error("invalid-input", format!("invalid scenario file: {}", e.message().trim_end()));
         match e.span() {
@@ -782,8 +786,7 @@ pub fn from_toml(
 /// to an equal scenario. TOML integers are signed 64-bit, so a seed or count above
 /// `i64::MAX` cannot be written; that is an error rather than a different number.
 pub fn to_toml(scenario: &Scenario) -> Result<String, Diagnostic> {
-    toml::to_string(scenario)
-        .map_err(|e| Diagnostic::error("invalid-input", format!("this scenario cannot be written as TOML: {}", e.to_string().trim_end())))
+    toml::to_string(scenario).map_err(|e| Diagnostic::error("invalid-input", format!("this scenario cannot be written as TOML: {}", e.to_string().trim_end())))
 }
 
 #[cfg(test)]
@@ -806,8 +809,7 @@ mod tests {
     fn each_setting_check_is_part_of_the_scenario_check() {
         let mut scenario = Scenario { warp_size: 65, pct_depth: 0, max_resident_groups: Some(0), ..Scenario::default() };
         let errors = scenario.check().unwrap_err();
-        let expected: Vec<Diagnostic> =
-            [check_warp_size(65), check_pct_depth(0), check_resident_groups(Some(0))].into_iter().filter_map(Result::err).collect();
+        let expected: Vec<Diagnostic> = [check_warp_size(65), check_pct_depth(0), check_resident_groups(Some(0))].into_iter().filter_map(Result::err).collect();
         assert_eq!(errors.len(), 3);
         assert!(expected.iter().all(|d| errors.iter().any(|e| e.message == d.message)));
         scenario.warp_size = *WARP_SIZES.end();
@@ -830,13 +832,19 @@ mod tests {
         );
         assert_eq!(parse("n=int:7"), Ok(ArgSpec::Scalar { ty: ElemType::Int, value: Number::Int(7) }));
         assert_eq!(parse("tmp=local:256"), Ok(ArgSpec::Local { bytes: 256 }));
-        assert!(matches!(
-            parse("buf=float[3]:values=1,2.5,3:ro"),
-            Ok(ArgSpec::Buffer { init: BufferInit::Values { .. }, access: Access::ReadOnly, .. })
-        ));
+        assert!(matches!(parse("buf=float[3]:values=1,2.5,3:ro"), Ok(ArgSpec::Buffer { init: BufferInit::Values { .. }, access: Access::ReadOnly, .. })));
         assert!(parse("x=quux[3]").unwrap_err().contains("unknown element type `quux`"));
         // The text form round-trips through the parser.
-        for text in ["d=int[16]:range=0:1:ro", "o=float[4]:values=1.5,-2,3:wo", "n=ulong:7", "t=local:256", "p=null", "r=char[8]:random", "u=int[2]:uninit", "f=double[3]:fill=0.25"] {
+        for text in [
+            "d=int[16]:range=0:1:ro",
+            "o=float[4]:values=1.5,-2,3:wo",
+            "n=ulong:7",
+            "t=local:256",
+            "p=null",
+            "r=char[8]:random",
+            "u=int[2]:uninit",
+            "f=double[3]:fill=0.25",
+        ] {
             let binding = ArgBinding::parse(text).unwrap();
             assert_eq!(ArgBinding::parse(&binding.to_string()), Ok(binding), "{text}");
         }

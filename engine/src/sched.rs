@@ -13,13 +13,18 @@ use crate::scenario::{Scenario, SchedulerKind};
 #[derive(Clone, Debug)]
 pub enum Scheduler {
     /// The next ready work-item after the previous one, in index order.
-    RoundRobin { last: u32 },
+    RoundRobin {
+        last: u32,
+    },
     Random,
     /// Keeps stepping the same work-item until it blocks, spins or finishes, then takes the
     /// lowest ready one that does not spin. No agent below `floor` is ready: the floor rises
     /// past agents found not ready and drops to any agent made ready (`notice_ready`), so a
     /// launch of n work-items that each run to a barrier costs O(n), not O(n²), to schedule.
-    RunToBlock { current: Option<u32>, floor: u32 },
+    RunToBlock {
+        current: Option<u32>,
+        floor: u32,
+    },
     /// PCT (Burckhardt, Kothari, Musuvathi, Nagarakatte: "A Randomized Scheduler with
     /// Probabilistic Guarantees of Finding Bugs", ASPLOS 2010): distinct random priorities,
     /// always the highest-priority ready work-item, and at `depth - 1` random steps the
@@ -29,7 +34,12 @@ pub enum Scheduler {
     /// `ready` holds the ready agents ordered by priority, kept up to date from the machine's
     /// log of readiness changes, so a pick costs O(log n) rather than a pass over every ready
     /// agent. Priorities are distinct.
-    Pct { priority: Vec<u64>, change_points: Vec<u64>, next_low: u64, ready: std::collections::BTreeSet<(u64, u32)> },
+    Pct {
+        priority: Vec<u64>,
+        change_points: Vec<u64>,
+        next_low: u64,
+        ready: std::collections::BTreeSet<(u64, u32)>,
+    },
     /// SIMT: a warp is chosen at random, and its ready lanes that are furthest behind in the
     /// program (the smallest call-stack position) step one after another, as the lanes of
     /// one instruction. Lanes that diverged wait until the lanes behind them catch up, which
@@ -46,7 +56,10 @@ pub enum Scheduler {
         completed: bool,
     },
     /// The caller's list of work-items, one per step; the run pauses where it ends.
-    Manual { schedule: std::rc::Rc<[u32]>, next: usize },
+    Manual {
+        schedule: std::rc::Rc<[u32]>,
+        next: usize,
+    },
 }
 
 /// The lowest initial PCT priority: below it there is room for a demotion at every step of
@@ -93,10 +106,7 @@ impl Scheduler {
             Scheduler::RoundRobin { last } => {
                 let n = machine.ready_pos.len() as u32;
                 let start = last.wrapping_add(1) % n;
-                let pick = (0..n)
-                    .map(|k| (start + k) % n)
-                    .find(|&agent| machine.ready_pos[agent as usize] != u32::MAX)
-                    .unwrap_or(ready[0]);
+                let pick = (0..n).map(|k| (start + k) % n).find(|&agent| machine.ready_pos[agent as usize] != u32::MAX).unwrap_or(ready[0]);
                 *last = pick;
                 pick
             }
@@ -247,8 +257,7 @@ impl Scheduler {
         match self {
             Scheduler::Lockstep { .. } => {
                 let warp = machine.items[wi as usize].warp;
-                !warp_lanes(machine, warp)
-                    .any(|a| machine.ready_pos[a as usize] != u32::MAX && position_order(machine, a, wi) == std::cmp::Ordering::Less)
+                !warp_lanes(machine, warp).any(|a| machine.ready_pos[a as usize] != u32::MAX && position_order(machine, a, wi) == std::cmp::Ordering::Less)
             }
             _ => true,
         }

@@ -8,13 +8,13 @@ use std::rc::Rc;
 
 use crate::diag::{Diagnostic, LineIndex, Severity, Span};
 use crate::exec::{self, Fault, Limits, Machine, Status};
+use crate::frontend;
 use crate::ir::ParamKind;
 use crate::report::{BufferReport, Finding, FindingKind, Related, Report, RunStatus};
 use crate::rng::Rng;
 use crate::scenario::{ElemType, Number, Progress, Scenario};
 use crate::sched::Scheduler;
 use crate::trace::{EventLog, Space};
-use crate::frontend;
 
 /// What a work-item is doing, for display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,9 +179,7 @@ impl Prepared {
     pub fn keep_launch(&mut self) {
         let mut rng = Rng::new(self.scenario.seed);
         let machine = exec::launch(self.program.clone(), self.kernel, &self.scenario, &mut rng, limits(&self.scenario));
-        self.template = machine
-            .ok()
-            .filter(|m| rng.next_u64() == Rng::new(self.scenario.seed).next_u64() && m.groups.iter().all(|g| g.local.is_empty()));
+        self.template = machine.ok().filter(|m| rng.next_u64() == Rng::new(self.scenario.seed).next_u64() && m.groups.iter().all(|g| g.local.is_empty()));
         // The litmus test's placement does not depend on the seed either: the template
         // carries it, so a start only copies it.
         if let (Some(machine), Some(test)) = (self.template.as_mut(), &self.litmus) {
@@ -289,8 +287,7 @@ impl Session {
                 machine
             }
             None => {
-                let mut machine =
-                    exec::launch(prepared.program.clone(), prepared.kernel, &scenario, &mut rng, limits(&scenario)).map_err(|d| vec![d])?;
+                let mut machine = exec::launch(prepared.program.clone(), prepared.kernel, &scenario, &mut rng, limits(&scenario)).map_err(|d| vec![d])?;
                 if let Some(test) = &prepared.litmus {
                     place_litmus(&mut machine, test, prepared.kernel);
                 }
@@ -634,12 +631,7 @@ impl Session {
         }
         if self.machine.ready.is_empty() {
             let stuck: Vec<u32> = (0..self.machine.items.len() as u32)
-                .filter(|&wi| {
-                    matches!(
-                        self.machine.items[wi as usize].status,
-                        Status::AtBarrier | Status::Ready | Status::Waiting | Status::NotStarted
-                    )
-                })
+                .filter(|&wi| matches!(self.machine.items[wi as usize].status, Status::AtBarrier | Status::Ready | Status::Waiting | Status::NotStarted))
                 .collect();
             if stuck.is_empty() {
                 self.status = RunStatus::Completed;
@@ -659,16 +651,13 @@ impl Session {
         }
         if self.machine.log.len() as u64 >= self.scenario.max_history_events {
             let max = self.scenario.max_history_events;
-            self.stop_at_limit(crate::limits::HISTORY_EVENTS.exceeded(
-                max,
-                &format!("the run stopped after recording {max} events, the most its history keeps for stepping back"),
-            ));
+            self.stop_at_limit(
+                crate::limits::HISTORY_EVENTS
+                    .exceeded(max, &format!("the run stopped after recording {max} events, the most its history keeps for stepping back")),
+            );
         } else if self.steps >= self.scenario.max_steps {
             let max = self.scenario.max_steps;
-            self.stop_at_limit(crate::limits::STEPS.exceeded(
-                max,
-                &format!("the run stopped at the step limit of {max} steps with work-items still running"),
-            ));
+            self.stop_at_limit(crate::limits::STEPS.exceeded(max, &format!("the run stopped at the step limit of {max} steps with work-items still running")));
         }
     }
 
@@ -723,7 +712,8 @@ impl Session {
                     "scope mismatch: this acquire ({acq_scope}) reads a value released ({rel_scope}) in its own work-group, but OpenCL 2.0 synchronises a release and an acquire only when both name the same scope, so it does not synchronise with that release"
                 )
             } else if rel_scope == "memory_scope_work_group" && acq_scope != rel_scope {
-                "scope mismatch: this acquire reads a value released at work-group scope by another work-group, so it does not synchronise with that release".to_string()
+                "scope mismatch: this acquire reads a value released at work-group scope by another work-group, so it does not synchronise with that release"
+                    .to_string()
             } else {
                 format!(
                     "scope mismatch: this acquire ({acq_scope}) reads a value released ({rel_scope}) by a work-item outside the other's scope, so it does not synchronise with that release"
@@ -1415,7 +1405,11 @@ fn describe_items(mut ids: Vec<u64>) -> String {
         k += 1;
     }
     let shown = if parts.len() > 6 { format!("{}, ...", parts[..6].join(", ")) } else { parts.join(", ") };
-    if ids.len() == 1 { format!("work-item {shown}") } else { format!("work-items {shown}") }
+    if ids.len() == 1 {
+        format!("work-item {shown}")
+    } else {
+        format!("work-items {shown}")
+    }
 }
 
 fn number_of(ty: ElemType, bits: u64) -> Number {
@@ -1443,8 +1437,11 @@ fn pick_kernel(program: &crate::ir::Program, scenario: &Scenario) -> Result<usiz
     let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
     match &scenario.kernel {
         Some(name) => program.kernels.iter().position(|k| &k.name == name).ok_or_else(|| {
-            Diagnostic::error("invalid-launch", format!("there is no kernel named `{name}`"))
-                .with_note(if names.is_empty() { "the source defines no kernel".to_string() } else { format!("kernels in this source: {}", names.join(", ")) })
+            Diagnostic::error("invalid-launch", format!("there is no kernel named `{name}`")).with_note(if names.is_empty() {
+                "the source defines no kernel".to_string()
+            } else {
+                format!("kernels in this source: {}", names.join(", "))
+            })
         }),
         None => match names.len() {
             0 => Err(Diagnostic::error("invalid-launch", "the source defines no kernel")

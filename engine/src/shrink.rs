@@ -161,11 +161,19 @@ impl Attempt {
 
 enum Phase {
     /// Exhaustive exploration within `k` preemptions.
-    Bounded { k: u32, explorer: Box<Explorer> },
+    Bounded {
+        k: u32,
+        explorer: Box<Explorer>,
+    },
     /// Moving steps forward at the preemption points, from step `from` on.
-    Moves { from: usize },
+    Moves {
+        from: usize,
+    },
     /// Delta debugging with `chunks` chunks, trying chunk `next`.
-    Ddmin { chunks: usize, next: usize },
+    Ddmin {
+        chunks: usize,
+        next: usize,
+    },
     Done,
 }
 
@@ -224,15 +232,22 @@ impl Shrinker {
         let target = match pick {
             Pick::FirstError => match original.findings().iter().find(|f| f.severity == Severity::Error) {
                 Some(f) => Target::Finding(Box::new(f.clone())),
-                None => return Err(vec![Diagnostic::error("invalid-input", "the run reports no error finding, so there is nothing to shrink")
-                    .with_help("pick a warning with --finding N, or an outcome with --outcome NAME=VALUES")]),
+                None => {
+                    return Err(vec![Diagnostic::error("invalid-input", "the run reports no error finding, so there is nothing to shrink")
+                        .with_help("pick a warning with --finding N, or an outcome with --outcome NAME=VALUES")])
+                }
             },
             Pick::Finding(n) => match n.checked_sub(1).and_then(|i| original.findings().get(i)) {
                 Some(f) => Target::Finding(Box::new(f.clone())),
                 None => {
                     let count = original.findings().len();
-                    return Err(vec![Diagnostic::error("invalid-option", format!("the run has no finding {n}: it reports {count}"))
-                        .with_help(if count == 0 { "the run reports no finding; pick an outcome with --outcome NAME=VALUES".to_string() } else { format!("pick one from 1 to {count}") })]);
+                    return Err(vec![Diagnostic::error("invalid-option", format!("the run has no finding {n}: it reports {count}")).with_help(
+                        if count == 0 {
+                            "the run reports no finding; pick an outcome with --outcome NAME=VALUES".to_string()
+                        } else {
+                            format!("pick one from 1 to {count}")
+                        },
+                    )]);
                 }
             },
             Pick::Outcome(terms) => {
@@ -250,8 +265,11 @@ impl Shrinker {
             }
         };
         if matches!(&target, Target::Finding(f) if f.kind == crate::report::FindingKind::StepLimit) {
-            return Err(vec![Diagnostic::error("invalid-option", "a step-limit finding says a limit stopped the run, not that the kernel failed, so it is not shrunk")
-                .with_help("pick another finding with --finding N")]);
+            return Err(vec![Diagnostic::error(
+                "invalid-option",
+                "a step-limit finding says a limit stopped the run, not that the kernel failed, so it is not shrunk",
+            )
+            .with_help("pick another finding with --finding N")]);
         }
         let mut manual = scenario.clone();
         manual.scheduler = SchedulerKind::Manual;
@@ -587,11 +605,7 @@ fn preemption_points(prepared: &Prepared, steps: &[Step]) -> Result<Vec<(usize, 
 }
 
 /// Whether every named buffer (or register) holds exactly the given values.
-fn outcome_matches(
-    terms: &[(String, Vec<Option<Number>>)],
-    values: &BTreeMap<String, Vec<Option<Number>>>,
-    registers: Option<&BTreeMap<String, i64>>,
-) -> bool {
+fn outcome_matches(terms: &[(String, Vec<Option<Number>>)], values: &BTreeMap<String, Vec<Option<Number>>>, registers: Option<&BTreeMap<String, i64>>) -> bool {
     terms.iter().all(|(name, wanted)| match values.get(name) {
         Some(got) => got.len() == wanted.len() && got.iter().zip(wanted).all(|(g, w)| same_number(*g, *w)),
         None => match registers.and_then(|r| r.get(name)) {
@@ -615,7 +629,9 @@ fn same_number(a: Option<Number>, b: Option<Number>) -> bool {
 pub fn describe(target: &Target) -> String {
     match target {
         Target::Finding(f) => match f.related.first() {
-            Some(r) if f.kind == crate::report::FindingKind::DataRace => format!("a {} between lines {} and {}", f.kind.as_str(), r.line.min(f.line), r.line.max(f.line)),
+            Some(r) if f.kind == crate::report::FindingKind::DataRace => {
+                format!("a {} between lines {} and {}", f.kind.as_str(), r.line.min(f.line), r.line.max(f.line))
+            }
             _ => format!("a {} at line {}", f.kind.as_str(), f.line),
         },
         Target::Outcome(terms) => {

@@ -88,10 +88,8 @@ pub fn parse(text: &str) -> Result<SimFile, Diagnostic> {
             // Build options may come quoted (`--build-options "-DN=4 -cl-std=CL2.0"`) or joined
             // to their flag (`--build-options=-DN=4`); the quotes and the flag are not part of a
             // definition.
-            let words: Vec<&str> = args
-                .split_whitespace()
-                .map(|w| w.strip_prefix("--build-options=").unwrap_or(w).trim_matches(|c| c == '"' || c == '\''))
-                .collect();
+            let words: Vec<&str> =
+                args.split_whitespace().map(|w| w.strip_prefix("--build-options=").unwrap_or(w).trim_matches(|c| c == '"' || c == '\'')).collect();
             let mut k = 0;
             while k < words.len() {
                 if words[k] == "-D" {
@@ -275,7 +273,8 @@ mod tests {
 
     #[test]
     fn a_simulation_file_becomes_a_launch() {
-        let text = "# ARGS: -D N=4\n# a comment\nk.cl\nk\n8 1 1\n4 1 1\n\n<size=16 int range=0:1:3 dump>\n<size=16>\n<size=4 int>\n7\n<size=5 char hex>\n0x01 0x02\n";
+        let text =
+            "# ARGS: -D N=4\n# a comment\nk.cl\nk\n8 1 1\n4 1 1\n\n<size=16 int range=0:1:3 dump>\n<size=16>\n<size=4 int>\n7\n<size=5 char hex>\n0x01 0x02\n";
         let sim = parse(text).unwrap();
         assert_eq!(sim.defines, vec!["N=4".to_string()]);
         assert_eq!((sim.source_file.as_str(), sim.kernel.as_str()), ("k.cl", "k"));

@@ -359,7 +359,12 @@ impl Graph<'_> {
                 break;
             }
             if let Some(y) = qb.iter().find(|y| y.event.kind == EventKind::BarrierArrive && y.index > x.index) {
-                chain.edges.push(self.edge(EdgeKind::Po, &a, &x.event, format!("{} reaches the barrier at line {} after its access", who(&a), self.line(&x.event))));
+                chain.edges.push(self.edge(
+                    EdgeKind::Po,
+                    &a,
+                    &x.event,
+                    format!("{} reaches the barrier at line {} after its access", who(&a), self.line(&x.event)),
+                ));
                 chain.edges.push(self.edge(EdgeKind::Barrier, &x.event, &y.event, format!("both pass the barrier ({})", flags_text(x.event.written))));
                 chain.edges.push(self.edge(EdgeKind::Po, &y.event, &b, format!("{} accesses after the barrier", who(&b))));
                 let space = a.location.map_or(Space::Global, |l| l.space);
@@ -384,7 +389,9 @@ impl Graph<'_> {
             qb.iter().filter(|y| self.reads(y.index, &y.event)).map(|y| (*y, qb.clone(), None)).collect();
         // (The second work-item may have arrived there before the first access, and the
         // barrier ended after it.)
-        let arrival = (second.saturating_sub(WINDOW)..second).rev().find_map(|i| log.get(i).filter(|e| e.work_item == q && e.kind == EventKind::BarrierArrive).map(|e| (i, e)));
+        let arrival = (second.saturating_sub(WINDOW)..second)
+            .rev()
+            .find_map(|i| log.get(i).filter(|e| e.work_item == q && e.kind == EventKind::BarrierArrive).map(|e| (i, e)));
         if let Some((at, xq)) = arrival {
             for (jm, m) in self.mates(at, q, gq).into_iter().filter(|&(jm, _)| jm > first) {
                 let acts = self.actions(m.work_item, first, jm, true);
@@ -428,7 +435,12 @@ impl Graph<'_> {
                 None => chain.edges.push(self.edge(EdgeKind::Po, &y.event, &end, format!("{} goes on after that read", who(&y.event)))),
             }
             if let Some((m, xq)) = hop {
-                chain.edges.push(self.edge(EdgeKind::Barrier, m, xq, format!("{} and {} pass the barrier at line {} ({})", who(m), who(&b), self.line(xq), flags_text(m.written))));
+                chain.edges.push(self.edge(
+                    EdgeKind::Barrier,
+                    m,
+                    xq,
+                    format!("{} and {} pass the barrier at line {} ({})", who(m), who(&b), self.line(xq), flags_text(m.written)),
+                ));
                 chain.edges.push(self.edge(EdgeKind::Po, xq, &b, format!("{} makes its access after the barrier", who(&b))));
                 let bit = if a.location.is_some_and(|l| l.space == Space::Local) { fence::LOCAL } else { fence::GLOBAL };
                 if m.written & bit == 0 {
@@ -439,10 +451,18 @@ impl Graph<'_> {
                 (Some(rel), Some(acq)) => {
                     let (lr, la) = (level(&rel), level(&acq));
                     if self.inclusive(lr, p, la, rq) {
-                        chain.edges.push(self.edge(EdgeKind::Sw, &rel, &acq, format!(
-                            "the release at line {} ({}) synchronises with the acquire at line {} ({})",
-                            self.line(&rel), scope_name(lr), self.line(&acq), scope_name(la)
-                        )));
+                        chain.edges.push(self.edge(
+                            EdgeKind::Sw,
+                            &rel,
+                            &acq,
+                            format!(
+                                "the release at line {} ({}) synchronises with the acquire at line {} ({})",
+                                self.line(&rel),
+                                scope_name(lr),
+                                self.line(&acq),
+                                scope_name(la)
+                            ),
+                        ));
                     } else {
                         chain.facts.push(format!(
                             "the release at line {} has {} scope and the acquire at line {} has {} scope, which do not both include {} and {}{}",
@@ -494,7 +514,12 @@ impl Graph<'_> {
             }
             let releases: Vec<&Action> = pa.iter().filter(|x| x.event.kind != EventKind::BarrierArrive).collect();
             let mut fact = if releases.is_empty() {
-                format!("{} performs no release, fence or barrier after the access at line {} before the access at line {}", who(&a), self.line(&a), self.line(&b))
+                format!(
+                    "{} performs no release, fence or barrier after the access at line {} before the access at line {}",
+                    who(&a),
+                    self.line(&a),
+                    self.line(&b)
+                )
             } else {
                 format!(
                     "no release at {} scope by {} after line {} is read by an acquire of {} before line {}",
@@ -615,7 +640,8 @@ impl Graph<'_> {
         if b.kind == EventKind::AsyncCopy && a.kind != EventKind::AsyncCopy {
             // The element came second: the copy was started after the access without a
             // barrier between, so the copy engine did not know of the access.
-            let start = (first..second).rev().filter_map(|i| log.get(i)).find(|e| e.work_item == b.work_item && e.kind == EventKind::AsyncCopy && e.location.is_none());
+            let start =
+                (first..second).rev().filter_map(|i| log.get(i)).find(|e| e.work_item == b.work_item && e.kind == EventKind::AsyncCopy && e.location.is_none());
             let started = start.map_or(String::new(), |e| format!(" (started at line {})", self.line(&e)));
             return format!(
                 "work-item {} accesses {} at line {}, and the async copy{started} by work-item {} then overwrites it: no barrier of the work-group comes between the access and the copy's start, so the copy is not ordered after it",
@@ -669,11 +695,8 @@ fn flags_text(flags: u64) -> String {
 
 /// The explanation as text lines for people: the edges, then what is missing.
 pub fn lines(e: &Explanation) -> Vec<String> {
-    let mut out: Vec<String> = e
-        .edges
-        .iter()
-        .map(|x| format!("{} {}:{} -> {}:{}: {}", x.kind.as_str(), x.from.line, x.from.column, x.to.line, x.to.column, x.text))
-        .collect();
+    let mut out: Vec<String> =
+        e.edges.iter().map(|x| format!("{} {}:{} -> {}:{}: {}", x.kind.as_str(), x.from.line, x.from.column, x.to.line, x.to.column, x.text)).collect();
     out.push(format!("missing: {}", e.missing));
     out
 }

@@ -34,7 +34,11 @@ impl T {
     }
 
     fn mask(self) -> u64 {
-        if self.width() == 64 { u64::MAX } else { (1u64 << self.width()) - 1 }
+        if self.width() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.width()) - 1
+        }
     }
 
     fn opencl(self) -> &'static str {
@@ -100,7 +104,11 @@ enum Op {
 
 /// Sign-preserving flush of a subnormal single to zero.
 fn flush(x: f32) -> f32 {
-    if x != 0.0 && x.abs() < f32::MIN_POSITIVE { 0.0f32.copysign(x) } else { x }
+    if x != 0.0 && x.abs() < f32::MIN_POSITIVE {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
 }
 
 /// The model: from memory's old bits and the operands, the bits the atomic returns and the
@@ -119,7 +127,11 @@ fn model(op: Op, t: T, old: u64, a: u64, b: u64) -> (u64, u64) {
         Op::Xchg => a,
         Op::Min | Op::Max => {
             let less = if matches!(t, T::I32 | T::I64) { t.signed(a) < t.signed(old) } else { a < old };
-            if less == (op == Op::Min) { a } else { old }
+            if less == (op == Op::Min) {
+                a
+            } else {
+                old
+            }
         }
         Op::And => old & a,
         Op::Or => old | a,
@@ -328,11 +340,26 @@ fn cases() -> Vec<Case> {
 /// compare-exchanges succeed and wrap-around bounds bite), the special floats, and any bits.
 fn operand(t: T) -> BoxedStrategy<u64> {
     let specials: Vec<u64> = match t {
-        T::F32 => [0.0f32, -0.0, 1.0, -1.0, 0.25, 1.0e-40, -1.0e-40, f32::MIN_POSITIVE, -f32::MIN_POSITIVE, f32::MAX, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 3.0e38]
-            .iter()
-            .map(|f| f.to_bits() as u64)
-            .chain([0x0000_0001, 0x807f_ffff, 0x7fc0_0001])
-            .collect(),
+        T::F32 => [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            0.25,
+            1.0e-40,
+            -1.0e-40,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            3.0e38,
+        ]
+        .iter()
+        .map(|f| f.to_bits() as u64)
+        .chain([0x0000_0001, 0x807f_ffff, 0x7fc0_0001])
+        .collect(),
         T::F64 => [0.0f64, -0.0, 1.0, -1.0, 0.25, 1.0e-310, -1.0e-310, f64::MIN_POSITIVE, f64::MAX, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 2.2e307]
             .iter()
             .map(|f| f.to_bits())
@@ -433,7 +460,13 @@ fn every_atomic_on_every_type_agrees_with_a_sequential_model() {
 
 #[test]
 fn the_atomics_cuda_does_not_define_are_refused() {
-    for (ty, call) in [("float", "atomicSub(x, 1.0f)"), ("long long", "atomicAdd(x, 1)"), ("double", "atomicExch(x, 1.0)"), ("int", "atomicInc(x, 1)"), ("float", "atomicCAS(x, 0, 1)")] {
+    for (ty, call) in [
+        ("float", "atomicSub(x, 1.0f)"),
+        ("long long", "atomicAdd(x, 1)"),
+        ("double", "atomicExch(x, 1.0)"),
+        ("int", "atomicInc(x, 1)"),
+        ("float", "atomicCAS(x, 0, 1)"),
+    ] {
         let source = format!("__global__ void k({ty} *x) {{ {call}; }}\n");
         let mut s = Scenario::new(source.clone(), "k.cu", Dialect::Cuda);
         s.args = vec![ArgBinding::parse("x=int[1]").unwrap()];

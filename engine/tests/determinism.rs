@@ -25,11 +25,8 @@ fn a_scenario_run_twice_gives_the_same_trace() {
 
 #[test]
 fn different_seeds_give_different_random_schedules() {
-    let hashes: std::collections::BTreeSet<String> = common::scenarios()
-        .into_iter()
-        .filter(|(name, _)| name.starts_with("count-random"))
-        .map(|(_, s)| common::trace_hash(s))
-        .collect();
+    let hashes: std::collections::BTreeSet<String> =
+        common::scenarios().into_iter().filter(|(name, _)| name.starts_with("count-random")).map(|(_, s)| common::trace_hash(s)).collect();
     assert_eq!(hashes.len(), 3);
 }
 

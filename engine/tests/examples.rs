@@ -50,10 +50,8 @@ fn every_example_file_is_listed() {
     // examples listed here are the ones the engine's own tests run under many schedulers, so
     // each must be a gallery scenario too.
     let manifest = std::fs::read_to_string(format!("{dir}/gallery.toml")).expect("the gallery manifest");
-    let gallery: std::collections::BTreeSet<String> = manifest
-        .lines()
-        .filter_map(|line| line.strip_prefix("scenario = \"")?.strip_suffix('"').map(str::to_string))
-        .collect();
+    let gallery: std::collections::BTreeSet<String> =
+        manifest.lines().filter_map(|line| line.strip_prefix("scenario = \"")?.strip_suffix('"').map(str::to_string)).collect();
     assert_eq!(on_disk, gallery, "static/examples and the gallery manifest differ");
     for (name, _, _) in common::EXAMPLES {
         assert!(gallery.contains(name), "{name} is in tests/common's EXAMPLES but not in the gallery");
@@ -122,7 +120,11 @@ fn atomic_inc_and_dec_follow_cudas_formulas_in_every_schedule() {
             let (old, new) = (e.read, e.written);
             let location = e.location.expect("an atomic has a location");
             let expected = if location.offset == 0 {
-                if old >= 2 { 0 } else { old + 1 }
+                if old >= 2 {
+                    0
+                } else {
+                    old + 1
+                }
             } else if old == 0 || old > 5 {
                 5
             } else {
@@ -187,17 +189,14 @@ fn the_atomic_counter_never_loses_an_update_and_the_plain_one_can() {
 
 /// The data-race findings of a run, by the name of the memory they are in.
 fn races(session: &Session) -> Vec<String> {
-    session
-        .findings()
-        .iter()
-        .filter(|f| f.kind.as_str() == "data-race")
-        .map(|f| f.message.split('`').nth(1).unwrap_or_default().to_string())
-        .collect()
+    session.findings().iter().filter(|f| f.kind.as_str() == "data-race").map(|f| f.message.split('`').nth(1).unwrap_or_default().to_string()).collect()
 }
 
 #[test]
 fn the_examples_that_are_right_report_no_race_under_many_seeds() {
-    for file in ["cas_product.toml", "flag_mutex_product.toml", "interwork_group_reduction_fixed.toml", "reduce.toml", "weak_cas.toml", "wrapping_counters.toml"] {
+    for file in
+        ["cas_product.toml", "flag_mutex_product.toml", "interwork_group_reduction_fixed.toml", "reduce.toml", "weak_cas.toml", "wrapping_counters.toml"]
+    {
         for seed in 0..40 {
             let session = run(with_seed(file, SchedulerKind::Random, seed));
             assert_eq!(races(&session), Vec::<String>::new(), "{file} seed {seed}");

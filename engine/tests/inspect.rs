@@ -15,8 +15,7 @@ fn observe(text: &str) -> String {
     let inspect = table.remove("inspect").and_then(|v| v.as_table().cloned()).expect("an [inspect] table");
     let step = inspect.get("step").and_then(|v| v.as_integer()).expect("inspect.step") as u64;
     let work_item = inspect.get("work_item").and_then(|v| v.as_integer()).expect("inspect.work_item") as usize;
-    let scenario: Scenario =
-        scenario::from_toml(&toml::to_string(&table).expect("re-encodes"), |_| unreachable!("inline source")).expect("a valid scenario");
+    let scenario: Scenario = scenario::from_toml(&toml::to_string(&table).expect("re-encodes"), |_| unreachable!("inline source")).expect("a valid scenario");
     let source = scenario.source.clone();
     let mut session = Session::new(scenario).expect("compiles and launches");
     session.seek(step);

@@ -60,7 +60,13 @@ impl Op {
             Op::And(v) => old & v,
             Op::Or(v) => old | v,
             Op::Xor(v) => old ^ v,
-            Op::CmpXchg(e, v) => if old == e { v } else { old },
+            Op::CmpXchg(e, v) => {
+                if old == e {
+                    v
+                } else {
+                    old
+                }
+            }
         }
     }
 }

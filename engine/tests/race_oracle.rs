@@ -117,15 +117,39 @@ fn opencl_scope(level: Level) -> &'static str {
 enum Op {
     Load(usize),
     Store(usize, i32),
-    AtomicLoad { k: usize, order: Order, level: Level },
-    AtomicStore { k: usize, v: i32, order: Order, level: Level },
+    AtomicLoad {
+        k: usize,
+        order: Order,
+        level: Level,
+    },
+    AtomicStore {
+        k: usize,
+        v: i32,
+        order: Order,
+        level: Level,
+    },
     /// Adds 1; with `exchange`, CUDA's `atomicExch` of that value, or OpenCL 1.x's
     /// `atomic_inc`.
-    Rmw { k: usize, order: Order, level: Level, exchange: Option<i32> },
+    Rmw {
+        k: usize,
+        order: Order,
+        level: Level,
+        exchange: Option<i32>,
+    },
     /// Compare-exchange of `expect` for `v`.
-    Cas { k: usize, expect: i32, v: i32, order: Order, level: Level },
+    Cas {
+        k: usize,
+        expect: i32,
+        v: i32,
+        order: Order,
+        level: Level,
+    },
     /// A fence; `global` when it names global memory.
-    Fence { order: Order, level: Level, global: bool },
+    Fence {
+        order: Order,
+        level: Level,
+        global: bool,
+    },
 }
 
 impl Op {
@@ -308,7 +332,12 @@ fn release(cuda: bool, k: usize, c: &mut Lcg) -> Vec<Op> {
         Op::AtomicStore { v, order, level, .. } => Op::AtomicStore { k, v, order, level },
         Op::Rmw { order, level, exchange, .. } => Op::Rmw { k, order, level, exchange },
         Op::Cas { expect, v, order, level, .. } => Op::Cas { k, expect, v, order, level },
-        _ => Op::AtomicStore { k, v: 1, order: if cuda { Order::Relaxed } else { pick(c, &[Order::Relaxed, Order::Release]) }, level: if cuda { 2 } else { c.pick(2) as usize } },
+        _ => Op::AtomicStore {
+            k,
+            v: 1,
+            order: if cuda { Order::Relaxed } else { pick(c, &[Order::Relaxed, Order::Release]) },
+            level: if cuda { 2 } else { c.pick(2) as usize },
+        },
     });
     ops
 }
@@ -319,7 +348,11 @@ fn acquire(cuda: bool, k: usize, c: &mut Lcg) -> Vec<Op> {
         Op::AtomicLoad { order, level, .. } => Op::AtomicLoad { k, order, level },
         Op::Rmw { order, level, exchange, .. } => Op::Rmw { k, order, level, exchange },
         Op::Cas { expect, v, order, level, .. } => Op::Cas { k, expect, v, order, level },
-        _ => Op::AtomicLoad { k, order: if cuda { Order::Relaxed } else { pick(c, &[Order::Relaxed, Order::Acquire]) }, level: if cuda { 2 } else { c.pick(2) as usize } },
+        _ => Op::AtomicLoad {
+            k,
+            order: if cuda { Order::Relaxed } else { pick(c, &[Order::Relaxed, Order::Acquire]) },
+            level: if cuda { 2 } else { c.pick(2) as usize },
+        },
     }];
     if c.pick(3) != 0 {
         ops.push(fence(cuda, c, false));
@@ -367,7 +400,11 @@ fn message_passing(cuda: bool, c: &mut Lcg) -> Kernel {
                 1 => {
                     ops.push(fence(cuda, c, true));
                     ops.extend(acquire(cuda, 1, c));
-                    ops.push(if cuda { Op::AtomicStore { k: 1, v: 2, order: Order::Relaxed, level: 2 } } else { Op::AtomicStore { k: 1, v: 2, order: Order::Relaxed, level: 1 } });
+                    ops.push(if cuda {
+                        Op::AtomicStore { k: 1, v: 2, order: Order::Relaxed, level: 2 }
+                    } else {
+                        Op::AtomicStore { k: 1, v: 2, order: Order::Relaxed, level: 1 }
+                    });
                 }
                 _ => {
                     let order = if cuda { Order::Relaxed } else { pick(c, &[Order::Relaxed, Order::Acquire, Order::Release, Order::AcqRel]) };
@@ -401,8 +438,9 @@ fn family(count: usize, seed: u64) -> Vec<Kernel> {
             let phases = 1 + (c.pick(3) == 0) as usize;
             // At most about eight operations, so that the interleavings stay enumerable.
             let per_item = (8 / (items * phases)).clamp(1, 3);
-            let phases: Vec<Vec<Vec<Op>>> =
-                (0..phases).map(|_| (0..items).map(|_| (0..1 + c.pick(per_item as u32) as usize).map(|_| operation(cuda, &mut c)).collect()).collect()).collect();
+            let phases: Vec<Vec<Vec<Op>>> = (0..phases)
+                .map(|_| (0..items).map(|_| (0..1 + c.pick(per_item as u32) as usize).map(|_| operation(cuda, &mut c)).collect()).collect())
+                .collect();
             Kernel { cuda, items, group_size, phases, barrier_flags: 1 + c.pick(3) }
         })
         .collect()
@@ -417,50 +455,94 @@ fn handwritten() -> Vec<Kernel> {
     let gpu_fence = Op::Fence { order: SeqCst, level: 1, global: true };
     vec![
         // PTX: a block-scope read-modify-write in another block does not observe the write.
-        one(true, 2, 1, vec![
-            vec![data, gpu_fence, Op::Rmw { k: 1, order: Relaxed, level: 1, exchange: Some(1) }],
-            vec![Op::Rmw { k: 1, order: Relaxed, level: 0, exchange: None }, gpu_fence, read],
-        ]),
+        one(
+            true,
+            2,
+            1,
+            vec![
+                vec![data, gpu_fence, Op::Rmw { k: 1, order: Relaxed, level: 1, exchange: Some(1) }],
+                vec![Op::Rmw { k: 1, order: Relaxed, level: 0, exchange: None }, gpu_fence, read],
+            ],
+        ),
         // PTX: ... nor passes it on to a reader of its block.
-        one(true, 3, 1, vec![
-            vec![data, gpu_fence, Op::Rmw { k: 1, order: Relaxed, level: 1, exchange: Some(1) }],
-            vec![Op::AtomicLoad { k: 1, order: Relaxed, level: 2 }, gpu_fence, read],
-            vec![Op::Rmw { k: 1, order: Relaxed, level: 0, exchange: None }],
-        ]),
+        one(
+            true,
+            3,
+            1,
+            vec![
+                vec![data, gpu_fence, Op::Rmw { k: 1, order: Relaxed, level: 1, exchange: Some(1) }],
+                vec![Op::AtomicLoad { k: 1, order: Relaxed, level: 2 }, gpu_fence, read],
+                vec![Op::Rmw { k: 1, order: Relaxed, level: 0, exchange: None }],
+            ],
+        ),
         // PTX: __threadfence_block across blocks orders nothing; __threadfence does.
-        one(true, 2, 1, vec![
-            vec![data, Op::Fence { order: SeqCst, level: 0, global: true }, Op::AtomicStore { k: 1, v: 1, order: Relaxed, level: 2 }],
-            vec![Op::AtomicLoad { k: 1, order: Relaxed, level: 2 }, Op::Fence { order: SeqCst, level: 0, global: true }, read],
-        ]),
+        one(
+            true,
+            2,
+            1,
+            vec![
+                vec![data, Op::Fence { order: SeqCst, level: 0, global: true }, Op::AtomicStore { k: 1, v: 1, order: Relaxed, level: 2 }],
+                vec![Op::AtomicLoad { k: 1, order: Relaxed, level: 2 }, Op::Fence { order: SeqCst, level: 0, global: true }, read],
+            ],
+        ),
         // OpenCL: a release fence publishes what preceded it, not what its work-item acquired
         // after it.
-        one(false, 3, 3, vec![
-            vec![data, Op::Fence { order: Release, level: 1, global: true }, Op::AtomicStore { k: 1, v: 1, order: Relaxed, level: 1 }],
-            vec![Op::AtomicLoad { k: 1, order: Acquire, level: 1 }, read],
-            vec![Op::Fence { order: Release, level: 1, global: true }, Op::AtomicLoad { k: 1, order: Acquire, level: 1 }, Op::AtomicStore { k: 1, v: 2, order: Relaxed, level: 1 }],
-        ]),
+        one(
+            false,
+            3,
+            3,
+            vec![
+                vec![data, Op::Fence { order: Release, level: 1, global: true }, Op::AtomicStore { k: 1, v: 1, order: Relaxed, level: 1 }],
+                vec![Op::AtomicLoad { k: 1, order: Acquire, level: 1 }, read],
+                vec![
+                    Op::Fence { order: Release, level: 1, global: true },
+                    Op::AtomicLoad { k: 1, order: Acquire, level: 1 },
+                    Op::AtomicStore { k: 1, v: 2, order: Relaxed, level: 1 },
+                ],
+            ],
+        ),
         // OpenCL: mem_fence (work-group scope) across groups, and the device-scope repair.
-        one(false, 2, 1, vec![
-            vec![data, Op::Fence { order: AcqRel, level: 0, global: true }, Op::Rmw { k: 1, order: Relaxed, level: 1, exchange: Some(1) }],
-            vec![Op::AtomicLoad { k: 1, order: Relaxed, level: 1 }, Op::Fence { order: AcqRel, level: 0, global: true }, read],
-        ]),
-        one(false, 2, 1, vec![
-            vec![data, Op::Fence { order: Release, level: 1, global: true }, Op::Rmw { k: 1, order: Relaxed, level: 1, exchange: Some(1) }],
-            vec![Op::AtomicLoad { k: 1, order: Relaxed, level: 1 }, Op::Fence { order: Acquire, level: 1, global: true }, read],
-        ]),
+        one(
+            false,
+            2,
+            1,
+            vec![
+                vec![data, Op::Fence { order: AcqRel, level: 0, global: true }, Op::Rmw { k: 1, order: Relaxed, level: 1, exchange: Some(1) }],
+                vec![Op::AtomicLoad { k: 1, order: Relaxed, level: 1 }, Op::Fence { order: AcqRel, level: 0, global: true }, read],
+            ],
+        ),
+        one(
+            false,
+            2,
+            1,
+            vec![
+                vec![data, Op::Fence { order: Release, level: 1, global: true }, Op::Rmw { k: 1, order: Relaxed, level: 1, exchange: Some(1) }],
+                vec![Op::AtomicLoad { k: 1, order: Relaxed, level: 1 }, Op::Fence { order: Acquire, level: 1, global: true }, read],
+            ],
+        ),
         // OpenCL: a work-group-scope acquire of another group's release, then a device-scope
         // acquire fence, which does synchronise.
-        one(false, 2, 1, vec![
-            vec![data, Op::Fence { order: Release, level: 1, global: true }, Op::AtomicStore { k: 1, v: 1, order: Relaxed, level: 0 }],
-            vec![Op::AtomicLoad { k: 1, order: Acquire, level: 0 }, Op::Fence { order: Acquire, level: 1, global: true }, read],
-        ]),
+        one(
+            false,
+            2,
+            1,
+            vec![
+                vec![data, Op::Fence { order: Release, level: 1, global: true }, Op::AtomicStore { k: 1, v: 1, order: Relaxed, level: 0 }],
+                vec![Op::AtomicLoad { k: 1, order: Acquire, level: 0 }, Op::Fence { order: Acquire, level: 1, global: true }, read],
+            ],
+        ),
         // A plain write, then an atomic one that synchronises: a later read ordered after the
         // atomic write only still races with the plain one.
-        one(false, 3, 3, vec![
-            vec![data],
-            vec![Op::AtomicStore { k: 0, v: 2, order: Release, level: 1 }],
-            vec![Op::AtomicLoad { k: 0, order: Acquire, level: 1 }, Op::Store(0, 3)],
-        ]),
+        one(
+            false,
+            3,
+            3,
+            vec![
+                vec![data],
+                vec![Op::AtomicStore { k: 0, v: 2, order: Release, level: 1 }],
+                vec![Op::AtomicLoad { k: 0, order: Acquire, level: 1 }, Op::Store(0, 3)],
+            ],
+        ),
     ]
 }
 
@@ -518,7 +600,13 @@ fn oracle(kernel: &Kernel, events: &[Ev]) -> BTreeSet<((u32, u32), (u32, u32))> 
     for i in 0..n {
         for j in 0..n {
             let (a, b) = (&events[i], &events[j]);
-            if i != j && a.barrier.is_some() && a.barrier == b.barrier && a.item != b.item && group(a.item) == group(b.item) && (kernel.cuda || kernel.barrier_flags & 2 != 0) {
+            if i != j
+                && a.barrier.is_some()
+                && a.barrier == b.barrier
+                && a.item != b.item
+                && group(a.item) == group(b.item)
+                && (kernel.cuda || kernel.barrier_flags & 2 != 0)
+            {
                 edges[i][j] = true;
             }
         }
@@ -567,9 +655,7 @@ fn oracle(kernel: &Kernel, events: &[Ev]) -> BTreeSet<((u32, u32), (u32, u32))> 
             if later == w {
                 return true;
             }
-            (w + 1..=later)
-                .filter(|&x| events[x].writes && location(&events[x]) == k)
-                .all(|x| events[x].reads || events[x].item == events[w].item)
+            (w + 1..=later).filter(|&x| events[x].writes && location(&events[x]) == k).all(|x| events[x].reads || events[x].item == events[w].item)
         };
         for r in 0..n {
             let Some(read_from) = rf[r] else { continue };

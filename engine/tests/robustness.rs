@@ -17,8 +17,30 @@ const SOURCES: [&str; 3] = [
 
 /// Fragments a mutation may insert: the tokens most likely to reach unusual paths.
 const FRAGMENTS: [&str; 24] = [
-    "(", ")", "{", "}", "[", "]", ";", "*", "&", "/", "%", "0", "-1", "9999999999", "int", "__local",
-    "barrier(CLK_LOCAL_MEM_FENCE);", "return;", "while(1)", "x", "\"", "'", "/*", "ulong",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    ";",
+    "*",
+    "&",
+    "/",
+    "%",
+    "0",
+    "-1",
+    "9999999999",
+    "int",
+    "__local",
+    "barrier(CLK_LOCAL_MEM_FENCE);",
+    "return;",
+    "while(1)",
+    "x",
+    "\"",
+    "'",
+    "/*",
+    "ulong",
 ];
 
 /// A tiny deterministic generator; the test needs variety, not quality.

@@ -29,10 +29,8 @@ fn every_field_round_trips() {
     scenario.kernel = Some("k".into());
     scenario.defines = vec!["N=4".into(), "FAST".into()];
     scenario.launch = Launch { global: vec![8, 2], local: Some(vec![4, 1]), offset: vec![1, 0] };
-    scenario.args = ["p=float[4]:values=1.5,-2,3:wo", "n=long:-7", "q=local:64", "r=null", "s=uchar[3]:random:ro"]
-        .iter()
-        .map(|a| ArgBinding::parse(a).unwrap())
-        .collect();
+    scenario.args =
+        ["p=float[4]:values=1.5,-2,3:wo", "n=long:-7", "q=local:64", "r=null", "s=uchar[3]:random:ro"].iter().map(|a| ArgBinding::parse(a).unwrap()).collect();
     scenario.scheduler = SchedulerKind::Manual;
     scenario.schedule = vec![0, 1, 1, 0];
     scenario.choices = vec![1, 0];

@@ -23,11 +23,8 @@ fn generated_kernels_from_their_links_equal_native_traces() {
 
 #[wasm_bindgen_test]
 fn a_syntax_error_is_a_diagnostic_not_a_panic() {
-    let scenario = interleave_engine::scenario::Scenario::new(
-        "__kernel void f(__global int *d) { d[0] = }",
-        "bad.cl",
-        interleave_engine::scenario::Dialect::OpenCl,
-    );
+    let scenario =
+        interleave_engine::scenario::Scenario::new("__kernel void f(__global int *d) { d[0] = }", "bad.cl", interleave_engine::scenario::Dialect::OpenCl);
     let errors = interleave_engine::session::Session::new(scenario).err().expect("a diagnostic");
     assert_eq!(errors[0].code, "syntax-error");
 }

@@ -42,14 +42,9 @@ fn launch_of_a_million_work_items_and_history_of_a_million_steps() {
     const N: u64 = 1 << 20;
     let (memory_before, live_before) = (wasm_memory(), counting::live());
     counting::reset_peak();
-    let mut session = Session::new(kernel(
-        VECTOR_ADD,
-        "vector_add.cl",
-        N,
-        256,
-        &["a=float[1048576]:range=0:1:ro", "b=float[1048576]:fill=1:ro", "c=float[1048576]"],
-    ))
-    .expect("a million work-items launch");
+    let mut session =
+        Session::new(kernel(VECTOR_ADD, "vector_add.cl", N, 256, &["a=float[1048576]:range=0:1:ro", "b=float[1048576]:fill=1:ro", "c=float[1048576]"]))
+            .expect("a million work-items launch");
     assert_eq!(session.work_item_count() as u64, N);
     // A few steps, so that the launch is a running one (its first work-group started).
     assert_eq!(session.run(1000), 1000);
@@ -70,8 +65,5 @@ fn launch_of_a_million_work_items_and_history_of_a_million_steps() {
     let steps = session.steps();
     session.seek(0);
     let after_seek = counting::live() - launched;
-    console_log!(
-        "wasm-bench history_1m steps={steps} history_bytes={history} history_after_seek_bytes={after_seek} wasm_memory_bytes={}",
-        wasm_memory()
-    );
+    console_log!("wasm-bench history_1m steps={steps} history_bytes={history} history_after_seek_bytes={after_seek} wasm_memory_bytes={}", wasm_memory());
 }

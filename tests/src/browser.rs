@@ -95,9 +95,7 @@ impl ChromeDriver {
         if config.console_log {
             capabilities["goog:loggingPrefs"] = json!({ "browser": "ALL" });
         }
-        let Value::Object(capabilities) = capabilities else {
-            unreachable!("a JSON object literal is an object")
-        };
+        let Value::Object(capabilities) = capabilities else { unreachable!("a JSON object literal is an object") };
         ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
             .capabilities(capabilities)
             .connect(&format!("http://{}/", self.addr))

@@ -138,20 +138,14 @@ fn has_attribute(attributes: &str, name: &str) -> bool {
     let bytes = attributes.as_bytes();
     attributes.match_indices(name).any(|(at, _)| {
         let starts_name = at == 0 || bytes[at - 1].is_ascii_whitespace();
-        let ends_name = bytes
-            .get(at + name.len())
-            .is_none_or(|b| b.is_ascii_whitespace() || *b == b'=' || *b == b'/');
+        let ends_name = bytes.get(at + name.len()).is_none_or(|b| b.is_ascii_whitespace() || *b == b'=' || *b == b'/');
         starts_name && ends_name
     })
 }
 
 /// The `Content-Type` for a file, by extension. Unknown types are sent as opaque bytes.
 pub fn mime_type(path: &Path) -> &'static str {
-    let extension = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(|e| e.to_ascii_lowercase())
-        .unwrap_or_default();
+    let extension = path.extension().and_then(|e| e.to_str()).map(|e| e.to_ascii_lowercase()).unwrap_or_default();
     match extension.as_str() {
         "html" | "htm" => "text/html; charset=utf-8",
         "js" | "mjs" => "text/javascript; charset=utf-8",
@@ -220,39 +214,21 @@ impl Drop for ServerHandle {
 /// `X-Content-Type-Options: nosniff` so that browsers trust only the declared type, and
 /// `Cache-Control: no-cache` so that a rebuilt app is always picked up.
 pub fn serve_dir(dir: &Path, addr: &str) -> io::Result<ServerHandle> {
-    let root = dir
-        .canonicalize()
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot serve {}: {e}", dir.display())))?;
-    let server = tiny_http::Server::http(addr).map_err(|e| {
-        io::Error::new(
-            io::ErrorKind::AddrNotAvailable,
-            format!("cannot listen on {addr}: {e}"),
-        )
-    })?;
-    let addr = server.server_addr().to_ip().ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::AddrNotAvailable,
-            format!("{addr} is not an IP address"),
-        )
-    })?;
+    let root = dir.canonicalize().map_err(|e| io::Error::new(e.kind(), format!("cannot serve {}: {e}", dir.display())))?;
+    let server = tiny_http::Server::http(addr).map_err(|e| io::Error::new(io::ErrorKind::AddrNotAvailable, format!("cannot listen on {addr}: {e}")))?;
+    let addr = server.server_addr().to_ip().ok_or_else(|| io::Error::new(io::ErrorKind::AddrNotAvailable, format!("{addr} is not an IP address")))?;
     let server = Arc::new(server);
     let thread = {
         let server = Arc::clone(&server);
-        std::thread::Builder::new()
-            .name(format!("serve {}", root.display()))
-            .spawn(move || {
-                for request in server.incoming_requests() {
-                    let response = respond_to(&root, request.method(), request.url());
-                    // A client that hung up is not the server's problem.
-                    let _ = request.respond(response);
-                }
-            })?
+        std::thread::Builder::new().name(format!("serve {}", root.display())).spawn(move || {
+            for request in server.incoming_requests() {
+                let response = respond_to(&root, request.method(), request.url());
+                // A client that hung up is not the server's problem.
+                let _ = request.respond(response);
+            }
+        })?
     };
-    Ok(ServerHandle {
-        server,
-        addr,
-        thread: Some(thread),
-    })
+    Ok(ServerHandle { server, addr, thread: Some(thread) })
 }
 
 type Response = tiny_http::Response<io::Cursor<Vec<u8>>>;
@@ -270,11 +246,7 @@ fn respond_to(root: &Path, method: &tiny_http::Method, url: &str) -> Response {
         return plain(404, "not found\n");
     };
     let content_type = mime_type(&path);
-    let csp = if content_type.starts_with("text/html") {
-        content_security_policy(&String::from_utf8_lossy(&body))
-    } else {
-        base_csp()
-    };
+    let csp = if content_type.starts_with("text/html") { content_security_policy(&String::from_utf8_lossy(&body)) } else { base_csp() };
     Response::from_data(body)
         .with_header(header("Content-Type", content_type))
         .with_header(header("Content-Security-Policy", &csp))
@@ -337,8 +309,7 @@ fn plain(status: u16, text: &str) -> Response {
 }
 
 fn header(name: &str, value: &str) -> tiny_http::Header {
-    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes())
-        .expect("header names and values here are ASCII without line breaks")
+    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("header names and values here are ASCII without line breaks")
 }
 
 #[cfg(test)]
@@ -352,18 +323,12 @@ mod tests {
         // The example from the CSP specification: `alert('Hello, world.');` hashes to this.
         let html = "<html><script>alert('Hello, world.');</script></html>";
         let csp = content_security_policy(html);
-        assert!(
-            csp.contains("script-src 'self' 'wasm-unsafe-eval' 'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='"),
-            "{csp}"
-        );
+        assert!(csp.contains("script-src 'self' 'wasm-unsafe-eval' 'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='"), "{csp}");
     }
 
     #[test]
     fn csp_hash_ignores_carriage_returns() {
-        assert_eq!(
-            content_security_policy("<script>a();\r\nb();\r</script>"),
-            content_security_policy("<script>a();\nb();\n</script>")
-        );
+        assert_eq!(content_security_policy("<script>a();\r\nb();\r</script>"), content_security_policy("<script>a();\nb();\n</script>"));
     }
 
     #[test]
@@ -377,10 +342,7 @@ await init();
 <script data-src="x">one()</script>
 </head>"#;
         let scripts = inline_scripts(html);
-        assert_eq!(
-            scripts,
-            vec!["\nimport init from '/app.js';\nawait init();\n", "one()"]
-        );
+        assert_eq!(scripts, vec!["\nimport init from '/app.js';\nawait init();\n", "one()"]);
         assert!(inline_scripts("<p>no scripts</p>").is_empty());
         assert_eq!(content_security_policy("<p></p>"), base_csp());
         assert!(!base_csp().contains("sha256"));
@@ -396,10 +358,7 @@ await init();
         assert_eq!(mime_type(Path::new("i.svg")), "image/svg+xml");
         assert_eq!(mime_type(Path::new("d.json")), "application/json");
         assert_eq!(mime_type(Path::new("p.png")), "image/png");
-        assert_eq!(
-            mime_type(Path::new("noextension")),
-            "application/octet-stream"
-        );
+        assert_eq!(mime_type(Path::new("noextension")), "application/octet-stream");
     }
 
     #[test]
@@ -416,8 +375,7 @@ await init();
 
     impl Scratch {
         fn new(name: &str) -> Scratch {
-            let dir =
-                std::env::temp_dir().join(format!("interleave-{name}-{}", std::process::id()));
+            let dir = std::env::temp_dir().join(format!("interleave-{name}-{}", std::process::id()));
             let _ = fs::remove_dir_all(&dir);
             fs::create_dir_all(dir.join("assets")).unwrap();
             Scratch(dir)
@@ -431,39 +389,22 @@ await init();
     }
 
     /// Sends one HTTP/1.0 request and returns the status line, lowercased headers and body.
-    fn get(
-        server: &ServerHandle,
-        method: &str,
-        target: &str,
-    ) -> (String, Vec<(String, String)>, Vec<u8>) {
+    fn get(server: &ServerHandle, method: &str, target: &str) -> (String, Vec<(String, String)>, Vec<u8>) {
         let mut stream = TcpStream::connect(server.addr()).unwrap();
-        write!(
-            stream,
-            "{method} {target} HTTP/1.0\r\nHost: localhost\r\n\r\n"
-        )
-        .unwrap();
+        write!(stream, "{method} {target} HTTP/1.0\r\nHost: localhost\r\n\r\n").unwrap();
         let mut raw = Vec::new();
         stream.read_to_end(&mut raw).unwrap();
-        let split = raw
-            .windows(4)
-            .position(|w| w == b"\r\n\r\n")
-            .expect("end of headers");
+        let split = raw.windows(4).position(|w| w == b"\r\n\r\n").expect("end of headers");
         let head = String::from_utf8(raw[..split].to_vec()).unwrap();
         let body = raw[split + 4..].to_vec();
         let mut lines = head.lines();
         let status = lines.next().unwrap().to_string();
-        let headers = lines
-            .filter_map(|l| l.split_once(':'))
-            .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
-            .collect();
+        let headers = lines.filter_map(|l| l.split_once(':')).map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string())).collect();
         (status, headers, body)
     }
 
     fn header_value<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
-        headers
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+        headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
 
     #[test]
@@ -480,42 +421,25 @@ await init();
         let (status, headers, body) = get(&server, "GET", "/");
         assert!(status.contains(" 200"), "{status}");
         assert_eq!(body, index.as_bytes());
-        assert_eq!(
-            header_value(&headers, "content-type"),
-            Some("text/html; charset=utf-8")
-        );
+        assert_eq!(header_value(&headers, "content-type"), Some("text/html; charset=utf-8"));
         let csp = header_value(&headers, "content-security-policy").unwrap();
         assert_eq!(csp, content_security_policy(index));
         assert!(csp.contains("'sha256-"), "{csp}");
-        assert_eq!(
-            header_value(&headers, "x-content-type-options"),
-            Some("nosniff")
-        );
+        assert_eq!(header_value(&headers, "x-content-type-options"), Some("nosniff"));
 
         let (status, headers, body) = get(&server, "GET", "/app_bg.wasm?v=1");
         assert!(status.contains(" 200"), "{status}");
-        assert_eq!(
-            header_value(&headers, "content-type"),
-            Some("application/wasm")
-        );
+        assert_eq!(header_value(&headers, "content-type"), Some("application/wasm"));
         assert_eq!(body, b"\0asm\x01\0\0\0");
 
         let (_, headers, _) = get(&server, "GET", "/assets/app.js");
-        assert_eq!(
-            header_value(&headers, "content-type"),
-            Some("text/javascript; charset=utf-8")
-        );
+        assert_eq!(header_value(&headers, "content-type"), Some("text/javascript; charset=utf-8"));
 
         let (status, _, body) = get(&server, "HEAD", "/index.html");
         assert!(status.contains(" 200"), "{status}");
         assert!(body.is_empty());
 
-        for missing in [
-            "/nothing.js",
-            "/../Cargo.toml",
-            "/assets/%2e%2e/%2e%2e/x",
-            "/%zz",
-        ] {
+        for missing in ["/nothing.js", "/../Cargo.toml", "/assets/%2e%2e/%2e%2e/x", "/%zz"] {
             let (status, _, _) = get(&server, "GET", missing);
             assert!(status.contains(" 404"), "{missing}: {status}");
         }
@@ -534,19 +458,14 @@ await init();
         // server is dropped; binding the same address again proves the listener is gone.
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
         while let Err(error) = std::net::TcpListener::bind(addr) {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "port still taken after stop: {error}"
-            );
+            assert!(std::time::Instant::now() < deadline, "port still taken after stop: {error}");
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
     }
 
     #[test]
     fn a_missing_directory_is_an_error() {
-        let error = serve_dir(Path::new("/nonexistent/interleave/dist"), "127.0.0.1:0")
-            .err()
-            .unwrap();
+        let error = serve_dir(Path::new("/nonexistent/interleave/dist"), "127.0.0.1:0").err().unwrap();
         assert!(error.to_string().contains("cannot serve"), "{error}");
     }
 }

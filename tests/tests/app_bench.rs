@@ -75,9 +75,8 @@ document.querySelector('#explore-start').click();
 
 #[tokio::test]
 async fn app_figures_in_chromium() {
-    let dist = std::env::var_os("INTERLEAVE_DIST")
-        .map(PathBuf::from)
-        .expect("INTERLEAVE_DIST names the built app's dist/ directory (`cargo xtask bench` sets it)");
+    let dist =
+        std::env::var_os("INTERLEAVE_DIST").map(PathBuf::from).expect("INTERLEAVE_DIST names the built app's dist/ directory (`cargo xtask bench` sets it)");
     assert!(dist.join("index.html").is_file(), "{} has no index.html", dist.display());
     let server = serve_dir(&dist, "127.0.0.1:0").expect("serve the built app");
     let driver = ChromeDriver::start().expect("start chromedriver");
@@ -110,13 +109,7 @@ async fn measure(client: &Client, url: &str) -> Result<(), String> {
         .await
         .map_err(|e| format!("cannot choose the MP test: {e}"))?;
     wait_for(client, "document.querySelector('#lanes').getAttribute('data-work-items') === '2'", "the MP test").await?;
-    client
-        .find(Locator::Css("#memory-model"))
-        .await
-        .map_err(|e| e.to_string())?
-        .select_by_value("relaxed")
-        .await
-        .map_err(|e| e.to_string())?;
+    client.find(Locator::Css("#memory-model")).await.map_err(|e| e.to_string())?.select_by_value("relaxed").await.map_err(|e| e.to_string())?;
     click(client, "#explore-mode-random").await?;
     let runs = client.find(Locator::Css("#explore-runs")).await.map_err(|e| format!("no #explore-runs: {e}"))?;
     runs.clear().await.map_err(|e| e.to_string())?;
@@ -135,13 +128,7 @@ async fn measure(client: &Client, url: &str) -> Result<(), String> {
                 let why: Value = client.execute("return window.__failed;", vec![]).await.map_err(|e| e.to_string())?;
                 return Err(format!("the exploration failed: {why}"));
             }
-            let summary = client
-                .find(Locator::Css("#explore-summary"))
-                .await
-                .map_err(|e| e.to_string())?
-                .text()
-                .await
-                .map_err(|e| e.to_string())?;
+            let summary = client.find(Locator::Css("#explore-summary")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
             let expected = thousands(RUNS);
             if !summary.contains(&expected) {
                 return Err(format!("the summary should count {expected} runs: {summary:?}"));
@@ -150,32 +137,18 @@ async fn measure(client: &Client, url: &str) -> Result<(), String> {
         }
     }
     for (i, &workers) in counts.iter().enumerate() {
-        println!(
-            "app-bench explore_mp/{workers}_workers runs={RUNS} ms={:.0} schedules_per_s={:.0}",
-            best[i],
-            RUNS as f64 / (best[i] / 1000.0)
-        );
+        println!("app-bench explore_mp/{workers}_workers runs={RUNS} ms={:.0} schedules_per_s={:.0}", best[i], RUNS as f64 / (best[i] / 1000.0));
     }
     Ok(())
 }
 
-
 async fn click(client: &Client, css: &str) -> Result<(), String> {
-    client
-        .find(Locator::Css(css))
-        .await
-        .map_err(|e| format!("no {css}: {e}"))?
-        .click()
-        .await
-        .map_err(|e| format!("cannot click {css}: {e}"))
+    client.find(Locator::Css(css)).await.map_err(|e| format!("no {css}: {e}"))?.click().await.map_err(|e| format!("cannot click {css}: {e}"))
 }
 
 /// The value of the JavaScript expression `expression`, as a number (NaN when it is not one).
 async fn number(client: &Client, expression: &str) -> Result<f64, String> {
-    let value = client
-        .execute(&format!("return {expression};"), vec![])
-        .await
-        .map_err(|e| format!("{expression}: {e}"))?;
+    let value = client.execute(&format!("return {expression};"), vec![]).await.map_err(|e| format!("{expression}: {e}"))?;
     Ok(value.as_f64().unwrap_or(f64::NAN))
 }
 

@@ -96,7 +96,11 @@ fn engine(name: &str, text: &str, test: &Test, memory: bool) -> Result<Engine, S
 enum Comparison {
     Agree,
     /// Classes, cause, and the lines that detail them.
-    Disagree { classes: Vec<&'static str>, cause: Option<&'static str>, details: Vec<String> },
+    Disagree {
+        classes: Vec<&'static str>,
+        cause: Option<&'static str>,
+        details: Vec<String>,
+    },
     /// The checker or the engine could not run it.
     Failed(String),
 }
@@ -164,7 +168,13 @@ fn report(title: &str, cases: &[(String, String, Test, bool)], summary: &str) ->
         let workers: Vec<_> = (0..WORKERS)
             .map(|k| {
                 s.spawn(move || {
-                    cases.iter().enumerate().skip(k).step_by(WORKERS).map(|(i, (name, text, test, memory))| (i, compare(name, text, test, *memory))).collect::<Vec<_>>()
+                    cases
+                        .iter()
+                        .enumerate()
+                        .skip(k)
+                        .step_by(WORKERS)
+                        .map(|(i, (name, text, test, memory))| (i, compare(name, text, test, *memory)))
+                        .collect::<Vec<_>>()
                 })
             })
             .collect();
@@ -279,7 +289,14 @@ fn the_litmus_examples_agree_with_their_models() {
     for b in &beyond {
         summary.push_str(&format!("\n# Out of the checker's reach: {b}"));
     }
-    finish(report("The engine's exhaustive relaxed exploration against the axiomatic checker, OpenCL or PTX model by the test's dialect (tests/axiomatic.rs)", &cases, &summary), "litmus_examples.expected");
+    finish(
+        report(
+            "The engine's exhaustive relaxed exploration against the axiomatic checker, OpenCL or PTX model by the test's dialect (tests/axiomatic.rs)",
+            &cases,
+            &summary,
+        ),
+        "litmus_examples.expected",
+    );
 }
 
 #[test]
@@ -307,5 +324,8 @@ fn the_generated_family_agrees_with_the_opencl_model() {
         PLAN.three_threads
     );
     let cases: Vec<(String, String, Test, bool)> = family.into_iter().map(|c| (c.name, c.text, c.test, true)).collect();
-    finish(report("The engine's exhaustive relaxed exploration against the axiomatic OpenCL checker (tests/axiomatic.rs)", &cases, &summary), "family.expected");
+    finish(
+        report("The engine's exhaustive relaxed exploration against the axiomatic OpenCL checker (tests/axiomatic.rs)", &cases, &summary),
+        "family.expected",
+    );
 }

@@ -62,10 +62,7 @@
 //! fixed sleep would be either flaky or slow. Screenshots go to `target/screenshots/` so that a
 //! failure (or a layout change) can be looked at afterwards.
 
-use fantoccini::actions::{
-    InputSource, KeyAction, KeyActions, MouseActions, PointerAction, WheelAction, WheelActions,
-    MOUSE_BUTTON_LEFT,
-};
+use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, PointerAction, WheelAction, WheelActions, MOUSE_BUTTON_LEFT};
 use fantoccini::key::Key;
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, Locator};
@@ -126,11 +123,7 @@ async fn the_app_runs_steps_and_explores_in_chromium() {
              `cargo xtask test`, which builds it and sets INTERLEAVE_DIST to its dist/ directory"
         );
     };
-    assert!(
-        dist.join("index.html").is_file(),
-        "{} has no index.html; run `cargo xtask test` to build the app",
-        dist.display()
-    );
+    assert!(dist.join("index.html").is_file(), "{} has no index.html; run `cargo xtask test` to build the app", dist.display());
 
     let server = serve_dir(&dist, "127.0.0.1:0").expect("serve the built app");
     let driver = ChromeDriver::start().expect("start chromedriver");
@@ -171,11 +164,7 @@ async fn the_app_runs_steps_and_explores_in_chromium() {
         panic!("{message}");
     }
     match console {
-        Ok(Some(errors)) => assert!(
-            errors.is_empty(),
-            "the browser console has errors:\n{}",
-            errors.join("\n")
-        ),
+        Ok(Some(errors)) => assert!(errors.is_empty(), "the browser console has errors:\n{}", errors.join("\n")),
         Ok(None) => eprintln!("note: this chromedriver does not return console logs; not checked"),
         Err(message) => panic!("{message}"),
     }
@@ -184,58 +173,34 @@ async fn the_app_runs_steps_and_explores_in_chromium() {
 /// Walks through the DOM contract: load, run the default example to the end, then reset and
 /// take a single step.
 async fn check_app(client: &Client, url: &str) -> Check {
-    client
-        .goto(url)
-        .await
-        .map_err(|e| format!("cannot open {url}: {e}"))?;
+    client.goto(url).await.map_err(|e| format!("cannot open {url}: {e}"))?;
 
-    wait_until(
-        "the app to render `button#run`",
-        FIRST_RENDER_WAIT,
-        || async {
-            count(client, "button#run")
-                .await
-                .and_then(|n| exactly(n, 1, "button#run"))
-        },
-    )
+    wait_until("the app to render `button#run`", FIRST_RENDER_WAIT, || async { count(client, "button#run").await.and_then(|n| exactly(n, 1, "button#run")) })
+        .await?;
+
+    wait_until("the editor `#editor .cm-content` to hold the default kernel", WAIT, || async {
+        let text = editor_text(client).await?;
+        if text.contains("__kernel") {
+            Ok(())
+        } else {
+            Err(format!("the editor holds {:?}", abbreviate(&text)))
+        }
+    })
     .await?;
 
-    wait_until(
-        "the editor `#editor .cm-content` to hold the default kernel",
-        WAIT,
-        || async {
-            let text = editor_text(client).await?;
-            if text.contains("__kernel") {
-                Ok(())
-            } else {
-                Err(format!("the editor holds {:?}", abbreviate(&text)))
-            }
-        },
-    )
-    .await?;
-
-    wait_until(
-        "`#lanes[data-work-items]` to give the launch size",
-        WAIT,
-        || async {
-            let value = attribute(client, "#lanes", "data-work-items").await?;
-            if value == DEFAULT_WORK_ITEMS.to_string() {
-                Ok(())
-            } else {
-                Err(format!(
-                    "data-work-items is {value:?}, expected {DEFAULT_WORK_ITEMS}"
-                ))
-            }
-        },
-    )
+    wait_until("`#lanes[data-work-items]` to give the launch size", WAIT, || async {
+        let value = attribute(client, "#lanes", "data-work-items").await?;
+        if value == DEFAULT_WORK_ITEMS.to_string() {
+            Ok(())
+        } else {
+            Err(format!("data-work-items is {value:?}, expected {DEFAULT_WORK_ITEMS}"))
+        }
+    })
     .await?;
 
     click(client, "button#run").await?;
     wait_for_status(client, "completed").await?;
-    wait_until("one lane per work-item, each with a mark", WAIT, || {
-        lanes_after_run(client)
-    })
-    .await?;
+    wait_until("one lane per work-item, each with a mark", WAIT, || lanes_after_run(client)).await?;
     save_screenshot(client, "e2e-default-example.png").await?;
     check_timeline(client).await?;
 
@@ -249,22 +214,16 @@ async fn check_app(client: &Client, url: &str) -> Check {
     .await?;
 
     click(client, "button#step").await?;
-    wait_until(
-        "one step: a single mark and status `running`",
-        WAIT,
-        || async {
-            let marks = total_marks(client).await?;
-            let drawn = attribute(client, "#timeline-canvas", "data-events").await?;
-            let status = attribute(client, "#status", "data-status").await?;
-            if marks == 1 && drawn == "1" && status == "running" {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{marks} mark(s), {drawn} drawn, data-status {status:?}"
-                ))
-            }
-        },
-    )
+    wait_until("one step: a single mark and status `running`", WAIT, || async {
+        let marks = total_marks(client).await?;
+        let drawn = attribute(client, "#timeline-canvas", "data-events").await?;
+        let status = attribute(client, "#status", "data-status").await?;
+        if marks == 1 && drawn == "1" && status == "running" {
+            Ok(())
+        } else {
+            Err(format!("{marks} mark(s), {drawn} drawn, data-status {status:?}"))
+        }
+    })
     .await?;
     save_screenshot(client, "e2e-step.png").await?;
     Ok(())
@@ -272,35 +231,17 @@ async fn check_app(client: &Client, url: &str) -> Check {
 
 /// The text the code editor shows, line by line.
 async fn editor_text(client: &Client) -> Check<String> {
-    client
-        .find(Locator::Css("#editor .cm-content"))
-        .await
-        .map_err(|e| format!("no #editor .cm-content: {e}"))?
-        .text()
-        .await
-        .map_err(|e| e.to_string())
+    client.find(Locator::Css("#editor .cm-content")).await.map_err(|e| format!("no #editor .cm-content: {e}"))?.text().await.map_err(|e| e.to_string())
 }
 
 /// Sends keys to the element that has the focus, as a user types.
 async fn type_keys(client: &Client, keys: &str) -> Check {
-    client
-        .active_element()
-        .await
-        .map_err(|e| format!("no focused element: {e}"))?
-        .send_keys(keys)
-        .await
-        .map_err(|e| format!("cannot type: {e}"))
+    client.active_element().await.map_err(|e| format!("no focused element: {e}"))?.send_keys(keys).await.map_err(|e| format!("cannot type: {e}"))
 }
 
 /// Whether the focus is inside the code editor.
 async fn editor_has_focus(client: &Client) -> Check<bool> {
-    let inside = client
-        .execute(
-            "return !!document.activeElement.closest('#editor .cm-editor');",
-            vec![],
-        )
-        .await
-        .map_err(|e| e.to_string())?;
+    let inside = client.execute("return !!document.activeElement.closest('#editor .cm-editor');", vec![]).await.map_err(|e| e.to_string())?;
     Ok(inside == Value::Bool(true))
 }
 
@@ -315,30 +256,17 @@ async fn check_editor(client: &Client) -> Check {
     click(client, "button#run").await?;
     wait_for_status(client, "completed").await?;
     wait_until("a finding marker on line 11", WAIT, || async {
-        count(client, "#editor .cm-finding-marker[data-line=\"11\"]")
-            .await
-            .and_then(|n| exactly(n, 1, ".cm-finding-marker on line 11"))
+        count(client, "#editor .cm-finding-marker[data-line=\"11\"]").await.and_then(|n| exactly(n, 1, ".cm-finding-marker on line 11"))
     })
     .await?;
-    let at = client
-        .find(Locator::Css("#findings li .at"))
-        .await
-        .map_err(|e| format!("no finding with a place: {e}"))?
-        .text()
-        .await
-        .map_err(|e| e.to_string())?;
+    let at =
+        client.find(Locator::Css("#findings li .at")).await.map_err(|e| format!("no finding with a place: {e}"))?.text().await.map_err(|e| e.to_string())?;
     let line = at.split(':').next().unwrap_or_default().to_owned();
     click(client, "#findings li button").await?;
     wait_until("opening the finding to select its line", WAIT, || async {
         let selected = attribute(client, "#editor", "data-selection-line").await?;
-        ensure!(
-            selected == line,
-            "data-selection-line {selected:?}, finding at {at:?}"
-        );
-        ensure!(
-            editor_has_focus(client).await?,
-            "the editor does not have the focus"
-        );
+        ensure!(selected == line, "data-selection-line {selected:?}, finding at {at:?}");
+        ensure!(editor_has_focus(client).await?, "the editor does not have the focus");
         Ok(())
     })
     .await?;
@@ -361,11 +289,7 @@ async fn check_editor(client: &Client) -> Check {
     type_keys(client, &format!("{home}// edited{}", Key::Enter)).await?;
     wait_until("the typed line to reach the app", WAIT, || async {
         let text = editor_text(client).await?;
-        ensure!(
-            text.starts_with("// edited\n// Lost updates"),
-            "the editor holds {:?}",
-            abbreviate(&text)
-        );
+        ensure!(text.starts_with("// edited\n// Lost updates"), "the editor holds {:?}", abbreviate(&text));
         let status = attribute(client, "#status", "data-status").await?;
         ensure!(status == "idle", "data-status {status:?} after an edit");
         Ok(())
@@ -388,10 +312,7 @@ async fn check_editor(client: &Client) -> Check {
 
     // Tab indents, so Escape first lets Tab move the focus on.
     type_keys(client, &format!("{}{}", Key::Escape, Key::Tab)).await?;
-    ensure!(
-        !editor_has_focus(client).await?,
-        "Escape then Tab left the focus in the editor"
-    );
+    ensure!(!editor_has_focus(client).await?, "Escape then Tab left the focus in the editor");
     Ok(())
 }
 
@@ -400,147 +321,74 @@ async fn check_editor(client: &Client) -> Check {
 /// over several workers.
 async fn check_exploration(client: &Client) -> Check {
     select(client, "#examples", "litmus/mp.litmus").await?;
-    wait_until(
-        "the MP test in the editor, with one lane per thread",
-        WAIT,
-        || async {
-            let note = count(client, "#litmus-note").await?;
-            let threads = attribute(client, "#lanes", "data-work-items").await?;
-            let sizes = count(client, "#global").await?;
-            if note == 1 && threads == "2" && sizes == 0 {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{note} #litmus-note, data-work-items {threads:?}, {sizes} #global"
-                ))
-            }
-        },
-    )
+    wait_until("the MP test in the editor, with one lane per thread", WAIT, || async {
+        let note = count(client, "#litmus-note").await?;
+        let threads = attribute(client, "#lanes", "data-work-items").await?;
+        let sizes = count(client, "#global").await?;
+        if note == 1 && threads == "2" && sizes == 0 {
+            Ok(())
+        } else {
+            Err(format!("{note} #litmus-note, data-work-items {threads:?}, {sizes} #global"))
+        }
+    })
     .await?;
     select(client, "#memory-model", "relaxed").await?;
     click(client, "#explore-mode-exhaustive").await?;
-    wait_until(
-        "the exhaustive mode to show its preemption bound",
-        WAIT,
-        || async {
-            count(client, "#explore-preemptions")
-                .await
-                .and_then(|n| exactly(n, 1, "#explore-preemptions"))
-        },
-    )
+    wait_until("the exhaustive mode to show its preemption bound", WAIT, || async {
+        count(client, "#explore-preemptions").await.and_then(|n| exactly(n, 1, "#explore-preemptions"))
+    })
     .await?;
     click(client, "#explore-start").await?;
     wait_for_phase(client, "done").await?;
 
-    let rows = client
-        .find_all(Locator::Css("#explore-outcomes tbody tr"))
-        .await
-        .map_err(|e| e.to_string())?;
+    let rows = client.find_all(Locator::Css("#explore-outcomes tbody tr")).await.map_err(|e| e.to_string())?;
     exactly(rows.len(), 4, "#explore-outcomes tbody tr")?;
-    let weak = client
-        .find_all(Locator::Css("#explore-outcomes tr[data-exists=\"true\"]"))
-        .await
-        .map_err(|e| e.to_string())?;
+    let weak = client.find_all(Locator::Css("#explore-outcomes tr[data-exists=\"true\"]")).await.map_err(|e| e.to_string())?;
     exactly(weak.len(), 1, "weak outcome row")?;
     let label = weak[0].text().await.map_err(|e| e.to_string())?;
     ensure!(label.contains(WEAK_MP), "the weak row reads {label:?}");
-    ensure!(
-        count(client, "#explore-summary [data-exists-observed=\"true\"]").await? == 1,
-        "the summary does not say the condition was observed"
-    );
-    ensure!(
-        count(client, "#explore-summary [data-complete=\"true\"]").await? == 1,
-        "the summary does not say the search was complete"
-    );
+    ensure!(count(client, "#explore-summary [data-exists-observed=\"true\"]").await? == 1, "the summary does not say the condition was observed");
+    ensure!(count(client, "#explore-summary [data-complete=\"true\"]").await? == 1, "the summary does not say the search was complete");
     let bars = attribute(client, "#explore-histogram", "data-bars").await?;
     let highlighted = attribute(client, "#explore-histogram", "data-highlighted").await?;
-    ensure!(
-        bars == "4" && highlighted == "1",
-        "the histogram has {bars} bars, {highlighted} highlighted"
-    );
+    ensure!(bars == "4" && highlighted == "1", "the histogram has {bars} bars, {highlighted} highlighted");
     scroll_to(client, "#explore-title").await?;
     save_screenshot(client, "e2e-explore.png").await?;
 
-    click(
-        client,
-        "#explore-outcomes tr[data-exists=\"true\"] button.replay",
-    )
-    .await?;
+    click(client, "#explore-outcomes tr[data-exists=\"true\"] button.replay").await?;
     wait_for_status(client, "completed").await?;
-    wait_until(
-        "the run to show the weak outcome's registers",
-        WAIT,
-        || async {
-            let registers = client
-                .find(Locator::Css("#registers"))
-                .await
-                .map_err(|e| format!("no #registers: {e}"))?;
-            let text = registers.text().await.map_err(|e| e.to_string())?;
-            let exists = registers
-                .attr("data-exists")
-                .await
-                .map_err(|e| e.to_string())?;
-            if text.contains(WEAK_MP) && exists.as_deref() == Some("true") {
-                Ok(())
-            } else {
-                Err(format!("#registers reads {text:?}, data-exists {exists:?}"))
-            }
-        },
-    )
+    wait_until("the run to show the weak outcome's registers", WAIT, || async {
+        let registers = client.find(Locator::Css("#registers")).await.map_err(|e| format!("no #registers: {e}"))?;
+        let text = registers.text().await.map_err(|e| e.to_string())?;
+        let exists = registers.attr("data-exists").await.map_err(|e| e.to_string())?;
+        if text.contains(WEAK_MP) && exists.as_deref() == Some("true") {
+            Ok(())
+        } else {
+            Err(format!("#registers reads {text:?}, data-exists {exists:?}"))
+        }
+    })
     .await?;
-    let lanes = client
-        .find_all(Locator::Css("#lanes .lane .wi"))
-        .await
-        .map_err(|e| e.to_string())?;
+    let lanes = client.find_all(Locator::Css("#lanes .lane .wi")).await.map_err(|e| e.to_string())?;
     let mut labels = Vec::new();
     for lane in &lanes {
         labels.push(lane.text().await.map_err(|e| e.to_string())?);
     }
-    ensure!(
-        labels == ["P0 (wg 0)", "P1 (wg 1)"],
-        "the lanes are {labels:?}"
-    );
-    let scheduler = client
-        .find(Locator::Css("#scheduler"))
-        .await
-        .map_err(|e| e.to_string())?
-        .prop("value")
-        .await
-        .map_err(|e| e.to_string())?;
-    ensure!(
-        scheduler.as_deref() == Some("replay"),
-        "the scheduler reads {scheduler:?}"
-    );
-    ensure!(
-        count(
-            client,
-            "#explore-outcomes tr.selected[data-exists=\"true\"]"
-        )
-        .await?
-            == 1,
-        "the loaded outcome is not marked"
-    );
+    ensure!(labels == ["P0 (wg 0)", "P1 (wg 1)"], "the lanes are {labels:?}");
+    let scheduler = client.find(Locator::Css("#scheduler")).await.map_err(|e| e.to_string())?.prop("value").await.map_err(|e| e.to_string())?;
+    ensure!(scheduler.as_deref() == Some("replay"), "the scheduler reads {scheduler:?}");
+    ensure!(count(client, "#explore-outcomes tr.selected[data-exists=\"true\"]").await? == 1, "the loaded outcome is not marked");
     save_screenshot(client, "e2e-explore-replay.png").await?;
     scroll_to(client, "body").await?;
     save_screenshot(client, "e2e-explore-run.png").await?;
 
     // Random seeds, split over the browser's processors and merged: every seed counts once.
     click(client, "#explore-mode-random").await?;
-    let runs = client
-        .find(Locator::Css("#explore-runs"))
-        .await
-        .map_err(|e| format!("no #explore-runs: {e}"))?;
+    let runs = client.find(Locator::Css("#explore-runs")).await.map_err(|e| format!("no #explore-runs: {e}"))?;
     runs.clear().await.map_err(|e| e.to_string())?;
     runs.send_keys("3000").await.map_err(|e| e.to_string())?;
     click(client, "#explore-start").await?;
     wait_for_phase(client, "done").await?;
-    let summary = client
-        .find(Locator::Css("#explore-summary"))
-        .await
-        .map_err(|e| e.to_string())?
-        .text()
-        .await
-        .map_err(|e| e.to_string())?;
+    let summary = client.find(Locator::Css("#explore-summary")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
     ensure!(summary.contains("3,000"), "the summary reads {summary:?}");
     let rows = count(client, "#explore-outcomes tbody tr").await?;
     ensure!((2..=4).contains(&rows), "{rows} outcomes of random MP");
@@ -574,10 +422,7 @@ fn download_dir() -> PathBuf {
 /// The session every check runs in: downloads saved to [`download_dir`], the console logged so
 /// that its errors fail the test.
 fn session_config() -> SessionConfig {
-    SessionConfig {
-        downloads: Some(download_dir()),
-        console_log: true,
-    }
+    SessionConfig { downloads: Some(download_dir()), console_log: true }
 }
 
 /// The value of the input or select matched by `css`.
@@ -594,15 +439,9 @@ async fn value(client: &Client, css: &str) -> Check<String> {
 
 /// Replaces the text of the input matched by `css` as a user would: select it all, type.
 async fn retype(client: &Client, css: &str, text: &str) -> Check {
-    let input = client
-        .find(Locator::Css(css))
-        .await
-        .map_err(|e| format!("no {css}: {e}"))?;
+    let input = client.find(Locator::Css(css)).await.map_err(|e| format!("no {css}: {e}"))?;
     input.clear().await.map_err(|e| e.to_string())?;
-    input
-        .send_keys(text)
-        .await
-        .map_err(|e| format!("cannot type into {css}: {e}"))
+    input.send_keys(text).await.map_err(|e| format!("cannot type into {css}: {e}"))
 }
 
 /// Dispatches a drag event of `kind` carrying files made in the page (WebDriver cannot drag
@@ -626,19 +465,15 @@ async fn drag_files(client: &Client, kind: &str, files: &[(&str, &str)]) -> Chec
 /// the engine, the edit restored after a reload, and dropped files.
 async fn check_launch_and_files(client: &Client) -> Check {
     select(client, "#examples", "count.cl").await?;
-    wait_until(
-        "the default kernel's table, and the banner keeping the replayed test",
-        WAIT,
-        || async {
-            let rows = count(client, "#args-table tr[data-param]").await?;
-            let banner = count(client, "#restore-edits").await?;
-            if rows == 2 && banner == 1 {
-                Ok(())
-            } else {
-                Err(format!("{rows} parameter rows, {banner} #restore-edits"))
-            }
-        },
-    )
+    wait_until("the default kernel's table, and the banner keeping the replayed test", WAIT, || async {
+        let rows = count(client, "#args-table tr[data-param]").await?;
+        let banner = count(client, "#restore-edits").await?;
+        if rows == 2 && banner == 1 {
+            Ok(())
+        } else {
+            Err(format!("{rows} parameter rows, {banner} #restore-edits"))
+        }
+    })
     .await?;
     scroll_to(client, "body").await?;
     save_screenshot(client, "e2e-restore-banner.png").await?;
@@ -664,27 +499,16 @@ async fn check_launch_and_files(client: &Client) -> Check {
     let file = dir.join("count.toml");
     let _ = std::fs::remove_file(&file);
     click(client, "#download-scenario").await?;
-    let text = wait_until("the scenario file to be downloaded", WAIT, || async {
-        std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))
-    })
-    .await?;
+    let text =
+        wait_until("the scenario file to be downloaded", WAIT, || async { std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display())) })
+            .await?;
     let scenario = interleave_engine::scenario::from_toml(&text, |path| {
-        Err(interleave_engine::diag::Diagnostic::error(
-            "invalid-input",
-            format!("the downloaded scenario names a source file, {path}"),
-        ))
+        Err(interleave_engine::diag::Diagnostic::error("invalid-input", format!("the downloaded scenario names a source file, {path}")))
     })
     .map_err(|d| format!("the downloaded scenario does not read back: {}\n{text}", d.message))?;
     let args: Vec<String> = scenario.args.iter().map(|a| a.to_string()).collect();
-    ensure!(
-        args == ["ids=int[8]", edited] && scenario.source.contains("__kernel void count"),
-        "the downloaded scenario has arguments {args:?}"
-    );
-    ensure!(
-        scenario.launch.global == [8] && scenario.launch.local == Some(vec![4]),
-        "the downloaded launch is {:?}",
-        scenario.launch
-    );
+    ensure!(args == ["ids=int[8]", edited] && scenario.source.contains("__kernel void count"), "the downloaded scenario has arguments {args:?}");
+    ensure!(scenario.launch.global == [8] && scenario.launch.local == Some(vec![4]), "the downloaded launch is {:?}", scenario.launch);
 
     // A reload starts from the stored inputs.
     client.refresh().await.map_err(|e| format!("cannot reload: {e}"))?;
@@ -703,23 +527,12 @@ async fn check_launch_and_files(client: &Client) -> Check {
 
     // Files dragged over the page: the drop target, then a scenario without its kernel.
     drag_files(client, "dragenter", &[("count.toml", &text)]).await?;
-    wait_until("the drop target", WAIT, || async {
-        count(client, "#drop-target")
-            .await
-            .and_then(|n| exactly(n, 1, "#drop-target"))
-    })
-    .await?;
+    wait_until("the drop target", WAIT, || async { count(client, "#drop-target").await.and_then(|n| exactly(n, 1, "#drop-target")) }).await?;
     save_screenshot(client, "e2e-drop-target-dark.png").await?;
     let lonely = "source_file = \"count.cl\"\n";
     drag_files(client, "drop", &[("alone.toml", lonely)]).await?;
     wait_until("the dropped file's problem", WAIT, || async {
-        let problems = client
-            .find(Locator::Css("#diagnostics"))
-            .await
-            .map_err(|e| format!("no #diagnostics: {e}"))?
-            .text()
-            .await
-            .map_err(|e| e.to_string())?;
+        let problems = client.find(Locator::Css("#diagnostics")).await.map_err(|e| format!("no #diagnostics: {e}"))?.text().await.map_err(|e| e.to_string())?;
         if problems.contains("count.cl") && count(client, "#drop-target").await? == 0 {
             Ok(())
         } else {
@@ -736,27 +549,17 @@ async fn check_launch_and_files(client: &Client) -> Check {
 /// Waits until `#explore-status[data-phase]` reads `expected`, failing at once if the
 /// exploration failed.
 async fn wait_for_phase(client: &Client, expected: &str) -> Check {
-    wait_until(
-        &format!("`#explore-status[data-phase]` to be {expected:?}"),
-        EXPLORE_WAIT,
-        || async {
-            let phase = attribute(client, "#explore-status", "data-phase").await?;
-            if phase == expected {
-                return Ok(Ok(()));
-            }
-            if phase == "failed" {
-                let text = client
-                    .find(Locator::Css("#explore-status"))
-                    .await
-                    .map_err(|e| e.to_string())?
-                    .text()
-                    .await
-                    .map_err(|e| e.to_string())?;
-                return Ok(Err(format!("the exploration failed: {text}")));
-            }
-            Err(format!("data-phase is {phase:?}"))
-        },
-    )
+    wait_until(&format!("`#explore-status[data-phase]` to be {expected:?}"), EXPLORE_WAIT, || async {
+        let phase = attribute(client, "#explore-status", "data-phase").await?;
+        if phase == expected {
+            return Ok(Ok(()));
+        }
+        if phase == "failed" {
+            let text = client.find(Locator::Css("#explore-status")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
+            return Ok(Err(format!("the exploration failed: {text}")));
+        }
+        Err(format!("data-phase is {phase:?}"))
+    })
     .await?
 }
 
@@ -774,10 +577,7 @@ async fn select(client: &Client, css: &str, value: &str) -> Check {
 /// Scrolls the element matched by `css` to the top of the viewport, for a screenshot.
 async fn scroll_to(client: &Client, css: &str) -> Check {
     client
-        .execute(
-            "document.querySelector(arguments[0]).scrollIntoView({block: 'start'});",
-            vec![json!(css)],
-        )
+        .execute("document.querySelector(arguments[0]).scrollIntoView({block: 'start'});", vec![json!(css)])
         .await
         .map(|_| ())
         .map_err(|e| format!("cannot scroll to {css}: {e}"))
@@ -786,57 +586,27 @@ async fn scroll_to(client: &Client, css: &str) -> Check {
 /// Ready when `#lanes .lane` holds exactly one lane per work-item, numbered 0..N by
 /// `data-work-item`, and every lane has at least one event (`data-marks`).
 async fn lanes_after_run(client: &Client) -> Check {
-    let lanes = client
-        .find_all(Locator::Css("#lanes .lane"))
-        .await
-        .map_err(|e| e.to_string())?;
+    let lanes = client.find_all(Locator::Css("#lanes .lane")).await.map_err(|e| e.to_string())?;
     exactly(lanes.len(), DEFAULT_WORK_ITEMS, "#lanes .lane")?;
     let mut numbers = Vec::new();
     for lane in &lanes {
-        let number = lane
-            .attr("data-work-item")
-            .await
-            .map_err(|e| e.to_string())?
-            .ok_or("a .lane has no data-work-item attribute")?;
-        let marks = lane
-            .attr("data-marks")
-            .await
-            .map_err(|e| e.to_string())?
-            .ok_or("a .lane has no data-marks attribute")?;
-        ensure!(
-            marks.parse::<usize>().is_ok_and(|m| m > 0),
-            "lane {number} has data-marks {marks:?}"
-        );
-        numbers.push(
-            number
-                .parse::<usize>()
-                .map_err(|_| format!("data-work-item {number:?}"))?,
-        );
+        let number = lane.attr("data-work-item").await.map_err(|e| e.to_string())?.ok_or("a .lane has no data-work-item attribute")?;
+        let marks = lane.attr("data-marks").await.map_err(|e| e.to_string())?.ok_or("a .lane has no data-marks attribute")?;
+        ensure!(marks.parse::<usize>().is_ok_and(|m| m > 0), "lane {number} has data-marks {marks:?}");
+        numbers.push(number.parse::<usize>().map_err(|_| format!("data-work-item {number:?}"))?);
     }
     numbers.sort_unstable();
-    ensure!(
-        numbers == (0..DEFAULT_WORK_ITEMS).collect::<Vec<_>>(),
-        "lanes are numbered {numbers:?}, expected 0..{DEFAULT_WORK_ITEMS}"
-    );
+    ensure!(numbers == (0..DEFAULT_WORK_ITEMS).collect::<Vec<_>>(), "lanes are numbered {numbers:?}, expected 0..{DEFAULT_WORK_ITEMS}");
     Ok(())
 }
 
 /// The sum of the lanes' `data-marks`: every event on the timeline.
 async fn total_marks(client: &Client) -> Check<usize> {
-    let lanes = client
-        .find_all(Locator::Css("#lanes .lane"))
-        .await
-        .map_err(|e| e.to_string())?;
+    let lanes = client.find_all(Locator::Css("#lanes .lane")).await.map_err(|e| e.to_string())?;
     let mut total = 0;
     for lane in &lanes {
-        let marks = lane
-            .attr("data-marks")
-            .await
-            .map_err(|e| e.to_string())?
-            .ok_or("a .lane has no data-marks attribute")?;
-        total += marks
-            .parse::<usize>()
-            .map_err(|_| format!("data-marks {marks:?}"))?;
+        let marks = lane.attr("data-marks").await.map_err(|e| e.to_string())?.ok_or("a .lane has no data-marks attribute")?;
+        total += marks.parse::<usize>().map_err(|_| format!("data-marks {marks:?}"))?;
     }
     Ok(total)
 }
@@ -851,12 +621,7 @@ async fn canvas_box(client: &Client) -> Check<(f64, f64, f64, f64)> {
         )
         .await
         .map_err(|e| format!("cannot measure the canvas: {e}"))?;
-    let numbers: Vec<f64> = value
-        .as_array()
-        .ok_or("the canvas's box is not a list")?
-        .iter()
-        .filter_map(Value::as_f64)
-        .collect();
+    let numbers: Vec<f64> = value.as_array().ok_or("the canvas's box is not a list")?.iter().filter_map(Value::as_f64).collect();
     match numbers[..] {
         [left, top, width, height] => Ok((left, top, width, height)),
         _ => Err(format!("the canvas's box is {value}")),
@@ -866,9 +631,7 @@ async fn canvas_box(client: &Client) -> Check<(f64, f64, f64, f64)> {
 /// A number the canvas records about its last paint.
 async fn canvas_number(client: &Client, name: &str) -> Check<f64> {
     let value = attribute(client, "#timeline-canvas", name).await?;
-    value
-        .parse()
-        .map_err(|_| format!("#timeline-canvas[{name}] is {value:?}"))
+    value.parse().map_err(|_| format!("#timeline-canvas[{name}] is {value:?}"))
 }
 
 /// What the mouse does at a point.
@@ -880,42 +643,20 @@ enum Mouse {
 
 /// Moves the mouse to viewport point (`x`, `y`) and, for a click, presses and releases it.
 async fn mouse(client: &Client, x: f64, y: f64, what: Mouse) -> Check {
-    let mut actions = MouseActions::new("mouse".to_string()).then(PointerAction::MoveTo {
-        duration: None,
-        x: x.round(),
-        y: y.round(),
-    });
+    let mut actions = MouseActions::new("mouse".to_string()).then(PointerAction::MoveTo { duration: None, x: x.round(), y: y.round() });
     if what == Mouse::Click {
-        actions = actions
-            .then(PointerAction::Down {
-                button: MOUSE_BUTTON_LEFT,
-            })
-            .then(PointerAction::Up {
-                button: MOUSE_BUTTON_LEFT,
-            });
+        actions = actions.then(PointerAction::Down { button: MOUSE_BUTTON_LEFT }).then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
     }
-    client
-        .perform_actions(actions)
-        .await
-        .map_err(|e| format!("cannot move the mouse to ({x}, {y}): {e}"))
+    client.perform_actions(actions).await.map_err(|e| format!("cannot move the mouse to ({x}, {y}): {e}"))
 }
 
 /// The timeline of the completed default run: zoom with the wheel, screenshots in both
 /// themes, then a click on an event seeks to its step.
 async fn check_timeline(client: &Client) -> Check {
     let (left, top, width, _) = canvas_box(client).await?;
-    let (start, end) = (
-        canvas_number(client, "data-view-start").await?,
-        canvas_number(client, "data-view-end").await?,
-    );
-    ensure!(
-        start == 0.0,
-        "the finished run is not fitted: starts at step {start}"
-    );
-    ensure!(
-        end >= canvas_number(client, "data-cursor-step").await?,
-        "the fitted view ends at step {end}, before the cursor"
-    );
+    let (start, end) = (canvas_number(client, "data-view-start").await?, canvas_number(client, "data-view-end").await?);
+    ensure!(start == 0.0, "the finished run is not fitted: starts at step {start}");
+    ensure!(end >= canvas_number(client, "data-cursor-step").await?, "the fitted view ends at step {end}, before the cursor");
     // The barrier of count.cl is in the first half of the run: zoom in about it.
     let wheel = WheelActions::new("wheel".to_string()).then(WheelAction::Scroll {
         duration: None,
@@ -924,25 +665,15 @@ async fn check_timeline(client: &Client) -> Check {
         delta_x: 0,
         delta_y: -250,
     });
-    client
-        .perform_actions(wheel)
-        .await
-        .map_err(|e| format!("cannot turn the wheel: {e}"))?;
-    wait_until(
-        "the wheel to zoom in (`data-view-start` and `data-view-end` closer)",
-        WAIT,
-        || async {
-            let zoomed = (
-                canvas_number(client, "data-view-start").await?,
-                canvas_number(client, "data-view-end").await?,
-            );
-            if zoomed.0 > start && zoomed.1 - zoomed.0 < end - start {
-                Ok(())
-            } else {
-                Err(format!("the view is {zoomed:?}, was ({start}, {end})"))
-            }
-        },
-    )
+    client.perform_actions(wheel).await.map_err(|e| format!("cannot turn the wheel: {e}"))?;
+    wait_until("the wheel to zoom in (`data-view-start` and `data-view-end` closer)", WAIT, || async {
+        let zoomed = (canvas_number(client, "data-view-start").await?, canvas_number(client, "data-view-end").await?);
+        if zoomed.0 > start && zoomed.1 - zoomed.0 < end - start {
+            Ok(())
+        } else {
+            Err(format!("the view is {zoomed:?}, was ({start}, {end})"))
+        }
+    })
     .await?;
     scroll_to(client, ".timeline").await?;
     save_screenshot(client, "e2e-timeline-light.png").await?;
@@ -963,10 +694,7 @@ async fn check_timeline(client: &Client) -> Check {
 
     // Find a mark of the first lane (the row under the group header) by hovering it.
     let (left, top, _, _) = canvas_box(client).await?;
-    let (first, last) = (
-        canvas_number(client, "data-view-start").await? as u64,
-        canvas_number(client, "data-view-end").await? as u64,
-    );
+    let (first, last) = (canvas_number(client, "data-view-start").await? as u64, canvas_number(client, "data-view-end").await? as u64);
     let start = canvas_number(client, "data-start").await?;
     let scale = canvas_number(client, "data-px-per-step").await?;
     let y = top + AXIS_HEIGHT + ROW_HEIGHT * 1.5;
@@ -974,13 +702,7 @@ async fn check_timeline(client: &Client) -> Check {
     for step in first..=last {
         let x = left + (step as f64 + 0.5 - start) * scale;
         mouse(client, x, y, Mouse::Hover).await?;
-        let hidden = client
-            .find(Locator::Css(".timeline-tooltip"))
-            .await
-            .map_err(|e| e.to_string())?
-            .attr("hidden")
-            .await
-            .map_err(|e| e.to_string())?;
+        let hidden = client.find(Locator::Css(".timeline-tooltip")).await.map_err(|e| e.to_string())?.attr("hidden").await.map_err(|e| e.to_string())?;
         if hidden.is_none() {
             let step = attribute(client, ".timeline-tooltip", "data-step").await?;
             found = Some((x, step));
@@ -990,48 +712,31 @@ async fn check_timeline(client: &Client) -> Check {
     let (x, step) = found.ok_or("no mark of the first lane shows a tooltip when hovered")?;
     save_screenshot(client, "e2e-timeline-tooltip.png").await?;
     mouse(client, x, y, Mouse::Click).await?;
-    wait_until(
-        &format!("a click on the event of step {step} to seek there"),
-        WAIT,
-        || async {
-            let cursor = attribute(client, "#timeline-canvas", "data-cursor-step").await?;
-            let status = client
-                .find(Locator::Css("#status"))
-                .await
-                .map_err(|e| e.to_string())?
-                .text()
-                .await
-                .map_err(|e| e.to_string())?;
-            if cursor == step && status.contains(&format!(" {step} step")) {
-                Ok(())
-            } else {
-                Err(format!("cursor at {cursor}, status {status:?}"))
-            }
-        },
-    )
+    wait_until(&format!("a click on the event of step {step} to seek there"), WAIT, || async {
+        let cursor = attribute(client, "#timeline-canvas", "data-cursor-step").await?;
+        let status = client.find(Locator::Css("#status")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
+        if cursor == step && status.contains(&format!(" {step} step")) {
+            Ok(())
+        } else {
+            Err(format!("cursor at {cursor}, status {status:?}"))
+        }
+    })
     .await?;
-    ensure!(
-        count(client, ".lane.selected[data-work-item=\"0\"]").await? == 1,
-        "the click did not select the first lane"
-    );
+    ensure!(count(client, ".lane.selected[data-work-item=\"0\"]").await? == 1, "the click did not select the first lane");
     save_screenshot(client, "e2e-timeline-seek.png").await?;
     Ok(())
 }
 
 /// Waits until `#status[data-status]` reads `expected`.
 async fn wait_for_status(client: &Client, expected: &str) -> Check {
-    wait_until(
-        &format!("`#status[data-status]` to be {expected:?}"),
-        WAIT,
-        || async {
-            let status = attribute(client, "#status", "data-status").await?;
-            if status == expected {
-                Ok(())
-            } else {
-                Err(format!("data-status is {status:?}"))
-            }
-        },
-    )
+    wait_until(&format!("`#status[data-status]` to be {expected:?}"), WAIT, || async {
+        let status = attribute(client, "#status", "data-status").await?;
+        if status == expected {
+            Ok(())
+        } else {
+            Err(format!("data-status is {status:?}"))
+        }
+    })
     .await
 }
 
@@ -1047,9 +752,7 @@ where
         match probe().await {
             Ok(value) => return Ok(value),
             Err(seen) if Instant::now() >= deadline => {
-                return Err(format!(
-                    "timed out after {timeout:?} waiting for {what}; last seen: {seen}"
-                ));
+                return Err(format!("timed out after {timeout:?} waiting for {what}; last seen: {seen}"));
             }
             Err(_) => tokio::time::sleep(POLL_INTERVAL).await,
         }
@@ -1057,42 +760,22 @@ where
 }
 
 fn exactly(found: usize, expected: usize, what: &str) -> Check {
-    ensure!(
-        found == expected,
-        "{found} {what} element(s), expected {expected}"
-    );
+    ensure!(found == expected, "{found} {what} element(s), expected {expected}");
     Ok(())
 }
 
 async fn count(client: &Client, css: &str) -> Check<usize> {
-    client
-        .find_all(Locator::Css(css))
-        .await
-        .map(|found| found.len())
-        .map_err(|e| format!("cannot query {css}: {e}"))
+    client.find_all(Locator::Css(css)).await.map(|found| found.len()).map_err(|e| format!("cannot query {css}: {e}"))
 }
 
 async fn attribute(client: &Client, css: &str, name: &str) -> Check<String> {
-    let element = client
-        .find(Locator::Css(css))
-        .await
-        .map_err(|e| format!("no {css}: {e}"))?;
-    element
-        .attr(name)
-        .await
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("{css} has no {name} attribute"))
+    let element = client.find(Locator::Css(css)).await.map_err(|e| format!("no {css}: {e}"))?;
+    element.attr(name).await.map_err(|e| e.to_string())?.ok_or_else(|| format!("{css} has no {name} attribute"))
 }
 
 async fn click(client: &Client, css: &str) -> Check {
-    let element = client
-        .find(Locator::Css(css))
-        .await
-        .map_err(|e| format!("no {css} to click: {e}"))?;
-    element
-        .click()
-        .await
-        .map_err(|e| format!("cannot click {css}: {e}"))
+    let element = client.find(Locator::Css(css)).await.map_err(|e| format!("no {css} to click: {e}"))?;
+    element.click().await.map_err(|e| format!("cannot click {css}: {e}"))
 }
 
 fn abbreviate(text: &str) -> String {
@@ -1114,10 +797,7 @@ async fn element_picture(client: &Client, css: &str, name: &str) -> Check<Vec<u8
 /// Saves a PNG of the viewport to `<workspace>/target/screenshots/<name>`.
 async fn save_screenshot(client: &Client, name: &str) -> Check {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target/screenshots");
-    let png = client
-        .screenshot()
-        .await
-        .map_err(|e| format!("screenshot {name}: {e}"))?;
+    let png = client.screenshot().await.map_err(|e| format!("screenshot {name}: {e}"))?;
     std::fs::create_dir_all(&dir).map_err(|e| format!("create {}: {e}", dir.display()))?;
     let path = dir.join(name);
     std::fs::write(&path, png).map_err(|e| format!("write {}: {e}", path.display()))
@@ -1150,22 +830,12 @@ async fn console_errors(client: &Client) -> Check<Option<Vec<String>>> {
 struct BrowserLog;
 
 impl WebDriverCompatibleCommand for BrowserLog {
-    fn endpoint(
-        &self,
-        base_url: &url::Url,
-        session_id: Option<&str>,
-    ) -> Result<url::Url, url::ParseError> {
-        base_url.join(&format!(
-            "session/{}/se/log",
-            session_id.unwrap_or_default()
-        ))
+    fn endpoint(&self, base_url: &url::Url, session_id: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!("session/{}/se/log", session_id.unwrap_or_default()))
     }
 
     fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
-        (
-            http::Method::POST,
-            Some(json!({ "type": "browser" }).to_string()),
-        )
+        (http::Method::POST, Some(json!({ "type": "browser" }).to_string()))
     }
 }
 
@@ -1217,35 +887,20 @@ async fn check_accessible_names(client: &Client) -> Check {
         .await
         .map_err(|e| format!("cannot scan for unnamed controls: {e}"))?;
     let unnamed: Vec<String> = serde_json::from_value(unnamed).map_err(|e| e.to_string())?;
-    ensure!(
-        unnamed.is_empty(),
-        "controls without an accessible name:\n{}",
-        unnamed.join("\n")
-    );
+    ensure!(unnamed.is_empty(), "controls without an accessible name:\n{}", unnamed.join("\n"));
     Ok(())
 }
 
 /// Presses `key` with nothing focused, as a keyboard user on the page does.
 async fn press_key(client: &Client, key: char) -> Check {
-    client
-        .execute("document.activeElement && document.activeElement.blur();", vec![])
-        .await
-        .map_err(|e| e.to_string())?;
-    let keys = KeyActions::new("keyboard".to_string())
-        .then(KeyAction::Down { value: key })
-        .then(KeyAction::Up { value: key });
-    client
-        .perform_actions(keys)
-        .await
-        .map_err(|e| format!("cannot press {key:?}: {e}"))
+    client.execute("document.activeElement && document.activeElement.blur();", vec![]).await.map_err(|e| e.to_string())?;
+    let keys = KeyActions::new("keyboard".to_string()).then(KeyAction::Down { value: key }).then(KeyAction::Up { value: key });
+    client.perform_actions(keys).await.map_err(|e| format!("cannot press {key:?}: {e}"))
 }
 
 /// The step the status line says the session is at.
 async fn status_steps(client: &Client) -> Check<u64> {
-    attribute(client, "#status", "data-steps")
-        .await?
-        .parse()
-        .map_err(|e| format!("#status data-steps: {e}"))
+    attribute(client, "#status", "data-steps").await?.parse().map_err(|e| format!("#status data-steps: {e}"))
 }
 
 async fn wait_for_steps(client: &Client, expected: u64) -> Check {
@@ -1276,19 +931,11 @@ async fn check_keyboard(client: &Client) -> Check {
     wait_for_steps(client, 3).await?;
     // The help overlay opens with `?` and closes with Escape.
     press_key(client, '?').await?;
-    wait_until("the shortcuts overlay", WAIT, || async {
-        count(client, "#help").await.and_then(|n| exactly(n, 1, "#help"))
-    })
-    .await?;
+    wait_until("the shortcuts overlay", WAIT, || async { count(client, "#help").await.and_then(|n| exactly(n, 1, "#help")) }).await?;
     save_screenshot(client, "e2e-help.png").await?;
-    let keys = KeyActions::new("keyboard".to_string())
-        .then(KeyAction::Down { value: Key::Escape.into() })
-        .then(KeyAction::Up { value: Key::Escape.into() });
+    let keys = KeyActions::new("keyboard".to_string()).then(KeyAction::Down { value: Key::Escape.into() }).then(KeyAction::Up { value: Key::Escape.into() });
     client.perform_actions(keys).await.map_err(|e| e.to_string())?;
-    wait_until("the overlay to close", WAIT, || async {
-        count(client, "#help").await.and_then(|n| exactly(n, 0, "#help"))
-    })
-    .await
+    wait_until("the overlay to close", WAIT, || async { count(client, "#help").await.and_then(|n| exactly(n, 0, "#help")) }).await
 }
 
 /// Runs the default example to its end and opens its first finding: the editor selects the
@@ -1300,22 +947,9 @@ async fn check_open_finding(client: &Client) -> Check {
     wait_for_status(client, "completed").await?;
     // Zoom in somewhere else first, so that the jump is visible.
     click(client, "#timeline-canvas").await.ok();
-    let finding = client
-        .find(Locator::Css("#findings .finding"))
-        .await
-        .map_err(|e| format!("no finding after the run: {e}"))?;
-    let at = finding
-        .find(Locator::Css(".at"))
-        .await
-        .map_err(|e| e.to_string())?
-        .text()
-        .await
-        .map_err(|e| e.to_string())?;
-    let line: u64 = at
-        .split(':')
-        .next()
-        .and_then(|l| l.parse().ok())
-        .ok_or_else(|| format!("the finding's place reads {at:?}"))?;
+    let finding = client.find(Locator::Css("#findings .finding")).await.map_err(|e| format!("no finding after the run: {e}"))?;
+    let at = finding.find(Locator::Css(".at")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
+    let line: u64 = at.split(':').next().and_then(|l| l.parse().ok()).ok_or_else(|| format!("the finding's place reads {at:?}"))?;
     let step: f64 = finding
         .find(Locator::Css(".when"))
         .await
@@ -1326,13 +960,7 @@ async fn check_open_finding(client: &Client) -> Check {
         .trim_start_matches("step ")
         .parse()
         .map_err(|e| format!("the finding's step: {e}"))?;
-    let who = finding
-        .find(Locator::Css(".who"))
-        .await
-        .map_err(|e| e.to_string())?
-        .text()
-        .await
-        .map_err(|e| e.to_string())?;
+    let who = finding.find(Locator::Css(".who")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
     click(client, "#findings .finding .finding-open").await?;
     wait_until("the finding to open everywhere", WAIT, || async {
         let current = count(client, "#findings .finding.current").await?;
@@ -1341,12 +969,7 @@ async fn check_open_finding(client: &Client) -> Check {
         let end = canvas_number(client, "data-view-end").await?;
         let work_item = attribute(client, "#inspector-work-item", "data-work-item").await?;
         let selected = count(client, &format!(".lane.selected[data-work-item=\"{work_item}\"]")).await?;
-        let ok = current == 1
-            && selection == line.to_string()
-            && start <= step
-            && step <= end
-            && format!("wi {work_item}") == who
-            && selected == 1;
+        let ok = current == 1 && selection == line.to_string() && start <= step && step <= end && format!("wi {work_item}") == who && selected == 1;
         if ok {
             Ok(())
         } else {
@@ -1392,14 +1015,8 @@ async fn check_themes(client: &Client) -> Check {
 /// answers clicks on the inspector's tabs quickly and the step count keeps growing; the run
 /// ends where the scenario's deterministic trace ends.
 async fn check_responsive_run(client: &Client) -> Check {
-    let input = client
-        .find(Locator::Css("#open-file-input"))
-        .await
-        .map_err(|e| format!("no file input: {e}"))?;
-    input
-        .send_keys(HISTOGRAM)
-        .await
-        .map_err(|e| format!("cannot choose {HISTOGRAM}: {e}"))?;
+    let input = client.find(Locator::Css("#open-file-input")).await.map_err(|e| format!("no file input: {e}"))?;
+    input.send_keys(HISTOGRAM).await.map_err(|e| format!("cannot choose {HISTOGRAM}: {e}"))?;
     wait_until("the histogram's 256 work-items", WAIT, || async {
         let items = attribute(client, "#lanes", "data-work-items").await?;
         if items == "256" {
@@ -1442,10 +1059,7 @@ async fn check_responsive_run(client: &Client) -> Check {
         last_steps = steps;
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    ensure!(
-        answered >= 2 && growing >= 2,
-        "the page answered {answered} click(s) during the run, and the step count grew {growing} time(s)"
-    );
+    ensure!(answered >= 2 && growing >= 2, "the page answered {answered} click(s) during the run, and the step count grew {growing} time(s)");
     save_screenshot(client, "e2e-histogram-running.png").await?;
     wait_until("the histogram to run to its end", LONG_RUN_WAIT, || async {
         let status = attribute(client, "#status", "data-status").await?;
@@ -1520,17 +1134,11 @@ async fn check_share(client: &Client, url: &str) -> Check {
         .await?;
     }
     click(client, ".lane[data-work-item=\"2\"] button.wi").await?;
-    wait_until("lane 2 to be selected", WAIT, || async {
-        exactly(count(client, ".lane.selected[data-work-item=\"2\"]").await?, 1, "selected lane 2")
-    })
-    .await?;
+    wait_until("lane 2 to be selected", WAIT, || async { exactly(count(client, ".lane.selected[data-work-item=\"2\"]").await?, 1, "selected lane 2") }).await?;
     let trace = trace_of(client).await?;
     click(client, "button#share").await?;
     let shared = wait_until("`#share-url` to hold the link", WAIT, || async {
-        let value = client
-            .execute("const f = document.getElementById('share-url'); return f ? f.value : '';", vec![])
-            .await
-            .map_err(|e| e.to_string())?;
+        let value = client.execute("const f = document.getElementById('share-url'); return f ? f.value : '';", vec![]).await.map_err(|e| e.to_string())?;
         let value = value.as_str().unwrap_or_default().to_string();
         ensure!(value.contains("#v1."), "#share-url holds {value:?}");
         Ok(value)
@@ -1546,10 +1154,7 @@ async fn check_share(client: &Client, url: &str) -> Check {
     // Elsewhere, then the link: the fragment changes and the app follows it.
     let base = url.split('#').next().unwrap_or_default().to_string();
     client.goto(&base).await.map_err(|e| format!("cannot open {base}: {e}"))?;
-    wait_until("the app to render again", FIRST_RENDER_WAIT, || async {
-        exactly(count(client, "button#run").await?, 1, "button#run")
-    })
-    .await?;
+    wait_until("the app to render again", FIRST_RENDER_WAIT, || async { exactly(count(client, "button#run").await?, 1, "button#run") }).await?;
     client.goto(&shared).await.map_err(|e| format!("cannot open the shared link: {e}"))?;
     wait_for_shared_state(client, "the shared link to restore step, selection and trace", &trace).await?;
     // A reload opens it from the start.
@@ -1605,7 +1210,6 @@ async fn check_share(client: &Client, url: &str) -> Check {
     ensure!(alert.is_err(), "an alert is open: {alert:?}");
     Ok(())
 }
-
 
 /// The lesson the tutorial checks use: its check runs 100 seeds, so it is quick.
 const LESSON: &str = "two-level-reduction";
@@ -1693,7 +1297,8 @@ async fn check_tutorial(client: &Client, base: &str) -> Check {
     save_screenshot(client, "e2e-lesson-failed.png").await?;
 
     // The fix, loaded over the lesson as a share link, passes.
-    let solved = interleave_engine::link::url(&start, &interleave_engine::link::Link { scenario: interleave_engine::lesson::solved(&lesson), view: Default::default() });
+    let solved =
+        interleave_engine::link::url(&start, &interleave_engine::link::Link { scenario: interleave_engine::lesson::solved(&lesson), view: Default::default() });
     client.goto(&solved).await.map_err(|e| format!("cannot open the solution: {e}"))?;
     wait_until("the solution in the editor", WAIT, || async {
         let text = editor_text(client).await?;
@@ -1707,10 +1312,8 @@ async fn check_tutorial(client: &Client, base: &str) -> Check {
 
     // Progress survives a reload, and shows in the list.
     client.refresh().await.map_err(|e| format!("cannot reload: {e}"))?;
-    wait_until("the lesson after the reload", FIRST_RENDER_WAIT, || async {
-        exactly(count(client, ".lesson-pane h2 .passed-mark").await?, 1, "passed mark")
-    })
-    .await?;
+    wait_until("the lesson after the reload", FIRST_RENDER_WAIT, || async { exactly(count(client, ".lesson-pane h2 .passed-mark").await?, 1, "passed mark") })
+        .await?;
     click(client, ".lesson-all").await?;
     wait_until("the list of lessons with this one passed", WAIT, || async {
         exactly(count(client, ".lesson-list li").await?, 14, "lessons")?;
@@ -1791,20 +1394,14 @@ const COUNT_FOREVER: &str = "__kernel void count_forever(__global volatile int *
 fn link_to(base: &str, source: &str, global: u64, args: &[&str]) -> Check<String> {
     let mut scenario = interleave_engine::scenario::Scenario::new(source, "kernel.cl", interleave_engine::scenario::Dialect::OpenCl);
     scenario.launch.global = vec![global];
-    scenario.args = args
-        .iter()
-        .map(|text| interleave_engine::scenario::ArgBinding::parse(text))
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{e:?}"))?;
+    scenario.args = args.iter().map(|text| interleave_engine::scenario::ArgBinding::parse(text)).collect::<Result<_, _>>().map_err(|e| format!("{e:?}"))?;
     Ok(interleave_engine::link::url(base, &interleave_engine::link::Link { scenario, view: Default::default() }))
 }
 
 /// The text of `css`, or an empty string when it is not on the page.
 async fn text_of(client: &Client, css: &str) -> Check<String> {
-    let value = client
-        .execute(&format!("const e = document.querySelector('{css}'); return e ? e.textContent : '';"), vec![])
-        .await
-        .map_err(|e| e.to_string())?;
+    let value =
+        client.execute(&format!("const e = document.querySelector('{css}'); return e ? e.textContent : '';"), vec![]).await.map_err(|e| e.to_string())?;
     Ok(value.as_str().unwrap_or_default().to_string())
 }
 
@@ -1968,17 +1565,9 @@ async fn check_gallery(client: &Client, url: &str) -> Check {
     let base = url.split(['?', '#']).next().unwrap_or_default().to_string();
     let gallery = format!("{base}?gallery");
     client.goto(&gallery).await.map_err(|e| format!("cannot open {gallery}: {e}"))?;
-    wait_until("the gallery's 14 cards", FIRST_RENDER_WAIT, || async {
-        exactly(count(client, "#gallery .gallery-card").await?, 14, "#gallery .gallery-card")
-    })
-    .await?;
-    let card = client
-        .find(Locator::Css("#gallery-syncthreads-divergent"))
-        .await
-        .map_err(|e| e.to_string())?
-        .text()
-        .await
-        .map_err(|e| e.to_string())?;
+    wait_until("the gallery's 14 cards", FIRST_RENDER_WAIT, || async { exactly(count(client, "#gallery .gallery-card").await?, 14, "#gallery .gallery-card") })
+        .await?;
+    let card = client.find(Locator::Css("#gallery-syncthreads-divergent")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
     ensure!(card.contains("CUDA") && card.contains("Lesson:") && card.contains("barrier-divergence"), "the card reads {:?}", abbreviate(&card));
     save_screenshot(client, "e2e-gallery.png").await?;
 

@@ -81,13 +81,21 @@ fn classics() -> Vec<(&'static str, String, bool)> {
             true,
         ),
         // Store buffering: relaxed accesses, and acq_rel fences, allow it.
-        ("SB relaxed", litmus("SB", &TWO_CTAS, &[&["st.relaxed.gpu x, 1", "st.relaxed.gpu y, 1"], &["ld.relaxed.gpu r0, y", "ld.relaxed.gpu r1, x"]], sb_weak), true),
+        (
+            "SB relaxed",
+            litmus("SB", &TWO_CTAS, &[&["st.relaxed.gpu x, 1", "st.relaxed.gpu y, 1"], &["ld.relaxed.gpu r0, y", "ld.relaxed.gpu r1, x"]], sb_weak),
+            true,
+        ),
         (
             "SB fence.acq_rel",
             litmus(
                 "SB",
                 &TWO_CTAS,
-                &[&["st.relaxed.gpu x, 1", "st.relaxed.gpu y, 1"], &["fence.acq_rel.gpu", "fence.acq_rel.gpu"], &["ld.relaxed.gpu r0, y", "ld.relaxed.gpu r1, x"]],
+                &[
+                    &["st.relaxed.gpu x, 1", "st.relaxed.gpu y, 1"],
+                    &["fence.acq_rel.gpu", "fence.acq_rel.gpu"],
+                    &["ld.relaxed.gpu r0, y", "ld.relaxed.gpu r1, x"],
+                ],
                 sb_weak,
             ),
             true,
@@ -95,45 +103,40 @@ fn classics() -> Vec<(&'static str, String, bool)> {
         // sc fences whose scopes cover both threads forbid it...
         (
             "SB fence.sc gpu",
-            litmus(
-                "SB",
-                &TWO_CTAS,
-                &[&["st.weak x, 1", "st.weak y, 1"], &["fence.sc.gpu", "fence.sc.gpu"], &["ld.weak r0, y", "ld.weak r1, x"]],
-                sb_weak,
-            ),
+            litmus("SB", &TWO_CTAS, &[&["st.weak x, 1", "st.weak y, 1"], &["fence.sc.gpu", "fence.sc.gpu"], &["ld.weak r0, y", "ld.weak r1, x"]], sb_weak),
             false,
         ),
         // ...and CTA-scoped ones across CTAs do not.
         (
             "SB fence.sc cta, two CTAs",
-            litmus(
-                "SB",
-                &TWO_CTAS,
-                &[&["st.weak x, 1", "st.weak y, 1"], &["fence.sc.cta", "fence.sc.cta"], &["ld.weak r0, y", "ld.weak r1, x"]],
-                sb_weak,
-            ),
+            litmus("SB", &TWO_CTAS, &[&["st.weak x, 1", "st.weak y, 1"], &["fence.sc.cta", "fence.sc.cta"], &["ld.weak r0, y", "ld.weak r1, x"]], sb_weak),
             true,
         ),
         (
             "SB fence.sc cta, one CTA",
-            litmus(
-                "SB",
-                &SAME_CTA,
-                &[&["st.weak x, 1", "st.weak y, 1"], &["fence.sc.cta", "fence.sc.cta"], &["ld.weak r0, y", "ld.weak r1, x"]],
-                sb_weak,
-            ),
+            litmus("SB", &SAME_CTA, &[&["st.weak x, 1", "st.weak y, 1"], &["fence.sc.cta", "fence.sc.cta"], &["ld.weak r0, y", "ld.weak r1, x"]], sb_weak),
             false,
         ),
         // Load buffering is allowed without dependencies...
         (
             "LB relaxed",
-            litmus("LB", &TWO_CTAS, &[&["ld.relaxed.gpu r0, x", "ld.relaxed.gpu r1, y"], &["st.relaxed.gpu y, 1", "st.relaxed.gpu x, 1"]], "exists (P0:r0 == 1 /\\ P1:r1 == 1)"),
+            litmus(
+                "LB",
+                &TWO_CTAS,
+                &[&["ld.relaxed.gpu r0, x", "ld.relaxed.gpu r1, y"], &["st.relaxed.gpu y, 1", "st.relaxed.gpu x, 1"]],
+                "exists (P0:r0 == 1 /\\ P1:r1 == 1)",
+            ),
             true,
         ),
         // ...and forbidden when each store depends on the load before it (no thin air).
         (
             "LB data dependencies",
-            litmus("LB", &TWO_CTAS, &[&["ld.relaxed.gpu r0, x", "ld.relaxed.gpu r1, y"], &["st.relaxed.gpu y, r0", "st.relaxed.gpu x, r1"]], "exists (P0:r0 == 1 /\\ P1:r1 == 1)"),
+            litmus(
+                "LB",
+                &TWO_CTAS,
+                &[&["ld.relaxed.gpu r0, x", "ld.relaxed.gpu r1, y"], &["st.relaxed.gpu y, r0", "st.relaxed.gpu x, r1"]],
+                "exists (P0:r0 == 1 /\\ P1:r1 == 1)",
+            ),
             false,
         ),
         // Coherence of read-read pairs holds for morally strong accesses...
@@ -143,11 +146,7 @@ fn classics() -> Vec<(&'static str, String, bool)> {
             false,
         ),
         // ...but not for weak reads of a write that is not morally strong with them.
-        (
-            "CoRR weak",
-            litmus("CoRR", &TWO_CTAS, &[&["st.weak x, 1", "ld.weak r0, x"], &["", "ld.weak r1, x"]], "exists (P1:r0 == 1 /\\ P1:r1 == 0)"),
-            true,
-        ),
+        ("CoRR weak", litmus("CoRR", &TWO_CTAS, &[&["st.weak x, 1", "ld.weak r0, x"], &["", "ld.weak r1, x"]], "exists (P1:r0 == 1 /\\ P1:r1 == 0)"), true),
         // IRIW with gpu-scoped sc fences between the reads: the readers agree.
         (
             "IRIW fence.sc gpu",

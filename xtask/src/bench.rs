@@ -107,9 +107,7 @@ impl Figures {
 
 /// `/proc/loadavg`'s first three fields, or `unknown`.
 pub(crate) fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".into())
+    std::fs::read_to_string("/proc/loadavg").map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_else(|_| "unknown".into())
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -316,13 +314,7 @@ fn tagged_lines(text: &str, tag: &str) -> Vec<String> {
 fn criterion_dir(root: &Path) -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .map(|dir| {
-            if dir.is_absolute() {
-                dir
-            } else {
-                root.join(dir)
-            }
-        })
+        .map(|dir| if dir.is_absolute() { dir } else { root.join(dir) })
         .unwrap_or_else(|| root.join("target"));
     target.join("criterion")
 }
@@ -341,9 +333,7 @@ fn collect(dir: &Path, since: SystemTime) -> Vec<Measured> {
             continue;
         }
         let estimates = path.join("new/estimates.json");
-        let fresh = std::fs::metadata(&estimates)
-            .and_then(|m| m.modified())
-            .is_ok_and(|modified| modified >= since);
+        let fresh = std::fs::metadata(&estimates).and_then(|m| m.modified()).is_ok_and(|modified| modified >= since);
         if fresh {
             if let Some(m) = read_measured(&path.join("new")) {
                 found.push(m);
@@ -371,11 +361,7 @@ fn read_measured(new: &Path) -> Option<Measured> {
         let (unit, count) = object.iter().next()?;
         Some((unit.clone(), count.as_u64()?))
     });
-    Some(Measured {
-        id,
-        mean_ns,
-        throughput,
-    })
+    Some(Measured { id, mean_ns, throughput })
 }
 
 /// `seek_1m/mixed  mean 2.41 ms` with `  (415.0 K elements/s)` when there is a throughput.
@@ -383,11 +369,7 @@ fn summary_line(m: &Measured) -> String {
     let mut line = format!("{:<32} mean {:>10}", m.id, format_time(m.mean_ns));
     if let Some((unit, count)) = &m.throughput {
         let per_second = *count as f64 / (m.mean_ns / 1e9);
-        line.push_str(&format!(
-            "   {} {}/s",
-            format_count(per_second),
-            unit.to_lowercase()
-        ));
+        line.push_str(&format!("   {} {}/s", format_count(per_second), unit.to_lowercase()));
     }
     line
 }
@@ -447,29 +429,15 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("xtask-bench-{}", std::process::id()));
         let new = dir.join("seek_1m/mixed/new");
         std::fs::create_dir_all(&new).unwrap();
-        std::fs::write(
-            new.join("estimates.json"),
-            r#"{"mean":{"confidence_interval":{},"point_estimate":2500000.0,"standard_error":1.0}}"#,
-        )
-        .unwrap();
-        std::fs::write(
-            new.join("benchmark.json"),
-            r#"{"group_id":"seek_1m","function_id":"mixed","full_id":"seek_1m/mixed","throughput":{"Elements":1000}}"#,
-        )
-        .unwrap();
+        std::fs::write(new.join("estimates.json"), r#"{"mean":{"confidence_interval":{},"point_estimate":2500000.0,"standard_error":1.0}}"#).unwrap();
+        std::fs::write(new.join("benchmark.json"), r#"{"group_id":"seek_1m","function_id":"mixed","full_id":"seek_1m/mixed","throughput":{"Elements":1000}}"#)
+            .unwrap();
         let found = collect(&dir, SystemTime::UNIX_EPOCH);
         // Results older than the run are left out.
         let later = SystemTime::now() + std::time::Duration::from_secs(3600);
         assert!(collect(&dir, later).is_empty());
         std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(
-            found,
-            vec![Measured {
-                id: "seek_1m/mixed".into(),
-                mean_ns: 2_500_000.0,
-                throughput: Some(("Elements".into(), 1000)),
-            }]
-        );
+        assert_eq!(found, vec![Measured { id: "seek_1m/mixed".into(), mean_ns: 2_500_000.0, throughput: Some(("Elements".into(), 1000)) }]);
         let line = summary_line(&found[0]);
         assert!(line.starts_with("seek_1m/mixed"), "{line}");
         assert!(line.contains("2.50 ms"), "{line}");

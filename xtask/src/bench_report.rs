@@ -23,7 +23,6 @@ pub fn replace_section(text: &str, section: &str) -> Result<String, String> {
     Ok(format!("{}{BEGIN}\n\n{}\n{END}{}", &text[..begin], section.trim_end(), &text[end + END.len()..]))
 }
 
-
 fn ms(x: f64) -> String {
     if x >= 1000.0 {
         format!("{:.2} s", x / 1000.0)
@@ -109,15 +108,19 @@ pub fn section(f: &Figures, machine: &str) -> String {
         let native = native_rate(&format!("reduction_65536/{id}"));
         let wasm = f.get("wasm", &format!("reduction_65536/{id}"), "operations_per_s");
         let ratio = native.zip(wasm).map(|(n, w)| format!("wasm/native {:.2}", w / n));
-        let target = if id == "run_only" {
-            format!("≥ 100 M/s in wasm: {}", at_least(wasm, 100e6))
-        } else {
-            NONE.into()
-        };
-        rows.push([label.into(), or_none(native.map(|n| format!("{} ops/s", rate(n)))), or_none(wasm.map(|w| format!("{} ops/s", rate(w)))), NONE.into(), ratio.unwrap_or_else(|| NONE.into()), target]);
+        let target = if id == "run_only" { format!("≥ 100 M/s in wasm: {}", at_least(wasm, 100e6)) } else { NONE.into() };
+        rows.push([
+            label.into(),
+            or_none(native.map(|n| format!("{} ops/s", rate(n)))),
+            or_none(wasm.map(|w| format!("{} ops/s", rate(w)))),
+            NONE.into(),
+            ratio.unwrap_or_else(|| NONE.into()),
+            target,
+        ]);
     }
     let overhead_native = native_ms("reduction_65536/run_only").zip(native_ms("reduction_65536/run_only_without_race_detection")).map(|(on, off)| on / off);
-    let overhead_wasm = f.get("wasm", "reduction_65536/run_only", "ms").zip(f.get("wasm", "reduction_65536/run_only_without_race_detection", "ms")).map(|(on, off)| on / off);
+    let overhead_wasm =
+        f.get("wasm", "reduction_65536/run_only", "ms").zip(f.get("wasm", "reduction_65536/run_only_without_race_detection", "ms")).map(|(on, off)| on / off);
     rows.push([
         "1. Race detection overhead on the reduction (time on / time off)".into(),
         or_none(overhead_native.map(|x| format!("{x:.2}x"))),
@@ -128,7 +131,10 @@ pub fn section(f: &Figures, machine: &str) -> String {
     ]);
 
     // 2. Oclgrind.
-    for (name, label) in [("reduce_65536", "2. `reduce_65536.sim` (the reduction), wall time"), ("vector_add_1m", "2. `vector_add_1m.sim` (1,048,576-element vector add), wall time")] {
+    for (name, label) in [
+        ("reduce_65536", "2. `reduce_65536.sim` (the reduction), wall time"),
+        ("vector_add_1m", "2. `vector_add_1m.sim` (1,048,576-element vector add), wall time"),
+    ] {
         let ours = f.get("sim", name, "interleave_ms");
         let theirs = f.get("sim", name, "oclgrind_ms");
         let status = f.text("sim", name, "interleave_status").unwrap_or("unknown");
@@ -245,7 +251,10 @@ pub fn section(f: &Figures, machine: &str) -> String {
         NONE.into(),
         format!("< 16 ms: {}", at_most(seek_large, 16.0)),
     ]);
-    for (name, label) in [("history_1m", "5. History (snapshots and event log) of the 1,000,704-step run"), ("history_65536", "5. History of the 917,760-step reduction over 65,536 work-items")] {
+    for (name, label) in [
+        ("history_1m", "5. History (snapshots and event log) of the 1,000,704-step run"),
+        ("history_65536", "5. History of the 917,760-step reduction over 65,536 work-items"),
+    ] {
         let native = f.get("memory", name, "history_bytes");
         let wasm = f.get("wasm", name, "history_bytes");
         rows.push([
@@ -328,7 +337,11 @@ pub fn section(f: &Figures, machine: &str) -> String {
 /// The machine and tools, in a few lines.
 pub fn machine() -> String {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo.lines().find_map(|l| l.strip_prefix("model name")).map(|l| l.trim_start_matches([' ', '\t', ':']).to_owned()).unwrap_or_else(|| "unknown".into());
+    let model = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .map(|l| l.trim_start_matches([' ', '\t', ':']).to_owned())
+        .unwrap_or_else(|| "unknown".into());
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     let memory = std::fs::read_to_string("/proc/meminfo")
         .ok()

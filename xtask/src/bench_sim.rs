@@ -23,8 +23,7 @@ const MAX_HISTORY_EVENTS: &str = "8000000";
 
 /// Runs every workload with both tools and returns one `NAME KEY=VALUE...` line each.
 pub fn compare(root: &Path) -> Result<Vec<String>, String> {
-    let oclgrind = crate::setup::find_on_path("oclgrind-kernel")
-        .ok_or("oclgrind-kernel is not installed (Debian package `oclgrind`)")?;
+    let oclgrind = crate::setup::find_on_path("oclgrind-kernel").ok_or("oclgrind-kernel is not installed (Debian package `oclgrind`)")?;
     let mut build = Command::new(crate::setup::cargo());
     build.current_dir(root).args(["build", "--release", "-p", "interleave-cli"]);
     let shown = crate::describe(&build);
@@ -59,11 +58,7 @@ fn compare_with(oclgrind: &Path, interleave: &Path, dir: &Path) -> Result<Vec<St
             let mut command = Command::new(oclgrind);
             command.current_dir(dir).args(["--data-races", file]);
             let started = Instant::now();
-            let status = command
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .map_err(|e| format!("cannot run oclgrind-kernel: {e}"))?;
+            let status = command.stdout(Stdio::null()).stderr(Stdio::null()).status().map_err(|e| format!("cannot run oclgrind-kernel: {e}"))?;
             theirs = theirs.min(started.elapsed().as_secs_f64() * 1000.0);
             oclgrind_ok &= status.success();
         }
@@ -84,10 +79,7 @@ fn compare_with(oclgrind: &Path, interleave: &Path, dir: &Path) -> Result<Vec<St
 /// Its exit status is not checked: the CLI exits with 1 when a run has findings.
 fn timed(command: &mut Command) -> Result<(f64, String), String> {
     let started = Instant::now();
-    let output = command
-        .stderr(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", crate::describe(command)))?;
+    let output = command.stderr(Stdio::null()).output().map_err(|e| format!("cannot run {}: {e}", crate::describe(command)))?;
     Ok((started.elapsed().as_secs_f64() * 1000.0, String::from_utf8_lossy(&output.stdout).into_owned()))
 }
 

@@ -52,8 +52,7 @@ pub fn measure(dist: &Path) -> Result<Vec<String>, String> {
         }
         lines.push(format!("file/{name} raw_bytes={} brotli_bytes={compressed}", bytes.len()));
     }
-    let mut out: Vec<String> =
-        sums.iter().map(|(key, (raw, compressed))| format!("{key} raw_bytes={raw} brotli_bytes={compressed}")).collect();
+    let mut out: Vec<String> = sums.iter().map(|(key, (raw, compressed))| format!("{key} raw_bytes={raw} brotli_bytes={compressed}")).collect();
     out.extend(lines);
     for line in &out {
         println!("size {line}");

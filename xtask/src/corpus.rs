@@ -67,10 +67,7 @@ pub struct Suite {
 
 impl Suite {
     fn parsed(&self) -> usize {
-        self.kernels
-            .iter()
-            .filter(|k| k.outcome == Outcome::Parsed)
-            .count()
+        self.kernels.iter().filter(|k| k.outcome == Outcome::Parsed).count()
     }
 }
 
@@ -115,11 +112,7 @@ impl Scoreboard {
     }
 
     pub fn panicked(&self) -> usize {
-        self.groups
-            .iter()
-            .filter(|g| g.code == PANIC_CODE)
-            .map(|g| g.count)
-            .sum()
+        self.groups.iter().filter(|g| g.code == PANIC_CODE).map(|g| g.count).sum()
     }
 
     /// The scoreboard as text. `short` leaves out the example paths and keeps the first
@@ -127,41 +120,23 @@ impl Scoreboard {
     pub fn render(&self, short: bool) -> String {
         let mut out = String::new();
         let (parsed, total) = self.totals();
-        out.push_str(&format!(
-            "{:<12} {:>7} {:>8} {:>8}\n",
-            "suite", "parsed", "refused", "kernels"
-        ));
+        out.push_str(&format!("{:<12} {:>7} {:>8} {:>8}\n", "suite", "parsed", "refused", "kernels"));
         let mut row = |name: &str, parsed: usize, total: usize| {
-            out.push_str(&format!(
-                "{:<12} {:>7} {:>8} {:>8}   {} parsed\n",
-                name,
-                parsed,
-                total - parsed,
-                total,
-                percent(parsed, total)
-            ));
+            out.push_str(&format!("{:<12} {:>7} {:>8} {:>8}   {} parsed\n", name, parsed, total - parsed, total, percent(parsed, total)));
         };
         for suite in &self.suites {
             row(suite.name, suite.parsed(), suite.kernels.len());
         }
         row("total", parsed, total);
 
-        let shown = if short {
-            self.groups.len().min(SHORT_GROUPS)
-        } else {
-            self.groups.len()
-        };
+        let shown = if short { self.groups.len().min(SHORT_GROUPS) } else { self.groups.len() };
         if !self.groups.is_empty() {
             let refused = total - parsed;
             out.push_str(&format!(
                 "\nrefusals by cause ({} kernels in {} groups{}):\n",
                 refused,
                 self.groups.len(),
-                if shown < self.groups.len() {
-                    format!(", top {shown} shown")
-                } else {
-                    String::new()
-                }
+                if shown < self.groups.len() { format!(", top {shown} shown") } else { String::new() }
             ));
             for group in &self.groups[..shown] {
                 out.push_str(&format!("{:>5}  {}\n", group.count, group.label()));
@@ -172,10 +147,7 @@ impl Scoreboard {
                 }
             }
         }
-        out.push_str(&format!(
-            "corpus: parsed {parsed} of {total} kernels ({})\n",
-            percent(parsed, total)
-        ));
+        out.push_str(&format!("corpus: parsed {parsed} of {total} kernels ({})\n", percent(parsed, total)));
         out
     }
 
@@ -226,10 +198,7 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
             let shown = dir.display().to_string();
             (dir, shown)
         }
-        None => (
-            crate::workspace_root().join(DEFAULT_DIR),
-            DEFAULT_DIR.to_owned(),
-        ),
+        None => (crate::workspace_root().join(DEFAULT_DIR), DEFAULT_DIR.to_owned()),
     };
     if !dir.is_dir() {
         println!("corpus: {shown} not found; skipping");
@@ -244,16 +213,11 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
     if json {
         let mut value = scoreboard.to_json();
         value["dir"] = json!(shown);
-        value["runs"] = runs
-            .iter()
-            .map(|r| json!({ "test": r.name, "run_to_block": r.ordered, "random_seeds_matching": r.seeds, "failure": r.failure }))
-            .collect();
-        value["detection"] = detection
-            .iter()
-            .map(|r| json!({ "test": r.name, "expected": r.expected, "found": r.found, "scores": r.scores(), "failure": r.failure }))
-            .collect();
-        value["gpuverify_detection"] =
-            crate::corpus_gpuverify::to_json(&gpuverify, crate::corpus_gpuverify::RUNS);
+        value["runs"] =
+            runs.iter().map(|r| json!({ "test": r.name, "run_to_block": r.ordered, "random_seeds_matching": r.seeds, "failure": r.failure })).collect();
+        value["detection"] =
+            detection.iter().map(|r| json!({ "test": r.name, "expected": r.expected, "found": r.found, "scores": r.scores(), "failure": r.failure })).collect();
+        value["gpuverify_detection"] = crate::corpus_gpuverify::to_json(&gpuverify, crate::corpus_gpuverify::RUNS);
         value["litmus"] = litmus
             .iter()
             .map(|r| json!({ "test": r.path, "allowed": r.allowed, "race_free": r.race_free, "exhaustive_observed": r.exhaustive_observed, "complete": r.complete, "random_observed": r.random_observed, "race_reported": r.race_reported, "sound": r.sound(), "error": r.error }))
@@ -269,10 +233,7 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
         print!("{}", scoreboard.render(false));
         print!("{}", crate::corpus_runs::render(&runs, false));
         print!("{}", crate::corpus_detect::render(&detection, false));
-        print!(
-            "{}",
-            crate::corpus_gpuverify::render(&gpuverify, crate::corpus_gpuverify::RUNS, false)
-        );
+        print!("{}", crate::corpus_gpuverify::render(&gpuverify, crate::corpus_gpuverify::RUNS, false));
         print!("{}", crate::corpus_litmus::render(&litmus, crate::corpus_litmus::RUNS, false));
         print!("{}", crate::corpus_ptx::render(&ptx, false));
     }
@@ -293,9 +254,7 @@ pub fn litmus_scoreboard(dir: &Path, runs: u64, exhaustive: u64) -> Vec<crate::c
 /// Runs GPUVerify's kernels under `runs` seeds each and compares the races and divergence found
 /// with the verifier's verdicts (see [`crate::corpus_gpuverify`]).
 pub fn gpuverify_scoreboard(dir: &Path, runs: u64) -> Vec<crate::corpus_gpuverify::GvResult> {
-    let files = files_under(&dir.join("gpuverify"), &|name| {
-        name == "kernel.cl" || name == "kernel.cu"
-    });
+    let files = files_under(&dir.join("gpuverify"), &|name| name == "kernel.cl" || name == "kernel.cu");
     with_quiet_panics(|| crate::corpus_gpuverify::gpuverify_detection(dir, files, runs))
 }
 
@@ -323,10 +282,7 @@ pub fn test_stage(dir: &Path) -> Result<(), String> {
     // Fewer runs than `cargo xtask corpus` makes, so that the stage stays quick; the summary
     // line says how many.
     let gpuverify = gpuverify_scoreboard(dir, crate::corpus_gpuverify::TEST_RUNS);
-    print!(
-        "{}",
-        crate::corpus_gpuverify::render(&gpuverify, crate::corpus_gpuverify::TEST_RUNS, true)
-    );
+    print!("{}", crate::corpus_gpuverify::render(&gpuverify, crate::corpus_gpuverify::TEST_RUNS, true));
     let litmus = litmus_scoreboard(dir, crate::corpus_litmus::TEST_RUNS, crate::corpus_litmus::TEST_EXHAUSTIVE);
     print!("{}", crate::corpus_litmus::render(&litmus, crate::corpus_litmus::TEST_RUNS, true));
     if litmus.iter().any(|r| r.error.as_deref() == Some(crate::corpus_litmus::PANIC)) {
@@ -342,27 +298,16 @@ pub fn test_stage(dir: &Path) -> Result<(), String> {
     if !unsound.is_empty() {
         return Err(format!("the engine shows outcomes the PTX model forbids in {}; run `cargo xtask corpus`", unsound.join(", ")));
     }
-    if runs.iter().any(|r| r.failure.as_deref() == Some("engine panic"))
-        || detection.iter().any(|r| r.failure.as_deref() == Some("engine panic"))
-    {
+    if runs.iter().any(|r| r.failure.as_deref() == Some("engine panic")) || detection.iter().any(|r| r.failure.as_deref() == Some("engine panic")) {
         return Err("the engine panicked while running an Oclgrind test; run `cargo xtask corpus`".into());
     }
-    let panicked: Vec<&str> = gpuverify
-        .iter()
-        .filter(|r| r.panicked())
-        .map(|r| r.path.as_str())
-        .collect();
+    let panicked: Vec<&str> = gpuverify.iter().filter(|r| r.panicked()).map(|r| r.path.as_str()).collect();
     if !panicked.is_empty() {
-        return Err(format!(
-            "the engine panicked while running GPUVerify kernel(s) {}; run `cargo xtask corpus`",
-            panicked.join(", ")
-        ));
+        return Err(format!("the engine panicked while running GPUVerify kernel(s) {}; run `cargo xtask corpus`", panicked.join(", ")));
     }
     match scoreboard.panicked() {
         0 => Ok(()),
-        n => Err(format!(
-            "the engine panicked on {n} corpus kernel(s); run `cargo xtask corpus` for the files"
-        )),
+        n => Err(format!("the engine panicked on {n} corpus kernel(s); run `cargo xtask corpus` for the files")),
     }
 }
 
@@ -374,38 +319,23 @@ pub fn parse_scoreboard(dir: &Path) -> Scoreboard {
 /// Oclgrind's tests: every `*.cl` under `oclgrind/`, all OpenCL C.
 fn oclgrind_parse(dir: &Path) -> Suite {
     let files = files_under(&dir.join("oclgrind"), &|name| name.ends_with(".cl"));
-    Suite {
-        name: "oclgrind",
-        kernels: parse_files(dir, files),
-    }
+    Suite { name: "oclgrind", kernels: parse_files(dir, files) }
 }
 
 /// GPUVerify's tests: `kernel.cl` (OpenCL C) and `kernel.cu` (CUDA) under `gpuverify/`.
 fn gpuverify_parse(dir: &Path) -> Suite {
-    let files = files_under(&dir.join("gpuverify"), &|name| {
-        name == "kernel.cl" || name == "kernel.cu"
-    });
-    Suite {
-        name: "gpuverify",
-        kernels: parse_files(dir, files),
-    }
+    let files = files_under(&dir.join("gpuverify"), &|name| name == "kernel.cl" || name == "kernel.cu");
+    Suite { name: "gpuverify", kernels: parse_files(dir, files) }
 }
 
 fn parse_files(dir: &Path, files: Vec<PathBuf>) -> Vec<Kernel> {
     files
         .into_iter()
         .map(|file| {
-            let path = file
-                .strip_prefix(dir)
-                .unwrap_or(&file)
-                .to_string_lossy()
-                .replace('\\', "/");
+            let path = file.strip_prefix(dir).unwrap_or(&file).to_string_lossy().replace('\\', "/");
             let outcome = match std::fs::read(&file) {
                 Ok(bytes) => parse_bytes(&bytes, dialect_of(&file)),
-                Err(e) => Outcome::Refused {
-                    code: "unreadable".into(),
-                    message: e.to_string(),
-                },
+                Err(e) => Outcome::Refused { code: "unreadable".into(), message: e.to_string() },
             };
             Kernel { path, outcome }
         })
@@ -423,24 +353,15 @@ fn dialect_of(file: &Path) -> Dialect {
 /// Runs the front end on one file's bytes.
 pub fn parse_bytes(bytes: &[u8], dialect: Dialect) -> Outcome {
     let Ok(text) = std::str::from_utf8(bytes) else {
-        return Outcome::Refused {
-            code: NOT_UTF8.into(),
-            message: NOT_UTF8.into(),
-        };
+        return Outcome::Refused { code: NOT_UTF8.into(), message: NOT_UTF8.into() };
     };
     catching_panics(|| match frontend::kernels(text, dialect, &[]) {
         Ok(_) => Outcome::Parsed,
         Err(diagnostics) => match diagnostics.into_iter().next() {
-            Some(d) => Outcome::Refused {
-                code: d.code,
-                message: d.message,
-            },
+            Some(d) => Outcome::Refused { code: d.code, message: d.message },
             // An error without a diagnostic would leave the user with nothing to read, which
             // is itself a defect worth its own line.
-            None => Outcome::Refused {
-                code: "no diagnostic".into(),
-                message: "refused without a diagnostic".into(),
-            },
+            None => Outcome::Refused { code: "no diagnostic".into(), message: "refused without a diagnostic".into() },
         },
     })
 }
@@ -450,10 +371,7 @@ pub fn parse_bytes(bytes: &[u8], dialect: Dialect) -> Outcome {
 fn catching_panics(f: impl FnOnce() -> Outcome) -> Outcome {
     match panic::catch_unwind(AssertUnwindSafe(f)) {
         Ok(outcome) => outcome,
-        Err(payload) => Outcome::Refused {
-            code: PANIC_CODE.into(),
-            message: panic_text(payload.as_ref()),
-        },
+        Err(payload) => Outcome::Refused { code: PANIC_CODE.into(), message: panic_text(payload.as_ref()) },
     }
 }
 
@@ -465,10 +383,7 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic without a message".into());
-    let location = PANIC_LOCATION
-        .with(|l| l.borrow_mut().take())
-        .map(|l| format!(" (at {l})"))
-        .unwrap_or_default();
+    let location = PANIC_LOCATION.with(|l| l.borrow_mut().take()).map(|l| format!(" (at {l})")).unwrap_or_default();
     format!("{message}{location}")
 }
 
@@ -491,9 +406,7 @@ thread_local! {
 /// could otherwise restore each other's hook and leave the quiet one installed for good.
 fn with_quiet_panics<T>(f: impl FnOnce() -> T) -> T {
     static HOOK_SWAP: Mutex<()> = Mutex::new(());
-    let _swap = HOOK_SWAP
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _swap = HOOK_SWAP.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let previous = panic::take_hook();
     panic::set_hook(Box::new(|info| {
         if let Some(location) = info.location() {
@@ -539,14 +452,7 @@ fn group_refusals<'a>(kernels: impl IntoIterator<Item = &'a Kernel>) -> Vec<Grou
             continue;
         };
         let cause = cause(code, message);
-        let group = groups
-            .entry((code.clone(), cause.clone()))
-            .or_insert_with(|| Group {
-                code: code.clone(),
-                cause,
-                count: 0,
-                examples: Vec::new(),
-            });
+        let group = groups.entry((code.clone(), cause.clone())).or_insert_with(|| Group { code: code.clone(), cause, count: 0, examples: Vec::new() });
         group.count += 1;
         if group.examples.len() < EXAMPLES_PER_GROUP {
             group.examples.push(kernel.path.clone());
@@ -578,12 +484,7 @@ pub fn cause(code: &str, message: &str) -> String {
 /// `the \`half\` type is not supported yet` → `the \`half\` type`; `None` when the message does
 /// not have that shape.
 fn unsupported_construct(message: &str) -> Option<String> {
-    const MARKERS: [&str; 4] = [
-        " is not supported",
-        " are not supported",
-        " is not available",
-        " are not available",
-    ];
+    const MARKERS: [&str; 4] = [" is not supported", " are not supported", " is not available", " are not available"];
     let end = MARKERS.iter().filter_map(|m| message.find(m)).min()?;
     let construct = message[..end].trim();
     (!construct.is_empty()).then(|| construct.to_owned())
@@ -624,64 +525,28 @@ mod tests {
     use super::*;
 
     fn refused(path: &str, code: &str, message: &str) -> Kernel {
-        Kernel {
-            path: path.into(),
-            outcome: Outcome::Refused {
-                code: code.into(),
-                message: message.into(),
-            },
-        }
+        Kernel { path: path.into(), outcome: Outcome::Refused { code: code.into(), message: message.into() } }
     }
 
     fn parsed(path: &str) -> Kernel {
-        Kernel {
-            path: path.into(),
-            outcome: Outcome::Parsed,
-        }
+        Kernel { path: path.into(), outcome: Outcome::Parsed }
     }
 
     #[test]
     fn unsupported_refusals_group_by_the_construct() {
-        assert_eq!(
-            cause("unsupported", "vector types is not supported yet"),
-            "vector types"
-        );
-        assert_eq!(
-            cause("unsupported", "the `half` type is not supported yet"),
-            "the `half` type"
-        );
-        assert_eq!(
-            cause(
-                "unsupported",
-                "recursion is not supported (`f` calls itself)"
-            ),
-            "recursion"
-        );
-        assert_eq!(
-            cause("unsupported", "CUDA kernels are not supported yet"),
-            "CUDA kernels"
-        );
-        assert_eq!(
-            cause("unsupported", "the lockstep scheduler is not available yet"),
-            "the lockstep scheduler"
-        );
+        assert_eq!(cause("unsupported", "vector types is not supported yet"), "vector types");
+        assert_eq!(cause("unsupported", "the `half` type is not supported yet"), "the `half` type");
+        assert_eq!(cause("unsupported", "recursion is not supported (`f` calls itself)"), "recursion");
+        assert_eq!(cause("unsupported", "CUDA kernels are not supported yet"), "CUDA kernels");
+        assert_eq!(cause("unsupported", "the lockstep scheduler is not available yet"), "the lockstep scheduler");
         // A message without the usual shape falls back to its pattern.
-        assert_eq!(
-            cause("unsupported", "macro `m` expands too far"),
-            "macro `X` expands too far"
-        );
+        assert_eq!(cause("unsupported", "macro `m` expands too far"), "macro `X` expands too far");
     }
 
     #[test]
     fn other_refusals_group_by_message_pattern() {
-        assert_eq!(
-            cause("syntax-error", "expected `;`, found `}`"),
-            "expected `X`, found `X`"
-        );
-        assert_eq!(
-            cause("type-error", "unknown identifier `get_foo`"),
-            cause("type-error", "unknown identifier `bar`")
-        );
+        assert_eq!(cause("syntax-error", "expected `;`, found `}`"), "expected `X`, found `X`");
+        assert_eq!(cause("type-error", "unknown identifier `get_foo`"), cause("type-error", "unknown identifier `bar`"));
         assert_eq!(cause(NOT_UTF8, NOT_UTF8), "");
     }
 
@@ -707,17 +572,10 @@ mod tests {
             refused("a/7.cl", PANIC_CODE, "boom (at engine/src/x.rs:1)"),
         ];
         let groups = group_refusals(&kernels);
-        let summary: Vec<(&str, &str, usize)> = groups
-            .iter()
-            .map(|g| (g.code.as_str(), g.cause.as_str(), g.count))
-            .collect();
+        let summary: Vec<(&str, &str, usize)> = groups.iter().map(|g| (g.code.as_str(), g.cause.as_str(), g.count)).collect();
         assert_eq!(
             summary,
-            vec![
-                ("unsupported", "vector types", 4),
-                ("syntax-error", "expected `X`, found `X`", 2),
-                (PANIC_CODE, "boom (at engine/src/x.rs:1)", 1),
-            ]
+            vec![("unsupported", "vector types", 4), ("syntax-error", "expected `X`, found `X`", 2), (PANIC_CODE, "boom (at engine/src/x.rs:1)", 1),]
         );
         assert_eq!(groups[0].examples, vec!["a/2.cl", "a/3.cl", "a/4.cl"]);
         assert_eq!(groups[1].examples, vec!["a/1.cl", "a/6.cl"]);
@@ -726,23 +584,14 @@ mod tests {
     #[test]
     fn the_scoreboard_counts_suites_and_ends_with_the_total_line() {
         let scoreboard = Scoreboard::new(vec![
-            Suite {
-                name: "one",
-                kernels: vec![parsed("one/a.cl"), refused("one/b.cl", NOT_UTF8, NOT_UTF8)],
-            },
-            Suite {
-                name: "two",
-                kernels: vec![parsed("two/a.cl")],
-            },
+            Suite { name: "one", kernels: vec![parsed("one/a.cl"), refused("one/b.cl", NOT_UTF8, NOT_UTF8)] },
+            Suite { name: "two", kernels: vec![parsed("two/a.cl")] },
         ]);
         assert_eq!(scoreboard.panicked(), 0);
         let text = scoreboard.render(false);
         assert!(text.contains("one/b.cl"), "{text}");
         assert!(text.contains("    1  not UTF-8 text\n"), "{text}");
-        assert_eq!(
-            text.lines().last(),
-            Some("corpus: parsed 2 of 3 kernels (66.7%)")
-        );
+        assert_eq!(text.lines().last(), Some("corpus: parsed 2 of 3 kernels (66.7%)"));
         let short = scoreboard.render(true);
         assert!(!short.contains("one/b.cl"), "{short}");
         let json = scoreboard.to_json();
@@ -754,20 +603,12 @@ mod tests {
 
     #[test]
     fn the_short_form_shows_at_most_ten_groups() {
-        let kernels = (0..15)
-            .map(|i| refused(&format!("k{i}.cl"), "syntax-error", &format!("error {i}")))
-            .collect();
+        let kernels = (0..15).map(|i| refused(&format!("k{i}.cl"), "syntax-error", &format!("error {i}"))).collect();
         let scoreboard = Scoreboard::new(vec![Suite { name: "s", kernels }]);
         let short = scoreboard.render(true);
         assert!(short.contains("15 groups, top 10 shown"), "{short}");
-        assert_eq!(
-            short.lines().filter(|l| l.contains("syntax-error")).count(),
-            10
-        );
-        assert_eq!(
-            short.lines().last(),
-            Some("corpus: parsed 0 of 15 kernels (0.0%)")
-        );
+        assert_eq!(short.lines().filter(|l| l.contains("syntax-error")).count(), 10);
+        assert_eq!(short.lines().last(), Some("corpus: parsed 0 of 15 kernels (0.0%)"));
     }
 
     #[test]
@@ -780,24 +621,9 @@ mod tests {
 
     #[test]
     fn files_are_classified_and_never_panic_the_scoreboard() {
-        assert_eq!(
-            parse_bytes(b"\xff\xfe kernel", Dialect::OpenCl),
-            Outcome::Refused {
-                code: NOT_UTF8.into(),
-                message: NOT_UTF8.into()
-            }
-        );
-        assert_eq!(
-            parse_bytes(
-                b"__kernel void k(__global int *p) { p[0] = 1; }",
-                Dialect::OpenCl
-            ),
-            Outcome::Parsed
-        );
-        assert!(matches!(
-            parse_bytes(b"__kernel void k( {", Dialect::OpenCl),
-            Outcome::Refused { .. }
-        ));
+        assert_eq!(parse_bytes(b"\xff\xfe kernel", Dialect::OpenCl), Outcome::Refused { code: NOT_UTF8.into(), message: NOT_UTF8.into() });
+        assert_eq!(parse_bytes(b"__kernel void k(__global int *p) { p[0] = 1; }", Dialect::OpenCl), Outcome::Parsed);
+        assert!(matches!(parse_bytes(b"__kernel void k( {", Dialect::OpenCl), Outcome::Refused { .. }));
         let outcome = with_quiet_panics(|| catching_panics(|| panic!("index {} is out", 7)));
         match outcome {
             Outcome::Refused { code, message } => {
@@ -824,21 +650,8 @@ mod tests {
         write("gpuverify/CUDA/g/t/other.cu", b"");
         let scoreboard = parse_scoreboard(&dir);
         std::fs::remove_dir_all(&dir).unwrap();
-        let paths: Vec<Vec<&str>> = scoreboard
-            .suites
-            .iter()
-            .map(|s| s.kernels.iter().map(|k| k.path.as_str()).collect())
-            .collect();
-        assert_eq!(
-            paths,
-            vec![
-                vec!["oclgrind/g/a.cl"],
-                vec![
-                    "gpuverify/CUDA/g/t/kernel.cu",
-                    "gpuverify/OpenCL/g/t/kernel.cl"
-                ],
-            ]
-        );
+        let paths: Vec<Vec<&str>> = scoreboard.suites.iter().map(|s| s.kernels.iter().map(|k| k.path.as_str()).collect()).collect();
+        assert_eq!(paths, vec![vec!["oclgrind/g/a.cl"], vec!["gpuverify/CUDA/g/t/kernel.cu", "gpuverify/OpenCL/g/t/kernel.cl"],]);
         assert_eq!(scoreboard.suites[0].kernels[0].outcome, Outcome::Parsed);
         assert_eq!(dialect_of(Path::new("x/kernel.cu")), Dialect::Cuda);
         assert_eq!(dialect_of(Path::new("x/kernel.cl")), Dialect::OpenCl);

@@ -86,8 +86,7 @@ pub fn oclgrind_detection(dir: &Path, files: Vec<std::path::PathBuf>) -> Vec<Det
         if sim_path.with_extension("inp").exists() {
             continue;
         }
-        let expected: BTreeSet<String> =
-            reference.lines().filter_map(|l| l.strip_prefix("ERROR")).filter_map(kind_of_error).map(String::from).collect();
+        let expected: BTreeSet<String> = reference.lines().filter_map(|l| l.strip_prefix("ERROR")).filter_map(kind_of_error).map(String::from).collect();
         let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
             let mut found = run_once(&sim_path, SchedulerKind::RunToBlock, 0)?;
             for seed in 0..SEEDS {

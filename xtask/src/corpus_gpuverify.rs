@@ -78,53 +78,26 @@ const CHUNK: u64 = 5;
 
 /// Flags of line 2 that do not change what a dynamic run checks, with why.
 pub const IGNORED_FLAGS: [(&str, &str); 20] = [
-    (
-        "--no-inline",
-        "inlining is a verifier transformation; the engine runs calls as written",
-    ),
-    (
-        "--equality-abstraction",
-        "an abstraction of shared state for the prover; a run uses concrete values",
-    ),
+    ("--no-inline", "inlining is a verifier transformation; the engine runs calls as written"),
+    ("--equality-abstraction", "an abstraction of shared state for the prover; a run uses concrete values"),
     ("--array-equalities", "candidate invariants for the prover"),
-    (
-        "--check-array-bounds",
-        "bounds are not judged by this board",
-    ),
+    ("--check-array-bounds", "bounds are not judged by this board"),
     ("--clang-opt", "options for GPUVerify's compiler"),
-    (
-        "--vcgen-opt",
-        "options for GPUVerify's verification-condition generator",
-    ),
+    ("--vcgen-opt", "options for GPUVerify's verification-condition generator"),
     ("--boogie-opt", "options for GPUVerify's prover"),
     ("--debug", "GPUVerify's own debugging output"),
     ("--no-infer", "turns off GPUVerify's invariant inference"),
     ("--asymmetric-asserts", "a prover optimisation"),
     ("--silent", "GPUVerify's output"),
-    (
-        "--no-refined-atomics",
-        "a coarser model of atomics for the prover; a verdict under it still holds",
-    ),
-    (
-        "--no-uniformity-analysis",
-        "a static analysis that helps the prover, not what is checked",
-    ),
-    (
-        "--no-smart-predication",
-        "how the verifier encodes control flow, not what is checked",
-    ),
-    (
-        "--no-loop-predicate-invariants",
-        "candidate invariants for the prover",
-    ),
+    ("--no-refined-atomics", "a coarser model of atomics for the prover; a verdict under it still holds"),
+    ("--no-uniformity-analysis", "a static analysis that helps the prover, not what is checked"),
+    ("--no-smart-predication", "how the verifier encodes control flow, not what is checked"),
+    ("--no-loop-predicate-invariants", "candidate invariants for the prover"),
     ("--staged-inference", "how the prover infers invariants"),
     ("--infer-info", "GPUVerify's own debugging output"),
     ("--no-source-loc-infer", "GPUVerify's output"),
     ("--time", "GPUVerify's timing report"),
-    (
-        "--timeout",
-        "GPUVerify's time limit; runs have their own step limit",
-    ),
+    ("--timeout", "GPUVerify's time limit; runs have their own step limit"),
 ];
 
 /// A launch as line 2 gives it, before shrinking.
@@ -159,10 +132,7 @@ pub struct Flags {
 
 /// `N`, `[N,M]` or `N,M` (GPUVerify's forms of a size vector).
 fn parse_vector(text: &str) -> Result<Vec<u64>, String> {
-    let inner = text
-        .strip_prefix('[')
-        .and_then(|t| t.strip_suffix(']'))
-        .unwrap_or(text);
+    let inner = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')).unwrap_or(text);
     let values: Vec<u64> = inner
         .split(',')
         .map(|v| v.trim().parse::<u64>().ok().filter(|&n| n > 0))
@@ -190,10 +160,7 @@ fn padded(mut v: Vec<u64>, rank: usize) -> Vec<u64> {
 /// [`IGNORED_FLAGS`] are accepted and recorded; any other flag makes the launch not
 /// understood, since it might change what is checked.
 pub fn parse_flags(line: &str) -> Result<Flags, String> {
-    let text = line
-        .trim()
-        .strip_prefix("//")
-        .ok_or("line 2 is not a `//` comment")?;
+    let text = line.trim().strip_prefix("//").ok_or("line 2 is not a `//` comment")?;
     let mut local = None;
     let mut groups = None;
     let mut global = None;
@@ -213,11 +180,7 @@ pub fn parse_flags(line: &str) -> Result<Flags, String> {
     while let Some(word) = words.next() {
         if let Some(define) = word.strip_prefix("-D") {
             // `-D NAME=1` or `-DNAME=1`, as a compiler takes it.
-            let define = if define.is_empty() {
-                words.next().ok_or("`-D` needs a macro")?
-            } else {
-                define
-            };
+            let define = if define.is_empty() { words.next().ok_or("`-D` needs a macro")? } else { define };
             flags.defines.push(define.to_string());
             continue;
         }
@@ -231,43 +194,25 @@ pub fn parse_flags(line: &str) -> Result<Flags, String> {
             "--num_groups" | "--gridDim" => groups = Some(size()?),
             "--global_size" => global = Some(size()?),
             "--warp-sync" => {
-                let n = value.map_or(Ok(32), |v| {
-                    v.parse::<u32>()
-                        .map_err(|_| format!("`{word}` is not a warp size"))
-                })?;
+                let n = value.map_or(Ok(32), |v| v.parse::<u32>().map_err(|_| format!("`{word}` is not a warp size")))?;
                 flags.warp_sync = Some(n);
             }
             "--global_offset" => {
                 // An offset may be 0, which `parse_vector` (for sizes) refuses.
                 let inner = value.ok_or("`--global_offset` needs a value")?;
-                let inner = inner
-                    .strip_prefix('[')
-                    .and_then(|t| t.strip_suffix(']'))
-                    .unwrap_or(inner);
-                flags.offset = inner
-                    .split(',')
-                    .map(|v| {
-                        v.trim()
-                            .parse::<u64>()
-                            .map_err(|_| format!("`{word}` is not an offset"))
-                    })
-                    .collect::<Result<_, _>>()?;
+                let inner = inner.strip_prefix('[').and_then(|t| t.strip_suffix(']')).unwrap_or(inner);
+                flags.offset = inner.split(',').map(|v| v.trim().parse::<u64>().map_err(|_| format!("`{word}` is not an offset"))).collect::<Result<_, _>>()?;
             }
             "--kernel-args" => {
                 let list = value.ok_or("`--kernel-args` needs a kernel and its arguments")?;
                 let mut parts = list.split(',').map(str::to_string);
-                let kernel = parts
-                    .next()
-                    .filter(|k| !k.is_empty())
-                    .ok_or("`--kernel-args` needs a kernel name")?;
+                let kernel = parts.next().filter(|k| !k.is_empty()).ok_or("`--kernel-args` needs a kernel name")?;
                 flags.kernel_args = Some((kernel, parts.collect()));
             }
             "--only-divergence" => flags.only_divergence = true,
             "--no-benign" | "--adversarial-abstraction" => flags.benign_races_count = true,
             "--only-intra-group" => flags.only_intra_group = true,
-            _ if IGNORED_FLAGS.iter().any(|(ignored, _)| *ignored == name) => {
-                flags.ignored.push(name.to_string())
-            }
+            _ if IGNORED_FLAGS.iter().any(|(ignored, _)| *ignored == name) => flags.ignored.push(name.to_string()),
             _ => return Err(format!("unknown flag `{word}`")),
         }
     }
@@ -278,20 +223,12 @@ pub fn parse_flags(line: &str) -> Result<Flags, String> {
             let rank = global.len().max(local.len());
             let (global, local) = (padded(global, rank), padded(local.clone(), rank));
             if global.iter().zip(&local).any(|(g, l)| g % l != 0) {
-                return Err(format!(
-                    "the global size {global:?} is not a multiple of the group size {local:?}"
-                ));
+                return Err(format!("the global size {global:?} is not a multiple of the group size {local:?}"));
             }
             global.iter().zip(&local).map(|(g, l)| g / l).collect()
         }
-        (Some(_), Some(_)) => {
-            return Err("both `--num_groups` and `--global_size` are given".into())
-        }
-        (None, None) => {
-            return Err(
-                "no number of groups (`--num_groups`, `--gridDim` or `--global_size`)".into(),
-            )
-        }
+        (Some(_), Some(_)) => return Err("both `--num_groups` and `--global_size` are given".into()),
+        (None, None) => return Err("no number of groups (`--num_groups`, `--gridDim` or `--global_size`)".into()),
     };
     let rank = local.len().max(groups.len());
     flags.local = padded(local, rank);
@@ -310,11 +247,7 @@ pub struct Fitted {
 
 impl Fitted {
     pub fn global(&self) -> Vec<u64> {
-        self.local
-            .iter()
-            .zip(&self.groups)
-            .map(|(l, g)| l * g)
-            .collect()
+        self.local.iter().zip(&self.groups).map(|(l, g)| l * g).collect()
     }
 }
 
@@ -343,27 +276,16 @@ pub fn fit(flags: &Flags) -> Fitted {
         groups.iter_mut().for_each(|g| *g = 1);
     } else {
         let group_items: u64 = local.iter().product();
-        let at_least: u64 = if flags.groups.iter().product::<u64>() > 1 {
-            2
-        } else {
-            1
-        };
+        let at_least: u64 = if flags.groups.iter().product::<u64>() > 1 { 2 } else { 1 };
         halve_until(&mut groups, |g| {
             let n: u64 = g.iter().product();
             n * group_items <= MAX_WORK_ITEMS || n <= at_least
         });
         if groups != flags.groups {
-            notes.push(format!(
-                "groups {:?} shrunk to {groups:?} (at most {MAX_WORK_ITEMS} work-items)",
-                flags.groups
-            ));
+            notes.push(format!("groups {:?} shrunk to {groups:?} (at most {MAX_WORK_ITEMS} work-items)", flags.groups));
         }
     }
-    Fitted {
-        local,
-        groups,
-        notes,
-    }
+    Fitted { local, groups, notes }
 }
 
 /// What line 1 and the expectation lines say about a kernel.
@@ -402,10 +324,7 @@ pub fn expectation(source: &str) -> Expectation {
     if !first.starts_with("//xfail") {
         return Expectation::Excluded(format!("line 1 is `{first}`, neither //pass nor //xfail"));
     }
-    let expectations: Vec<&str> = lines
-        .skip(1)
-        .map_while(|l| l.trim().strip_prefix("//"))
-        .collect();
+    let expectations: Vec<&str> = lines.skip(1).map_while(|l| l.trim().strip_prefix("//")).collect();
     if expectations.iter().any(|l| mentions_race_or_divergence(l)) {
         Expectation::Flagged
     } else if let Some(first) = expectations.iter().find(|l| !l.trim().is_empty()) {
@@ -432,12 +351,7 @@ pub fn scalar_value(ty: ElemType, local_x: u64, chunk: usize) -> String {
         ElemType::Float | ElemType::Double => ["1.0", "0.0", "0.5"][chunk % 3].into(),
         _ => {
             let v = INT_VALUES[chunk % INT_VALUES.len()].unwrap_or(local_x);
-            if matches!(ty, ElemType::Char | ElemType::UChar) {
-                v.min(64)
-            } else {
-                v
-            }
-            .to_string()
+            if matches!(ty, ElemType::Char | ElemType::UChar) { v.min(64) } else { v }.to_string()
         }
     }
 }
@@ -540,25 +454,17 @@ fn run_kernel(
     let kernels = match frontend::kernels(source, dialect, &flags.defines) {
         Ok(kernels) => kernels,
         Err(diagnostics) => {
-            let why = diagnostics.first().map_or_else(
-                || "refused without a diagnostic".to_string(),
-                |d| format!("{}: {}", d.code, d.message),
-            );
+            let why = diagnostics.first().map_or_else(|| "refused without a diagnostic".to_string(), |d| format!("{}: {}", d.code, d.message));
             return Outcome::NotRun(format!("refused: {why}"));
         }
     };
     let fitted = fit(&flags);
     shrunk.clone_from(&fitted.notes);
     if flags.only_intra_group {
-        notes.push(
-            "one work-group (--only-intra-group: GPUVerify checks races within a group only)"
-                .into(),
-        );
+        notes.push("one work-group (--only-intra-group: GPUVerify checks races within a group only)".into());
     }
     if let Some(n) = flags.warp_sync {
-        notes.push(format!(
-            "warps of {n} (--warp-sync): run under the lockstep scheduler, whose lanes of one instruction are ordered, as GPUVerify assumes"
-        ));
+        notes.push(format!("warps of {n} (--warp-sync): run under the lockstep scheduler, whose lanes of one instruction are ordered, as GPUVerify assumes"));
     }
     let mut counted: Vec<Reported> = Vec::new();
     let mut benign = BTreeSet::new();
@@ -603,8 +509,7 @@ fn run_kernel(
             scenario.args.clear();
             let mut shown = Vec::new();
             for &(name, ty, fixed) in &scalars {
-                let value =
-                    fixed.map_or_else(|| scalar_value(ty, fitted.local[0], index), str::to_string);
+                let value = fixed.map_or_else(|| scalar_value(ty, fitted.local[0], index), str::to_string);
                 let text = format!("{name}={}:{value}", ty.name());
                 match ArgBinding::parse(&text) {
                     Ok(binding) => scenario.args.push(binding),
@@ -621,9 +526,7 @@ fn run_kernel(
                 let exploration = match explore(&scenario, seed, 1) {
                     Ok(e) => e,
                     Err(diagnostics) => {
-                        let why = diagnostics
-                            .first()
-                            .map_or_else(String::new, |d| format!("{}: {}", d.code, d.message));
+                        let why = diagnostics.first().map_or_else(String::new, |d| format!("{}: {}", d.code, d.message));
                         return Outcome::NotRun(format!("not launched: {why}"));
                     }
                 };
@@ -636,9 +539,7 @@ fn run_kernel(
                         return Outcome::NotRun(format!("stopped by the engine: {message}"));
                     }
                     if counts(f.kind, &flags) && (!f.benign || flags.benign_races_count) {
-                        match counted.iter_mut().find(|r| {
-                            r.kind == f.kind.as_str() && (r.line, r.column) == (f.line, f.column)
-                        }) {
+                        match counted.iter_mut().find(|r| r.kind == f.kind.as_str() && (r.line, r.column) == (f.line, f.column)) {
                             Some(r) => r.runs += 1,
                             None => counted.push(Reported {
                                 kind: f.kind.as_str().to_string(),
@@ -668,12 +569,7 @@ fn run_kernel(
             }
         }
     }
-    Outcome::Ran {
-        runs: ran,
-        counted,
-        benign: benign.len(),
-        ignored,
-    }
+    Outcome::Ran { runs: ran, counted, benign: benign.len(), ignored }
 }
 
 /// Runs every kernel in `files` (paths under `dir`) for `runs` seeds, on as many threads as the
@@ -681,9 +577,7 @@ fn run_kernel(
 pub fn gpuverify_detection(dir: &Path, files: Vec<PathBuf>, runs: u64) -> Vec<GvResult> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<GvResult>>> = Mutex::new(vec![None; files.len()]);
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(files.len().max(1));
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| loop {
@@ -694,20 +588,11 @@ pub fn gpuverify_detection(dir: &Path, files: Vec<PathBuf>, runs: u64) -> Vec<Gv
             });
         }
     });
-    results
-        .into_inner()
-        .unwrap_or_else(|p| p.into_inner())
-        .into_iter()
-        .flatten()
-        .collect()
+    results.into_inner().unwrap_or_else(|p| p.into_inner()).into_iter().flatten().collect()
 }
 
 fn one_file(dir: &Path, file: &Path, runs: u64) -> GvResult {
-    let path = file
-        .strip_prefix(dir)
-        .unwrap_or(file)
-        .to_string_lossy()
-        .replace('\\', "/");
+    let path = file.strip_prefix(dir).unwrap_or(file).to_string_lossy().replace('\\', "/");
     let source = match std::fs::read(file).map(String::from_utf8) {
         Ok(Ok(source)) => source,
         Ok(Err(_)) => {
@@ -730,35 +615,12 @@ fn one_file(dir: &Path, file: &Path, runs: u64) -> GvResult {
         }
     };
     let expectation = expectation(&source);
-    let dialect = if path.ends_with(".cu") {
-        Dialect::Cuda
-    } else {
-        Dialect::OpenCl
-    };
-    let file_name = file.file_name().map_or_else(
-        || "kernel.cl".to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let dialect = if path.ends_with(".cu") { Dialect::Cuda } else { Dialect::OpenCl };
+    let file_name = file.file_name().map_or_else(|| "kernel.cl".to_string(), |n| n.to_string_lossy().into_owned());
     let (mut shrunk, mut notes) = (Vec::new(), Vec::new());
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        run_kernel(
-            &source,
-            dialect,
-            &file_name,
-            &expectation,
-            runs,
-            &mut shrunk,
-            &mut notes,
-        )
-    }))
-    .unwrap_or_else(|payload| Outcome::NotRun(crate::corpus::panic_message(payload.as_ref())));
-    GvResult {
-        path,
-        expectation,
-        shrunk,
-        notes,
-        outcome,
-    }
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| run_kernel(&source, dialect, &file_name, &expectation, runs, &mut shrunk, &mut notes)))
+        .unwrap_or_else(|payload| Outcome::NotRun(crate::corpus::panic_message(payload.as_ref())));
+    GvResult { path, expectation, shrunk, notes, outcome }
 }
 
 /// The counts both rates come from.
@@ -784,12 +646,7 @@ pub fn totals(results: &[GvResult]) -> Totals {
     for r in results {
         match (&r.expectation, &r.outcome) {
             (_, Outcome::NotRun(_)) => t.not_run += 1,
-            (
-                Expectation::Pass,
-                Outcome::Ran {
-                    counted, benign, ..
-                },
-            ) => {
+            (Expectation::Pass, Outcome::Ran { counted, benign, .. }) => {
                 t.pass_ran += 1;
                 t.false_positives += usize::from(!counted.is_empty());
                 t.benign += usize::from(*benign > 0);
@@ -824,42 +681,26 @@ pub fn render(results: &[GvResult], runs: u64, short: bool) -> String {
                 out.push_str(&format!("    {line}\n"));
             }
         };
-        let fp: Vec<String> = results
-            .iter()
-            .filter(|r| r.false_positive())
-            .flat_map(|r| {
-                let counted = r.counted().unwrap_or_default();
-                std::iter::once(r.path.clone())
-                    .chain(counted.iter().map(|c| {
-                        format!(
-                            "  {} at {}:{} ({}; in {} of {} runs): {}",
-                            c.kind,
-                            c.line,
-                            c.column,
-                            reproduce(c),
-                            c.runs,
-                            runs_of(r),
-                            c.message
-                        )
-                    }))
-                    .chain(r.notes.iter().map(|n| format!("  note: {n}")))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        section(
-            format!(
-                "false positives: {} of {} //pass kernels",
-                t.false_positives, t.pass_ran
-            ),
-            fp,
-        );
+        let fp: Vec<String> =
+            results
+                .iter()
+                .filter(|r| r.false_positive())
+                .flat_map(|r| {
+                    let counted = r.counted().unwrap_or_default();
+                    std::iter::once(r.path.clone())
+                        .chain(counted.iter().map(|c| {
+                            format!("  {} at {}:{} ({}; in {} of {} runs): {}", c.kind, c.line, c.column, reproduce(c), c.runs, runs_of(r), c.message)
+                        }))
+                        .chain(r.notes.iter().map(|n| format!("  note: {n}")))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+        section(format!("false positives: {} of {} //pass kernels", t.false_positives, t.pass_ran), fp);
         let missed: Vec<String> = results
             .iter()
             .filter(|r| r.missed())
             .map(|r| match &r.outcome {
-                Outcome::Ran {
-                    ignored, benign, ..
-                } if !ignored.is_empty() || *benign > 0 => {
+                Outcome::Ran { ignored, benign, .. } if !ignored.is_empty() || *benign > 0 => {
                     let mut seen: Vec<String> = ignored.iter().cloned().collect();
                     if *benign > 0 {
                         seen.insert(0, "benign data-race".into());
@@ -869,14 +710,7 @@ pub fn render(results: &[GvResult], runs: u64, short: bool) -> String {
                 _ => r.path.clone(),
             })
             .collect();
-        section(
-            format!(
-                "misses: {} of {} //xfail kernels expecting a race or divergence",
-                t.flagged_ran - t.detected,
-                t.flagged_ran
-            ),
-            missed,
-        );
+        section(format!("misses: {} of {} //xfail kernels expecting a race or divergence", t.flagged_ran - t.detected, t.flagged_ran), missed);
         // The first counted finding of each detected kernel, so a detection for the wrong
         // reason (another race than the one GPUVerify names) can be spotted.
         let detected: Vec<String> = results
@@ -884,14 +718,7 @@ pub fn render(results: &[GvResult], runs: u64, short: bool) -> String {
             .filter(|r| r.expectation == Expectation::Flagged)
             .filter_map(|r| {
                 let c = r.counted()?.first()?;
-                Some(format!(
-                    "{}: {} at {}:{} ({})",
-                    r.path,
-                    c.kind,
-                    c.line,
-                    c.column,
-                    reproduce(c)
-                ))
+                Some(format!("{}: {} at {}:{} ({})", r.path, c.kind, c.line, c.column, reproduce(c)))
             })
             .collect();
         section(format!("detected: {}", t.detected), detected);
@@ -907,37 +734,18 @@ pub fn render(results: &[GvResult], runs: u64, short: bool) -> String {
             .iter()
             .filter_map(|r| match (&r.expectation, &r.outcome) {
                 (Expectation::Excluded(why), Outcome::Ran { counted, .. }) => {
-                    let found = if counted.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (the engine reports {})", kinds(counted))
-                    };
+                    let found = if counted.is_empty() { String::new() } else { format!(" (the engine reports {})", kinds(counted)) };
                     Some(format!("{}: {why}{found}", r.path))
                 }
                 _ => None,
             })
             .collect();
-        section(
-            format!(
-                "excluded //xfail kernels (expectations mention no race or divergence): {}",
-                t.excluded
-            ),
-            excluded,
-        );
-        let notes: Vec<String> = results
-            .iter()
-            .filter(|r| !r.notes.is_empty())
-            .map(|r| format!("{}: {}", r.path, r.notes.join("; ")))
-            .collect();
-        section(
-            format!("run differently from GPUVerify: {}", notes.len()),
-            notes,
-        );
+        section(format!("excluded //xfail kernels (expectations mention no race or divergence): {}", t.excluded), excluded);
+        let notes: Vec<String> = results.iter().filter(|r| !r.notes.is_empty()).map(|r| format!("{}: {}", r.path, r.notes.join("; "))).collect();
+        section(format!("run differently from GPUVerify: {}", notes.len()), notes);
         // Shrunk launches are many and alike; the JSON output lists each.
         let shrunk = results.iter().filter(|r| !r.shrunk.is_empty()).count();
-        out.push_str(&format!(
-            "  launches shrunk to at most {MAX_WORK_ITEMS} work-items: {shrunk} (each in --json)\n"
-        ));
+        out.push_str(&format!("  launches shrunk to at most {MAX_WORK_ITEMS} work-items: {shrunk} (each in --json)\n"));
     }
     out.push_str(&format!(
         "corpus gpuverify ({runs} runs per kernel): false positives {} of {} //pass kernels ({}); detected {} of {} //xfail races or divergence ({}); {} not run; {} //xfail excluded; benign races (not counted) in {} //pass kernels\n",
@@ -1020,122 +828,54 @@ mod tests {
 
     #[test]
     fn opencl_and_cuda_launch_lines_parse() {
-        assert_eq!(
-            flags("//--local_size=64 --num_groups=4 --no-inline"),
-            (vec![64], vec![4])
-        );
+        assert_eq!(flags("//--local_size=64 --num_groups=4 --no-inline"), (vec![64], vec![4]));
         assert_eq!(flags("//--blockDim=32 --gridDim=2"), (vec![32], vec![2]));
-        assert_eq!(
-            flags("//--gridDim=1 --blockDim=2 --no-inline"),
-            (vec![2], vec![1])
-        );
-        assert_eq!(
-            flags("//--local_size=[64,64] --num_groups=[64,64] --no-inline"),
-            (vec![64, 64], vec![64, 64])
-        );
-        assert_eq!(
-            flags("//--local_size=64 --global_size=256"),
-            (vec![64], vec![4])
-        );
-        assert_eq!(
-            flags("//--local_size=[64,64] --global_size=[256,256]"),
-            (vec![64, 64], vec![4, 4])
-        );
-        assert_eq!(
-            flags("//--local_size=1,10 --num_groups=1,10 --check-array-bounds"),
-            (vec![1, 10], vec![1, 10])
-        );
+        assert_eq!(flags("//--gridDim=1 --blockDim=2 --no-inline"), (vec![2], vec![1]));
+        assert_eq!(flags("//--local_size=[64,64] --num_groups=[64,64] --no-inline"), (vec![64, 64], vec![64, 64]));
+        assert_eq!(flags("//--local_size=64 --global_size=256"), (vec![64], vec![4]));
+        assert_eq!(flags("//--local_size=[64,64] --global_size=[256,256]"), (vec![64, 64], vec![4, 4]));
+        assert_eq!(flags("//--local_size=1,10 --num_groups=1,10 --check-array-bounds"), (vec![1, 10], vec![1, 10]));
         // Sizes of different ranks are padded with 1s.
-        assert_eq!(
-            flags("//--local_size=[10,10,10] --num_groups=2 --check-array-bounds"),
-            (vec![10, 10, 10], vec![2, 1, 1])
-        );
-        assert_eq!(
-            flags("//--no-infer --local_size=16 --num_groups=16"),
-            (vec![16], vec![16])
-        );
+        assert_eq!(flags("//--local_size=[10,10,10] --num_groups=2 --check-array-bounds"), (vec![10, 10, 10], vec![2, 1, 1]));
+        assert_eq!(flags("//--no-infer --local_size=16 --num_groups=16"), (vec![16], vec![16]));
     }
 
     #[test]
     fn flags_that_change_the_check_are_kept_and_others_ignored() {
-        let f =
-            parse_flags("//--local_size=1024 --num_groups=1 --warp-sync=16 --no-inline").unwrap();
+        let f = parse_flags("//--local_size=1024 --num_groups=1 --warp-sync=16 --no-inline").unwrap();
         assert_eq!(f.warp_sync, Some(16));
         assert_eq!(f.ignored, vec!["--no-inline"]);
-        assert!(
-            parse_flags("//--local_size=1024 --global_size=1024 --only-divergence")
-                .unwrap()
-                .only_divergence
-        );
-        assert!(
-            parse_flags("//--local_size=64 --num_groups=12 --no-inline --only-intra-group")
-                .unwrap()
-                .only_intra_group
-        );
+        assert!(parse_flags("//--local_size=1024 --global_size=1024 --only-divergence").unwrap().only_divergence);
+        assert!(parse_flags("//--local_size=64 --num_groups=12 --no-inline --only-intra-group").unwrap().only_intra_group);
         for flag in ["--no-benign", "--adversarial-abstraction"] {
             let f = parse_flags(&format!("//--local_size=64 --num_groups=1 {flag}")).unwrap();
             assert!(f.benign_races_count && f.ignored.is_empty(), "{flag}");
         }
-        assert!(
-            !parse_flags("//--local_size=64 --num_groups=1")
-                .unwrap()
-                .benign_races_count
-        );
-        let f = parse_flags("//--local_size=256 --num_groups=2 --vcgen-opt=/checkArrays:A,B,C")
-            .unwrap();
+        assert!(!parse_flags("//--local_size=64 --num_groups=1").unwrap().benign_races_count);
+        let f = parse_flags("//--local_size=256 --num_groups=2 --vcgen-opt=/checkArrays:A,B,C").unwrap();
         assert_eq!(f.ignored, vec!["--vcgen-opt"]);
     }
 
     #[test]
     fn defines_offsets_and_kernel_arguments_are_kept() {
-        let f = parse_flags("//--local_size=8 --num_groups=2 -DN=4 -D WIDTH --global_offset=[3,0] --kernel-args=foo,*,7")
-            .unwrap();
+        let f = parse_flags("//--local_size=8 --num_groups=2 -DN=4 -D WIDTH --global_offset=[3,0] --kernel-args=foo,*,7").unwrap();
         assert_eq!(f.defines, vec!["N=4", "WIDTH"]);
         assert_eq!(f.offset, vec![3, 0]);
-        assert_eq!(
-            f.kernel_args,
-            Some(("foo".to_string(), vec!["*".to_string(), "7".to_string()]))
-        );
-        assert!(parse_flags("//--local_size=8 --num_groups=2 -D")
-            .unwrap_err()
-            .contains("-D"));
-        assert!(
-            parse_flags("//--local_size=8 --num_groups=2 --kernel-args=")
-                .unwrap_err()
-                .contains("kernel name")
-        );
-        assert!(
-            parse_flags("//--local_size=8 --num_groups=2 --global_offset=x")
-                .unwrap_err()
-                .contains("offset")
-        );
+        assert_eq!(f.kernel_args, Some(("foo".to_string(), vec!["*".to_string(), "7".to_string()])));
+        assert!(parse_flags("//--local_size=8 --num_groups=2 -D").unwrap_err().contains("-D"));
+        assert!(parse_flags("//--local_size=8 --num_groups=2 --kernel-args=").unwrap_err().contains("kernel name"));
+        assert!(parse_flags("//--local_size=8 --num_groups=2 --global_offset=x").unwrap_err().contains("offset"));
     }
 
     #[test]
     fn launches_that_cannot_be_understood_say_why() {
-        assert!(parse_flags("--local_size=64 --num_groups=4")
-            .unwrap_err()
-            .contains("comment"));
-        assert!(parse_flags("//--num_groups=4")
-            .unwrap_err()
-            .contains("work-group size"));
-        assert!(parse_flags("//--local_size=64")
-            .unwrap_err()
-            .contains("number of groups"));
-        assert!(parse_flags("//--local_size=64 --global_size=100")
-            .unwrap_err()
-            .contains("multiple"));
-        assert!(parse_flags("//--local_size=0 --num_groups=1")
-            .unwrap_err()
-            .contains("not a size"));
-        assert!(parse_flags("//--local_size=[1,2,3,4] --num_groups=1")
-            .unwrap_err()
-            .contains("three"));
-        assert!(
-            parse_flags("//--local_size=8 --num_groups=1 --loop-unwind=3")
-                .unwrap_err()
-                .contains("unknown flag")
-        );
+        assert!(parse_flags("--local_size=64 --num_groups=4").unwrap_err().contains("comment"));
+        assert!(parse_flags("//--num_groups=4").unwrap_err().contains("work-group size"));
+        assert!(parse_flags("//--local_size=64").unwrap_err().contains("number of groups"));
+        assert!(parse_flags("//--local_size=64 --global_size=100").unwrap_err().contains("multiple"));
+        assert!(parse_flags("//--local_size=0 --num_groups=1").unwrap_err().contains("not a size"));
+        assert!(parse_flags("//--local_size=[1,2,3,4] --num_groups=1").unwrap_err().contains("three"));
+        assert!(parse_flags("//--local_size=8 --num_groups=1 --loop-unwind=3").unwrap_err().contains("unknown flag"));
     }
 
     #[test]
@@ -1144,31 +884,13 @@ mod tests {
             let fitted = fit(&parse_flags(line).unwrap());
             (fitted.local, fitted.groups)
         };
-        assert_eq!(
-            shrunk("//--local_size=64 --num_groups=64 --no-inline"),
-            (vec![64], vec![16])
-        );
+        assert_eq!(shrunk("//--local_size=64 --num_groups=64 --no-inline"), (vec![64], vec![16]));
         // Two groups stay, so that races between groups can still happen.
-        assert_eq!(
-            shrunk("//--local_size=1024 --num_groups=1024"),
-            (vec![1024], vec![2])
-        );
-        assert_eq!(
-            shrunk("//--blockDim=2048 --gridDim=64"),
-            (vec![1024], vec![2])
-        );
-        assert_eq!(
-            shrunk("//--local_size=[64,64] --num_groups=[64,64]"),
-            (vec![32, 32], vec![2, 1])
-        );
-        assert_eq!(
-            shrunk("//--local_size=1024 --num_groups=1"),
-            (vec![1024], vec![1])
-        );
-        assert_eq!(
-            shrunk("//--local_size=64 --num_groups=12 --only-intra-group"),
-            (vec![64], vec![1])
-        );
+        assert_eq!(shrunk("//--local_size=1024 --num_groups=1024"), (vec![1024], vec![2]));
+        assert_eq!(shrunk("//--blockDim=2048 --gridDim=64"), (vec![1024], vec![2]));
+        assert_eq!(shrunk("//--local_size=[64,64] --num_groups=[64,64]"), (vec![32, 32], vec![2, 1]));
+        assert_eq!(shrunk("//--local_size=1024 --num_groups=1"), (vec![1024], vec![1]));
+        assert_eq!(shrunk("//--local_size=64 --num_groups=12 --only-intra-group"), (vec![64], vec![1]));
         let fitted = fit(&parse_flags("//--blockDim=2048 --gridDim=64").unwrap());
         assert_eq!(fitted.notes.len(), 2, "{:?}", fitted.notes);
         let fitted = fit(&parse_flags("//--local_size=2 --num_groups=5").unwrap());
@@ -1177,9 +899,7 @@ mod tests {
 
     #[test]
     fn scalars_cycle_through_small_values() {
-        let ints: Vec<String> = (0..6)
-            .map(|chunk| scalar_value(ElemType::Int, 64, chunk))
-            .collect();
+        let ints: Vec<String> = (0..6).map(|chunk| scalar_value(ElemType::Int, 64, chunk)).collect();
         assert_eq!(ints, vec!["1", "0", "64", "2", "3", "1"]);
         assert_eq!(scalar_value(ElemType::UChar, 1024, 2), "64");
         assert_eq!(scalar_value(ElemType::Float, 64, 1), "0.0");
@@ -1194,26 +914,13 @@ mod tests {
     }
 
     fn ran(expectation: Expectation, counted: usize) -> GvResult {
-        let reported = Reported {
-            kind: "data-race".into(),
-            line: 3,
-            column: 1,
-            message: "data race".into(),
-            seed: 4,
-            scalars: "n=0".into(),
-            runs: 2,
-        };
+        let reported = Reported { kind: "data-race".into(), line: 3, column: 1, message: "data race".into(), seed: 4, scalars: "n=0".into(), runs: 2 };
         GvResult {
             path: "gpuverify/k/kernel.cl".into(),
             expectation,
             shrunk: Vec::new(),
             notes: vec!["a note".into()],
-            outcome: Outcome::Ran {
-                runs: 10,
-                counted: vec![reported; counted],
-                benign: 0,
-                ignored: BTreeSet::new(),
-            },
+            outcome: Outcome::Ran { runs: 10, counted: vec![reported; counted], benign: 0, ignored: BTreeSet::new() },
         }
     }
 
@@ -1234,31 +941,15 @@ mod tests {
             },
         ];
         let t = totals(&results);
-        assert_eq!(
-            (
-                t.pass_ran,
-                t.false_positives,
-                t.flagged_ran,
-                t.detected,
-                t.not_run,
-                t.excluded
-            ),
-            (2, 1, 2, 1, 1, 1)
-        );
+        assert_eq!((t.pass_ran, t.false_positives, t.flagged_ran, t.detected, t.not_run, t.excluded), (2, 1, 2, 1, 1, 1));
         assert!(results[5].panicked() && !results[0].panicked());
         let text = render(&results, 10, false);
-        assert!(
-            text.contains("data-race at 3:1 (seed 4, n=0; in 2 of 10 runs): data race"),
-            "{text}"
-        );
+        assert!(text.contains("data-race at 3:1 (seed 4, n=0; in 2 of 10 runs): data race"), "{text}");
         assert!(text.contains("boom"), "{text}");
         assert!(text.contains("  note: a note"), "{text}");
         let short = render(&results, 10, true);
         assert_eq!(short.lines().count(), 1, "{short}");
-        assert!(
-            short.contains("false positives 1 of 2 //pass kernels (50.0%); detected 1 of 2"),
-            "{short}"
-        );
+        assert!(short.contains("false positives 1 of 2 //pass kernels (50.0%); detected 1 of 2"), "{short}");
         let json = to_json(&results, 10);
         assert_eq!(json["false_positives"], 1);
         assert_eq!(json["results"][1]["counted"][0]["seed"], 4);
@@ -1266,46 +957,17 @@ mod tests {
 
     #[test]
     fn expectations_decide_which_xfail_kernels_count() {
-        assert_eq!(
-            expectation("//pass\n//--local_size=8 --num_groups=1\n"),
-            Expectation::Pass
-        );
-        assert_eq!(
-            expectation("//PASS\n//--local_size=8 --num_groups=1\n"),
-            Expectation::Pass
-        );
-        let flagged = |third: &str| {
-            expectation(&format!("//xfail:NOT_ALL_VERIFIED\n//--local_size=8 --num_groups=1\n{third}\nkernel void k() {{}}\n"))
-        };
-        assert_eq!(
-            flagged("//kernel.cl: error: possible write-write race on p\\[0]"),
-            Expectation::Flagged
-        );
-        assert_eq!(
-            flagged("//kernel.cl:13:5: error: barrier may be reached by non-uniform control flow"),
-            Expectation::Flagged
-        );
+        assert_eq!(expectation("//pass\n//--local_size=8 --num_groups=1\n"), Expectation::Pass);
+        assert_eq!(expectation("//PASS\n//--local_size=8 --num_groups=1\n"), Expectation::Pass);
+        let flagged = |third: &str| expectation(&format!("//xfail:NOT_ALL_VERIFIED\n//--local_size=8 --num_groups=1\n{third}\nkernel void k() {{}}\n"));
+        assert_eq!(flagged("//kernel.cl: error: possible write-write race on p\\[0]"), Expectation::Flagged);
+        assert_eq!(flagged("//kernel.cl:13:5: error: barrier may be reached by non-uniform control flow"), Expectation::Flagged);
         assert_eq!(flagged("//This kernel is racy."), Expectation::Flagged);
-        assert_eq!(
-            flagged("//Write by work item 0 with local id 0 in work group 0"),
-            Expectation::Flagged
-        );
-        assert!(matches!(
-            flagged("//error: possible null pointer access for work item"),
-            Expectation::Excluded(_)
-        ));
-        assert!(matches!(
-            flagged("//this assertion might not hold for work item"),
-            Expectation::Excluded(_)
-        ));
-        assert_eq!(
-            flagged(""),
-            Expectation::Excluded("no expectation lines".into())
-        );
+        assert_eq!(flagged("//Write by work item 0 with local id 0 in work group 0"), Expectation::Flagged);
+        assert!(matches!(flagged("//error: possible null pointer access for work item"), Expectation::Excluded(_)));
+        assert!(matches!(flagged("//this assertion might not hold for work item"), Expectation::Excluded(_)));
+        assert_eq!(flagged(""), Expectation::Excluded("no expectation lines".into()));
         // Words that merely contain the letters do not count.
-        assert!(matches!(
-            flagged("//trace and brace"),
-            Expectation::Excluded(_)
-        ));
+        assert!(matches!(flagged("//trace and brace"), Expectation::Excluded(_)));
     }
 }

@@ -168,11 +168,7 @@ pub fn render(results: &[LitmusResult], runs: u64, short: bool) -> String {
     );
     list("racy, race not reported", racy.iter().filter(|r| r.error.is_none() && !r.race_reported).map(|r| r.path.clone()).collect(), &mut out);
     list("exhaustive exploration stopped at its budget", ran.iter().filter(|r| !r.complete).map(|r| r.path.clone()).collect(), &mut out);
-    list(
-        "not run",
-        results.iter().filter_map(|r| r.error.as_ref().map(|e| format!("{}: {e}", r.path))).collect(),
-        &mut out,
-    );
+    list("not run", results.iter().filter_map(|r| r.error.as_ref().map(|e| format!("{}: {e}", r.path))).collect(), &mut out);
     out
 }
 

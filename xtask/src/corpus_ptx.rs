@@ -136,10 +136,8 @@ pub fn scoreboard(dir: &Path, exhaustive: u64) -> Vec<PtxResult> {
                     result.quantifier = Some(quantifier);
                     result.verdict = Some(e.condition_holds(quantifier));
                     result.complete = e.complete;
-                    result.race_reported = e
-                        .findings
-                        .iter()
-                        .any(|f| f.finding.kind == FindingKind::DataRace && f.finding.severity == interleave_engine::diag::Severity::Error);
+                    result.race_reported =
+                        e.findings.iter().any(|f| f.finding.kind == FindingKind::DataRace && f.finding.severity == interleave_engine::diag::Severity::Error);
                 }
             }
             result
@@ -199,7 +197,11 @@ pub fn render(results: &[PtxResult], short: bool) -> String {
     };
     list("forbidden found in racy tests", results.iter().filter(|r| r.forbidden_found() && r.race_reported).map(line).collect(), &mut out);
     list("allowed, not found", missed.iter().map(|r| line(r)).collect(), &mut out);
-    list("exhaustive exploration stopped at its budget", results.iter().filter(|r| r.error.is_none() && !r.complete).map(|r| r.path.clone()).collect(), &mut out);
+    list(
+        "exhaustive exploration stopped at its budget",
+        results.iter().filter(|r| r.error.is_none() && !r.complete).map(|r| r.path.clone()).collect(),
+        &mut out,
+    );
     list("not run", results.iter().filter_map(|r| r.error.as_ref().map(|e| format!("{}: {e}", r.path))).collect(), &mut out);
     out
 }

@@ -67,8 +67,8 @@ pub fn run_sim(sim_path: &Path, scheduler: SchedulerKind, seed: u64) -> Result<S
     let parsed = sim::parse(&text).map_err(|d| d.message)?;
     let source_path = sim_path.parent().unwrap_or(Path::new("")).join(&parsed.source_file);
     let source = std::fs::read_to_string(&source_path).map_err(|e| e.to_string())?;
-    let (mut scenario, _) = sim::scenario(&parsed, source, parsed.source_file.clone())
-        .map_err(|d| d.first().map_or_else(String::new, |d| d.message.clone()))?;
+    let (mut scenario, _) =
+        sim::scenario(&parsed, source, parsed.source_file.clone()).map_err(|d| d.first().map_or_else(String::new, |d| d.message.clone()))?;
     scenario.scheduler = scheduler;
     scenario.seed = seed;
     scenario.max_steps = 2_000_000;
@@ -126,12 +126,9 @@ pub fn render(results: &[RunResult], short: bool) -> String {
         for r in results.iter().filter(|r| !r.ordered || r.seeds < SEEDS) {
             match &r.failure {
                 Some(why) => out.push_str(&format!("  {}: did not run: {why}\n", r.name)),
-                None => out.push_str(&format!(
-                    "  {}: run-to-block {}, random seeds {}/{SEEDS}\n",
-                    r.name,
-                    if r.ordered { "matches" } else { "differs" },
-                    r.seeds
-                )),
+                None => {
+                    out.push_str(&format!("  {}: run-to-block {}, random seeds {}/{SEEDS}\n", r.name, if r.ordered { "matches" } else { "differs" }, r.seeds))
+                }
             }
         }
     }

@@ -26,8 +26,7 @@ const SOURCES: &str = "app/js";
 const PACKAGES: &str = "target/editor-js";
 
 /// The notice that heads the bundle: the packages it contains and their license.
-const BANNER: &str =
-    "/*! The Interleave code editor. Contains CodeMirror 6 (@codemirror/*, @lezer/*), \
+const BANNER: &str = "/*! The Interleave code editor. Contains CodeMirror 6 (@codemirror/*, @lezer/*), \
 style-mod, crelt, w3c-keyname and @marijn/find-cluster-break: copyright Marijn Haverbeke and \
 others, MIT license. */";
 
@@ -52,13 +51,7 @@ pub fn ensure_bundle() -> Result<(), String> {
         // there through NODE_PATH.
         .env("NODE_PATH", packages.join("node_modules"))
         .arg(sources.join("editor.js"))
-        .args([
-            "--bundle",
-            "--format=esm",
-            "--minify",
-            "--target=es2020",
-            "--log-level=warning",
-        ])
+        .args(["--bundle", "--format=esm", "--minify", "--target=es2020", "--log-level=warning"])
         .arg(format!("--banner:js={BANNER}"))
         .arg(format!("--outfile={}", bundle.display()));
     setup::run(&mut command).map_err(|e| format!("bundling the editor failed: {e}"))
@@ -66,8 +59,7 @@ pub fn ensure_bundle() -> Result<(), String> {
 
 /// Installs the locked packages unless they already are; returns whether it installed.
 fn ensure_packages(sources: &Path, packages: &Path) -> Result<bool, String> {
-    let lock = fs::read(sources.join("package-lock.json"))
-        .map_err(|e| format!("cannot read {SOURCES}/package-lock.json: {e}"))?;
+    let lock = fs::read(sources.join("package-lock.json")).map_err(|e| format!("cannot read {SOURCES}/package-lock.json: {e}"))?;
     let installed_lock = fs::read(packages.join("package-lock.json")).ok();
     let complete = packages.join("node_modules/.bin/esbuild").is_file();
     if complete && installed_lock.as_deref() == Some(lock.as_slice()) {
@@ -79,25 +71,16 @@ fn ensure_packages(sources: &Path, packages: &Path) -> Result<bool, String> {
     }
     fs::create_dir_all(packages).map_err(|e| format!("cannot create {PACKAGES}: {e}"))?;
     for file in ["package.json", "package-lock.json"] {
-        fs::copy(sources.join(file), packages.join(file))
-            .map_err(|e| format!("cannot copy {file} to {PACKAGES}: {e}"))?;
+        fs::copy(sources.join(file), packages.join(file)).map_err(|e| format!("cannot copy {file} to {PACKAGES}: {e}"))?;
     }
-    setup::run(
-        Command::new("npm")
-            .current_dir(packages)
-            .args(["ci", "--no-audit", "--no-fund"]),
-    )?;
+    setup::run(Command::new("npm").current_dir(packages).args(["ci", "--no-audit", "--no-fund"]))?;
     Ok(true)
 }
 
 /// The files the bundle is made from: the manifest, the lock file and the editor's modules.
 fn inputs(sources: &Path) -> Result<Vec<PathBuf>, String> {
-    let mut files = vec![
-        sources.join("package.json"),
-        sources.join("package-lock.json"),
-    ];
-    let entries =
-        fs::read_dir(sources).map_err(|e| format!("cannot list {}: {e}", sources.display()))?;
+    let mut files = vec![sources.join("package.json"), sources.join("package-lock.json")];
+    let entries = fs::read_dir(sources).map_err(|e| format!("cannot list {}: {e}", sources.display()))?;
     for entry in entries.flatten() {
         let path = entry.path();
         if path.extension().is_some_and(|ext| ext == "js") {
@@ -116,9 +99,7 @@ fn is_fresh(output: &Path, inputs: &[PathBuf]) -> bool {
     let Some(built) = modified(output) else {
         return false;
     };
-    inputs
-        .iter()
-        .all(|input| modified(input).is_some_and(|changed| changed <= built))
+    inputs.iter().all(|input| modified(input).is_some_and(|changed| changed <= built))
 }
 
 #[cfg(test)]
@@ -128,12 +109,7 @@ mod tests {
 
     fn touch(path: &Path, at: SystemTime) {
         fs::write(path, "x").unwrap();
-        fs::File::options()
-            .write(true)
-            .open(path)
-            .unwrap()
-            .set_modified(at)
-            .unwrap();
+        fs::File::options().write(true).open(path).unwrap().set_modified(at).unwrap();
     }
 
     #[test]
@@ -143,21 +119,12 @@ mod tests {
         let (input, output) = (dir.join("editor.js"), dir.join("bundle.js"));
         let start = SystemTime::now() - Duration::from_secs(100);
         touch(&input, start);
-        assert!(
-            !is_fresh(&output, std::slice::from_ref(&input)),
-            "a missing bundle"
-        );
+        assert!(!is_fresh(&output, std::slice::from_ref(&input)), "a missing bundle");
         touch(&output, start + Duration::from_secs(10));
         assert!(is_fresh(&output, std::slice::from_ref(&input)));
         touch(&input, start + Duration::from_secs(20));
-        assert!(
-            !is_fresh(&output, std::slice::from_ref(&input)),
-            "an edited input"
-        );
-        assert!(
-            !is_fresh(&output, &[dir.join("gone.js")]),
-            "a missing input"
-        );
+        assert!(!is_fresh(&output, std::slice::from_ref(&input)), "an edited input");
+        assert!(!is_fresh(&output, &[dir.join("gone.js")]), "a missing input");
         fs::remove_dir_all(&dir).unwrap();
     }
 }

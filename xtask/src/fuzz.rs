@@ -47,10 +47,7 @@ const LIBFUZZER_LIMITS: &[&str] = &["-timeout=1", "-rss_limit_mb=1024"];
 
 pub fn run(target: &str, seconds: u64) -> Result<(), String> {
     if !TARGETS.contains(&target) {
-        return Err(format!(
-            "unknown fuzz target `{target}` (targets: {})",
-            TARGETS.join(", ")
-        ));
+        return Err(format!("unknown fuzz target `{target}` (targets: {})", TARGETS.join(", ")));
     }
     // With no tools asked for, this only puts cargo's bin directory on PATH, where
     // `cargo install cargo-fuzz` puts the `cargo-fuzz` binary.
@@ -62,10 +59,7 @@ pub fn run(target: &str, seconds: u64) -> Result<(), String> {
     let fuzz_dir = root.join("fuzz");
     let corpus = root.join("target/fuzz-corpus").join(target);
     let seeds = seed_corpus(&root, &corpus, target)?;
-    println!(
-        "seed corpus: {seeds} inputs written to {}",
-        relative(&root, &corpus)
-    );
+    println!("seed corpus: {seeds} inputs written to {}", relative(&root, &corpus));
 
     let artifacts = fuzz_dir.join("artifacts").join(target);
     let before = list_files(&artifacts);
@@ -91,9 +85,7 @@ pub fn run(target: &str, seconds: u64) -> Result<(), String> {
         .stdin(Stdio::null())
         .stderr(Stdio::piped());
     println!("$ {} (in fuzz/)", crate::describe(&command));
-    let mut child = command
-        .spawn()
-        .map_err(|e| format!("cannot run cargo +nightly fuzz: {e}"))?;
+    let mut child = command.spawn().map_err(|e| format!("cannot run cargo +nightly fuzz: {e}"))?;
 
     // libFuzzer reports on stderr. Its per-input progress lines ("#N NEW ...") run to thousands
     // in a minute; they are counted, not shown, and everything else (build output, status
@@ -109,10 +101,7 @@ pub fn run(target: &str, seconds: u64) -> Result<(), String> {
     }
     let status = child.wait().map_err(|e| e.to_string())?;
 
-    let found: Vec<PathBuf> = list_files(&artifacts)
-        .into_iter()
-        .filter(|file| !before.contains(file))
-        .collect();
+    let found: Vec<PathBuf> = list_files(&artifacts).into_iter().filter(|file| !before.contains(file)).collect();
     println!("\nfuzz {target}: {}", log.summary(seconds));
     if !found.is_empty() {
         println!("fuzz {target}: found {} failing input(s):", found.len());
@@ -163,9 +152,7 @@ impl Log {
         if line.contains("cov:") {
             self.last_status = Some(line.trim().to_owned());
         }
-        let quiet = ["NEW", "REDUCE", "RELOAD"]
-            .iter()
-            .any(|word| line.split_whitespace().nth(1) == Some(word));
+        let quiet = ["NEW", "REDUCE", "RELOAD"].iter().any(|word| line.split_whitespace().nth(1) == Some(word));
         if quiet {
             self.hidden += 1;
         }
@@ -178,13 +165,7 @@ impl Log {
             return format!("no libFuzzer status line was seen (asked for {seconds} s)");
         };
         let words: Vec<&str> = status.split_whitespace().collect();
-        let field = |name: &str| {
-            words
-                .iter()
-                .position(|w| *w == name)
-                .and_then(|i| words.get(i + 1))
-                .copied()
-        };
+        let field = |name: &str| words.iter().position(|w| *w == name).and_then(|i| words.get(i + 1)).copied();
         let runs = words[0].trim_start_matches('#');
         let mut parts = vec![format!("{runs} executions")];
         if let Some(cov) = field("cov:") {
@@ -210,21 +191,17 @@ impl Log {
 /// Writes the seeds of `target` into `corpus` (creating it), named after their paths so that
 /// two `kernel.cl` files cannot overwrite each other. Returns how many were written.
 fn seed_corpus(root: &Path, corpus: &Path, target: &str) -> Result<usize, String> {
-    std::fs::create_dir_all(corpus)
-        .map_err(|e| format!("cannot create {}: {e}", corpus.display()))?;
+    std::fs::create_dir_all(corpus).map_err(|e| format!("cannot create {}: {e}", corpus.display()))?;
     let seeds = seeds(root, target)?;
     for (name, bytes) in &seeds {
-        std::fs::write(corpus.join(format!("seed-{name}")), bytes)
-            .map_err(|e| format!("cannot write seed {name}: {e}"))?;
+        std::fs::write(corpus.join(format!("seed-{name}")), bytes).map_err(|e| format!("cannot write seed {name}: {e}"))?;
     }
     Ok(seeds.len())
 }
 
 /// The seeds of `target`, each with a file name made from its path.
 fn seeds(root: &Path, target: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
-    let read = |path: &Path| {
-        std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
-    };
+    let read = |path: &Path| std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()));
     let name = |path: &Path| relative(root, path).replace('/', "-");
     let mut out = Vec::new();
     match target {
@@ -240,10 +217,8 @@ fn seeds(root: &Path, target: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
                 let text = read(&file)?;
                 // The first line that is not blank or a comment names the kernel's file,
                 // relative to the `.sim` file.
-                let kernel = String::from_utf8_lossy(&text)
-                    .lines()
-                    .map(|line| line.split('#').next().unwrap_or("").trim().to_owned())
-                    .find(|line| !line.is_empty());
+                let kernel =
+                    String::from_utf8_lossy(&text).lines().map(|line| line.split('#').next().unwrap_or("").trim().to_owned()).find(|line| !line.is_empty());
                 let Some(kernel) = kernel else { continue };
                 let Some(dir) = file.parent() else { continue };
                 let mut seed = text.clone();
@@ -286,9 +261,7 @@ fn source_files(dir: &Path, extension: &str, recursive: bool) -> Vec<PathBuf> {
             let path = entry.path();
             match entry.file_type() {
                 Ok(kind) if kind.is_dir() && recursive => pending.push(path),
-                Ok(kind) if kind.is_file() && path.extension().is_some_and(|e| e == extension) => {
-                    files.push(path)
-                }
+                Ok(kind) if kind.is_file() && path.extension().is_some_and(|e| e == extension) => files.push(path),
                 _ => {}
             }
         }
@@ -298,18 +271,13 @@ fn source_files(dir: &Path, extension: &str, recursive: bool) -> Vec<PathBuf> {
 }
 
 fn list_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| entries.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir).map(|entries| entries.flatten().map(|e| e.path()).collect()).unwrap_or_default();
     files.sort();
     files
 }
 
 fn relative(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
+    path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/")
 }
 
 /// The nightly toolchain, which cargo-fuzz needs for its `-Z` coverage instrumentation flags.
@@ -319,13 +287,7 @@ fn ensure_nightly() -> Result<(), String> {
         return Ok(());
     }
     println!("installing: nightly toolchain (rustup toolchain install nightly --profile minimal)");
-    crate::setup::run(Command::new("rustup").args([
-        "toolchain",
-        "install",
-        "nightly",
-        "--profile",
-        "minimal",
-    ]))
+    crate::setup::run(Command::new("rustup").args(["toolchain", "install", "nightly", "--profile", "minimal"]))
 }
 
 fn ensure_cargo_fuzz() -> Result<(), String> {
@@ -335,22 +297,13 @@ fn ensure_cargo_fuzz() -> Result<(), String> {
     }
     println!("installing: cargo-fuzz (cargo install cargo-fuzz; a few minutes)");
     crate::setup::run(Command::new(crate::setup::cargo()).args(["install", "cargo-fuzz"]))?;
-    succeeds("cargo", &["fuzz", "--version"])
-        .map(|_| ())
-        .ok_or_else(|| "cargo-fuzz was installed, but `cargo fuzz --version` still fails".into())
+    succeeds("cargo", &["fuzz", "--version"]).map(|_| ()).ok_or_else(|| "cargo-fuzz was installed, but `cargo fuzz --version` still fails".into())
 }
 
 /// The stdout of a command that succeeded, or `None`.
 fn succeeds(program: &str, args: &[&str]) -> Option<String> {
-    let output = Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .ok()?;
-    output
-        .status
-        .success()
-        .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+    let output = Command::new(program).args(args).stdin(Stdio::null()).output().ok()?;
+    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 #[cfg(test)]
@@ -371,10 +324,7 @@ mod tests {
             "Done 250000 runs in 61 second(s)",
         ];
         let shown: Vec<bool> = lines.iter().map(|line| log.take(line)).collect();
-        assert_eq!(
-            shown,
-            vec![true, true, false, false, false, true, true, true]
-        );
+        assert_eq!(shown, vec![true, true, false, false, false, true, true, true]);
         assert_eq!(log.hidden, 3);
         assert_eq!(
             log.summary(60),
@@ -399,12 +349,8 @@ mod tests {
         let litmus = source_files(&root.join("static/examples"), "litmus", true);
         assert!(litmus.iter().any(|p| p.ends_with("litmus/mp.litmus")));
         let data = source_files(&root.join("tests/data"), "cl", true);
-        assert!(data
-            .iter()
-            .any(|p| p.starts_with(root.join("tests/data/run"))));
-        assert!(data
-            .iter()
-            .all(|p| p.extension().is_some_and(|e| e == "cl")));
+        assert!(data.iter().any(|p| p.starts_with(root.join("tests/data/run"))));
+        assert!(data.iter().all(|p| p.extension().is_some_and(|e| e == "cl")));
     }
 
     #[test]
@@ -418,9 +364,6 @@ mod tests {
             let nul = bytes.iter().position(|b| *b == 0);
             assert!(nul.is_some_and(|at| bytes[at..].windows(8).any(|w| w == b"__kernel")), "{name}");
         }
-        assert!(seeds(&root, "link")
-            .expect("the link seeds")
-            .iter()
-            .all(|(_, link)| link.starts_with(b"http") || link.starts_with(b"v1.")));
+        assert!(seeds(&root, "link").expect("the link seeds").iter().all(|(_, link)| link.starts_with(b"http") || link.starts_with(b"v1.")));
     }
 }

@@ -92,14 +92,10 @@ impl Task {
                 while let Some(arg) = args.next() {
                     let value = match arg.strip_prefix("--port=") {
                         Some(value) => value.to_owned(),
-                        None if arg == "--port" || arg == "-p" => {
-                            args.next().ok_or("--port needs a value")?
-                        }
+                        None if arg == "--port" || arg == "-p" => args.next().ok_or("--port needs a value")?,
                         None => return Err(format!("unknown argument to serve: {arg}")),
                     };
-                    port = value
-                        .parse()
-                        .map_err(|_| format!("not a port number: {value}"))?;
+                    port = value.parse().map_err(|_| format!("not a port number: {value}"))?;
                 }
                 return Ok(Task::Serve { port });
             }
@@ -108,9 +104,7 @@ impl Task {
                 for arg in args {
                     match arg.as_str() {
                         "--json" => json = true,
-                        _ if arg.starts_with('-') => {
-                            return Err(format!("unknown argument to corpus: {arg}"))
-                        }
+                        _ if arg.starts_with('-') => return Err(format!("unknown argument to corpus: {arg}")),
                         _ if dir.is_none() => dir = Some(PathBuf::from(arg)),
                         _ => return Err(format!("unexpected argument: {arg}")),
                     }
@@ -123,24 +117,16 @@ impl Task {
                     let value = match arg.strip_prefix("--time=") {
                         Some(value) => value.to_owned(),
                         None if arg == "--time" => args.next().ok_or("--time needs a value")?,
-                        None if arg.starts_with('-') => {
-                            return Err(format!("unknown argument to fuzz: {arg}"))
-                        }
+                        None if arg.starts_with('-') => return Err(format!("unknown argument to fuzz: {arg}")),
                         None if target.is_none() => {
                             target = Some(arg);
                             continue;
                         }
                         None => return Err(format!("unexpected argument: {arg}")),
                     };
-                    seconds = value
-                        .parse()
-                        .ok()
-                        .filter(|&s| s > 0)
-                        .ok_or_else(|| format!("not a number of seconds: {value}"))?;
+                    seconds = value.parse().ok().filter(|&s| s > 0).ok_or_else(|| format!("not a number of seconds: {value}"))?;
                 }
-                let target = target.ok_or_else(|| {
-                    format!("fuzz needs a target: {}", fuzz::TARGETS.join(" or "))
-                })?;
+                let target = target.ok_or_else(|| format!("fuzz needs a target: {}", fuzz::TARGETS.join(" or ")))?;
                 return Ok(Task::Fuzz { target, seconds });
             }
             Some(other) => return Err(format!("unknown task: {other}")),
@@ -194,11 +180,7 @@ pub fn describe(command: &Command) -> String {
     let program = std::path::Path::new(command.get_program());
     let name = program.file_name().unwrap_or(program.as_os_str());
     let mut words = vec![name.to_string_lossy().into_owned()];
-    words.extend(
-        command
-            .get_args()
-            .map(|arg| arg.to_string_lossy().into_owned()),
-    );
+    words.extend(command.get_args().map(|arg| arg.to_string_lossy().into_owned()));
     words.join(" ")
 }
 
@@ -217,86 +199,31 @@ mod tests {
         assert_eq!(parse(&["test"]), Ok(Task::Test));
         assert_eq!(parse(&["editor"]), Ok(Task::Editor));
         assert_eq!(parse(&["serve"]), Ok(Task::Serve { port: 8080 }));
-        assert_eq!(
-            parse(&["serve", "--port", "8099"]),
-            Ok(Task::Serve { port: 8099 })
-        );
-        assert_eq!(
-            parse(&["serve", "--port=9000"]),
-            Ok(Task::Serve { port: 9000 })
-        );
-        assert_eq!(
-            parse(&["corpus"]),
-            Ok(Task::Corpus {
-                dir: None,
-                json: false
-            })
-        );
-        assert_eq!(
-            parse(&["corpus", "some/dir", "--json"]),
-            Ok(Task::Corpus {
-                dir: Some(PathBuf::from("some/dir")),
-                json: true
-            })
-        );
-        assert_eq!(
-            parse(&["fuzz", "frontend"]),
-            Ok(Task::Fuzz {
-                target: "frontend".into(),
-                seconds: 60
-            })
-        );
-        assert_eq!(
-            parse(&["fuzz", "execute", "--time", "5"]),
-            Ok(Task::Fuzz {
-                target: "execute".into(),
-                seconds: 5
-            })
-        );
-        assert_eq!(
-            parse(&["fuzz", "--time=7", "execute"]),
-            Ok(Task::Fuzz {
-                target: "execute".into(),
-                seconds: 7
-            })
-        );
+        assert_eq!(parse(&["serve", "--port", "8099"]), Ok(Task::Serve { port: 8099 }));
+        assert_eq!(parse(&["serve", "--port=9000"]), Ok(Task::Serve { port: 9000 }));
+        assert_eq!(parse(&["corpus"]), Ok(Task::Corpus { dir: None, json: false }));
+        assert_eq!(parse(&["corpus", "some/dir", "--json"]), Ok(Task::Corpus { dir: Some(PathBuf::from("some/dir")), json: true }));
+        assert_eq!(parse(&["fuzz", "frontend"]), Ok(Task::Fuzz { target: "frontend".into(), seconds: 60 }));
+        assert_eq!(parse(&["fuzz", "execute", "--time", "5"]), Ok(Task::Fuzz { target: "execute".into(), seconds: 5 }));
+        assert_eq!(parse(&["fuzz", "--time=7", "execute"]), Ok(Task::Fuzz { target: "execute".into(), seconds: 7 }));
         assert_eq!(parse(&["bench"]), Ok(Task::Bench { args: vec![] }));
-        assert_eq!(
-            parse(&["bench", "seek_1m", "--test"]),
-            Ok(Task::Bench {
-                args: vec!["seek_1m".into(), "--test".into()]
-            })
-        );
+        assert_eq!(parse(&["bench", "seek_1m", "--test"]), Ok(Task::Bench { args: vec!["seek_1m".into(), "--test".into()] }));
     }
 
     #[test]
     fn rejects_bad_arguments() {
         assert!(parse(&["benchmark"]).unwrap_err().contains("unknown task"));
-        assert!(parse(&["test", "extra"])
-            .unwrap_err()
-            .contains("unexpected"));
-        assert!(parse(&["serve", "--port"])
-            .unwrap_err()
-            .contains("needs a value"));
-        assert!(parse(&["serve", "--port", "http"])
-            .unwrap_err()
-            .contains("not a port"));
+        assert!(parse(&["test", "extra"]).unwrap_err().contains("unexpected"));
+        assert!(parse(&["serve", "--port"]).unwrap_err().contains("needs a value"));
+        assert!(parse(&["serve", "--port", "http"]).unwrap_err().contains("not a port"));
         assert!(parse(&["serve", "--port", "70000"]).is_err());
         assert!(parse(&["serve", "--host", "x"]).is_err());
-        assert!(parse(&["corpus", "a", "b"])
-            .unwrap_err()
-            .contains("unexpected"));
+        assert!(parse(&["corpus", "a", "b"]).unwrap_err().contains("unexpected"));
         assert!(parse(&["corpus", "--all"]).unwrap_err().contains("unknown"));
         assert!(parse(&["fuzz"]).unwrap_err().contains("needs a target"));
-        assert!(parse(&["fuzz", "frontend", "--time"])
-            .unwrap_err()
-            .contains("needs a value"));
-        assert!(parse(&["fuzz", "frontend", "--time", "0"])
-            .unwrap_err()
-            .contains("not a number"));
-        assert!(parse(&["fuzz", "frontend", "execute"])
-            .unwrap_err()
-            .contains("unexpected"));
+        assert!(parse(&["fuzz", "frontend", "--time"]).unwrap_err().contains("needs a value"));
+        assert!(parse(&["fuzz", "frontend", "--time", "0"]).unwrap_err().contains("not a number"));
+        assert!(parse(&["fuzz", "frontend", "execute"]).unwrap_err().contains("unexpected"));
     }
 
     #[test]

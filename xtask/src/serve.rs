@@ -15,15 +15,12 @@ pub fn run(port: u16) -> Result<(), String> {
     let root = crate::workspace_root();
     let mut build = trunk_build(&root);
     println!("building: {}", crate::describe(&build));
-    let status = build
-        .status()
-        .map_err(|e| format!("cannot run trunk: {e}"))?;
+    let status = build.status().map_err(|e| format!("cannot run trunk: {e}"))?;
     if !status.success() {
         return Err(format!("trunk build failed with {status}"));
     }
     let dist = root.join("dist");
-    let server = interleave_tests::serve_dir(&dist, &format!("127.0.0.1:{port}"))
-        .map_err(|e| e.to_string())?;
+    let server = interleave_tests::serve_dir(&dist, &format!("127.0.0.1:{port}")).map_err(|e| e.to_string())?;
     println!("serving dist/ at {} (Ctrl-C to stop)", server.url());
     server.wait();
     Ok(())

@@ -37,15 +37,12 @@ pub enum Tool {
     WasmOpt,
     /// `chromium` and `chromedriver`.
     Chromium,
+    /// `rustfmt`, for the tidy stage (a rustup component).
+    Rustfmt,
 }
 
 /// What building the app with Trunk needs.
-pub const BUILD_TOOLS: &[Tool] = &[
-    Tool::WasmTarget,
-    Tool::Trunk,
-    Tool::WasmBindgen,
-    Tool::WasmOpt,
-];
+pub const BUILD_TOOLS: &[Tool] = &[Tool::WasmTarget, Tool::Trunk, Tool::WasmBindgen, Tool::WasmOpt];
 
 /// Where the browser tools are, once [`ensure`] has found or installed them.
 #[derive(Debug, Default)]
@@ -62,6 +59,7 @@ pub fn ensure(tools: &[Tool]) -> Result<Found, String> {
     for tool in tools {
         match tool {
             Tool::WasmTarget => ensure_wasm_target()?,
+            Tool::Rustfmt => ensure_rustfmt()?,
             Tool::Trunk => ensure_trunk()?,
             Tool::WasmBindgen => ensure_wasm_bindgen()?,
             Tool::WasmOpt => setup.ensure_wasm_opt()?,
@@ -89,6 +87,20 @@ fn installing(what: &str) {
     println!("installing: {what}");
 }
 
+/// `rustfmt` as `cargo fmt` runs it: present, or added with rustup.
+fn ensure_rustfmt() -> Result<(), String> {
+    let what = "rustfmt".to_string();
+    if output_of("rustfmt", &["--version"]).is_some() {
+        ok(&what);
+        return Ok(());
+    }
+    if output_of("rustup", &["--version"]).is_none() {
+        return Err("rustfmt is missing and rustup was not found: install rustfmt for your toolchain".to_string());
+    }
+    installing(&what);
+    run(Command::new("rustup").args(["component", "add", "rustfmt"]))
+}
+
 fn ensure_wasm_target() -> Result<(), String> {
     let what = format!("rust target {WASM_TARGET}");
     match output_of("rustup", &["target", "list", "--installed"]) {
@@ -104,11 +116,7 @@ fn ensure_wasm_target() -> Result<(), String> {
         // packages; its standard library then sits in the sysroot.
         None => {
             let sysroot = output_of("rustc", &["--print", "sysroot"]).unwrap_or_default();
-            if Path::new(sysroot.trim())
-                .join("lib/rustlib")
-                .join(WASM_TARGET)
-                .is_dir()
-            {
+            if Path::new(sysroot.trim()).join("lib/rustlib").join(WASM_TARGET).is_dir() {
                 ok(&what);
                 Ok(())
             } else {
@@ -122,13 +130,7 @@ fn ensure_wasm_target() -> Result<(), String> {
 }
 
 fn ensure_trunk() -> Result<(), String> {
-    ensure_cargo_tool(
-        "trunk",
-        &["trunk"],
-        TRUNK_VERSION,
-        &["install", "--locked", "trunk", "--version", TRUNK_VERSION],
-        "several minutes",
-    )
+    ensure_cargo_tool("trunk", &["trunk"], TRUNK_VERSION, &["install", "--locked", "trunk", "--version", TRUNK_VERSION], "several minutes")
 }
 
 fn ensure_wasm_bindgen() -> Result<(), String> {
@@ -144,29 +146,13 @@ fn ensure_wasm_bindgen() -> Result<(), String> {
 
 /// Installs a crates.io binary package with `cargo install` unless each of its `binaries`
 /// reports `version`.
-fn ensure_cargo_tool(
-    package: &str,
-    binaries: &[&str],
-    version: &str,
-    install_args: &[&str],
-    duration: &str,
-) -> Result<(), String> {
-    let has_version = || {
-        binaries.iter().all(|binary| {
-            output_of(binary, &["--version"])
-                .and_then(|out| version_word(&out))
-                .as_deref()
-                == Some(version)
-        })
-    };
+fn ensure_cargo_tool(package: &str, binaries: &[&str], version: &str, install_args: &[&str], duration: &str) -> Result<(), String> {
+    let has_version = || binaries.iter().all(|binary| output_of(binary, &["--version"]).and_then(|out| version_word(&out)).as_deref() == Some(version));
     if has_version() {
         ok(&format!("{package} {version}"));
         return Ok(());
     }
-    installing(&format!(
-        "{package} {version} (cargo {}; {duration})",
-        install_args.join(" ")
-    ));
+    installing(&format!("{package} {version} (cargo {}; {duration})", install_args.join(" ")));
     run(Command::new(cargo()).args(install_args))?;
     if has_version() {
         Ok(())
@@ -190,10 +176,7 @@ impl Setup {
             require_root("remove Debian's binaryen", "apt-get remove -y binaryen")?;
             run(apt().args(["remove", "-y", "binaryen"]))?;
         }
-        if wasm_opt_version()
-            .filter(|v| *v >= MIN_WASM_OPT_VERSION)
-            .is_none()
-        {
+        if wasm_opt_version().filter(|v| *v >= MIN_WASM_OPT_VERSION).is_none() {
             installing(&format!("wasm-opt (npm install -g {BINARYEN_NPM_PACKAGE})"));
             if output_of("npm", &["--version"]).is_none() {
                 return Err(format!(
@@ -201,16 +184,8 @@ impl Setup {
                      `npm install -g {BINARYEN_NPM_PACKAGE}`"
                 ));
             }
-            run(Command::new("npm").args([
-                "install",
-                "-g",
-                "--no-audit",
-                "--no-fund",
-                BINARYEN_NPM_PACKAGE,
-            ]))
-            .map_err(|e| {
-                format!("{e} (as a non-root user, set npm's prefix to a writable directory)")
-            })?;
+            run(Command::new("npm").args(["install", "-g", "--no-audit", "--no-fund", BINARYEN_NPM_PACKAGE]))
+                .map_err(|e| format!("{e} (as a non-root user, set npm's prefix to a writable directory)"))?;
             // npm's global bin directory may not be on PATH yet.
             if let Some(prefix) = output_of("npm", &["prefix", "-g"]) {
                 append_to_path(&Path::new(prefix.trim()).join("bin"));
@@ -241,10 +216,7 @@ impl Setup {
             Some(found) => found,
             None => {
                 installing("chromium chromium-driver (apt-get)");
-                require_root(
-                    "install Chromium and chromedriver",
-                    "apt-get install -y chromium chromium-driver",
-                )?;
+                require_root("install Chromium and chromedriver", "apt-get install -y chromium chromium-driver")?;
                 self.apt_update()?;
                 run(apt().args(["install", "-y", "chromium", "chromium-driver"]))?;
                 locate().ok_or("chromium and chromedriver were installed but do not run")?
@@ -293,21 +265,14 @@ fn wasm_opt_version() -> Option<u32> {
 /// `wasm-opt version 132 (version_132)` → 132.
 fn parse_wasm_opt_version(output: &str) -> Option<u32> {
     let rest = &output[output.find("version")? + "version".len()..];
-    let digits: String = rest
-        .trim_start()
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
+    let digits: String = rest.trim_start().chars().take_while(char::is_ascii_digit).collect();
     digits.parse().ok()
 }
 
 /// The version in `--version` output such as `trunk 0.21.14` or
 /// `Chromium 156.0.8078.79 built on Debian`: the first word that starts with a digit.
 fn version_word(output: &str) -> Option<String> {
-    output
-        .split_whitespace()
-        .find(|word| word.starts_with(|c: char| c.is_ascii_digit()))
-        .map(|word| word.trim_start_matches('v').to_owned())
+    output.split_whitespace().find(|word| word.starts_with(|c: char| c.is_ascii_digit())).map(|word| word.trim_start_matches('v').to_owned())
 }
 
 /// The version of the `wasm-bindgen` crate the workspace builds with: from `Cargo.lock`, or,
@@ -346,9 +311,7 @@ fn locked_versions(lock: &str, package: &str) -> Vec<String> {
                     version = Some(unquote(value));
                 }
             }
-            (name.as_deref() == Some(package))
-                .then_some(version)
-                .flatten()
+            (name.as_deref() == Some(package)).then_some(version).flatten()
         })
         .collect()
 }
@@ -357,19 +320,14 @@ fn locked_versions(lock: &str, package: &str) -> Vec<String> {
 /// a manifest.
 fn pinned_version(manifest: &str, package: &str) -> Option<String> {
     manifest.lines().find_map(|line| {
-        let rest = line
-            .trim()
-            .strip_prefix(package)?
-            .trim_start()
-            .strip_prefix('=')?;
+        let rest = line.trim().strip_prefix(package)?.trim_start().strip_prefix('=')?;
         let quoted = rest.split('"').nth(1)?;
         quoted.strip_prefix('=').map(|v| v.trim().to_owned())
     })
 }
 
 fn debian_package_installed(package: &str) -> bool {
-    output_of("dpkg-query", &["-W", "-f=${Status}", package])
-        .is_some_and(|status| status.contains("install ok installed"))
+    output_of("dpkg-query", &["-W", "-f=${Status}", package]).is_some_and(|status| status.contains("install ok installed"))
 }
 
 fn apt() -> Command {
@@ -379,22 +337,15 @@ fn apt() -> Command {
 }
 
 fn is_root() -> bool {
-    std::fs::read_to_string("/proc/self/status").is_ok_and(|status| {
-        status
-            .lines()
-            .find_map(|line| line.strip_prefix("Uid:"))
-            .and_then(|ids| ids.split_whitespace().nth(1))
-            == Some("0")
-    })
+    std::fs::read_to_string("/proc/self/status")
+        .is_ok_and(|status| status.lines().find_map(|line| line.strip_prefix("Uid:")).and_then(|ids| ids.split_whitespace().nth(1)) == Some("0"))
 }
 
 fn require_root(action: &str, command: &str) -> Result<(), String> {
     if is_root() {
         Ok(())
     } else {
-        Err(format!(
-            "need root to {action}; run `sudo {command}`, then run this task again"
-        ))
+        Err(format!("need root to {action}; run `sudo {command}`, then run this task again"))
     }
 }
 
@@ -406,9 +357,7 @@ pub fn cargo() -> String {
 /// `cargo install` puts binaries in `$CARGO_HOME/bin`, which a fresh shell may not have on
 /// PATH yet; children of this process find them anyway.
 fn add_cargo_bin_to_path() {
-    let cargo_home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")));
+    let cargo_home = std::env::var_os("CARGO_HOME").map(PathBuf::from).or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")));
     if let Some(home) = cargo_home {
         append_to_path(&home.join("bin"));
     }
@@ -428,18 +377,12 @@ fn append_to_path(dir: &Path) {
 
 pub fn find_on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|candidate| candidate.is_file())
+    std::env::split_paths(&path).map(|dir| dir.join(name)).find(|candidate| candidate.is_file())
 }
 
 /// Runs a program and returns its stdout and stderr, or `None` if it cannot be started or fails.
 fn output_of(program: &str, args: &[&str]) -> Option<String> {
-    let output = Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .ok()?;
+    let output = Command::new(program).args(args).stdin(Stdio::null()).output().ok()?;
     if !output.status.success() {
         return None;
     }
@@ -452,11 +395,7 @@ fn output_of(program: &str, args: &[&str]) -> Option<String> {
 /// Runs an install command with its output shown, and without a terminal to ask questions on.
 pub fn run(command: &mut Command) -> Result<(), String> {
     let shown = format!("{command:?}");
-    let status = command
-        .stdin(Stdio::null())
-        .env("CI", "true")
-        .status()
-        .map_err(|e| format!("cannot run {shown}: {e}"))?;
+    let status = command.stdin(Stdio::null()).env("CI", "true").status().map_err(|e| format!("cannot run {shown}: {e}"))?;
     if status.success() {
         Ok(())
     } else {
@@ -471,24 +410,11 @@ mod tests {
     #[test]
     fn reads_versions_from_tool_output() {
         assert_eq!(version_word("trunk 0.21.14\n").as_deref(), Some("0.21.14"));
-        assert_eq!(
-            version_word("wasm-bindgen 0.2.130\n").as_deref(),
-            Some("0.2.130")
-        );
-        assert_eq!(
-            version_word("Chromium 156.0.8078.79 built on Debian GNU/Linux 12 (bookworm)")
-                .as_deref(),
-            Some("156.0.8078.79")
-        );
-        assert_eq!(
-            version_word("ChromeDriver 156.0.8078.79 (a21ce95c)").as_deref(),
-            Some("156.0.8078.79")
-        );
+        assert_eq!(version_word("wasm-bindgen 0.2.130\n").as_deref(), Some("0.2.130"));
+        assert_eq!(version_word("Chromium 156.0.8078.79 built on Debian GNU/Linux 12 (bookworm)").as_deref(), Some("156.0.8078.79"));
+        assert_eq!(version_word("ChromeDriver 156.0.8078.79 (a21ce95c)").as_deref(), Some("156.0.8078.79"));
         assert_eq!(version_word("no version here"), None);
-        assert_eq!(
-            parse_wasm_opt_version("wasm-opt version 132 (version_132)"),
-            Some(132)
-        );
+        assert_eq!(parse_wasm_opt_version("wasm-opt version 132 (version_132)"), Some(132));
         assert_eq!(parse_wasm_opt_version("wasm-opt version 108"), Some(108));
         assert_eq!(parse_wasm_opt_version("wasm-opt"), None);
         assert_eq!(major("156.0.8078.79"), "156");
@@ -512,24 +438,15 @@ name = "wasm-bindgen-backend"
 version = "0.2.99"
 "#;
         assert_eq!(locked_versions(lock, "wasm-bindgen"), vec!["0.2.130"]);
-        assert_eq!(
-            locked_versions(lock, "wasm-bindgen-backend"),
-            vec!["0.2.99"]
-        );
+        assert_eq!(locked_versions(lock, "wasm-bindgen-backend"), vec!["0.2.99"]);
         assert!(locked_versions(lock, "cfg-if").is_empty());
     }
 
     #[test]
     fn finds_an_exact_pin_in_a_manifest() {
         let manifest = "[workspace.dependencies]\nwasm-bindgen-futures = \"0.4\"\nwasm-bindgen = \"=0.2.130\"\n";
-        assert_eq!(
-            pinned_version(manifest, "wasm-bindgen").as_deref(),
-            Some("0.2.130")
-        );
-        assert_eq!(
-            pinned_version("wasm-bindgen = \"0.2\"", "wasm-bindgen"),
-            None
-        );
+        assert_eq!(pinned_version(manifest, "wasm-bindgen").as_deref(), Some("0.2.130"));
+        assert_eq!(pinned_version("wasm-bindgen = \"0.2\"", "wasm-bindgen"), None);
     }
 
     #[test]

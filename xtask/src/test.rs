@@ -1,17 +1,18 @@
 //! `cargo xtask test`: every test suite, in order of cost, stopping at the first failure.
 //!
-//! 1. Native tests of the engine, the CLI, the test-support library, the app's pure modules
+//! 1. Tidy: `cargo fmt --all --check`, with the workspace's `rustfmt.toml`.
+//! 2. Native tests of the engine, the CLI, the test-support library, the app's pure modules
 //!    and this crate: fast, and most failures show up here.
-//! 2. The parse scoreboard of other projects' kernels (`cargo xtask corpus`, short form), only
+//! 3. The parse scoreboard of other projects' kernels (`cargo xtask corpus`, short form), only
 //!    when `../shared/corpus` exists beside the checkout, so a clone without it still passes.
 //!    It measures and does not gate, except that an engine panic fails it: user input must
 //!    never panic the engine.
-//! 3. A build of the engine for `wasm32-unknown-unknown`, which catches code that only compiles
+//! 4. A build of the engine for `wasm32-unknown-unknown`, which catches code that only compiles
 //!    natively before the slower browser stages.
-//! 4. The wasm-bindgen tests of the engine and of the app, in headless Chromium (the test runner
+//! 5. The wasm-bindgen tests of the engine and of the app, in headless Chromium (the test runner
 //!    reads each crate's `webdriver.json` for Chromium's flags).
-//! 5. A release build of the app with Trunk, into `dist/`.
-//! 6. The end-to-end test, which serves `dist/` and drives it in Chromium.
+//! 6. A release build of the app with Trunk, into `dist/`.
+//! 7. The end-to-end test, which serves `dist/` and drives it in Chromium.
 //!
 //! The runners' own summaries are the last thing printed, so a log shows at a glance which
 //! tests ran and how they ended; this task adds only a header per stage and one final line.
@@ -38,13 +39,7 @@ enum Work {
 }
 
 pub fn run() -> Result<(), String> {
-    let found = setup::ensure(&[
-        Tool::WasmTarget,
-        Tool::Trunk,
-        Tool::WasmBindgen,
-        Tool::WasmOpt,
-        Tool::Chromium,
-    ])?;
+    let found = setup::ensure(&[Tool::Rustfmt, Tool::WasmTarget, Tool::Trunk, Tool::WasmBindgen, Tool::WasmOpt, Tool::Chromium])?;
     // The app links the editor bundle in, so it must exist before the first stage compiles
     // the app (natively).
     crate::editor::ensure_bundle()?;
@@ -66,20 +61,12 @@ pub fn run() -> Result<(), String> {
         }
         command
     };
-    let mut e2e = cargo(&[
-        "test",
-        "-p",
-        "interleave-tests",
-        "--features",
-        "e2e",
-        "--test",
-        "e2e",
-    ]);
-    e2e.env("INTERLEAVE_DIST", &dist)
-        .env("CHROMEDRIVER", &chromedriver)
-        .env("CHROMIUM", &chromium);
+    let mut e2e = cargo(&["test", "-p", "interleave-tests", "--features", "e2e", "--test", "e2e"]);
+    e2e.env("INTERLEAVE_DIST", &dist).env("CHROMEDRIVER", &chromedriver).env("CHROMIUM", &chromium);
 
     let mut stages = vec![
+        // Formatting first: it takes seconds, and one style (rustfmt.toml) is the rule.
+        Stage { title: "tidy (rustfmt --check)", work: Work::Commands(vec![cargo(&["fmt", "--all", "--check"])]) },
         Stage {
             title: "native tests",
             work: Work::Commands(vec![cargo(&[
@@ -96,41 +83,14 @@ pub fn run() -> Result<(), String> {
                 "xtask",
             ])]),
         },
-        Stage {
-            title: "engine builds for wasm",
-            work: Work::Commands(vec![cargo(&[
-                "build",
-                "-p",
-                "interleave-engine",
-                "--target",
-                setup::WASM_TARGET,
-            ])]),
-        },
-        Stage {
-            title: "wasm tests in headless Chromium",
-            work: Work::Commands(vec![
-                wasm_test("interleave-engine"),
-                wasm_test("interleave-app"),
-            ]),
-        },
-        Stage {
-            title: "release build of the app (Trunk)",
-            work: Work::Commands(vec![trunk_build(&root)]),
-        },
-        Stage {
-            title: "end-to-end test in Chromium",
-            work: Work::Commands(vec![e2e]),
-        },
+        Stage { title: "engine builds for wasm", work: Work::Commands(vec![cargo(&["build", "-p", "interleave-engine", "--target", setup::WASM_TARGET])]) },
+        Stage { title: "wasm tests in headless Chromium", work: Work::Commands(vec![wasm_test("interleave-engine"), wasm_test("interleave-app")]) },
+        Stage { title: "release build of the app (Trunk)", work: Work::Commands(vec![trunk_build(&root)]) },
+        Stage { title: "end-to-end test in Chromium", work: Work::Commands(vec![e2e]) },
     ];
     let corpus_dir = root.join(corpus::DEFAULT_DIR);
     if corpus_dir.is_dir() {
-        stages.insert(
-            1,
-            Stage {
-                title: "corpus scoreboards (parse, runs, detection)",
-                work: Work::Corpus(corpus_dir),
-            },
-        );
+        stages.insert(2, Stage { title: "corpus scoreboards (parse, runs, detection)", work: Work::Corpus(corpus_dir) });
     }
 
     let total = stages.len();
@@ -140,22 +100,16 @@ pub fn run() -> Result<(), String> {
         let commands = match stage.work {
             Work::Commands(commands) => commands,
             Work::Corpus(dir) => {
-                corpus::test_stage(&dir)
-                    .map_err(|e| format!("stage {number}/{total} ({}) failed: {e}", stage.title))?;
+                corpus::test_stage(&dir).map_err(|e| format!("stage {number}/{total} ({}) failed: {e}", stage.title))?;
                 continue;
             }
         };
         for mut command in commands {
             let shown = crate::describe(&command);
             println!("$ {shown}");
-            let status = command
-                .status()
-                .map_err(|e| format!("cannot run `{shown}`: {e}"))?;
+            let status = command.status().map_err(|e| format!("cannot run `{shown}`: {e}"))?;
             if !status.success() {
-                return Err(format!(
-                    "stage {number}/{total} ({}) failed: `{shown}` exited with {status}",
-                    stage.title
-                ));
+                return Err(format!("stage {number}/{total} ({}) failed: `{shown}` exited with {status}", stage.title));
             }
         }
     }
@@ -168,8 +122,6 @@ pub fn run() -> Result<(), String> {
 /// step has installed the right versions.
 pub fn trunk_build(root: &Path) -> Command {
     let mut command = Command::new("trunk");
-    command
-        .current_dir(root)
-        .args(["build", "--release", "--offline"]);
+    command.current_dir(root).args(["build", "--release", "--offline"]);
     command
 }

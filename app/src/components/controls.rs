@@ -46,21 +46,14 @@ pub fn Controls(props: &Props) -> Html {
     let target_error = use_state(|| None::<String>);
 
     let go = {
-        let (target, target_error, on_seek, furthest) = (
-            target.clone(),
-            target_error.clone(),
-            props.on_seek.clone(),
-            props.furthest,
-        );
+        let (target, target_error, on_seek, furthest) = (target.clone(), target_error.clone(), props.on_seek.clone(), props.furthest);
         move || match target.trim().replace([',', '_'], "").parse::<u64>() {
             Ok(step) => {
                 target_error.set(None);
                 on_seek.emit(step);
             }
             Err(_) if target.trim().is_empty() => target_error.set(None),
-            Err(_) => target_error.set(Some(format!(
-                "a step number from 0; this run has reached step {furthest}"
-            ))),
+            Err(_) => target_error.set(Some(format!("a step number from 0; this run has reached step {furthest}"))),
         }
     };
     let on_target_input = {

@@ -44,21 +44,11 @@ fn snippet(source: &str, index: &LineIndex, span: Span, label: &str, primary: bo
     let text = index.line_text(source, line);
     let before: String = text.chars().take(column as usize - 1).collect();
     let covered: String = if end_line == line {
-        text.chars()
-            .skip(column as usize - 1)
-            .take(end_column.saturating_sub(column) as usize)
-            .collect()
+        text.chars().skip(column as usize - 1).take(end_column.saturating_sub(column) as usize).collect()
     } else {
         text.chars().skip(column as usize - 1).collect()
     };
-    Snippet {
-        line,
-        text: text.replace('\t', "    "),
-        pad: width(&before),
-        len: width(&covered).max(1),
-        label: label.to_string(),
-        primary,
-    }
+    Snippet { line, text: text.replace('\t', "    "), pad: width(&before), len: width(&covered).max(1), label: label.to_string(), primary }
 }
 
 fn render_snippet(s: &Snippet, gutter: usize) -> Html {
@@ -84,11 +74,7 @@ fn render_one(diagnostic: &Diagnostic, source: &str, index: &LineIndex, file_nam
     for label in &diagnostic.labels {
         snippets.push(snippet(source, index, label.span, &label.message, false));
     }
-    let gutter = snippets
-        .iter()
-        .map(|s| s.line.to_string().len())
-        .max()
-        .unwrap_or(1);
+    let gutter = snippets.iter().map(|s| s.line.to_string().len()).max().unwrap_or(1);
     let blank = " ".repeat(gutter);
     let location = diagnostic.span.map(|span| {
         let (line, column) = index.line_col(source, span.start);

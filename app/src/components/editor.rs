@@ -164,33 +164,19 @@ pub fn Editor(props: &Props) -> Html {
     }
     {
         let handle = props.handle.clone();
-        use_effect_with(
-            (props.selected_line, props.active_lines.clone()),
-            move |(selected, lines)| {
-                let others: Vec<u32> = lines
-                    .iter()
-                    .copied()
-                    .filter(|&line| Some(line) != *selected)
-                    .collect();
-                handle.with_view(|view| view.set_markers(*selected, &others));
-            },
-        );
+        use_effect_with((props.selected_line, props.active_lines.clone()), move |(selected, lines)| {
+            let others: Vec<u32> = lines.iter().copied().filter(|&line| Some(line) != *selected).collect();
+            handle.with_view(|view| view.set_markers(*selected, &others));
+        });
     }
     {
         let handle = props.handle.clone();
         let source = props.source.clone();
-        use_effect_with(
-            (props.diagnostics.clone(), props.diagnostics_source.clone()),
-            move |(diagnostics, made_for)| {
-                let current = if *made_for == source {
-                    marks::underlines(made_for, diagnostics)
-                } else {
-                    Vec::new()
-                };
-                let json = serde_json::to_string(&current).unwrap_or_else(|_| "[]".into());
-                handle.with_view(|view| view.set_diagnostics(&json));
-            },
-        );
+        use_effect_with((props.diagnostics.clone(), props.diagnostics_source.clone()), move |(diagnostics, made_for)| {
+            let current = if *made_for == source { marks::underlines(made_for, diagnostics) } else { Vec::new() };
+            let json = serde_json::to_string(&current).unwrap_or_else(|_| "[]".into());
+            handle.with_view(|view| view.set_diagnostics(&json));
+        });
     }
     {
         let handle = props.handle.clone();
@@ -201,11 +187,7 @@ pub fn Editor(props: &Props) -> Html {
         });
     }
 
-    let title = if props.litmus {
-        "Litmus test"
-    } else {
-        "Kernel"
-    };
+    let title = if props.litmus { "Litmus test" } else { "Kernel" };
     html! {
         <section class="editor panel" aria-labelledby="editor-title">
             <div class="panel-head">

@@ -15,12 +15,12 @@ use interleave_engine::explore::Exploration;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::marks::severity_name;
 use super::histogram::{Bar, Histogram};
 use super::outcomes::OutcomeTable;
 use crate::explore::{self, describe_outcome, outcome_labels, ExploreMode};
-use interleave_engine::limits::thousands;
+use crate::marks::severity_name;
 use crate::state::{ExploreRun, Phase, Theme};
+use interleave_engine::limits::thousands;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -53,12 +53,7 @@ pub fn bars(exploration: &Exploration) -> Vec<Bar> {
     outcome_labels(exploration)
         .into_iter()
         .zip(&exploration.outcomes)
-        .map(|(label, outcome)| Bar {
-            label,
-            description: describe_outcome(outcome),
-            count: outcome.count,
-            holds: outcome.exists == Some(true),
-        })
+        .map(|(label, outcome)| Bar { label, description: describe_outcome(outcome), count: outcome.count, holds: outcome.exists == Some(true) })
         .collect()
 }
 
@@ -68,24 +63,16 @@ fn progress(run: &ExploreRun) -> Html {
     let workers = run.workers;
     let text = match (run.phase, run.mode) {
         (Phase::Running, _) if budget == 0 => "starting the workers…".to_string(),
-        (Phase::Running, ExploreMode::Random) => format!(
-            "{} / {} runs on {workers} worker{}",
-            thousands(executions),
-            thousands(budget),
-            if workers == 1 { "" } else { "s" }
-        ),
-        (Phase::Running, ExploreMode::Exhaustive) => format!(
-            "{} executions explored; at most {} (an upper bound: the search usually ends long before)",
-            thousands(executions),
-            thousands(budget)
-        ),
+        (Phase::Running, ExploreMode::Random) => {
+            format!("{} / {} runs on {workers} worker{}", thousands(executions), thousands(budget), if workers == 1 { "" } else { "s" })
+        }
+        (Phase::Running, ExploreMode::Exhaustive) => {
+            format!("{} executions explored; at most {} (an upper bound: the search usually ends long before)", thousands(executions), thousands(budget))
+        }
         (Phase::Stopping, _) => format!("stopping after {} executions…", thousands(executions)),
         (Phase::Done, _) => format!("done: {} executions", thousands(executions)),
         (Phase::Cancelled, _) => format!("cancelled after {} executions", thousands(executions)),
-        (Phase::Failed, _) => format!(
-            "failed: {}",
-            run.problem.as_deref().unwrap_or("the exploration stopped")
-        ),
+        (Phase::Failed, _) => format!("failed: {}", run.problem.as_deref().unwrap_or("the exploration stopped")),
     };
     let value = (budget > 0).then(|| (executions.min(budget) as f64 / budget as f64).to_string());
     html! {
@@ -128,12 +115,7 @@ fn summary(run: &ExploreRun, result: &Exploration) -> Html {
 }
 
 /// The findings of the exploration, each with the seed or the replay that reproduces it.
-fn findings(
-    run: &ExploreRun,
-    result: &Exploration,
-    enabled: bool,
-    on_load: &Callback<usize>,
-) -> Html {
+fn findings(run: &ExploreRun, result: &Exploration, enabled: bool, on_load: &Callback<usize>) -> Html {
     if result.findings.is_empty() {
         return html! { <p class="placeholder">{ "No findings in any run." }</p> };
     }
@@ -179,27 +161,14 @@ fn findings(
 
 #[component]
 pub fn ExplorePanel(props: &Props) -> Html {
-    let running = props
-        .exploration
-        .as_ref()
-        .is_some_and(|run| !run.phase.over());
-    let runs_error = (props.mode == ExploreMode::Random)
-        .then(|| explore::parse_runs(&props.runs).err())
-        .flatten();
-    let preemptions_error = (props.mode == ExploreMode::Exhaustive)
-        .then(|| explore::parse_preemptions(&props.preemptions).err())
-        .flatten();
-    let can_start =
-        props.can_start && !running && runs_error.is_none() && preemptions_error.is_none();
-    let result = props
-        .exploration
-        .as_ref()
-        .and_then(|run| run.result.clone());
+    let running = props.exploration.as_ref().is_some_and(|run| !run.phase.over());
+    let runs_error = (props.mode == ExploreMode::Random).then(|| explore::parse_runs(&props.runs).err()).flatten();
+    let preemptions_error = (props.mode == ExploreMode::Exhaustive).then(|| explore::parse_preemptions(&props.preemptions).err()).flatten();
+    let can_start = props.can_start && !running && runs_error.is_none() && preemptions_error.is_none();
+    let result = props.exploration.as_ref().and_then(|run| run.result.clone());
     let bars: Rc<Vec<Bar>> = {
         let result = result.clone();
-        use_memo(result, |result| {
-            result.as_deref().map(bars).unwrap_or_default()
-        })
+        use_memo(result, |result| result.as_deref().map(bars).unwrap_or_default())
     };
     let enabled = !props.stale && !running;
 
@@ -244,11 +213,7 @@ pub fn ExplorePanel(props: &Props) -> Html {
             </div>
         },
     };
-    let start_hint = if !props.can_start {
-        "Fix the highlighted launch settings first."
-    } else {
-        "Explore in background workers; the page stays responsive"
-    };
+    let start_hint = if !props.can_start { "Fix the highlighted launch settings first." } else { "Explore in background workers; the page stays responsive" };
 
     html! {
         <section class="explore panel" aria-labelledby="explore-title">

@@ -37,17 +37,12 @@ pub struct Props {
 
 /// Reads `list` as text and hands the files to `on_open` once all are read. A file that is
 /// too large or cannot be read is handed over with the reason, so that it is explained.
-fn read_files(
-    list: &web_sys::FileList,
-    readers: &Rc<RefCell<Vec<FileReader>>>,
-    on_open: &Callback<Vec<OpenedFile>>,
-) {
+fn read_files(list: &web_sys::FileList, readers: &Rc<RefCell<Vec<FileReader>>>, on_open: &Callback<Vec<OpenedFile>>) {
     let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
     if files.is_empty() {
         return;
     }
-    let results: Rc<RefCell<Vec<Option<OpenedFile>>>> =
-        Rc::new(RefCell::new(vec![None; files.len()]));
+    let results: Rc<RefCell<Vec<Option<OpenedFile>>>> = Rc::new(RefCell::new(vec![None; files.len()]));
     let finish = {
         let (results, on_open, readers) = (results.clone(), on_open.clone(), readers.clone());
         move || {
@@ -75,23 +70,14 @@ fn read_files(
             continue;
         }
         let (results, finish) = (results.clone(), finish.clone());
-        let reader =
-            gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |read| {
-                let opened = match read {
-                    Ok(text) => OpenedFile {
-                        name,
-                        text,
-                        unreadable: None,
-                    },
-                    Err(e) => OpenedFile {
-                        name,
-                        text: String::new(),
-                        unreadable: Some(e.to_string()),
-                    },
-                };
-                results.borrow_mut()[i] = Some(opened);
-                finish();
-            });
+        let reader = gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |read| {
+            let opened = match read {
+                Ok(text) => OpenedFile { name, text, unreadable: None },
+                Err(e) => OpenedFile { name, text: String::new(), unreadable: Some(e.to_string()) },
+            };
+            results.borrow_mut()[i] = Some(opened);
+            finish();
+        });
         readers.borrow_mut().push(reader);
     }
     // Files that were all refused without reading are handed over at once.
@@ -130,8 +116,7 @@ pub fn FileBar(props: &Props) -> Html {
 
     // Files dragged over any part of the page: show the drop target, and open them on drop.
     {
-        let (dragging, readers, on_open) =
-            (dragging.clone(), readers.clone(), props.on_open.clone());
+        let (dragging, readers, on_open) = (dragging.clone(), readers.clone(), props.on_open.clone());
         use_effect_with(props.on_open.clone(), move |_| {
             let document = gloo::utils::document();
             let options = EventListenerOptions::enable_prevent_default();
@@ -151,8 +136,7 @@ pub fn FileBar(props: &Props) -> Html {
                     }
                 }
             };
-            let enter =
-                EventListener::new_with_options(&document, "dragenter", options, over.clone());
+            let enter = EventListener::new_with_options(&document, "dragenter", options, over.clone());
             let over = EventListener::new_with_options(&document, "dragover", options, over);
             let leave = {
                 let dragging = dragging.clone();
@@ -166,19 +150,18 @@ pub fn FileBar(props: &Props) -> Html {
                     }
                 })
             };
-            let on_drop =
-                EventListener::new_with_options(&document, "drop", options, move |event| {
-                    let Some(event) = event.dyn_ref::<DragEvent>() else {
-                        return;
-                    };
-                    dragging.set(false);
-                    if let Some(list) = event.data_transfer().and_then(|t| t.files()) {
-                        if list.length() > 0 {
-                            event.prevent_default();
-                            read_files(&list, &readers, &on_open);
-                        }
+            let on_drop = EventListener::new_with_options(&document, "drop", options, move |event| {
+                let Some(event) = event.dyn_ref::<DragEvent>() else {
+                    return;
+                };
+                dragging.set(false);
+                if let Some(list) = event.data_transfer().and_then(|t| t.files()) {
+                    if list.length() > 0 {
+                        event.prevent_default();
+                        read_files(&list, &readers, &on_open);
                     }
-                });
+                }
+            });
             move || std::mem::drop((enter, over, leave, on_drop))
         });
     }
@@ -203,22 +186,14 @@ pub fn FileBar(props: &Props) -> Html {
         })
     };
 
-    let toml = use_memo(props.scenario.clone(), |scenario| {
-        scenario.as_ref().map(|s| to_toml(s).map_err(|d| d.message))
-    });
+    let toml = use_memo(props.scenario.clone(), |scenario| scenario.as_ref().map(|s| to_toml(s).map_err(|d| d.message)));
     let name = files::download_name(props.file_name.as_deref());
     let (download_title, on_download) = match &*toml {
-        None => (
-            "Fix the highlighted launch settings first.".to_string(),
-            None,
-        ),
+        None => ("Fix the highlighted launch settings first.".to_string(), None),
         Some(Err(why)) => (why.clone(), None),
         Some(Ok(text)) => {
             let (text, name) = (text.clone(), name.clone());
-            (
-                format!("Save the scenario (source, launch, arguments, schedule) as {name}"),
-                Some(Callback::from(move |_: MouseEvent| download(&text, &name))),
-            )
+            (format!("Save the scenario (source, launch, arguments, schedule) as {name}"), Some(Callback::from(move |_: MouseEvent| download(&text, &name))))
         }
     };
 

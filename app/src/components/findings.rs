@@ -50,16 +50,7 @@ pub struct Props {
 
 /// The place the finding itself points at.
 pub fn primary(index: usize, finding: &Finding) -> Opened {
-    Opened {
-        index,
-        place: SourcePlace {
-            span: finding.span,
-            line: finding.line,
-            column: finding.column,
-        },
-        step: finding.step,
-        work_item: finding.work_item,
-    }
+    Opened { index, place: SourcePlace { span: finding.span, line: finding.line, column: finding.column }, step: finding.step, work_item: finding.work_item }
 }
 
 #[component]
@@ -123,11 +114,7 @@ pub fn Findings(props: &Props) -> Html {
             </li>
         }
     });
-    let empty = if props.live {
-        "No findings so far."
-    } else {
-        "Findings appear here once a run starts."
-    };
+    let empty = if props.live { "No findings so far." } else { "Findings appear here once a run starts." };
     html! {
         <section class="findings panel" aria-labelledby="findings-title">
             <h2 id="findings-title" class="panel-title">

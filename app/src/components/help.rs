@@ -38,9 +38,7 @@ pub fn Help(props: &Props) -> Html {
     {
         let dialog = dialog.clone();
         use_effect_with((), move |_| {
-            let previous = gloo::utils::document()
-                .active_element()
-                .and_then(|e| wasm_bindgen::JsCast::dyn_into::<HtmlElement>(e).ok());
+            let previous = gloo::utils::document().active_element().and_then(|e| wasm_bindgen::JsCast::dyn_into::<HtmlElement>(e).ok());
             if let Some(dialog) = dialog.cast::<HtmlElement>() {
                 let _ = dialog.focus();
             }

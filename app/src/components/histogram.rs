@@ -17,8 +17,8 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use crate::explore::bar_at;
-use interleave_engine::limits::thousands;
 use crate::state::Theme;
+use interleave_engine::limits::thousands;
 
 /// The most bars drawn; the table lists every outcome.
 pub const MAX_BARS: usize = 40;
@@ -93,11 +93,7 @@ fn height(bars: usize) -> f64 {
 }
 
 fn label_font(size: f64, colour: &RGBColor) -> TextStyle<'static> {
-    TextStyle {
-        font: FontDesc::new(FontFamily::Monospace, size, FontStyle::Normal),
-        color: colour.to_backend_color(),
-        pos: Pos::default(),
-    }
+    TextStyle { font: FontDesc::new(FontFamily::Monospace, size, FontStyle::Normal), color: colour.to_backend_color(), pos: Pos::default() }
 }
 
 /// `label` cut to `chars` characters, with an ellipsis when cut.
@@ -112,12 +108,7 @@ fn fit(label: &str, chars: usize) -> String {
 
 /// Draws the bars; `None` when the canvas cannot be drawn on (it then stays blank, and the
 /// table still lists every outcome).
-fn draw(
-    canvas: &HtmlCanvasElement,
-    bars: &[Bar],
-    selected: Option<usize>,
-    theme: Theme,
-) -> Option<Geometry> {
+fn draw(canvas: &HtmlCanvasElement, bars: &[Bar], selected: Option<usize>, theme: Theme) -> Option<Geometry> {
     let n = bars.len().min(MAX_BARS);
     let max = bars.iter().take(n).map(|b| b.count).max()?;
     let ratio = gloo::utils::window().device_pixel_ratio().max(1.0);
@@ -129,12 +120,7 @@ fn draw(
     let font = |colour: &RGBColor| label_font(FONT_PX * ratio, colour);
 
     // The label column fits the longest label, within 45% of the width.
-    let longest = bars
-        .iter()
-        .take(n)
-        .map(|b| b.label.chars().count())
-        .max()
-        .unwrap_or(1);
+    let longest = bars.iter().take(n).map(|b| b.label.chars().count()).max().unwrap_or(1);
     let char_width = FONT_PX * CHAR_WIDTH;
     let label_width = ((longest as f64 + 1.0) * char_width + 12.0).min(width * 0.45);
     let label_chars = ((label_width - 12.0) / char_width).floor().max(4.0) as usize;
@@ -173,48 +159,25 @@ fn draw(
     for (i, bar) in bars.iter().take(n).enumerate() {
         // Outcome 0 takes the top row.
         let row = (n - 1 - i) as f64;
-        let colour = if bar.holds {
-            colours.holds
-        } else {
-            colours.bar
-        };
-        let rectangle = Rectangle::new(
-            [(0.0, row + 0.18), (bar.count as f64, row + 0.82)],
-            colour.filled(),
-        );
+        let colour = if bar.holds { colours.holds } else { colours.bar };
+        let rectangle = Rectangle::new([(0.0, row + 0.18), (bar.count as f64, row + 0.82)], colour.filled());
         chart.draw_series(std::iter::once(rectangle)).ok()?;
         if selected == Some(i) {
-            let outline = Rectangle::new(
-                [(0.0, row + 0.06), (bar.count as f64, row + 0.94)],
-                ShapeStyle::from(&colours.text).stroke_width(px(2.0).max(1) as u32),
-            );
+            let outline =
+                Rectangle::new([(0.0, row + 0.06), (bar.count as f64, row + 0.94)], ShapeStyle::from(&colours.text).stroke_width(px(2.0).max(1) as u32));
             chart.draw_series(std::iter::once(outline)).ok()?;
         }
         let (left, middle) = chart.backend_coord(&(0.0, row + 0.5));
         let label = fit(&bar.label, label_chars);
         let anchor = Pos::new(HPos::Right, VPos::Center);
-        root.draw(&Text::new(
-            label,
-            (left - px(8.0), middle),
-            font(&colours.text).pos(anchor),
-        ))
-        .ok()?;
+        root.draw(&Text::new(label, (left - px(8.0), middle), font(&colours.text).pos(anchor))).ok()?;
         let (end, _) = chart.backend_coord(&(bar.count as f64, row + 0.5));
         let anchor = Pos::new(HPos::Left, VPos::Center);
-        root.draw(&Text::new(
-            thousands(bar.count),
-            (end + px(5.0), middle),
-            font(&colours.text).pos(anchor),
-        ))
-        .ok()?;
+        root.draw(&Text::new(thousands(bar.count), (end + px(5.0), middle), font(&colours.text).pos(anchor))).ok()?;
     }
     root.present().ok()?;
     let (_, rows) = chart.plotting_area().get_pixel_range();
-    Some(Geometry {
-        top: f64::from(rows.start) / ratio,
-        bottom: f64::from(rows.end) / ratio,
-        bars: n,
-    })
+    Some(Geometry { top: f64::from(rows.start) / ratio, bottom: f64::from(rows.end) / ratio, bars: n })
 }
 
 #[component]
@@ -234,15 +197,11 @@ pub fn Histogram(props: &Props) -> Html {
     }
     {
         let (canvas, geometry) = (canvas.clone(), geometry.clone());
-        use_effect_with(
-            (props.bars.clone(), props.selected, props.theme, *resized),
-            move |(bars, selected, theme, _)| {
-                if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
-                    *geometry.borrow_mut() =
-                        draw(&element, bars, *selected, *theme).unwrap_or_default();
-                }
-            },
-        );
+        use_effect_with((props.bars.clone(), props.selected, props.theme, *resized), move |(bars, selected, theme, _)| {
+            if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
+                *geometry.borrow_mut() = draw(&element, bars, *selected, *theme).unwrap_or_default();
+            }
+        });
     }
 
     let bar_under = {
@@ -253,8 +212,7 @@ pub fn Histogram(props: &Props) -> Html {
         }
     };
     let onclick = {
-        let (on_select, enabled, bar_under) =
-            (props.on_select.clone(), props.enabled, bar_under.clone());
+        let (on_select, enabled, bar_under) = (props.on_select.clone(), props.enabled, bar_under.clone());
         Callback::from(move |event: MouseEvent| {
             if let Some(index) = bar_under(&event).filter(|_| enabled) {
                 on_select.emit(index);
@@ -266,18 +224,8 @@ pub fn Histogram(props: &Props) -> Html {
         Callback::from(move |event: MouseEvent| {
             let canvas: HtmlCanvasElement = event.target_unchecked_into();
             let (title, hover) = match bar_under(&event).and_then(|i| bars.get(i)) {
-                Some(bar) if enabled => (
-                    format!(
-                        "{} · {} runs · click to load",
-                        bar.description,
-                        thousands(bar.count)
-                    ),
-                    "bar",
-                ),
-                Some(bar) => (
-                    format!("{} · {} runs", bar.description, thousands(bar.count)),
-                    "none",
-                ),
+                Some(bar) if enabled => (format!("{} · {} runs · click to load", bar.description, thousands(bar.count)), "bar"),
+                Some(bar) => (format!("{} · {} runs", bar.description, thousands(bar.count)), "none"),
                 None => (String::new(), "none"),
             };
             canvas.set_title(&title);
@@ -292,11 +240,7 @@ pub fn Histogram(props: &Props) -> Html {
         "Histogram of {} outcome{}{}; the table lists them.",
         props.bars.len(),
         if props.bars.len() == 1 { "" } else { "s" },
-        if highlighted > 0 {
-            format!(", {highlighted} satisfying the condition (highlighted)")
-        } else {
-            String::new()
-        },
+        if highlighted > 0 { format!(", {highlighted} satisfying the condition (highlighted)") } else { String::new() },
     );
     html! {
         <div class="histogram">

@@ -11,10 +11,7 @@ use interleave_engine::inspect::{MemoryRef, MemoryView};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::inspector::{
-    memory_label, work_item_name, BarrierPanel, Contents, Inspection, LockPanel, Tab,
-    WorkItemPanel,
-};
+use crate::inspector::{memory_label, work_item_name, BarrierPanel, Contents, Inspection, LockPanel, Tab, WorkItemPanel};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -143,12 +140,7 @@ fn work_item(panel: &WorkItemPanel) -> Html {
     }
 }
 
-fn memory(
-    props: &Props,
-    memories: &[(MemoryRef, String)],
-    shown: Option<&MemoryView>,
-    stale: &std::collections::BTreeMap<u64, String>,
-) -> Html {
+fn memory(props: &Props, memories: &[(MemoryRef, String)], shown: Option<&MemoryView>, stale: &std::collections::BTreeMap<u64, String>) -> Html {
     if memories.is_empty() {
         return html! { <p class="placeholder">{ "This kernel has no buffers or local memory." }</p> };
     }
@@ -163,14 +155,7 @@ fn memory(
     };
     let chosen = shown.and_then(|view| memories.iter().position(|(m, _)| *m == view.memory));
     // The most recent write of the view marks the element the last step changed.
-    let latest = shown.and_then(|view| {
-        view.elements
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| e.last_writer.map(|(_, step)| (step, i)))
-            .max()
-            .map(|(_, i)| i)
-    });
+    let latest = shown.and_then(|view| view.elements.iter().enumerate().filter_map(|(i, e)| e.last_writer.map(|(_, step)| (step, i))).max().map(|(_, i)| i));
     html! {
         <div id="inspector-memory">
             <label class="field inline">

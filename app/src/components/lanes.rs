@@ -46,20 +46,8 @@ pub struct Props {
 }
 
 /// The event kinds in the order the legend lists them.
-const KINDS: [&str; 12] = [
-    "load",
-    "store",
-    "atomic",
-    "fence",
-    "barrier-arrive",
-    "barrier-release",
-    "async-copy",
-    "wait",
-    "printf",
-    "promise",
-    "finish",
-    "statement",
-];
+const KINDS: [&str; 12] =
+    ["load", "store", "atomic", "fence", "barrier-arrive", "barrier-release", "async-copy", "wait", "printf", "promise", "finish", "statement"];
 
 /// Label rows rendered beyond each edge of the viewport.
 const OVERSCAN: usize = 40;
@@ -83,12 +71,7 @@ fn group_words(dialect: Option<Dialect>) -> (&'static str, &'static str) {
 }
 
 /// A lane's label row; `selected` is the selected work-item, highlighted if it is this one.
-fn lane_row(
-    lane: &Lane,
-    selected: Option<usize>,
-    on_step_lane: &Callback<usize>,
-    on_select_lane: &Callback<usize>,
-) -> Html {
+fn lane_row(lane: &Lane, selected: Option<usize>, on_step_lane: &Callback<usize>, on_select_lane: &Callback<usize>) -> Html {
     let index = lane.index;
     let ready = lane.status == "ready";
     let selected = selected == Some(index);
@@ -139,14 +122,7 @@ struct Header {
 
 /// A header row: a button that folds or unfolds its lanes.
 fn header_row(header: Header) -> Html {
-    let Header {
-        class,
-        key,
-        text,
-        count,
-        collapsed,
-        onclick,
-    } = header;
+    let Header { class, key, text, count, collapsed, onclick } = header;
     html! {
         <div class={classes!("lane-header", class)} {key}>
             <button type="button" class="fold" aria-expanded={(!collapsed).to_string()} {onclick}>
@@ -163,29 +139,14 @@ pub fn Lanes(props: &Props) -> Html {
     let scroller = use_node_ref();
     let folded = use_state(|| Rc::new(BTreeSet::<Fold>::new()));
 
-    let lanes: Vec<&Lane> = props
-        .timeline
-        .iter()
-        .flat_map(|t| t.groups.iter())
-        .flat_map(|g| g.lanes.iter())
-        .collect();
+    let lanes: Vec<&Lane> = props.timeline.iter().flat_map(|t| t.groups.iter()).flat_map(|g| g.lanes.iter()).collect();
     let specs: Vec<LaneSpec> = props
         .timeline
         .iter()
         .flat_map(|t| t.groups.iter())
-        .flat_map(|g| {
-            g.lanes.iter().map(|l| LaneSpec {
-                work_item: l.index as u32,
-                group: g.group as u32,
-                warp: l.warp,
-            })
-        })
+        .flat_map(|g| g.lanes.iter().map(|l| LaneSpec { work_item: l.index as u32, group: g.group as u32, warp: l.warp }))
         .collect();
-    let headers = if props.timeline.as_ref().is_some_and(|t| t.warps) {
-        Headers::GroupsAndWarps
-    } else {
-        Headers::Groups
-    };
+    let headers = if props.timeline.as_ref().is_some_and(|t| t.warps) { Headers::GroupsAndWarps } else { Headers::Groups };
     // Each group's first warp, so that warps are numbered from 0 within their group.
     let mut first_warps = std::collections::BTreeMap::new();
     for spec in &specs {
@@ -193,9 +154,7 @@ pub fn Lanes(props: &Props) -> Html {
     }
     let rows: Rc<Layout> = {
         let folded = (*folded).clone();
-        use_memo((specs, headers, folded), |(specs, headers, folded)| {
-            layout(specs, *headers, folded)
-        })
+        use_memo((specs, headers, folded), |(specs, headers, folded)| layout(specs, *headers, folded))
     };
 
     // Only the label rows near the viewport are in the DOM: re-rendering a thousand rows on
@@ -209,17 +168,12 @@ pub fn Lanes(props: &Props) -> Html {
             let listener = scroller.cast::<HtmlElement>().map(|element| {
                 let target = element.clone();
                 gloo::events::EventListener::new(&target, "scroll", move |_| {
-                    let visible =
-                        rows_in_view(element.scroll_top() as f64, element.client_height() as f64);
+                    let visible = rows_in_view(element.scroll_top() as f64, element.client_height() as f64);
                     // Moved when the visible rows come within half the overscan of an edge
                     // (the first row is an edge only when rows are hidden before it).
                     let margin = OVERSCAN / 2;
                     let current = (*window).clone();
-                    let low = if current.start == 0 {
-                        0
-                    } else {
-                        current.start + margin
-                    };
+                    let low = if current.start == 0 { 0 } else { current.start + margin };
                     if visible.start < low || visible.end + margin > current.end {
                         window.set(visible.start.saturating_sub(OVERSCAN)..visible.end + OVERSCAN);
                     }
@@ -233,17 +187,10 @@ pub fn Lanes(props: &Props) -> Html {
     {
         let (scroller, rows) = (scroller.clone(), rows.clone());
         use_effect_with(props.selected, move |selected| {
-            let row = selected.and_then(|s| {
-                rows.rows.iter().position(
-                    |r| matches!(r, Row::Lane { work_item, .. } if *work_item as usize == s),
-                )
-            });
+            let row = selected.and_then(|s| rows.rows.iter().position(|r| matches!(r, Row::Lane { work_item, .. } if *work_item as usize == s)));
             if let (Some(row), Some(scroller)) = (row, scroller.cast::<HtmlElement>()) {
                 let top = AXIS_HEIGHT + row as f64 * ROW_HEIGHT;
-                let (scroll, height) = (
-                    scroller.scroll_top() as f64,
-                    scroller.client_height() as f64,
-                );
+                let (scroll, height) = (scroller.scroll_top() as f64, scroller.client_height() as f64);
                 if top - AXIS_HEIGHT < scroll {
                     scroller.set_scroll_top((top - AXIS_HEIGHT) as i32);
                 } else if top + ROW_HEIGHT > scroll + height {
@@ -285,11 +232,7 @@ pub fn Lanes(props: &Props) -> Html {
                 window.start.min(end)..end
             };
             let first_warp = |group: u32| first_warps.get(&group).copied().unwrap_or(0);
-            let label = if props.litmus {
-                "Timeline of events, one row per thread"
-            } else {
-                "Timeline of events, one row per work-item"
-            };
+            let label = if props.litmus { "Timeline of events, one row per thread" } else { "Timeline of events, one row per work-item" };
             html! {
                 <>
                     <div class="lanes-body" ref={scroller.clone()} style={format!("--row-h:{ROW_HEIGHT}px;--axis-h:{AXIS_HEIGHT}px")}>
@@ -341,10 +284,7 @@ pub fn Lanes(props: &Props) -> Html {
     let notes = props.timeline.as_ref().map(|timeline| {
         let mut notes = Vec::new();
         if timeline.hidden_lanes > 0 {
-            notes.push(format!(
-                "Showing the first {MAX_LANES} work-items; {} more are not drawn.",
-                timeline.hidden_lanes
-            ));
+            notes.push(format!("Showing the first {MAX_LANES} work-items; {} more are not drawn.", timeline.hidden_lanes));
         }
         if timeline.overlays.lock_omitted > 0 {
             notes.push(format!(
@@ -357,31 +297,11 @@ pub fn Lanes(props: &Props) -> Html {
     let overlays = props.timeline.as_ref().map(|t| t.overlays.clone());
     let legend_extra = [
         ("tl-barrier", "barrier", true),
-        (
-            "tl-lock",
-            "lock held",
-            overlays.as_ref().is_some_and(|o| !o.lock_names.is_empty()),
-        ),
-        (
-            "tl-lock-wait",
-            "lock wait",
-            overlays.as_ref().is_some_and(|o| !o.lock_names.is_empty()),
-        ),
-        (
-            "tl-race",
-            "data race",
-            overlays.as_ref().is_some_and(|o| !o.races.is_empty()),
-        ),
-        (
-            "tl-stale",
-            "stale read",
-            overlays.as_ref().is_some_and(|o| !o.stale.is_empty()),
-        ),
-        (
-            "tl-lockstep",
-            "lockstep lanes",
-            props.timeline.as_ref().is_some_and(|t| t.lockstep),
-        ),
+        ("tl-lock", "lock held", overlays.as_ref().is_some_and(|o| !o.lock_names.is_empty())),
+        ("tl-lock-wait", "lock wait", overlays.as_ref().is_some_and(|o| !o.lock_names.is_empty())),
+        ("tl-race", "data race", overlays.as_ref().is_some_and(|o| !o.races.is_empty())),
+        ("tl-stale", "stale read", overlays.as_ref().is_some_and(|o| !o.stale.is_empty())),
+        ("tl-lockstep", "lockstep lanes", props.timeline.as_ref().is_some_and(|t| t.lockstep)),
     ];
     html! {
         <section class="timeline panel" aria-labelledby="lanes-title">

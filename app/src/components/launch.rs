@@ -16,9 +16,7 @@
 use std::rc::Rc;
 
 use interleave_engine::limits::thousands;
-use interleave_engine::scenario::{
-    Access, Dialect, ElemType, Granularity, MemoryModel, Progress, SchedulerKind,
-};
+use interleave_engine::scenario::{Access, Dialect, ElemType, Granularity, MemoryModel, Progress, SchedulerKind};
 use web_sys::{HtmlDetailsElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -101,12 +99,7 @@ fn text_field(f: TextField) -> Html {
 }
 
 /// A labelled select: `(value, words, selected)` per option.
-fn select_field(
-    id: &str,
-    label: &str,
-    options: Vec<(String, String, bool)>,
-    onchange: Callback<Event>,
-) -> Html {
+fn select_field(id: &str, label: &str, options: Vec<(String, String, bool)>, onchange: Callback<Event>) -> Html {
     html! {
         <div class="field">
             <label for={id.to_string()}>{ label.to_string() }</label>
@@ -118,7 +111,6 @@ fn select_field(
         </div>
     }
 }
-
 
 #[component]
 pub fn LaunchPanel(props: &Props) -> Html {
@@ -132,17 +124,10 @@ pub fn LaunchPanel(props: &Props) -> Html {
         let seed = (js_sys::Math::random() * 4_294_967_296.0) as u64;
         InputEdit::Seed(seed.to_string())
     });
-    let onchange_scheduler = edit.reform(|event: Event| {
-        InputEdit::Scheduler(SchedulerKind::parse(&select_value(event)).unwrap_or(SchedulerKind::Random))
-    });
+    let onchange_scheduler = edit.reform(|event: Event| InputEdit::Scheduler(SchedulerKind::parse(&select_value(event)).unwrap_or(SchedulerKind::Random)));
     let onchange_model = edit.reform(|event: Event| {
         let value = select_value(event);
-        InputEdit::MemoryModel(
-            MEMORY_MODELS
-                .iter()
-                .find(|(_, name, _)| *name == value)
-                .map_or(MemoryModel::Sc, |&(model, _, _)| model),
-        )
+        InputEdit::MemoryModel(MEMORY_MODELS.iter().find(|(_, name, _)| *name == value).map_or(MemoryModel::Sc, |&(model, _, _)| model))
     });
     let seed_error = form.seed_error.as_deref();
     let litmus = form.is_litmus;
@@ -162,49 +147,30 @@ pub fn LaunchPanel(props: &Props) -> Html {
         select_field(
             "dialect",
             "Dialect",
-            DIALECTS
-                .iter()
-                .map(|&(dialect, name, words)| {
-                    (
-                        name.to_string(),
-                        words.to_string(),
-                        dialect == inputs.dialect,
-                    )
-                })
-                .collect(),
+            DIALECTS.iter().map(|&(dialect, name, words)| (name.to_string(), words.to_string(), dialect == inputs.dialect)).collect(),
             edit.reform(|event: Event| {
                 let value = select_value(event);
-                let dialect = DIALECTS
-                    .iter()
-                    .find(|(_, name, _)| *name == value)
-                    .map_or(Dialect::OpenCl, |&(dialect, _, _)| dialect);
+                let dialect = DIALECTS.iter().find(|(_, name, _)| *name == value).map_or(Dialect::OpenCl, |&(dialect, _, _)| dialect);
                 InputEdit::Dialect(dialect)
             }),
         )
     };
-    let kernel_field = form
-        .kernels
-        .as_ref()
-        .filter(|kernels| !litmus && kernels.len() > 1)
-        .map(|kernels| {
-            select_field(
-                "kernel",
-                "Kernel",
-                kernels
-                    .iter()
-                    .map(|k| {
-                        let selected = form.kernel.as_deref() == Some(k.name.as_str());
-                        (k.name.clone(), k.name.clone(), selected)
-                    })
-                    .collect(),
-                edit.reform(|event: Event| InputEdit::Kernel(select_value(event))),
-            )
-        });
-    let (global_label, local_label, global_id, local_id) = if cuda {
-        ("Grid (blocks)", "Block (threads)", "grid", "block")
-    } else {
-        ("Global size", "Local size", "global", "local")
-    };
+    let kernel_field = form.kernels.as_ref().filter(|kernels| !litmus && kernels.len() > 1).map(|kernels| {
+        select_field(
+            "kernel",
+            "Kernel",
+            kernels
+                .iter()
+                .map(|k| {
+                    let selected = form.kernel.as_deref() == Some(k.name.as_str());
+                    (k.name.clone(), k.name.clone(), selected)
+                })
+                .collect(),
+            edit.reform(|event: Event| InputEdit::Kernel(select_value(event))),
+        )
+    });
+    let (global_label, local_label, global_id, local_id) =
+        if cuda { ("Grid (blocks)", "Block (threads)", "grid", "block") } else { ("Global size", "Local size", "global", "local") };
     let sizes = (!litmus).then(|| {
         html! {
             <>
@@ -291,11 +257,7 @@ pub fn LaunchPanel(props: &Props) -> Html {
             parts.push(inputs.progress.name().to_string());
         }
         parts.push(format!("per {}", inputs.granularity.name()));
-        let steps = inputs
-            .max_steps
-            .trim()
-            .parse::<u64>()
-            .map_or_else(|_| inputs.max_steps.to_string(), thousands);
+        let steps = inputs.max_steps.trim().parse::<u64>().map_or_else(|_| inputs.max_steps.to_string(), thousands);
         parts.push(format!("{steps} steps at most"));
         parts.join(" · ")
     };
@@ -416,15 +378,7 @@ fn field_id(name: &str, field: &str) -> String {
 }
 
 /// A labelled control inside a row, with its inline error.
-fn row_input(
-    row: &Checked,
-    field: Field,
-    label: &str,
-    value: &str,
-    placeholder: &str,
-    on_edit: &Callback<InputEdit>,
-    set: fn(&mut ArgFields, String),
-) -> Html {
+fn row_input(row: &Checked, field: Field, label: &str, value: &str, placeholder: &str, on_edit: &Callback<InputEdit>, set: fn(&mut ArgFields, String)) -> Html {
     let id = field_id(&row.name, field.slug());
     let error = row.error(field);
     let error_id = format!("{id}-error");
@@ -484,20 +438,10 @@ fn row_select(
 /// What a row of this class may pass, with the words the select shows.
 fn kind_options(class: Option<ParamClass>) -> Vec<(ArgKind, &'static str)> {
     match class {
-        Some(ParamClass::Buffer { .. }) => vec![
-            (ArgKind::Default, "default (random)"),
-            (ArgKind::Buffer, "buffer"),
-            (ArgKind::Null, "NULL"),
-        ],
-        Some(ParamClass::Local { .. }) => vec![
-            (ArgKind::Default, "default size"),
-            (ArgKind::Local, "bytes"),
-        ],
+        Some(ParamClass::Buffer { .. }) => vec![(ArgKind::Default, "default (random)"), (ArgKind::Buffer, "buffer"), (ArgKind::Null, "NULL")],
+        Some(ParamClass::Local { .. }) => vec![(ArgKind::Default, "default size"), (ArgKind::Local, "bytes")],
         Some(ParamClass::Scalar(_)) => vec![(ArgKind::Scalar, "value")],
-        Some(ParamClass::Aggregate) => vec![
-            (ArgKind::Default, "default (random)"),
-            (ArgKind::Buffer, "bytes"),
-        ],
+        Some(ParamClass::Aggregate) => vec![(ArgKind::Default, "default (random)"), (ArgKind::Buffer, "bytes")],
         None => vec![
             (ArgKind::Default, "nothing"),
             (ArgKind::Buffer, "buffer"),
@@ -519,58 +463,25 @@ fn kind_name(kind: ArgKind) -> &'static str {
 }
 
 /// The controls for a row's structured fields, followed by `tail` (the row's text).
-fn controls(
-    row: &Checked,
-    class: Option<ParamClass>,
-    on_edit: &Callback<InputEdit>,
-    tail: Html,
-) -> Html {
+fn controls(row: &Checked, class: Option<ParamClass>, on_edit: &Callback<InputEdit>, tail: Html) -> Html {
     let fields = &row.fields;
     let kinds = kind_options(class);
     let kind_select = (kinds.len() > 1).then(|| {
-        let options: Vec<(String, String)> = kinds
-            .iter()
-            .map(|(kind, words)| (kind_name(*kind).to_string(), words.to_string()))
-            .collect();
-        row_select(
-            row,
-            "kind",
-            "passes",
-            &options,
-            kind_name(fields.kind),
-            on_edit,
-            |f, value| {
-                f.kind = [
-                    ArgKind::Default,
-                    ArgKind::Buffer,
-                    ArgKind::Local,
-                    ArgKind::Scalar,
-                    ArgKind::Null,
-                ]
+        let options: Vec<(String, String)> = kinds.iter().map(|(kind, words)| (kind_name(*kind).to_string(), words.to_string())).collect();
+        row_select(row, "kind", "passes", &options, kind_name(fields.kind), on_edit, |f, value| {
+            f.kind = [ArgKind::Default, ArgKind::Buffer, ArgKind::Local, ArgKind::Scalar, ArgKind::Null]
                 .into_iter()
                 .find(|kind| kind_name(*kind) == value)
                 .unwrap_or(ArgKind::Default);
-            },
-        )
+        })
     });
-    let elem_options: Vec<(String, String)> = ElemType::ALL
-        .iter()
-        .map(|t| (t.name().to_string(), t.name().to_string()))
-        .collect();
+    let elem_options: Vec<(String, String)> = ElemType::ALL.iter().map(|t| (t.name().to_string(), t.name().to_string())).collect();
     let set_elem: fn(&mut ArgFields, &str) = |f, value| {
         f.elem = ElemType::parse(value).unwrap_or(f.elem);
     };
     let body = match fields.kind {
         ArgKind::Default | ArgKind::Null => html! {},
-        ArgKind::Local => row_input(
-            row,
-            Field::Bytes,
-            "bytes per work-group",
-            &fields.bytes,
-            "bytes",
-            on_edit,
-            |f, v| f.bytes = v,
-        ),
+        ArgKind::Local => row_input(row, Field::Bytes, "bytes per work-group", &fields.bytes, "bytes", on_edit, |f, v| f.bytes = v),
         ArgKind::Scalar => html! {
             <>
                 if class.is_none() {
@@ -580,43 +491,18 @@ fn controls(
             </>
         },
         ArgKind::Buffer => {
-            let init_options: Vec<(String, String)> = Init::ALL
-                .iter()
-                .map(|(_, name, words)| (name.to_string(), words.to_string()))
-                .collect();
-            let access_options: Vec<(String, String)> = ACCESSES
-                .iter()
-                .map(|(_, name, words)| (name.to_string(), words.to_string()))
-                .collect();
-            let access_name = ACCESSES
-                .iter()
-                .find(|(a, _, _)| *a == fields.access)
-                .map_or("read-write", |(_, name, _)| name);
+            let init_options: Vec<(String, String)> = Init::ALL.iter().map(|(_, name, words)| (name.to_string(), words.to_string())).collect();
+            let access_options: Vec<(String, String)> = ACCESSES.iter().map(|(_, name, words)| (name.to_string(), words.to_string())).collect();
+            let access_name = ACCESSES.iter().find(|(a, _, _)| *a == fields.access).map_or("read-write", |(_, name, _)| name);
             let details = match fields.init {
-                Init::Fill => row_input(
-                    row,
-                    Field::Fill,
-                    "fill value",
-                    &fields.fill,
-                    "0",
-                    on_edit,
-                    |f, v| f.fill = v,
-                ),
+                Init::Fill => row_input(row, Field::Fill, "fill value", &fields.fill, "0", on_edit, |f, v| f.fill = v),
                 Init::Range => html! {
                     <>
                         { row_input(row, Field::Start, "range start", &fields.start, "start", on_edit, |f, v| f.start = v) }
                         { row_input(row, Field::Step, "range step", &fields.step, "step", on_edit, |f, v| f.step = v) }
                     </>
                 },
-                Init::Values => row_input(
-                    row,
-                    Field::Values,
-                    "values, comma-separated",
-                    &fields.values,
-                    "1, 2, 3",
-                    on_edit,
-                    |f, v| f.values = v,
-                ),
+                Init::Values => row_input(row, Field::Values, "values, comma-separated", &fields.values, "1, 2, 3", on_edit, |f, v| f.values = v),
                 Init::Zeros | Init::Random | Init::Uninit => html! {},
             };
             html! {
@@ -678,12 +564,7 @@ fn arg_row(row: &Checked, props: &TableProps) -> Html {
         space => format!("__{space} {}", p.ty),
     });
     let param = row.name.clone();
-    let on_text = props
-        .on_edit
-        .reform(move |event: InputEvent| InputEdit::ArgText {
-            param: param.clone(),
-            text: input_value(event),
-        });
+    let on_text = props.on_edit.reform(move |event: InputEvent| InputEdit::ArgText { param: param.clone(), text: input_value(event) });
     let placeholder = match row.fields.kind {
         ArgKind::Default => format!("{}: engine default", row.name),
         _ => format!("{}=…", row.name),
@@ -714,14 +595,8 @@ fn set_aside_row(row: &Checked, props: &TableProps) -> Html {
     let Some(id) = row.id else {
         return html! {};
     };
-    let on_text = props
-        .on_edit
-        .reform(move |event: InputEvent| InputEdit::Arg { id, text: input_value(event) });
-    let why = if row.name.is_empty() {
-        "Not passed: type NAME=SPEC".to_string()
-    } else {
-        format!("Not passed: the kernel has no parameter `{}`", row.name)
-    };
+    let on_text = props.on_edit.reform(move |event: InputEvent| InputEdit::Arg { id, text: input_value(event) });
+    let why = if row.name.is_empty() { "Not passed: type NAME=SPEC".to_string() } else { format!("Not passed: the kernel has no parameter `{}`", row.name) };
     html! {
         <tr key={format!("aside-{id}")} class="arg set-aside" data-row={id.to_string()}>
             <th scope="row"><code class="param-name">{ if row.name.is_empty() { "?".to_string() } else { row.name.clone() } }</code></th>

@@ -29,55 +29,48 @@ pub struct Props {
 #[component]
 pub fn OutcomeTable(props: &Props) -> Html {
     let total = props.exploration.runs.max(1) as f64;
-    let rows = props
-        .exploration
-        .outcomes
-        .iter()
-        .zip(props.bars.iter())
-        .take(MAX_ROWS)
-        .enumerate()
-        .map(|(index, (outcome, bar))| {
-            let share = outcome.count as f64 * 100.0 / total;
-            let how = match &outcome.schedule {
-                Some(schedule) => format!("schedule of {} steps", schedule.len()),
-                None => format!("seed {}", outcome.seed),
-            };
-            let selected = props.selected == Some(index);
-            let holds = outcome.exists;
-            html! {
-                <tr
-                    key={index}
-                    data-index={index.to_string()}
-                    data-exists={holds.map(|h| h.to_string())}
-                    class={classes!(holds.is_some_and(|h| h).then_some("holds"), selected.then_some("selected"))}
-                    aria-current={selected.then_some("true")}
-                >
-                    <td class="num">{ thousands(outcome.count) }</td>
-                    <td class="num share">{ format!("{share:.1}%") }</td>
-                    <td class="outcome" title={bar.description.clone()}><code>{ &bar.label }</code></td>
-                    if props.litmus {
-                        <td class="condition">
-                            { match holds {
-                                Some(true) => html! { <span class="holds">{ "✓ holds" }</span> },
-                                Some(false) => html! { <span class="fails">{ "no" }</span> },
-                                None => html! {},
-                            } }
-                        </td>
-                    }
-                    <td class="how">{ how }</td>
-                    <td>
-                        <button
-                            type="button"
-                            class="replay"
-                            disabled={!props.enabled}
-                            aria-label={format!("Load outcome {} ({}) into the run", index + 1, bar.label)}
-                            title="Run exactly this execution in the lanes above"
-                            onclick={props.on_select.reform(move |_: MouseEvent| index)}
-                        >{ "Load" }</button>
+    let rows = props.exploration.outcomes.iter().zip(props.bars.iter()).take(MAX_ROWS).enumerate().map(|(index, (outcome, bar))| {
+        let share = outcome.count as f64 * 100.0 / total;
+        let how = match &outcome.schedule {
+            Some(schedule) => format!("schedule of {} steps", schedule.len()),
+            None => format!("seed {}", outcome.seed),
+        };
+        let selected = props.selected == Some(index);
+        let holds = outcome.exists;
+        html! {
+            <tr
+                key={index}
+                data-index={index.to_string()}
+                data-exists={holds.map(|h| h.to_string())}
+                class={classes!(holds.is_some_and(|h| h).then_some("holds"), selected.then_some("selected"))}
+                aria-current={selected.then_some("true")}
+            >
+                <td class="num">{ thousands(outcome.count) }</td>
+                <td class="num share">{ format!("{share:.1}%") }</td>
+                <td class="outcome" title={bar.description.clone()}><code>{ &bar.label }</code></td>
+                if props.litmus {
+                    <td class="condition">
+                        { match holds {
+                            Some(true) => html! { <span class="holds">{ "✓ holds" }</span> },
+                            Some(false) => html! { <span class="fails">{ "no" }</span> },
+                            None => html! {},
+                        } }
                     </td>
-                </tr>
-            }
-        });
+                }
+                <td class="how">{ how }</td>
+                <td>
+                    <button
+                        type="button"
+                        class="replay"
+                        disabled={!props.enabled}
+                        aria-label={format!("Load outcome {} ({}) into the run", index + 1, bar.label)}
+                        title="Run exactly this execution in the lanes above"
+                        onclick={props.on_select.reform(move |_: MouseEvent| index)}
+                    >{ "Load" }</button>
+                </td>
+            </tr>
+        }
+    });
     let hidden = props.exploration.outcomes.len().saturating_sub(MAX_ROWS);
     html! {
         <div class="outcomes">

@@ -34,9 +34,7 @@ pub fn initial_state(theme: Theme) -> State {
         Ok(stored) => State::from_stored(theme, &stored),
         Err(why) => {
             let _ = LocalStorage::raw().set_item(UNREADABLE_KEY, &text);
-            gloo::console::warn!(format!(
-                "Starting from the default example: {why}. The saved value is kept under `{UNREADABLE_KEY}`."
-            ));
+            gloo::console::warn!(format!("Starting from the default example: {why}. The saved value is kept under `{UNREADABLE_KEY}`."));
             State::new(theme)
         }
     }
@@ -62,11 +60,7 @@ pub fn use_persistence(state: &State) {
         // them alone and write nothing.
         let key = (state.revision, state.edited, state.stash.clone());
         use_effect_with(key, move |_| {
-            *pending.borrow_mut() = Some(inputs::encode(
-                Inputs::clone(&current.inputs),
-                current.edited,
-                current.stash.as_deref().cloned(),
-            ));
+            *pending.borrow_mut() = Some(inputs::encode(Inputs::clone(&current.inputs), current.edited, current.stash.as_deref().cloned()));
             let timeout = Timeout::new(SAVE_DELAY_MS, {
                 let pending = pending.clone();
                 move || flush(&pending)

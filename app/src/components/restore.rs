@@ -24,15 +24,9 @@ pub fn RestoreBanner(props: &Props) -> Html {
         return html! {};
     };
     let (message, action) = if stash.restored {
-        (
-            "Your edits are restored.".to_string(),
-            format!("Back to {}", stash.label),
-        )
+        ("Your edits are restored.".to_string(), format!("Back to {}", stash.label))
     } else {
-        (
-            format!("Loaded {} — your previous edits are kept:", stash.label),
-            "Restore them".to_string(),
-        )
+        (format!("Loaded {} — your previous edits are kept:", stash.label), "Restore them".to_string())
     };
     html! {
         <div id="restore-edits" class="banner" role="status" data-restored={stash.restored.to_string()}>

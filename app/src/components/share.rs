@@ -34,14 +34,11 @@ pub fn page_base() -> String {
 /// clipboard API, or that refuse (no permission, no focus), leave the link to be copied by hand.
 fn copy(text: &str, done: Callback<bool>) {
     let navigator = gloo::utils::window().navigator();
-    let write = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
-        .ok()
-        .filter(|c| !c.is_undefined() && !c.is_null())
-        .and_then(|clipboard| {
-            let write = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText")).ok()?;
-            let write: js_sys::Function = write.dyn_into().ok()?;
-            write.call1(&clipboard, &JsValue::from_str(text)).ok()?.dyn_into::<js_sys::Promise>().ok()
-        });
+    let write = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard")).ok().filter(|c| !c.is_undefined() && !c.is_null()).and_then(|clipboard| {
+        let write = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText")).ok()?;
+        let write: js_sys::Function = write.dyn_into().ok()?;
+        write.call1(&clipboard, &JsValue::from_str(text)).ok()?.dyn_into::<js_sys::Promise>().ok()
+    });
     let Some(promise) = write else {
         done.emit(false);
         return;

@@ -66,12 +66,7 @@ pub fn Splitter(props: &Props) -> Html {
         Callback::from(move |_: PointerEvent| *origin.borrow_mut() = None)
     };
     let onkeydown = {
-        let (on_resize, pane, size, vertical) = (
-            props.on_resize.clone(),
-            props.pane,
-            props.size,
-            props.vertical,
-        );
+        let (on_resize, pane, size, vertical) = (props.on_resize.clone(), props.pane, props.size, props.vertical);
         Callback::from(move |event: KeyboardEvent| {
             let delta = match (event.key().as_str(), vertical) {
                 ("ArrowRight", true) | ("ArrowDown", false) => KEY_STEP,

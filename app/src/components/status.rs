@@ -34,35 +34,17 @@ pub fn Status(props: &Props) -> Html {
     let (status, text, title): (&str, String, Option<AttrValue>) = match &props.summary {
         Some(summary) if props.live => (
             summary.status.as_str(),
-            format!(
-                "{} · {} {} · trace {}",
-                summary.status.as_str(),
-                summary.steps,
-                plural(summary.steps),
-                short_hash(&summary.trace_hash)
-            ),
+            format!("{} · {} {} · trace {}", summary.status.as_str(), summary.steps, plural(summary.steps), short_hash(&summary.trace_hash)),
             Some(format!("trace hash {}", summary.trace_hash).into()),
         ),
         _ if props.live => {
-            let what = if props.running {
-                "running…"
-            } else {
-                "paused"
-            };
-            (
-                "running",
-                format!("running · {} {} · {what}", props.steps, plural(props.steps)),
-                None,
-            )
+            let what = if props.running { "running…" } else { "paused" };
+            ("running", format!("running · {} {} · {what}", props.steps, plural(props.steps)), None)
         }
         _ if props.failed => ("error", "error · see the problems below".into(), None),
         _ => ("idle", "ready · press Step or Run".into(), None),
     };
-    let registers = props
-        .summary
-        .as_ref()
-        .filter(|_| props.live)
-        .and_then(|s| s.registers.clone().map(|r| (r, s.exists)));
+    let registers = props.summary.as_ref().filter(|_| props.live).and_then(|s| s.registers.clone().map(|r| (r, s.exists)));
     html! {
         <>
             <p id="status" class="status" data-status={status} data-steps={props.steps.to_string()} role="status" aria-live="polite" {title}>

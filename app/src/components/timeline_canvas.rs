@@ -17,16 +17,12 @@ use gloo::render::{request_animation_frame, AnimationFrame};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{
-    CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, KeyboardEvent, MutationObserver,
-    MutationObserverInit, PointerEvent, ResizeObserver, WheelEvent,
+    CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, KeyboardEvent, MutationObserver, MutationObserverInit, PointerEvent, ResizeObserver, WheelEvent,
 };
 use yew::prelude::*;
 
 use crate::snapshot::{self, Timeline};
-use crate::timeline::{
-    self, cursor_position, Align, Bounds, Layout, Paint, Row, SceneInput, Shape, View, AXIS_HEIGHT,
-    KINDS,
-};
+use crate::timeline::{self, cursor_position, Align, Bounds, Layout, Paint, Row, SceneInput, Shape, View, AXIS_HEIGHT, KINDS};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -133,10 +129,7 @@ fn paints() -> Vec<Paint> {
 /// The theme's colours, read from the root element's computed style.
 pub fn theme_colours() -> Vec<(Paint, String)> {
     let root = gloo::utils::document_element();
-    let style = gloo::utils::window()
-        .get_computed_style(&root)
-        .ok()
-        .flatten();
+    let style = gloo::utils::window().get_computed_style(&root).ok().flatten();
     paints()
         .into_iter()
         .map(|paint| {
@@ -153,10 +146,7 @@ pub fn theme_colours() -> Vec<(Paint, String)> {
 
 impl Painter {
     fn bounds(&self) -> Bounds {
-        Bounds {
-            steps: self.timeline.steps,
-            width: self.width.max(1.0),
-        }
+        Bounds { steps: self.timeline.steps, width: self.width.max(1.0) }
     }
 
     fn set_view(&mut self, view: View) {
@@ -165,17 +155,12 @@ impl Painter {
     }
 
     fn scroll_top(&self) -> f64 {
-        self.scroller
-            .cast::<HtmlElement>()
-            .map_or(0.0, |s| s.scroll_top() as f64)
+        self.scroller.cast::<HtmlElement>().map_or(0.0, |s| s.scroll_top() as f64)
     }
 
     /// The event under canvas point (`x`, `y`), if any.
     fn event_at(&self, x: f64, y: f64) -> Option<usize> {
-        let row = self
-            .layout
-            .row_at(y - AXIS_HEIGHT + self.scroll_top())
-            .filter(|_| y >= AXIS_HEIGHT)?;
+        let row = self.layout.row_at(y - AXIS_HEIGHT + self.scroll_top()).filter(|_| y >= AXIS_HEIGHT)?;
         let store = self.timeline.events.borrow();
         let series = self.layout.series(row, &store)?;
         let n = series.count(self.timeline.limit);
@@ -212,23 +197,15 @@ fn paint(p: &mut Painter) -> Option<u64> {
     let canvas = p.canvas.cast::<HtmlCanvasElement>()?;
     let scroller = p.scroller.cast::<HtmlElement>()?;
     let content = AXIS_HEIGHT + p.layout.height();
-    let height = (scroller.client_height() as f64)
-        .min(content)
-        .max(AXIS_HEIGHT);
+    let height = (scroller.client_height() as f64).min(content).max(AXIS_HEIGHT);
     let style_height = format!("{height}px");
     if canvas.style().get_property_value("height").ok().as_deref() != Some(style_height.as_str()) {
         let _ = canvas.style().set_property("height", &style_height);
     }
     p.width = (canvas.client_width() as f64).max(1.0);
     let bounds = p.bounds();
-    p.view = if p.fitted {
-        View::fit(bounds)
-    } else {
-        p.view.clamped(bounds)
-    };
-    let theme = gloo::utils::document_element()
-        .get_attribute("data-theme")
-        .unwrap_or_default();
+    p.view = if p.fitted { View::fit(bounds) } else { p.view.clamped(bounds) };
+    let theme = gloo::utils::document_element().get_attribute("data-theme").unwrap_or_default();
     if p.colours.as_ref().is_none_or(|(t, _)| *t != theme) {
         p.colours = Some((theme, theme_colours()));
     }
@@ -240,11 +217,7 @@ fn paint(p: &mut Painter) -> Option<u64> {
         height,
         scroll_top: scroller.scroll_top() as f64,
         selected: p.selected,
-        colours: p
-            .colours
-            .as_ref()
-            .map(|(_, c)| c.as_slice())
-            .unwrap_or_default(),
+        colours: p.colours.as_ref().map(|(_, c)| c.as_slice()).unwrap_or_default(),
     };
     paint_frame(&frame)
 }
@@ -270,29 +243,15 @@ pub fn paint_frame(frame: &Frame) -> Option<u64> {
     let width = (canvas.client_width() as f64).max(1.0);
     let height = frame.height.max(1.0);
     let ratio = gloo::utils::window().device_pixel_ratio().max(1.0);
-    let (device_w, device_h) = (
-        (width * ratio).round() as u32,
-        (height * ratio).round() as u32,
-    );
+    let (device_w, device_h) = ((width * ratio).round() as u32, (height * ratio).round() as u32);
     if canvas.width() != device_w {
         canvas.set_width(device_w);
     }
     if canvas.height() != device_h {
         canvas.set_height(device_h);
     }
-    let context = canvas
-        .get_context("2d")
-        .ok()
-        .flatten()?
-        .dyn_into::<CanvasRenderingContext2d>()
-        .ok()?;
-    let colour = |paint: Paint| {
-        frame
-            .colours
-            .iter()
-            .find(|(p, _)| *p == paint)
-            .map_or("#888", |(_, c)| c.as_str())
-    };
+    let context = canvas.get_context("2d").ok().flatten()?.dyn_into::<CanvasRenderingContext2d>().ok()?;
+    let colour = |paint: Paint| frame.colours.iter().find(|(p, _)| *p == paint).map_or("#888", |(_, c)| c.as_str());
     let _ = context.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0);
     context.clear_rect(0.0, 0.0, width, height);
     let timeline = frame.timeline;
@@ -328,18 +287,10 @@ pub fn paint_frame(frame: &Frame) -> Option<u64> {
 }
 
 /// Paints `shapes` with the theme's colours.
-fn draw<'a>(
-    context: &CanvasRenderingContext2d,
-    shapes: &[Shape],
-    colour: &dyn Fn(Paint) -> &'a str,
-) {
+fn draw<'a>(context: &CanvasRenderingContext2d, shapes: &[Shape], colour: &dyn Fn(Paint) -> &'a str) {
     for shape in shapes {
         match shape {
-            Shape::Fill {
-                paint,
-                rects,
-                alpha,
-            } => {
+            Shape::Fill { paint, rects, alpha } => {
                 if rects.is_empty() {
                     continue;
                 }
@@ -370,12 +321,7 @@ fn draw<'a>(
                 context.stroke();
                 context.restore();
             }
-            Shape::Lines {
-                paint,
-                width,
-                lines,
-                dashed,
-            } => {
+            Shape::Lines { paint, width, lines, dashed } => {
                 if lines.is_empty() {
                     continue;
                 }
@@ -395,12 +341,7 @@ fn draw<'a>(
                     let _ = context.set_line_dash(&js_sys::Array::new());
                 }
             }
-            Shape::Arc {
-                paint,
-                from,
-                to,
-                lift,
-            } => {
+            Shape::Arc { paint, from, to, lift } => {
                 context.set_stroke_style_str(colour(*paint));
                 context.set_fill_style_str(colour(*paint));
                 context.set_line_width(2.0);
@@ -423,22 +364,11 @@ fn draw<'a>(
                 context.set_line_width(1.5);
                 context.begin_path();
                 for r in rects {
-                    context.rect(
-                        r.x + 0.75,
-                        r.y + 0.75,
-                        (r.w - 1.5).max(0.5),
-                        (r.h - 1.5).max(0.5),
-                    );
+                    context.rect(r.x + 0.75, r.y + 0.75, (r.w - 1.5).max(0.5), (r.h - 1.5).max(0.5));
                 }
                 context.stroke();
             }
-            Shape::Text {
-                paint,
-                x,
-                y,
-                text,
-                align,
-            } => {
+            Shape::Text { paint, x, y, text, align } => {
                 context.set_fill_style_str(colour(*paint));
                 context.set_font("11px ui-monospace, Menlo, Consolas, monospace");
                 context.set_text_baseline("middle");
@@ -468,12 +398,7 @@ fn show_tooltip(p: &mut Painter, event: Option<usize>, x: f64, y: f64) {
         match event.and_then(|e| snapshot::describe(&p.timeline, e)) {
             Some(text) => {
                 tooltip.set_text_content(Some(&text));
-                let step = p
-                    .timeline
-                    .events
-                    .borrow()
-                    .event(event.unwrap_or(0))
-                    .map(|e| e.step);
+                let step = p.timeline.events.borrow().event(event.unwrap_or(0)).map(|e| e.step);
                 let _ = tooltip.set_attribute("data-step", &step.unwrap_or(0).to_string());
                 tooltip.set_hidden(false);
             }
@@ -486,11 +411,7 @@ fn show_tooltip(p: &mut Painter, event: Option<usize>, x: f64, y: f64) {
     }
     if p.hovered.is_some() {
         // Beside the pointer, flipped to its left near the right edge.
-        let left = if x > p.width - 260.0 {
-            (x - 250.0).max(0.0)
-        } else {
-            x + 14.0
-        };
+        let left = if x > p.width - 260.0 { (x - 250.0).max(0.0) } else { x + 14.0 };
         let style = tooltip.style();
         let _ = style.set_property("left", &format!("{left}px"));
         let _ = style.set_property("top", &format!("{}px", y + 16.0));
@@ -552,11 +473,7 @@ fn key(shared: &Shared, event: &KeyboardEvent) -> bool {
                     let n = series.count(p.timeline.limit.max(store.len()));
                     let cursor = p.timeline.steps;
                     let all = series.step_range(0..u64::MAX, n);
-                    let entry = if forward {
-                        series.step_range(0..cursor + 1, n).end
-                    } else {
-                        series.step_range(0..cursor, n).end.checked_sub(1)?
-                    };
+                    let entry = if forward { series.step_range(0..cursor + 1, n).end } else { series.step_range(0..cursor, n).end.checked_sub(1)? };
                     (entry < all.end).then(|| series.step(entry)).flatten()
                 })
             };
@@ -580,48 +497,39 @@ fn key(shared: &Shared, event: &KeyboardEvent) -> bool {
 }
 
 /// Attaches the canvas's listeners; dropping the result detaches them.
-fn listen(
-    shared: &Shared,
-    canvas: &HtmlCanvasElement,
-    scroller: &HtmlElement,
-) -> Vec<EventListener> {
+fn listen(shared: &Shared, canvas: &HtmlCanvasElement, scroller: &HtmlElement) -> Vec<EventListener> {
     let active = EventListenerOptions::enable_prevent_default();
     let mut listeners = Vec::new();
 
     let (s, c) = (shared.clone(), canvas.clone());
-    listeners.push(EventListener::new_with_options(
-        canvas,
-        "wheel",
-        active,
-        move |event| {
-            let Some(event) = event.dyn_ref::<WheelEvent>() else {
-                return;
-            };
-            event.prevent_default();
-            let (x, _) = local(&c, event.client_x(), event.client_y());
-            // Lines and pages are turned into pixels, as browsers scroll them.
-            let unit = match event.delta_mode() {
-                WheelEvent::DOM_DELTA_LINE => 16.0,
-                WheelEvent::DOM_DELTA_PAGE => 400.0,
-                _ => 1.0,
-            };
-            let (dx, dy) = (event.delta_x() * unit, event.delta_y() * unit);
-            {
-                let mut p = s.borrow_mut();
-                let bounds = p.bounds();
-                let view = p.view;
-                if event.shift_key() || dx.abs() > dy.abs() {
-                    let along = if dx.abs() > dy.abs() { dx } else { dy };
-                    p.set_view(view.pan(along, bounds));
-                } else {
-                    // A pinch (ctrl + wheel) comes in small steps; it zooms faster.
-                    let rate = if event.ctrl_key() { 0.01 } else { 0.002 };
-                    p.set_view(view.zoom_about(x, (-dy * rate).exp(), bounds));
-                }
+    listeners.push(EventListener::new_with_options(canvas, "wheel", active, move |event| {
+        let Some(event) = event.dyn_ref::<WheelEvent>() else {
+            return;
+        };
+        event.prevent_default();
+        let (x, _) = local(&c, event.client_x(), event.client_y());
+        // Lines and pages are turned into pixels, as browsers scroll them.
+        let unit = match event.delta_mode() {
+            WheelEvent::DOM_DELTA_LINE => 16.0,
+            WheelEvent::DOM_DELTA_PAGE => 400.0,
+            _ => 1.0,
+        };
+        let (dx, dy) = (event.delta_x() * unit, event.delta_y() * unit);
+        {
+            let mut p = s.borrow_mut();
+            let bounds = p.bounds();
+            let view = p.view;
+            if event.shift_key() || dx.abs() > dy.abs() {
+                let along = if dx.abs() > dy.abs() { dx } else { dy };
+                p.set_view(view.pan(along, bounds));
+            } else {
+                // A pinch (ctrl + wheel) comes in small steps; it zooms faster.
+                let rate = if event.ctrl_key() { 0.01 } else { 0.002 };
+                p.set_view(view.zoom_about(x, (-dy * rate).exp(), bounds));
             }
-            schedule(&s);
-        },
-    ));
+        }
+        schedule(&s);
+    }));
 
     let (s, c) = (shared.clone(), canvas.clone());
     listeners.push(EventListener::new(canvas, "pointerdown", move |event| {
@@ -635,18 +543,8 @@ fn listen(
         let _ = c.set_pointer_capture(event.pointer_id());
         let (x, y) = local(&c, event.client_x(), event.client_y());
         let mut p = s.borrow_mut();
-        let scroll = p
-            .scroller
-            .cast::<HtmlElement>()
-            .map_or(0, |e| e.scroll_top());
-        p.drag = Some(Drag {
-            pointer: event.pointer_id(),
-            x,
-            y,
-            view: p.view,
-            scroll,
-            moved: false,
-        });
+        let scroll = p.scroller.cast::<HtmlElement>().map_or(0, |e| e.scroll_top());
+        p.drag = Some(Drag { pointer: event.pointer_id(), x, y, view: p.view, scroll, moved: false });
     }));
 
     let (s, c) = (shared.clone(), canvas.clone());
@@ -695,10 +593,7 @@ fn listen(
         // A click: select the lane, and seek to the event if there is one.
         let (x, y) = local(&c, event.client_x(), event.client_y());
         let lane = p.lane_at(y).filter(|_| y >= AXIS_HEIGHT);
-        let step = p
-            .event_at(x, y)
-            .and_then(|e| p.timeline.events.borrow().event(e))
-            .map(|e| e.step);
+        let step = p.event_at(x, y).and_then(|e| p.timeline.events.borrow().event(e)).map(|e| e.step);
         let (on_seek, on_select) = (p.on_seek.clone(), p.on_select_lane.clone());
         drop(p);
         if let Some(wi) = lane {
@@ -721,29 +616,22 @@ fn listen(
     }
 
     let s = shared.clone();
-    listeners.push(EventListener::new_with_options(
-        canvas,
-        "keydown",
-        active,
-        move |event| {
-            let Some(event) = event.dyn_ref::<KeyboardEvent>() else {
-                return;
-            };
-            if event.ctrl_key() || event.meta_key() || event.alt_key() {
-                return;
-            }
-            if key(&s, event) {
-                // The page's own shortcuts (Home resets the run) must not see the canvas's keys.
-                event.prevent_default();
-                event.stop_propagation();
-            }
-        },
-    ));
+    listeners.push(EventListener::new_with_options(canvas, "keydown", active, move |event| {
+        let Some(event) = event.dyn_ref::<KeyboardEvent>() else {
+            return;
+        };
+        if event.ctrl_key() || event.meta_key() || event.alt_key() {
+            return;
+        }
+        if key(&s, event) {
+            // The page's own shortcuts (Home resets the run) must not see the canvas's keys.
+            event.prevent_default();
+            event.stop_propagation();
+        }
+    }));
 
     let s = shared.clone();
-    listeners.push(EventListener::new(scroller, "scroll", move |_| {
-        schedule(&s)
-    }));
+    listeners.push(EventListener::new(scroller, "scroll", move |_| schedule(&s)));
     listeners
 }
 
@@ -759,10 +647,7 @@ pub fn TimelineCanvas(props: &Props) -> Html {
             timeline,
             layout,
             selected: None,
-            view: View {
-                start: 0.0,
-                scale: 1.0,
-            },
+            view: View { start: 0.0, scale: 1.0 },
             fitted: true,
             canvas,
             tooltip,
@@ -787,13 +672,8 @@ pub fn TimelineCanvas(props: &Props) -> Html {
     {
         let (shared, canvas, scroller) = (shared.clone(), canvas.clone(), props.scroller.clone());
         use_effect_with((), move |_| {
-            let elements = canvas
-                .cast::<HtmlCanvasElement>()
-                .zip(scroller.cast::<HtmlElement>());
-            let listeners = elements
-                .as_ref()
-                .map(|(c, s)| listen(&shared, c, s))
-                .unwrap_or_default();
+            let elements = canvas.cast::<HtmlCanvasElement>().zip(scroller.cast::<HtmlElement>());
+            let listeners = elements.as_ref().map(|(c, s)| listen(&shared, c, s)).unwrap_or_default();
             let resized = {
                 let shared = shared.clone();
                 Closure::<dyn FnMut()>::new(move || schedule(&shared))
@@ -835,30 +715,27 @@ pub fn TimelineCanvas(props: &Props) -> Html {
     {
         let shared = shared.clone();
         let selected = props.selected.map(|s| s as u32);
-        use_effect_with(
-            (props.timeline.clone(), props.layout.clone(), selected),
-            move |(timeline, layout, selected)| {
-                {
-                    let mut p = shared.borrow_mut();
-                    let before = p.timeline.steps;
-                    let same_run = p.timeline.events == timeline.events;
-                    p.timeline = timeline.clone();
-                    p.layout = layout.clone();
-                    p.selected = *selected;
-                    let bounds = p.bounds();
-                    // A new run starts fitted; the same run follows its cursor.
-                    if !same_run && timeline.steps == 0 {
-                        p.fitted = true;
-                    }
-                    let fitted = p.fitted;
-                    p.view = p.view.follow(before, bounds, fitted);
-                    // The tooltip described the previous snapshot; the pointer shows the
-                    // next one when it moves.
-                    show_tooltip(&mut p, None, 0.0, 0.0);
+        use_effect_with((props.timeline.clone(), props.layout.clone(), selected), move |(timeline, layout, selected)| {
+            {
+                let mut p = shared.borrow_mut();
+                let before = p.timeline.steps;
+                let same_run = p.timeline.events == timeline.events;
+                p.timeline = timeline.clone();
+                p.layout = layout.clone();
+                p.selected = *selected;
+                let bounds = p.bounds();
+                // A new run starts fitted; the same run follows its cursor.
+                if !same_run && timeline.steps == 0 {
+                    p.fitted = true;
                 }
-                schedule(&shared);
-            },
-        );
+                let fitted = p.fitted;
+                p.view = p.view.follow(before, bounds, fitted);
+                // The tooltip described the previous snapshot; the pointer shows the
+                // next one when it moves.
+                show_tooltip(&mut p, None, 0.0, 0.0);
+            }
+            schedule(&shared);
+        });
     }
 
     // Bring a step into view when asked to (a finding opened), keeping the zoom.

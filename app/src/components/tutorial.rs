@@ -18,10 +18,10 @@ use interleave_engine::scenario::Scenario;
 use yew::prelude::*;
 
 use crate::explore;
-use interleave_engine::limits::thousands;
 use crate::lessons::{self, Progress, PROGRESS_KEY};
 use crate::pool::Pool;
 use crate::tutorial::{self, Action, CheckState, Tutorial};
+use interleave_engine::limits::thousands;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -42,7 +42,13 @@ pub struct Props {
 pub fn inline(text: &str) -> Html {
     text.split('`')
         .enumerate()
-        .map(|(i, part)| if i % 2 == 1 { html! { <code>{ part.to_string() }</code> } } else { html! { { part.to_string() } } })
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                html! { <code>{ part.to_string() }</code> }
+            } else {
+                html! { { part.to_string() } }
+            }
+        })
         .collect()
 }
 
@@ -171,7 +177,8 @@ pub fn TutorialPane(props: &Props) -> Html {
     let lesson = all[position].clone();
 
     let on_check = {
-        let (state, pool, checks, lesson, scenario, url) = (state.clone(), pool.clone(), checks.clone(), lesson.clone(), props.scenario.clone(), props.worker_url.clone());
+        let (state, pool, checks, lesson, scenario, url) =
+            (state.clone(), pool.clone(), checks.clone(), lesson.clone(), props.scenario.clone(), props.worker_url.clone());
         Callback::from(move |_: MouseEvent| {
             if state.checking() {
                 return;

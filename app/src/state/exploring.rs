@@ -17,33 +17,10 @@ pub(super) fn reduce(next: &mut State, action: Action) {
         Action::SetExploreMode(mode) => next.explore.mode = mode,
         Action::SetExploreRuns(text) => next.explore.runs = text,
         Action::SetExplorePreemptions(text) => next.explore.preemptions = text,
-        Action::ExploreStarted {
-            id,
-            mode,
-            scenario,
-            workers,
-            budgets,
-        } => {
-            let parts = budgets
-                .into_iter()
-                .map(|budget| Part {
-                    executions: 0,
-                    budget,
-                    result: None,
-                    stopped: false,
-                })
-                .collect();
-            next.explore.current = Some(Rc::new(ExploreRun {
-                id,
-                mode,
-                scenario,
-                parts,
-                workers,
-                phase: Phase::Running,
-                result: None,
-                problem: None,
-                selected: None,
-            }));
+        Action::ExploreStarted { id, mode, scenario, workers, budgets } => {
+            let parts = budgets.into_iter().map(|budget| Part { executions: 0, budget, result: None, stopped: false }).collect();
+            next.explore.current =
+                Some(Rc::new(ExploreRun { id, mode, scenario, parts, workers, phase: Phase::Running, result: None, problem: None, selected: None }));
         }
         Action::ExploreEvent { id, part, event } => {
             let Some(run) = next.explore.current.clone() else {
@@ -78,10 +55,7 @@ pub(super) fn reduce(next: &mut State, action: Action) {
             let Some(outcome) = run.result.as_ref().and_then(|r| r.outcomes.get(index)) else {
                 return;
             };
-            let replay = outcome.schedule.as_ref().map(|schedule| Replay {
-                schedule: schedule.clone(),
-                choices: outcome.choices.clone().unwrap_or_default(),
-            });
+            let replay = outcome.schedule.as_ref().map(|schedule| Replay { schedule: schedule.clone(), choices: outcome.choices.clone().unwrap_or_default() });
             next.load(outcome.seed, replay, run.scenario.scheduler);
             next.update_exploration(|run| run.selected = Some(index));
         }
@@ -95,10 +69,7 @@ pub(super) fn reduce(next: &mut State, action: Action) {
             // A finding of the exhaustive search replays from its schedule and decisions; one
             // of random exploration from its seed, whose run is the one that showed it. (The
             // finding that stopped an exhaustive search has neither.)
-            let replay = found.schedule.as_ref().map(|schedule| Replay {
-                schedule: schedule.clone(),
-                choices: found.choices.clone().unwrap_or_default(),
-            });
+            let replay = found.schedule.as_ref().map(|schedule| Replay { schedule: schedule.clone(), choices: found.choices.clone().unwrap_or_default() });
             if replay.is_none() && run.mode != ExploreMode::Random {
                 return;
             }
@@ -140,21 +111,14 @@ fn explore_event(run: &mut ExploreRun, part: usize, event: WorkerEvent) {
             run.parts[part].executions = executions;
             run.parts[part].budget = budget;
         }
-        WorkerEvent::Done {
-            exploration,
-            stopped,
-        } => {
+        WorkerEvent::Done { exploration, stopped } => {
             let slot = &mut run.parts[part];
             slot.executions = exploration.runs + exploration.discarded;
             slot.stopped = stopped;
             slot.result = Some(exploration);
             if run.parts.iter().all(|p| p.result.is_some()) {
                 let stopped = run.phase == Phase::Stopping || run.parts.iter().any(|p| p.stopped);
-                run.phase = if stopped {
-                    Phase::Cancelled
-                } else {
-                    Phase::Done
-                };
+                run.phase = if stopped { Phase::Cancelled } else { Phase::Done };
                 run.result = merged(&run.parts, true);
             }
         }

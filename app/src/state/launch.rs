@@ -14,9 +14,7 @@ use crate::share;
 pub(super) fn reduce(next: &mut State, action: Action) {
     match action {
         Action::Edit(edit) => edit_inputs(next, edit),
-        Action::LoadExample(example) => {
-            next.replace_inputs(example.title, |inputs| inputs.load_example(example))
-        }
+        Action::LoadExample(example) => next.replace_inputs(example.title, |inputs| inputs.load_example(example)),
         Action::OpenFiles(opened) => match files::open(&opened) {
             Ok(opened) => {
                 // The problems of a file opened before are settled by this one.
@@ -42,11 +40,7 @@ pub(super) fn reduce(next: &mut State, action: Action) {
             next.inputs = Rc::new(inputs);
             next.invalidate();
             next.edited = !stash.restored;
-            next.stash = Some(Rc::new(Stash {
-                label: stash.label.clone(),
-                inputs: loaded,
-                restored: !stash.restored,
-            }));
+            next.stash = Some(Rc::new(Stash { label: stash.label.clone(), inputs: loaded, restored: !stash.restored }));
         }
         Action::DismissStash => next.stash = None,
         Action::OpenLink(link) => {
@@ -113,16 +107,9 @@ impl State {
         Rc::make_mut(&mut self.inputs).replay = replay;
         self.edited = false;
         self.stash = match (edits, &self.stash) {
-            (Some(inputs), _) => Some(Rc::new(Stash {
-                label: label.to_string(),
-                inputs,
-                restored: false,
-            })),
+            (Some(inputs), _) => Some(Rc::new(Stash { label: label.to_string(), inputs, restored: false })),
             // Nothing new to keep: edits set aside earlier stay, under the new name.
-            (None, Some(stash)) if !stash.restored => Some(Rc::new(Stash {
-                label: label.to_string(),
-                ..Stash::clone(stash)
-            })),
+            (None, Some(stash)) if !stash.restored => Some(Rc::new(Stash { label: label.to_string(), ..Stash::clone(stash) })),
             (None, _) => None,
         };
     }

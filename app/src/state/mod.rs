@@ -153,18 +153,11 @@ pub enum Speed {
 
 impl Speed {
     /// The speeds the run controls offer, with their labels.
-    pub const CHOICES: [(Speed, &'static str); 4] = [
-        (Speed::Max, "max"),
-        (Speed::PerSecond(1000), "1000 steps/s"),
-        (Speed::PerSecond(100), "100 steps/s"),
-        (Speed::PerSecond(10), "10 steps/s"),
-    ];
+    pub const CHOICES: [(Speed, &'static str); 4] =
+        [(Speed::Max, "max"), (Speed::PerSecond(1000), "1000 steps/s"), (Speed::PerSecond(100), "100 steps/s"), (Speed::PerSecond(10), "10 steps/s")];
 
     pub fn label(self) -> &'static str {
-        Speed::CHOICES
-            .iter()
-            .find(|(speed, _)| *speed == self)
-            .map_or("max", |(_, label)| label)
+        Speed::CHOICES.iter().find(|(speed, _)| *speed == self).map_or("max", |(_, label)| label)
     }
 }
 
@@ -191,11 +184,7 @@ pub struct Panes {
 }
 
 impl Panes {
-    pub const DEFAULT: Panes = Panes {
-        editor: 520.0,
-        inspector: 340.0,
-        workspace: 640.0,
-    };
+    pub const DEFAULT: Panes = Panes { editor: 520.0, inspector: 340.0, workspace: 640.0 };
     /// No pane gets narrower than this, so a drag cannot make one vanish.
     pub const MIN: f64 = 200.0;
     /// Nor wider than this.
@@ -203,10 +192,7 @@ impl Panes {
 
     /// The custom properties the workspace's grid reads its sizes from.
     pub fn style(&self) -> String {
-        format!(
-            "--editor-w:{:.0}px;--inspector-w:{:.0}px;--workspace-h:{:.0}px",
-            self.editor, self.inspector, self.workspace
-        )
+        format!("--editor-w:{:.0}px;--inspector-w:{:.0}px;--workspace-h:{:.0}px", self.editor, self.inspector, self.workspace)
     }
 }
 
@@ -217,7 +203,6 @@ pub enum Pane {
     Inspector,
     Workspace,
 }
-
 
 /// What is known of the session (the session itself is kept beside the state).
 #[derive(Clone, Debug, PartialEq)]
@@ -338,7 +323,9 @@ pub enum Action {
     },
     RunStarted,
     /// Runs until the session has more findings than `after`, or the run ends.
-    RunToFinding { after: usize },
+    RunToFinding {
+        after: usize,
+    },
     /// Runs until step `target`, or the run ends.
     RunToStep(u64),
     RunStopped,
@@ -392,7 +379,10 @@ pub enum Action {
         work_item: Option<usize>,
     },
     /// Moves a splitter: the pane's new size in CSS pixels.
-    ResizePane { pane: Pane, size: f64 },
+    ResizePane {
+        pane: Pane,
+        size: f64,
+    },
 }
 
 impl State {
@@ -402,16 +392,7 @@ impl State {
             revision: 0,
             edited: false,
             stash: None,
-            run: Run {
-                generation: 0,
-                live: false,
-                running: false,
-                summary: None,
-                autorun: false,
-                speed: Speed::Max,
-                target: RunTarget::End,
-                link_step: None,
-            },
+            run: Run { generation: 0, live: false, running: false, summary: None, autorun: false, speed: Speed::Max, target: RunTarget::End, link_step: None },
             problems: Problems::default(),
             explore: Exploring {
                 mode: ExploreMode::Random,
@@ -444,19 +425,12 @@ impl State {
 
     /// The example the editor holds unedited.
     pub fn example(&self) -> Option<&'static str> {
-        self.inputs
-            .example
-            .as_deref()
-            .and_then(crate::examples::find)
-            .map(|example| example.id)
+        self.inputs.example.as_deref().and_then(crate::examples::find).map(|example| example.id)
     }
 
     /// Whether an exploration's workers are still at work.
     pub fn exploring(&self) -> bool {
-        self.explore
-            .current
-            .as_ref()
-            .is_some_and(|run| !run.phase.over())
+        self.explore.current.as_ref().is_some_and(|run| !run.phase.over())
     }
 
     /// Whether the live session's run has ended.
@@ -467,27 +441,18 @@ impl State {
     /// Whether the last attempt to open a session failed (and nothing changed since): the
     /// status line says so, the Problems list says why.
     pub fn session_failed(&self) -> bool {
-        !self.run.live
-            && !self.problems.stale
-            && !self.problems.diagnostics.is_empty()
-            && self.problems.file.is_none()
+        !self.run.live && !self.problems.stale && !self.problems.diagnostics.is_empty() && self.problems.file.is_none()
     }
 
     /// What the inputs are called: the file they were opened from, or the example.
     pub fn file_label(&self) -> Option<AttrValue> {
-        self.inputs
-            .file_name
-            .clone()
-            .map(AttrValue::from)
-            .or_else(|| self.example().map(AttrValue::from))
+        self.inputs.file_name.clone().map(AttrValue::from).or_else(|| self.example().map(AttrValue::from))
     }
 
     /// Whether the exploration shown explored another program than `scenario` (the form's,
     /// `None` while it is invalid): its outcomes then say nothing of the inputs as they are.
     pub fn exploration_stale(&self, scenario: Option<&Scenario>) -> bool {
-        self.explore.current.as_ref().is_some_and(|run| {
-            scenario.is_none_or(|scenario| !explore::same_program(scenario, &run.scenario))
-        })
+        self.explore.current.as_ref().is_some_and(|run| scenario.is_none_or(|scenario| !explore::same_program(scenario, &run.scenario)))
     }
 
     /// Any edit of the scenario makes the session describe a different program or launch, so

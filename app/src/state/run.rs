@@ -19,10 +19,7 @@ pub(super) fn reduce(next: &mut State, action: Action) {
             next.problems.stale = false;
             next.problems.file = None;
         }
-        Action::SessionFailed {
-            diagnostics,
-            source,
-        } => {
+        Action::SessionFailed { diagnostics, source } => {
             run.autorun = false;
             run.generation += 1;
             run.live = false;
@@ -57,9 +54,7 @@ pub(super) fn reduce(next: &mut State, action: Action) {
         Action::RunToStep(target) => start(next, RunTarget::Step(target)),
         Action::RunStopped => run.running = false,
         Action::SetSpeed(speed) => run.speed = speed,
-        Action::WorkItemsKnown(count) => {
-            next.view.selected = next.view.selected.filter(|&s| s < count)
-        }
+        Action::WorkItemsKnown(count) => next.view.selected = next.view.selected.filter(|&s| s < count),
         Action::LinkStarted => run.link_step = None,
         _ => {}
     }

@@ -12,12 +12,7 @@ const DEFAULT_ARGS: [&str; 2] = ["ids=int[8]", "counters=int[2]:fill=0"];
 
 #[test]
 fn stepping_back_from_the_end_reopens_the_run() {
-    let ended = reduce(
-        &opened(),
-        Action::Advanced {
-            ended: Some(summary(RunStatus::Completed)),
-        },
-    );
+    let ended = reduce(&opened(), Action::Advanced { ended: Some(summary(RunStatus::Completed)) });
     assert!(ended.ended());
     let back = reduce(&ended, Action::Rewound { ended: None });
     assert!(!back.ended() && back.run.live && !back.run.running);
@@ -44,27 +39,13 @@ fn run_to_finding_runs_with_its_target_and_run_resets_it() {
 
 #[test]
 fn opening_a_finding_reveals_its_step_and_selects_its_work_item() {
-    let first = reduce(
-        &opened(),
-        Action::OpenFinding {
-            index: 1,
-            step: Some(12),
-            work_item: Some(3),
-        },
-    );
+    let first = reduce(&opened(), Action::OpenFinding { index: 1, step: Some(12), work_item: Some(3) });
     assert_eq!(first.view.finding, Some(1));
     assert_eq!(first.view.selected, Some(3));
     let (serial, step) = first.view.reveal.expect("a reveal request");
     assert_eq!(step, 12);
     // Opening the same finding again asks again, with a new serial.
-    let again = reduce(
-        &first,
-        Action::OpenFinding {
-            index: 1,
-            step: Some(12),
-            work_item: None,
-        },
-    );
+    let again = reduce(&first, Action::OpenFinding { index: 1, step: Some(12), work_item: None });
     assert_eq!(again.view.reveal, Some((serial + 1, 12)));
     assert_eq!(again.view.selected, Some(3), "no work-item keeps the selection");
     // A new session forgets which finding was open, but not the selection.
@@ -75,29 +56,11 @@ fn opening_a_finding_reveals_its_step_and_selects_its_work_item() {
 
 #[test]
 fn panes_stay_within_their_bounds() {
-    let wide = reduce(
-        &State::default(),
-        Action::ResizePane {
-            pane: Pane::Editor,
-            size: 1e9,
-        },
-    );
+    let wide = reduce(&State::default(), Action::ResizePane { pane: Pane::Editor, size: 1e9 });
     assert_eq!(wide.view.panes.editor, Panes::MAX);
-    let narrow = reduce(
-        &wide,
-        Action::ResizePane {
-            pane: Pane::Inspector,
-            size: 3.0,
-        },
-    );
+    let narrow = reduce(&wide, Action::ResizePane { pane: Pane::Inspector, size: 3.0 });
     assert_eq!(narrow.view.panes.inspector, Panes::MIN);
-    let nan = reduce(
-        &narrow,
-        Action::ResizePane {
-            pane: Pane::Workspace,
-            size: f64::NAN,
-        },
-    );
+    let nan = reduce(&narrow, Action::ResizePane { pane: Pane::Workspace, size: f64::NAN });
     assert_eq!(nan.view.panes, narrow.view.panes);
 }
 
@@ -110,10 +73,7 @@ fn view_settings_keep_the_session() {
         Action::SetConsoleOnlySelected(true),
         Action::SetSpeed(Speed::PerSecond(10)),
         Action::ToggleHelp,
-        Action::ResizePane {
-            pane: Pane::Workspace,
-            size: 400.0,
-        },
+        Action::ResizePane { pane: Pane::Workspace, size: 400.0 },
     ];
     let mut now = state.clone();
     for action in actions {
@@ -130,13 +90,7 @@ fn view_settings_keep_the_session() {
 }
 
 fn summary(status: RunStatus) -> Summary {
-    Summary {
-        status,
-        steps: 42,
-        trace_hash: "3fa2".into(),
-        registers: None,
-        exists: None,
-    }
+    Summary { status, steps: 42, trace_hash: "3fa2".into(), registers: None, exists: None }
 }
 
 #[test]
@@ -153,13 +107,8 @@ fn starts_with_the_example_and_its_launch() {
 
 #[test]
 fn opening_a_session_clears_old_diagnostics() {
-    let failed = reduce(
-        &State::default(),
-        Action::SessionFailed {
-            diagnostics: Rc::new(vec![Diagnostic::error("syntax-error", "bad")]),
-            source: "bad".into(),
-        },
-    );
+    let failed =
+        reduce(&State::default(), Action::SessionFailed { diagnostics: Rc::new(vec![Diagnostic::error("syntax-error", "bad")]), source: "bad".into() });
     assert_eq!(failed.problems.diagnostics.len(), 1);
     assert!(!failed.run.live);
     let opened = reduce(&failed, Action::SessionOpened);
@@ -176,10 +125,7 @@ fn every_edit_invalidates_the_session() {
         || Action::Edit(InputEdit::Local("".into())),
         || Action::Edit(InputEdit::Seed("7".into())),
         || Action::Edit(InputEdit::Scheduler(SchedulerKind::Pct)),
-        || Action::Edit(InputEdit::Arg {
-            id: 0,
-            text: "ids=int[16]".into(),
-        }),
+        || Action::Edit(InputEdit::Arg { id: 0, text: "ids=int[16]".into() }),
         || Action::Edit(InputEdit::AddArg),
         || Action::Edit(InputEdit::RemoveArg(1)),
         || Action::Edit(InputEdit::MemoryModel(MemoryModel::Relaxed)),
@@ -211,13 +157,7 @@ fn argument_rows_keep_their_ids() {
     let removed = reduce(&added, Action::Edit(InputEdit::RemoveArg(0)));
     let ids: Vec<u32> = removed.inputs.args.iter().map(|row| row.id).collect();
     assert_eq!(ids, [1, 2]);
-    let edited = reduce(
-        &removed,
-        Action::Edit(InputEdit::Arg {
-            id: 2,
-            text: "n=int:3".into(),
-        }),
-    );
+    let edited = reduce(&removed, Action::Edit(InputEdit::Arg { id: 2, text: "n=int:3".into() }));
     assert_eq!(edited.inputs.args[1].text.as_str(), "n=int:3");
     let again = reduce(&edited, Action::Edit(InputEdit::AddArg));
     assert_eq!(again.inputs.args[2].id, 3);
@@ -229,12 +169,7 @@ fn a_run_stops_when_it_ends() {
     let progressed = reduce(&running, Action::Advanced { ended: None });
     assert!(progressed.run.running);
     assert!(progressed.run.generation > running.run.generation);
-    let ended = reduce(
-        &progressed,
-        Action::Advanced {
-            ended: Some(summary(RunStatus::Completed)),
-        },
-    );
+    let ended = reduce(&progressed, Action::Advanced { ended: Some(summary(RunStatus::Completed)) });
     assert!(!ended.run.running);
     assert!(ended.ended());
     assert_eq!(ended.run.summary.as_ref().map(|s| s.steps), Some(42));
@@ -271,67 +206,30 @@ fn the_theme_toggles_without_touching_the_session() {
 use interleave_engine::explore::{explore_with, Config};
 
 fn mp() -> Scenario {
-    let mut scenario =
-        Scenario::new(examples::EXAMPLES[1].source, "test.litmus", Dialect::Litmus);
+    let mut scenario = Scenario::new(examples::EXAMPLES[1].source, "test.litmus", Dialect::Litmus);
     scenario.memory_model = MemoryModel::Relaxed;
     scenario
 }
 
 fn explored(state: &State, id: u64, mode: ExploreMode, parts: usize) -> State {
-    reduce(
-        state,
-        Action::ExploreStarted {
-            id,
-            mode,
-            scenario: Rc::new(mp()),
-            workers: parts,
-            budgets: vec![100; parts],
-        },
-    )
+    reduce(state, Action::ExploreStarted { id, mode, scenario: Rc::new(mp()), workers: parts, budgets: vec![100; parts] })
 }
 
 fn done(id: u64, part: usize, config: Config, stopped: bool) -> Action {
-    Action::ExploreEvent {
-        id,
-        part,
-        event: WorkerEvent::Done {
-            exploration: Rc::new(explore_with(&mp(), config).unwrap()),
-            stopped,
-        },
-    }
+    Action::ExploreEvent { id, part, event: WorkerEvent::Done { exploration: Rc::new(explore_with(&mp(), config).unwrap()), stopped } }
 }
 
 fn seeds(first_seed: u64, runs: u64) -> Config {
-    Config {
-        runs,
-        first_seed,
-        exhaustive: false,
-        max_preemptions: None,
-    }
+    Config { runs, first_seed, exhaustive: false, max_preemptions: None }
 }
 
-const EXHAUSTIVE: Config = Config {
-    runs: 0,
-    first_seed: 0,
-    exhaustive: true,
-    max_preemptions: None,
-};
+const EXHAUSTIVE: Config = Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None };
 
 #[test]
 fn an_exploration_merges_its_parts_when_all_have_reported() {
     let state = explored(&State::default(), 1, ExploreMode::Random, 2);
     assert!(state.exploring());
-    let progress = reduce(
-        &state,
-        Action::ExploreEvent {
-            id: 1,
-            part: 1,
-            event: WorkerEvent::Progress {
-                executions: 40,
-                budget: 100,
-            },
-        },
-    );
+    let progress = reduce(&state, Action::ExploreEvent { id: 1, part: 1, event: WorkerEvent::Progress { executions: 40, budget: 100 } });
     let run = progress.explore.current.clone().unwrap();
     assert_eq!((run.executions(), run.budget()), (40, 200));
     let half = reduce(&progress, done(1, 0, seeds(0, 100), false));
@@ -359,10 +257,7 @@ fn messages_of_an_earlier_exploration_are_ignored() {
 fn stopping_gives_the_results_so_far() {
     let state = explored(&State::default(), 1, ExploreMode::Random, 2);
     let stopping = reduce(&state, Action::ExploreStop);
-    assert_eq!(
-        stopping.explore.current.as_ref().unwrap().phase,
-        Phase::Stopping
-    );
+    assert_eq!(stopping.explore.current.as_ref().unwrap().phase, Phase::Stopping);
     let one = reduce(&stopping, done(1, 0, seeds(0, 10), true));
     let both = reduce(&one, done(1, 1, seeds(50, 10), true));
     let run = both.explore.current.clone().unwrap();
@@ -378,59 +273,25 @@ fn stopping_gives_the_results_so_far() {
 #[test]
 fn a_failed_exploration_shows_its_diagnostics() {
     let state = explored(&State::default(), 1, ExploreMode::Exhaustive, 1);
-    let failed = reduce(
-        &state,
-        Action::ExploreEvent {
-            id: 1,
-            part: 0,
-            event: WorkerEvent::Failed {
-                diagnostics: vec![Diagnostic::error("litmus", "bad")],
-            },
-        },
-    );
+    let failed = reduce(&state, Action::ExploreEvent { id: 1, part: 0, event: WorkerEvent::Failed { diagnostics: vec![Diagnostic::error("litmus", "bad")] } });
     assert_eq!(failed.explore.current.as_ref().unwrap().phase, Phase::Failed);
     assert_eq!(failed.problems.diagnostics.len(), 1);
     assert!(failed.problems.source.starts_with("OPENCL MP"));
-    let crashed = reduce(
-        &state,
-        Action::ExploreEvent {
-            id: 1,
-            part: 0,
-            event: WorkerEvent::Crashed {
-                message: "gone".into(),
-            },
-        },
-    );
+    let crashed = reduce(&state, Action::ExploreEvent { id: 1, part: 0, event: WorkerEvent::Crashed { message: "gone".into() } });
     let run = crashed.explore.current.clone().unwrap();
-    assert_eq!(
-        (run.phase, run.problem.as_deref()),
-        (Phase::Failed, Some("gone"))
-    );
+    assert_eq!((run.phase, run.problem.as_deref()), (Phase::Failed, Some("gone")));
 }
 
 #[test]
 fn an_exhaustive_outcome_loads_as_a_replay() {
-    let state = reduce(
-        &State::default(),
-        Action::LoadExample(&examples::EXAMPLES[1]),
-    );
+    let state = reduce(&State::default(), Action::LoadExample(&examples::EXAMPLES[1]));
     let state = reduce(&state, Action::Edit(InputEdit::MemoryModel(MemoryModel::Relaxed)));
-    let state = reduce(
-        &explored(&state, 1, ExploreMode::Exhaustive, 1),
-        done(1, 0, EXHAUSTIVE, false),
-    );
+    let state = reduce(&explored(&state, 1, ExploreMode::Exhaustive, 1), done(1, 0, EXHAUSTIVE, false));
     let result = state.explore.current.as_ref().unwrap().result.clone().unwrap();
-    let weak = result
-        .outcomes
-        .iter()
-        .position(|o| o.exists == Some(true))
-        .unwrap();
+    let weak = result.outcomes.iter().position(|o| o.exists == Some(true)).unwrap();
     let loaded = reduce(&state, Action::LoadOutcome(weak));
     let replay = loaded.inputs.replay.clone().expect("a replay");
-    assert_eq!(
-        Some(&replay.schedule),
-        result.outcomes[weak].schedule.as_ref()
-    );
+    assert_eq!(Some(&replay.schedule), result.outcomes[weak].schedule.as_ref());
     assert!(loaded.run.autorun && !loaded.run.live);
     assert_eq!(loaded.explore.current.as_ref().unwrap().selected, Some(weak));
     let scenario = crate::form::validate(&loaded.inputs).scenario.unwrap();
@@ -444,16 +305,9 @@ fn an_exhaustive_outcome_loads_as_a_replay() {
     // it, never as a seed alone.
     for (index, found) in result.findings.iter().enumerate() {
         let loaded = reduce(&state, Action::LoadFinding(index));
-        assert_eq!(
-            loaded.inputs.replay.as_ref().map(|r| &r.schedule),
-            found.schedule.as_ref(),
-            "finding {index}"
-        );
+        assert_eq!(loaded.inputs.replay.as_ref().map(|r| &r.schedule), found.schedule.as_ref(), "finding {index}");
     }
-    assert_eq!(
-        reduce(&state, Action::LoadOutcome(99)).revision,
-        state.revision
-    );
+    assert_eq!(reduce(&state, Action::LoadOutcome(99)).revision, state.revision);
 }
 
 #[test]
@@ -463,16 +317,9 @@ fn a_random_outcome_loads_its_seed_and_scheduler() {
     // The explored scenario's scheduler (random) wins over the panel's.
     let state = reduce(&state, done(1, 0, seeds(20, 50), false));
     let result = state.explore.current.as_ref().unwrap().result.clone().unwrap();
-    let index = result
-        .outcomes
-        .iter()
-        .position(|o| o.schedule.is_none())
-        .unwrap();
+    let index = result.outcomes.iter().position(|o| o.schedule.is_none()).unwrap();
     let loaded = reduce(&state, Action::LoadOutcome(index));
-    assert_eq!(
-        loaded.inputs.seed.as_str(),
-        result.outcomes[index].seed.to_string()
-    );
+    assert_eq!(loaded.inputs.seed.as_str(), result.outcomes[index].seed.to_string());
     assert_eq!(loaded.inputs.scheduler, SchedulerKind::Random);
     assert!(loaded.inputs.replay.is_none() && loaded.run.autorun);
 }
@@ -480,11 +327,7 @@ fn a_random_outcome_loads_its_seed_and_scheduler() {
 #[test]
 fn explore_settings_keep_the_session() {
     let state = opened();
-    for action in [
-        Action::SetExploreMode(ExploreMode::Exhaustive),
-        Action::SetExploreRuns("50".into()),
-        Action::SetExplorePreemptions("2".into()),
-    ] {
+    for action in [Action::SetExploreMode(ExploreMode::Exhaustive), Action::SetExploreRuns("50".into()), Action::SetExplorePreemptions("2".into())] {
         let next = reduce(&state, action);
         assert!(next.run.live);
         assert_eq!(next.revision, state.revision);
@@ -493,25 +336,14 @@ fn explore_settings_keep_the_session() {
 
 #[test]
 fn a_kernel_example_brings_its_launch() {
-    let litmus = reduce(
-        &State::default(),
-        Action::LoadExample(&examples::EXAMPLES[1]),
-    );
+    let litmus = reduce(&State::default(), Action::LoadExample(&examples::EXAMPLES[1]));
     assert!(litmus.inputs.source.starts_with("OPENCL MP"));
     assert_eq!(litmus.example(), Some("litmus/mp.litmus"));
     let edited = reduce(&litmus, Action::Edit(InputEdit::Global("3".into())));
     let back = reduce(&edited, Action::LoadExample(&examples::DEFAULT));
     assert_eq!(back.inputs.global.as_str(), "8");
-    assert_eq!(
-        back.inputs.args
-            .iter()
-            .map(|a| a.text.as_str())
-            .collect::<Vec<_>>(),
-        DEFAULT_ARGS
-    );
-    assert!(reduce(&back, Action::Edit(InputEdit::Source("x".into())))
-        .example()
-        .is_none());
+    assert_eq!(back.inputs.args.iter().map(|a| a.text.as_str()).collect::<Vec<_>>(), DEFAULT_ARGS);
+    assert!(reduce(&back, Action::Edit(InputEdit::Source("x".into()))).example().is_none());
 }
 
 #[test]
@@ -554,10 +386,7 @@ fn the_new_launch_settings_invalidate_the_session() {
         || Action::Edit(InputEdit::Progress(Progress::Fair)),
         || Action::Edit(InputEdit::Granularity(Granularity::Statement)),
         || Action::Edit(InputEdit::MaxSteps("500".into())),
-        || Action::Edit(InputEdit::ArgText {
-            param: "ids".into(),
-            text: "ids=int[4]".into(),
-        }),
+        || Action::Edit(InputEdit::ArgText { param: "ids".into(), text: "ids=int[4]".into() }),
     ];
     for edit in edits {
         let running = reduce(&opened(), Action::RunStarted);
@@ -577,17 +406,12 @@ fn switching_the_dialect_turns_sizes_into_a_grid_and_back() {
     let odd = reduce(&State::default(), Action::Edit(InputEdit::Local("3".into())));
     let odd = reduce(&odd, Action::Edit(InputEdit::Dialect(Dialect::Cuda)));
     assert_eq!(odd.inputs.global.as_str(), "8");
-    assert_eq!(
-        reduce(&odd, Action::Edit(InputEdit::Dialect(Dialect::Litmus))).inputs.dialect,
-        Dialect::Cuda
-    );
+    assert_eq!(reduce(&odd, Action::Edit(InputEdit::Dialect(Dialect::Litmus))).inputs.dialect, Dialect::Cuda);
 }
 
 #[test]
 fn table_edits_update_a_parameter_s_row_or_add_one() {
-    let mut fields = crate::args::ArgFields::from_binding(
-        &interleave_engine::scenario::ArgBinding::parse("counters=int[2]").unwrap(),
-    );
+    let mut fields = crate::args::ArgFields::from_binding(&interleave_engine::scenario::ArgBinding::parse("counters=int[2]").unwrap());
     fields.len = "3".into();
     let state = reduce(&State::default(), Action::Edit(InputEdit::ArgFields(fields.clone())));
     assert_eq!(state.inputs.args.len(), 2);
@@ -599,27 +423,15 @@ fn table_edits_update_a_parameter_s_row_or_add_one() {
     assert_eq!(added.inputs.args.len(), 3);
     assert_eq!(added.inputs.args[2].param.as_deref(), Some("extra"));
     // Text typed into the row replaces its fields.
-    let typed = reduce(
-        &added,
-        Action::Edit(InputEdit::ArgText {
-            param: "extra".into(),
-            text: "extra=null".into(),
-        }),
-    );
+    let typed = reduce(&added, Action::Edit(InputEdit::ArgText { param: "extra".into(), text: "extra=null".into() }));
     assert_eq!(typed.inputs.args[2].fields, None);
     assert_eq!(typed.inputs.args[2].text.as_str(), "extra=null");
 }
 
 #[test]
 fn loading_over_edits_keeps_them_one_click_away() {
-    let untouched = reduce(
-        &State::default(),
-        Action::LoadExample(&examples::EXAMPLES[1]),
-    );
-    assert!(
-        untouched.stash.is_none(),
-        "an unedited example loses nothing"
-    );
+    let untouched = reduce(&State::default(), Action::LoadExample(&examples::EXAMPLES[1]));
+    assert!(untouched.stash.is_none(), "an unedited example loses nothing");
     let edited = reduce(&State::default(), Action::Edit(InputEdit::Global("3".into())));
     let loaded = reduce(&edited, Action::LoadExample(&examples::EXAMPLES[1]));
     let stash = loaded.stash.clone().expect("the edits are kept");
@@ -653,10 +465,7 @@ fn stored_inputs_bring_back_the_state() {
         Action::Edit(InputEdit::Granularity(Granularity::Statement)),
         Action::Edit(InputEdit::MemoryModel(MemoryModel::Relaxed)),
         Action::Edit(InputEdit::ResidentGroups("2".into())),
-        Action::Edit(InputEdit::ArgText {
-            param: "ids".into(),
-            text: "ids=int[".into(),
-        }),
+        Action::Edit(InputEdit::ArgText { param: "ids".into(), text: "ids=int[".into() }),
     ] {
         state = reduce(&state, action);
     }
@@ -667,12 +476,8 @@ fn stored_inputs_bring_back_the_state() {
     assert!(back.edited);
     assert_eq!(back.view.theme, Theme::Dark);
     // An unedited example comes back as that example.
-    let example = reduce(
-        &State::default(),
-        Action::LoadExample(&examples::EXAMPLES[3]),
-    );
-    let stored =
-        inputs::decode(&inputs::encode(Inputs::clone(&example.inputs), example.edited, None)).unwrap();
+    let example = reduce(&State::default(), Action::LoadExample(&examples::EXAMPLES[3]));
+    let stored = inputs::decode(&inputs::encode(Inputs::clone(&example.inputs), example.edited, None)).unwrap();
     let back = State::from_stored(Theme::Light, &stored);
     assert_eq!(back.example(), Some(examples::EXAMPLES[3].id));
     assert!(!back.edited);
@@ -680,18 +485,11 @@ fn stored_inputs_bring_back_the_state() {
 
 #[test]
 fn opened_files_replace_the_inputs_or_explain_why_not() {
-    let file = |name: &str, text: &str| OpenedFile {
-        name: name.into(),
-        text: text.into(),
-        unreadable: None,
-    };
+    let file = |name: &str, text: &str| OpenedFile { name: name.into(), text: text.into(), unreadable: None };
     let opened = reduce(
         &State::default(),
         Action::OpenFiles(vec![
-            file(
-                "t.toml",
-                "source_file = \"t.cu\"\nseed = 9\n[launch]\nglobal = [8]\nlocal = [2]\n",
-            ),
+            file("t.toml", "source_file = \"t.cu\"\nseed = 9\n[launch]\nglobal = [8]\nlocal = [2]\n"),
             file("t.cu", "__global__ void t(int *p) { p[threadIdx.x] = 1; }"),
         ]),
     );
@@ -700,10 +498,7 @@ fn opened_files_replace_the_inputs_or_explain_why_not() {
     assert_eq!(opened.inputs.seed.as_str(), "9");
     assert_eq!(opened.inputs.file_name.as_deref(), Some("t.cu"));
     assert!(opened.stash.is_none() && !opened.edited);
-    let kernel = reduce(
-        &opened,
-        Action::OpenFiles(vec![file("k.cl", "__kernel void k() {}")]),
-    );
+    let kernel = reduce(&opened, Action::OpenFiles(vec![file("k.cl", "__kernel void k() {}")]));
     assert_eq!(kernel.inputs.dialect, Dialect::OpenCl);
     assert!(kernel.stash.is_none(), "nothing was edited");
     assert_eq!((kernel.inputs.global.as_str(), kernel.inputs.local.as_str()), ("8", "2"));
@@ -713,13 +508,8 @@ fn opened_files_replace_the_inputs_or_explain_why_not() {
     assert_eq!(failed.problems.diagnostics.len(), 1);
     assert_eq!(failed.problems.file.as_deref(), Some("t.toml"));
     assert_eq!(failed.problems.source.as_str(), "seed = [");
-    assert!(reduce(&failed, Action::SessionOpened)
-        .problems.file
-        .is_none());
-    let fixed = reduce(
-        &failed,
-        Action::OpenFiles(vec![file("k.cl", "__kernel void k() {}")]),
-    );
+    assert!(reduce(&failed, Action::SessionOpened).problems.file.is_none());
+    let fixed = reduce(&failed, Action::OpenFiles(vec![file("k.cl", "__kernel void k() {}")]));
     assert!(fixed.problems.diagnostics.is_empty() && fixed.problems.file.is_none());
 }
 
@@ -769,10 +559,7 @@ fn a_link_of_the_inputs_opens_to_the_same_scenario() {
         state = reduce(&state, Action::Edit(edit));
     }
     let cuda = reduce(&state, Action::Edit(InputEdit::Dialect(Dialect::Cuda)));
-    let cuda = reduce(
-        &cuda,
-        Action::Edit(InputEdit::Source("__global__ void count(int *ids, int *counters) {}".into())),
-    );
+    let cuda = reduce(&cuda, Action::Edit(InputEdit::Source("__global__ void count(int *ids, int *counters) {}".into())));
     let pct = reduce(&state, Action::Edit(InputEdit::Scheduler(SchedulerKind::Pct)));
     let litmus = reduce(&State::default(), Action::LoadExample(&examples::EXAMPLES[1]));
     for state in [state, cuda, pct, litmus] {

@@ -13,11 +13,7 @@ pub(super) fn reduce(view: &mut View, action: Action) {
         Action::SetConsoleOnlySelected(only) => view.console_only_selected = only,
         Action::ToggleHelp => view.help_open = !view.help_open,
         Action::CloseHelp => view.help_open = false,
-        Action::OpenFinding {
-            index,
-            step,
-            work_item,
-        } => {
+        Action::OpenFinding { index, step, work_item } => {
             view.finding = Some(index);
             if let Some(step) = step {
                 let serial = view.reveal.map_or(1, |(serial, _)| serial + 1);

@@ -211,13 +211,7 @@ impl Topology {
             }
             ranges
         };
-        Topology {
-            group_items: ranges(&group_of),
-            warp_items: ranges(&warp_of),
-            group_of,
-            warp_of,
-            lockstep: false,
-        }
+        Topology { group_items: ranges(&group_of), warp_items: ranges(&warp_of), group_of, warp_of, lockstep: false }
     }
 }
 
@@ -280,11 +274,7 @@ pub struct EventStore {
 
 impl EventStore {
     pub fn new(topology: Topology) -> EventStore {
-        let (items, groups, warps) = (
-            topology.group_of.len(),
-            topology.group_items.len(),
-            topology.warp_items.len(),
-        );
+        let (items, groups, warps) = (topology.group_of.len(), topology.group_items.len(), topology.warp_items.len());
         EventStore {
             lanes: vec![Series::default(); items],
             warps: vec![Series::default(); warps],
@@ -340,11 +330,7 @@ impl EventStore {
         self.groups[group as usize].push(index, event.step, bit);
         match event.kind {
             EventKind::Finish => self.finished[wi as usize] = index,
-            EventKind::BarrierArrive => self.pending[group as usize].push(Arrival {
-                work_item: wi,
-                step: event.step,
-                event: index,
-            }),
+            EventKind::BarrierArrive => self.pending[group as usize].push(Arrival { work_item: wi, step: event.step, event: index }),
             EventKind::BarrierRelease => self.release(group, warp, event, index),
             _ => {}
         }
@@ -366,8 +352,7 @@ impl EventStore {
         let (arrivals, scope) = if pending.len() <= count {
             (std::mem::take(pending), None)
         } else if pending.iter().filter(|a| in_warp(a)).count() == count {
-            let (met, rest): (Vec<Arrival>, Vec<Arrival>) =
-                pending.iter().partition(|a| in_warp(a));
+            let (met, rest): (Vec<Arrival>, Vec<Arrival>) = pending.iter().partition(|a| in_warp(a));
             *pending = rest;
             (met, Some(warp))
         } else {
@@ -375,10 +360,7 @@ impl EventStore {
             (pending.split_off(at), None)
         };
         // A warp that is the whole group met as the group did.
-        let scope = scope.filter(|&w| {
-            self.topology.warp_items.get(w as usize)
-                != self.topology.group_items.get(group as usize)
-        });
+        let scope = scope.filter(|&w| self.topology.warp_items.get(w as usize) != self.topology.group_items.get(group as usize));
         self.episodes.push(Episode {
             group,
             warp: scope,
@@ -408,13 +390,7 @@ impl EventStore {
             }
         }
         if lane_step {
-            self.warp_steps.push(WarpStep {
-                warp,
-                first_step: event.step,
-                last_step: event.step,
-                lanes: vec![(wi, index)],
-                span: event.span,
-            });
+            self.warp_steps.push(WarpStep { warp, first_step: event.step, last_step: event.step, lanes: vec![(wi, index)], span: event.span });
         }
     }
 
@@ -472,21 +448,14 @@ impl EventStore {
         let mut out = Vec::new();
         let mut open: Vec<Vec<Arrival>> = vec![Vec::new(); self.pending.len()];
         // Episodes are in release order, so those released before the steps are skipped.
-        let from = self
-            .episodes
-            .partition_point(|e| e.release.is_some_and(|r| r < steps.start));
+        let from = self.episodes.partition_point(|e| e.release.is_some_and(|r| r < steps.start));
         for episode in &self.episodes[from..] {
             if (episode.release_event as usize) < limit {
                 if episode.first_step < steps.end {
                     out.push(episode.clone());
                 }
             } else {
-                open[episode.group as usize].extend(
-                    episode
-                        .arrivals
-                        .iter()
-                        .filter(|a| (a.event as usize) < limit),
-                );
+                open[episode.group as usize].extend(episode.arrivals.iter().filter(|a| (a.event as usize) < limit));
             }
         }
         for (group, pending) in self.pending.iter().enumerate() {
@@ -495,40 +464,19 @@ impl EventStore {
         for (group, mut arrivals) in open.into_iter().enumerate() {
             if !arrivals.is_empty() {
                 arrivals.sort_by_key(|a| a.event);
-                out.push(Episode {
-                    group: group as u32,
-                    warp: None,
-                    first_step: arrivals[0].step,
-                    arrivals,
-                    release: None,
-                    release_event: u32::MAX,
-                });
+                out.push(Episode { group: group as u32, warp: None, first_step: arrivals[0].step, arrivals, release: None, release_event: u32::MAX });
             }
         }
         out
     }
 
     /// The lockstep instructions among the first `limit` events whose steps meet `steps`.
-    pub fn warp_steps(
-        &self,
-        limit: usize,
-        steps: Range<u64>,
-    ) -> impl Iterator<Item = WarpStep> + '_ {
-        let first = self
-            .warp_steps
-            .partition_point(|w| w.last_step < steps.start);
-        self.warp_steps[first..]
-            .iter()
-            .take_while(move |w| w.first_step < steps.end)
-            .filter_map(move |w| {
-                let lanes: Vec<(u32, u32)> = w
-                    .lanes
-                    .iter()
-                    .copied()
-                    .filter(|&(_, e)| (e as usize) < limit)
-                    .collect();
-                (!lanes.is_empty()).then(|| WarpStep { lanes, ..w.clone() })
-            })
+    pub fn warp_steps(&self, limit: usize, steps: Range<u64>) -> impl Iterator<Item = WarpStep> + '_ {
+        let first = self.warp_steps.partition_point(|w| w.last_step < steps.start);
+        self.warp_steps[first..].iter().take_while(move |w| w.first_step < steps.end).filter_map(move |w| {
+            let lanes: Vec<(u32, u32)> = w.lanes.iter().copied().filter(|&(_, e)| (e as usize) < limit).collect();
+            (!lanes.is_empty()).then(|| WarpStep { lanes, ..w.clone() })
+        })
     }
 }
 
@@ -588,29 +536,16 @@ impl View {
 
     /// Every step and the cursor, filling the width.
     pub fn fit(bounds: Bounds) -> View {
-        View {
-            start: 0.0,
-            scale: bounds.min_scale(),
-        }
+        View { start: 0.0, scale: bounds.min_scale() }
     }
 
     /// Kept within the run: no further out than fitting it, no closer than [`MAX_SCALE`],
     /// nothing before step 0, and at most three quarters of the width after the cursor.
     pub fn clamped(self, bounds: Bounds) -> View {
-        let scale = if self.scale.is_finite() {
-            self.scale.clamp(bounds.min_scale(), bounds.max_scale())
-        } else {
-            bounds.min_scale()
-        };
+        let scale = if self.scale.is_finite() { self.scale.clamp(bounds.min_scale(), bounds.max_scale()) } else { bounds.min_scale() };
         let visible = bounds.width.max(1.0) / scale;
-        let last_start = (bounds.span() - visible)
-            .max(cursor_position(bounds.steps) - 0.25 * visible)
-            .max(0.0);
-        let start = if self.start.is_finite() {
-            self.start.clamp(0.0, last_start)
-        } else {
-            0.0
-        };
+        let last_start = (bounds.span() - visible).max(cursor_position(bounds.steps) - 0.25 * visible).max(0.0);
+        let start = if self.start.is_finite() { self.start.clamp(0.0, last_start) } else { 0.0 };
         View { start, scale }
     }
 
@@ -618,29 +553,17 @@ impl View {
     pub fn zoom_about(self, x: f64, factor: f64, bounds: Bounds) -> View {
         let anchor = self.step_at(x);
         let scale = (self.scale * factor).clamp(bounds.min_scale(), bounds.max_scale());
-        View {
-            start: anchor - x / scale,
-            scale,
-        }
-        .clamped(bounds)
+        View { start: anchor - x / scale, scale }.clamped(bounds)
     }
 
     /// Moved by `dx` CSS pixels (positive shows later steps).
     pub fn pan(self, dx: f64, bounds: Bounds) -> View {
-        View {
-            start: self.start + dx / self.scale,
-            ..self
-        }
-        .clamped(bounds)
+        View { start: self.start + dx / self.scale, ..self }.clamped(bounds)
     }
 
     /// Moved so `step` sits at `fraction` of the width.
     pub fn placing(self, step: f64, fraction: f64, bounds: Bounds) -> View {
-        View {
-            start: step - fraction * bounds.width / self.scale,
-            ..self
-        }
-        .clamped(bounds)
+        View { start: step - fraction * bounds.width / self.scale, ..self }.clamped(bounds)
     }
 
     /// Whether `step` is on screen.
@@ -745,27 +668,15 @@ pub enum Headers {
 pub fn layout(lanes: &[LaneSpec], headers: Headers, folded: &BTreeSet<Fold>) -> Layout {
     let split_warps = headers == Headers::GroupsAndWarps;
     let mut rows = Vec::new();
-    let size = lanes
-        .iter()
-        .map(|l| l.work_item as usize + 1)
-        .max()
-        .unwrap_or(0);
+    let size = lanes.iter().map(|l| l.work_item as usize + 1).max().unwrap_or(0);
     let mut place = vec![None; size];
     let mut start = 0;
     while start < lanes.len() {
         let group = lanes[start].group;
-        let end = start
-            + lanes[start..]
-                .iter()
-                .take_while(|l| l.group == group)
-                .count();
+        let end = start + lanes[start..].iter().take_while(|l| l.group == group).count();
         let collapsed = folded.contains(&Fold::Group(group));
         let header = rows.len();
-        rows.push(Row::Group {
-            group,
-            lanes: start..end,
-            collapsed,
-        });
+        rows.push(Row::Group { group, lanes: start..end, collapsed });
         let members = &lanes[start..end];
         if collapsed {
             for lane in members {
@@ -776,30 +687,18 @@ pub fn layout(lanes: &[LaneSpec], headers: Headers, folded: &BTreeSet<Fold>) -> 
             let mut at = start;
             while at < end {
                 let warp = lanes[at].warp;
-                let stop = if warps {
-                    at + lanes[at..end].iter().take_while(|l| l.warp == warp).count()
-                } else {
-                    end
-                };
+                let stop = if warps { at + lanes[at..end].iter().take_while(|l| l.warp == warp).count() } else { end };
                 let warp_collapsed = warps && folded.contains(&Fold::Warp(warp));
                 let warp_header = rows.len();
                 if warps {
-                    rows.push(Row::Warp {
-                        group,
-                        warp,
-                        lanes: at..stop,
-                        collapsed: warp_collapsed,
-                    });
+                    rows.push(Row::Warp { group, warp, lanes: at..stop, collapsed: warp_collapsed });
                 }
                 for (position, lane) in lanes.iter().enumerate().take(stop).skip(at) {
                     if warp_collapsed {
                         place[lane.work_item as usize] = Some(Place::Folded(warp_header));
                     } else {
                         place[lane.work_item as usize] = Some(Place::Lane(rows.len()));
-                        rows.push(Row::Lane {
-                            position,
-                            work_item: lane.work_item,
-                        });
+                        rows.push(Row::Lane { position, work_item: lane.work_item });
                     }
                 }
                 at = stop;
@@ -841,16 +740,8 @@ impl Layout {
     pub fn series<'a>(&self, row: usize, store: &'a EventStore) -> Option<&'a Series> {
         match self.rows.get(row)? {
             Row::Lane { work_item, .. } => store.lane(*work_item),
-            Row::Group {
-                group,
-                collapsed: true,
-                ..
-            } => store.group(*group),
-            Row::Warp {
-                warp,
-                collapsed: true,
-                ..
-            } => store.warp(*warp),
+            Row::Group { group, collapsed: true, .. } => store.group(*group),
+            Row::Warp { warp, collapsed: true, .. } => store.warp(*warp),
             _ => None,
         }
     }
@@ -883,13 +774,7 @@ pub fn cells(series: &Series, n: usize, view: &View, width: f64, column: f64, ou
         while entry < range.end {
             let step = series.steps[entry];
             let stop = entry + series.steps[entry..range.end].partition_point(|&s| s == step);
-            out.push(Cell {
-                x: view.x(step as f64),
-                width: view.scale,
-                kinds: series.kinds(entry..stop),
-                count: (stop - entry) as u32,
-                first: entry,
-            });
+            out.push(Cell { x: view.x(step as f64), width: view.scale, kinds: series.kinds(entry..stop), count: (stop - entry) as u32, first: entry });
             entry = stop;
         }
         return;
@@ -906,13 +791,7 @@ pub fn cells(series: &Series, n: usize, view: &View, width: f64, column: f64, ou
                     cell.kinds |= bit;
                     cell.count += 1;
                 }
-                _ => out.push(Cell {
-                    x: c * column,
-                    width: column,
-                    kinds: bit,
-                    count: 1,
-                    first: entry,
-                }),
+                _ => out.push(Cell { x: c * column, width: column, kinds: bit, count: 1, first: entry }),
             }
         }
         return;
@@ -924,13 +803,7 @@ pub fn cells(series: &Series, n: usize, view: &View, width: f64, column: f64, ou
         let next = view.step_at((c + 1.0) * column).ceil().max(0.0) as u64;
         let stop = entry + series.steps[entry..range.end].partition_point(|&s| s < next);
         if stop > entry {
-            out.push(Cell {
-                x: c * column,
-                width: column,
-                kinds: series.kinds(entry..stop),
-                count: (stop - entry) as u32,
-                first: entry,
-            });
+            out.push(Cell { x: c * column, width: column, kinds: series.kinds(entry..stop), count: (stop - entry) as u32, first: entry });
         }
         entry = stop.max(entry);
         if entry < range.end {
@@ -956,11 +829,7 @@ pub fn hit(series: &Series, n: usize, view: &View, x: f64, slack: f64) -> Option
             (step - s).abs().min((step - s - 1.0).abs()) * view.scale
         }
     };
-    range
-        .map(|entry| (entry, distance(entry)))
-        .filter(|&(_, d)| d <= slack)
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .and_then(|(entry, _)| series.event(entry))
+    range.map(|entry| (entry, distance(entry))).filter(|&(_, d)| d <= slack).min_by(|a, b| a.1.total_cmp(&b.1)).and_then(|(entry, _)| series.event(entry))
 }
 
 /// One change of a lock's state, with the work-items as linear indices.
@@ -987,24 +856,14 @@ pub struct LockBand {
 /// The bands of lock `lock` from its changes of state: ownership follows the engine's
 /// holder after each change; a wait starts with a work-item's attempt and ends when that
 /// work-item acquires or releases the lock, or finishes (`finished_at`).
-pub fn lock_bands(
-    lock: usize,
-    changes: &[LockChange],
-    finished_at: &dyn Fn(u32) -> Option<u64>,
-) -> Vec<LockBand> {
+pub fn lock_bands(lock: usize, changes: &[LockChange], finished_at: &dyn Fn(u32) -> Option<u64>) -> Vec<LockBand> {
     let mut bands = Vec::new();
     let mut holding: Option<(u32, u64)> = None;
     let mut waiting: Vec<(u32, u64)> = Vec::new();
     for change in changes {
         if holding.map(|(h, _)| h) != change.holder {
             if let Some((h, from)) = holding.take() {
-                bands.push(LockBand {
-                    lock,
-                    work_item: h,
-                    from,
-                    to: Some(change.step),
-                    held: true,
-                });
+                bands.push(LockBand { lock, work_item: h, from, to: Some(change.step), held: true });
             }
             holding = change.holder.map(|h| (h, change.step));
         }
@@ -1020,35 +879,17 @@ pub fn lock_bands(
             LockAction::Acquire | LockAction::Release => {
                 if let Some(k) = waiting.iter().position(|&(w, _)| w == wi) {
                     let (_, from) = waiting.remove(k);
-                    bands.push(LockBand {
-                        lock,
-                        work_item: wi,
-                        from,
-                        to: Some(change.step),
-                        held: false,
-                    });
+                    bands.push(LockBand { lock, work_item: wi, from, to: Some(change.step), held: false });
                 }
             }
         }
     }
     let open = |wi: u32, from: u64| finished_at(wi).filter(|&f| f >= from);
     if let Some((h, from)) = holding {
-        bands.push(LockBand {
-            lock,
-            work_item: h,
-            from,
-            to: open(h, from),
-            held: true,
-        });
+        bands.push(LockBand { lock, work_item: h, from, to: open(h, from), held: true });
     }
     for (wi, from) in waiting {
-        bands.push(LockBand {
-            lock,
-            work_item: wi,
-            from,
-            to: open(wi, from),
-            held: false,
-        });
+        bands.push(LockBand { lock, work_item: wi, from, to: open(wi, from), held: false });
     }
     bands
 }

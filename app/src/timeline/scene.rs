@@ -66,7 +66,10 @@ pub enum Shape {
         alpha: f64,
     },
     /// A rectangle filled with diagonal lines.
-    Hatch { paint: Paint, rect: Rect },
+    Hatch {
+        paint: Paint,
+        rect: Rect,
+    },
     /// Straight lines of one colour: (x0, y0, x1, y1) each.
     Lines {
         paint: Paint,
@@ -82,7 +85,10 @@ pub enum Shape {
         lift: f64,
     },
     /// Rectangle outlines.
-    Outline { paint: Paint, rects: Vec<Rect> },
+    Outline {
+        paint: Paint,
+        rects: Vec<Rect>,
+    },
     Text {
         paint: Paint,
         x: f64,
@@ -93,11 +99,7 @@ pub enum Shape {
 }
 
 fn fill(paint: Paint, rects: Vec<Rect>, alpha: f64) -> Shape {
-    Shape::Fill {
-        paint,
-        rects,
-        alpha,
-    }
+    Shape::Fill { paint, rects, alpha }
 }
 
 /// Everything a frame depends on.
@@ -143,27 +145,20 @@ impl SceneInput<'_> {
     /// The vertical middle of where `work_item` is drawn, if it is drawn in a visible row.
     fn middle(&self, work_item: u32, rows: &Range<usize>) -> Option<f64> {
         let row = self.layout.place(work_item)?.row();
-        rows.contains(&row)
-            .then(|| self.row_y(row) + ROW_HEIGHT / 2.0)
+        rows.contains(&row).then(|| self.row_y(row) + ROW_HEIGHT / 2.0)
     }
 
     /// The vertical extent (top, bottom) of the rows of consecutive `work_items`, where
     /// drawn (rows follow work-item order, and work-items without a lane are skipped).
     fn extent(&self, work_items: Range<u32>) -> Option<(f64, f64)> {
-        let top = work_items
-            .clone()
-            .find_map(|wi| self.layout.place(wi))?
-            .row();
+        let top = work_items.clone().find_map(|wi| self.layout.place(wi))?.row();
         let bottom = work_items.rev().find_map(|wi| self.layout.place(wi))?.row();
         Some((self.row_y(top), self.row_y(bottom) + ROW_HEIGHT))
     }
 
     /// A horizontal span of steps on the canvas, cut to the visible width.
     fn span_x(&self, from: f64, to: f64) -> Option<(f64, f64)> {
-        let (x0, x1) = (
-            self.view.x(from).max(-2.0),
-            self.view.x(to).min(self.width + 2.0),
-        );
+        let (x0, x1) = (self.view.x(from).max(-2.0), self.view.x(to).min(self.width + 2.0));
         (x1 > x0).then_some((x0, x1))
     }
 }
@@ -172,9 +167,7 @@ impl SceneInput<'_> {
 /// marks, race arcs, stale-read links, the cursor and the step axis. Only the visible rows
 /// and steps are considered.
 pub fn scene(input: &SceneInput) -> Scene {
-    let rows = input
-        .layout
-        .visible_rows(input.scroll_top, (input.height - AXIS_HEIGHT).max(0.0));
+    let rows = input.layout.visible_rows(input.scroll_top, (input.height - AXIS_HEIGHT).max(0.0));
     let (first_step, last_step) = input.view.visible_steps(input.width);
     let steps_shown = first_step..last_step.saturating_add(1);
     let mut shapes = Vec::new();
@@ -186,20 +179,8 @@ pub fn scene(input: &SceneInput) -> Scene {
     for row in rows.clone() {
         let y = input.row_y(row);
         match &input.layout.rows[row] {
-            Row::Group { .. } | Row::Warp { .. } => headers.push(Rect {
-                x: 0.0,
-                y,
-                w: input.width,
-                h: ROW_HEIGHT,
-            }),
-            Row::Lane { work_item, .. } if Some(*work_item) == input.selected => {
-                selected.push(Rect {
-                    x: 0.0,
-                    y,
-                    w: input.width,
-                    h: ROW_HEIGHT,
-                })
-            }
+            Row::Group { .. } | Row::Warp { .. } => headers.push(Rect { x: 0.0, y, w: input.width, h: ROW_HEIGHT }),
+            Row::Lane { work_item, .. } if Some(*work_item) == input.selected => selected.push(Rect { x: 0.0, y, w: input.width, h: ROW_HEIGHT }),
             Row::Lane { .. } => {}
         }
     }
@@ -220,24 +201,14 @@ pub fn scene(input: &SceneInput) -> Scene {
             None => topology.group_items.get(episode.group as usize),
         };
         if let Some((top, bottom)) = members.and_then(|m| input.extent(m.clone())) {
-            bands.push(Rect {
-                x: x0,
-                y: top,
-                w: x1 - x0,
-                h: bottom - top,
-            });
+            bands.push(Rect { x: x0, y: top, w: x1 - x0, h: bottom - top });
         }
         for arrival in &episode.arrivals {
             let Some(middle) = input.middle(arrival.work_item, &rows) else {
                 continue;
             };
             if let Some((x0, x1)) = input.span_x(arrival.step as f64, end) {
-                waits.push(Rect {
-                    x: x0,
-                    y: middle - 2.0,
-                    w: x1 - x0,
-                    h: 4.0,
-                });
+                waits.push(Rect { x: x0, y: middle - 2.0, w: x1 - x0, h: 4.0 });
             }
         }
     }
@@ -254,19 +225,11 @@ pub fn scene(input: &SceneInput) -> Scene {
         let Some((x0, x1)) = input.span_x(band.from as f64, end.max(band.from as f64)) else {
             continue;
         };
-        let rect = Rect {
-            x: x0,
-            y: middle - ROW_HEIGHT / 2.0 + 2.0,
-            w: (x1 - x0).max(1.0),
-            h: ROW_HEIGHT - 4.0,
-        };
+        let rect = Rect { x: x0, y: middle - ROW_HEIGHT / 2.0 + 2.0, w: (x1 - x0).max(1.0), h: ROW_HEIGHT - 4.0 };
         if band.held {
             held.push(rect);
         } else {
-            shapes.push(Shape::Hatch {
-                paint: Paint::LockWait,
-                rect,
-            });
+            shapes.push(Shape::Hatch { paint: Paint::LockWait, rect });
         }
     }
     shapes.push(fill(Paint::LockHeld, held, 0.28));
@@ -279,50 +242,24 @@ pub fn scene(input: &SceneInput) -> Scene {
         for step in input.store.warp_steps(input.limit, steps_shown.clone()) {
             let x = input.view.x(step.first_step as f64 + 0.5);
             let active: Vec<u32> = step.lanes.iter().map(|&(wi, _)| wi).collect();
-            let ys: Vec<f64> = active
-                .iter()
-                .filter_map(|&wi| input.middle(wi, &rows))
-                .collect();
-            if let (Some(top), Some(bottom)) = (
-                ys.iter().copied().reduce(f64::min),
-                ys.iter().copied().reduce(f64::max),
-            ) {
+            let ys: Vec<f64> = active.iter().filter_map(|&wi| input.middle(wi, &rows)).collect();
+            if let (Some(top), Some(bottom)) = (ys.iter().copied().reduce(f64::min), ys.iter().copied().reduce(f64::max)) {
                 if bottom > top {
                     joins.push((x, top, x, bottom));
                 }
             }
-            let members = topology
-                .warp_items
-                .get(step.warp as usize)
-                .cloned()
-                .unwrap_or(0..0);
+            let members = topology.warp_items.get(step.warp as usize).cloned().unwrap_or(0..0);
             for wi in members.filter(|wi| !active.contains(wi)) {
-                let done = input
-                    .store
-                    .finished_at(wi, input.limit)
-                    .is_some_and(|f| f < step.first_step);
+                let done = input.store.finished_at(wi, input.limit).is_some_and(|f| f < step.first_step);
                 if let (false, Some(middle)) = (done, input.middle(wi, &rows)) {
                     let w = (input.view.scale - 2.0).clamp(3.0, 10.0);
-                    masked.push(Rect {
-                        x: x - w / 2.0,
-                        y: middle - 3.0,
-                        w,
-                        h: 6.0,
-                    });
+                    masked.push(Rect { x: x - w / 2.0, y: middle - 3.0, w, h: 6.0 });
                 }
             }
         }
     }
-    shapes.push(Shape::Lines {
-        paint: Paint::Lockstep,
-        width: 1.0,
-        lines: joins,
-        dashed: false,
-    });
-    shapes.push(Shape::Outline {
-        paint: Paint::Inactive,
-        rects: masked,
-    });
+    shapes.push(Shape::Lines { paint: Paint::Lockstep, width: 1.0, lines: joins, dashed: false });
+    shapes.push(Shape::Outline { paint: Paint::Inactive, rects: masked });
 
     // Event marks, batched by colour.
     let mut cells_of_row = Vec::new();
@@ -337,66 +274,36 @@ pub fn scene(input: &SceneInput) -> Scene {
         };
         let n = series.count(input.limit);
         cells_of_row.clear();
-        cells(
-            series,
-            n,
-            &input.view,
-            input.width,
-            input.column,
-            &mut cells_of_row,
-        );
+        cells(series, n, &input.view, input.width, input.column, &mut cells_of_row);
         let y = input.row_y(row);
         for cell in &cells_of_row {
             events += cell.count as u64;
             let gap = if cell.width >= 6.0 { 1.0 } else { 0.0 };
             let w = (cell.width - gap).max(1.0);
-            let rest =
-                cell.kinds & !kind_bit(EventKind::BarrierRelease) & !kind_bit(EventKind::Finish);
-            let body = Rect {
-                x: cell.x,
-                y: y + 5.0,
-                w,
-                h: ROW_HEIGHT - 10.0,
-            };
+            let rest = cell.kinds & !kind_bit(EventKind::BarrierRelease) & !kind_bit(EventKind::Finish);
+            let body = Rect { x: cell.x, y: y + 5.0, w, h: ROW_HEIGHT - 10.0 };
             match dominant(rest) {
                 Some(EventKind::Promise) if cell.kinds.count_ones() == 1 => hollow.push(body),
                 Some(kind) => by_kind[kind as usize].push(body),
                 None => {}
             }
             if cell.kinds & kind_bit(EventKind::BarrierRelease) != 0 {
-                releases.push(Rect {
-                    x: cell.x,
-                    y: y + ROW_HEIGHT - 5.0,
-                    w,
-                    h: 4.0,
-                });
+                releases.push(Rect { x: cell.x, y: y + ROW_HEIGHT - 5.0, w, h: 4.0 });
             }
             if cell.kinds & kind_bit(EventKind::Finish) != 0 {
                 // The finish is at the right edge of its step, so it never hides the event.
                 let fw = w.min(3.0);
-                finishes.push(Rect {
-                    x: cell.x + w - fw,
-                    y: y + 3.0,
-                    w: fw,
-                    h: ROW_HEIGHT - 6.0,
-                });
+                finishes.push(Rect { x: cell.x + w - fw, y: y + 3.0, w: fw, h: ROW_HEIGHT - 6.0 });
             }
         }
     }
     for (kind, rects) in KINDS.iter().zip(by_kind) {
         if !rects.is_empty() {
-            shapes.push(Shape::Fill {
-                paint: Paint::Kind(*kind),
-                rects,
-                alpha: 1.0,
-            });
+            shapes.push(Shape::Fill { paint: Paint::Kind(*kind), rects, alpha: 1.0 });
         }
     }
     if !hollow.is_empty() {
-        shapes.push(Shape::Outline {
-            paint: Paint::Kind(EventKind::Store),
-            rects: hollow,
-        });
+        shapes.push(Shape::Outline { paint: Paint::Kind(EventKind::Store), rects: hollow });
     }
     shapes.push(fill(Paint::Kind(EventKind::BarrierRelease), releases, 1.0));
     shapes.push(fill(Paint::Kind(EventKind::Finish), finishes, 1.0));
@@ -408,12 +315,7 @@ pub fn scene(input: &SceneInput) -> Scene {
         .filter(|(step, ..)| steps_shown.contains(step))
         .filter_map(|&(step, wi, ..)| {
             let middle = input.middle(wi, &rows)?;
-            Some(Rect {
-                x: input.view.x(step as f64),
-                y: middle - ROW_HEIGHT / 2.0 + 1.0,
-                w: input.view.scale.clamp(2.0, 10.0),
-                h: 3.0,
-            })
+            Some(Rect { x: input.view.x(step as f64), y: middle - ROW_HEIGHT / 2.0 + 1.0, w: input.view.scale.clamp(2.0, 10.0), h: 3.0 })
         })
         .collect();
     shapes.push(fill(Paint::LockMark, lock_ticks, 1.0));
@@ -421,10 +323,7 @@ pub fn scene(input: &SceneInput) -> Scene {
     // Races: an arc between the two accesses; either end may be off screen.
     let point = |(step, wi): (u64, u32)| {
         let row = input.layout.place(wi)?.row();
-        Some((
-            input.view.x(step as f64 + 0.5),
-            input.row_y(row) + ROW_HEIGHT / 2.0,
-        ))
+        Some((input.view.x(step as f64 + 0.5), input.row_y(row) + ROW_HEIGHT / 2.0))
     };
     let on_screen = |a: (f64, f64), b: (f64, f64)| {
         let (left, right) = (a.0.min(b.0), a.0.max(b.0));
@@ -435,12 +334,7 @@ pub fn scene(input: &SceneInput) -> Scene {
         if let (Some(from), Some(to)) = (point(race.first), point(race.second)) {
             if on_screen(from, to) {
                 let lift = ((to.0 - from.0).abs() / 4.0).clamp(8.0, 60.0);
-                shapes.push(Shape::Arc {
-                    paint: Paint::Race,
-                    from,
-                    to,
-                    lift,
-                });
+                shapes.push(Shape::Arc { paint: Paint::Race, from, to, lift });
             }
         }
     }
@@ -459,51 +353,20 @@ pub fn scene(input: &SceneInput) -> Scene {
         }
         if load.0 >= -10.0 && load.0 <= input.width + 10.0 {
             let w = input.view.scale.clamp(6.0, 14.0) + 2.0;
-            rings.push(Rect {
-                x: load.0 - w / 2.0,
-                y: load.1 - ROW_HEIGHT / 2.0 + 2.0,
-                w,
-                h: ROW_HEIGHT - 4.0,
-            });
+            rings.push(Rect { x: load.0 - w / 2.0, y: load.1 - ROW_HEIGHT / 2.0 + 2.0, w, h: ROW_HEIGHT - 4.0 });
         }
     }
-    shapes.push(Shape::Lines {
-        paint: Paint::Stale,
-        width: 1.5,
-        lines: links,
-        dashed: true,
-    });
-    shapes.push(Shape::Outline {
-        paint: Paint::Stale,
-        rects: rings,
-    });
+    shapes.push(Shape::Lines { paint: Paint::Stale, width: 1.5, lines: links, dashed: true });
+    shapes.push(Shape::Outline { paint: Paint::Stale, rects: rings });
 
     // The cursor: where the next step goes.
     let x = input.view.x(cursor);
     if x >= -2.0 && x <= input.width + 2.0 {
-        shapes.push(Shape::Fill {
-            paint: Paint::Cursor,
-            rects: vec![Rect {
-                x: x - 1.0,
-                y: 0.0,
-                w: 2.0,
-                h: input.height,
-            }],
-            alpha: 1.0,
-        });
+        shapes.push(Shape::Fill { paint: Paint::Cursor, rects: vec![Rect { x: x - 1.0, y: 0.0, w: 2.0, h: input.height }], alpha: 1.0 });
     }
 
     // The step axis, drawn last so rows scroll under it.
-    shapes.push(Shape::Fill {
-        paint: Paint::GroupRow,
-        rects: vec![Rect {
-            x: 0.0,
-            y: 0.0,
-            w: input.width,
-            h: AXIS_HEIGHT,
-        }],
-        alpha: 1.0,
-    });
+    shapes.push(Shape::Fill { paint: Paint::GroupRow, rects: vec![Rect { x: 0.0, y: 0.0, w: input.width, h: AXIS_HEIGHT }], alpha: 1.0 });
     let every = tick_every(input.view.scale);
     let mut ticks = Vec::new();
     let mut tick = (first_step / every) * every;
@@ -511,30 +374,14 @@ pub fn scene(input: &SceneInput) -> Scene {
         let x = input.view.x(tick as f64);
         if x >= 0.0 && x <= input.width {
             ticks.push((x, AXIS_HEIGHT - 6.0, x, AXIS_HEIGHT));
-            shapes.push(Shape::Text {
-                paint: Paint::Axis,
-                x: x + 3.0,
-                y: AXIS_HEIGHT / 2.0,
-                text: tick.to_string(),
-                align: Align::Start,
-            });
+            shapes.push(Shape::Text { paint: Paint::Axis, x: x + 3.0, y: AXIS_HEIGHT / 2.0, text: tick.to_string(), align: Align::Start });
         }
         tick += every;
     }
     ticks.push((0.0, AXIS_HEIGHT - 0.5, input.width, AXIS_HEIGHT - 0.5));
-    shapes.push(Shape::Lines {
-        paint: Paint::Grid,
-        width: 1.0,
-        lines: ticks,
-        dashed: false,
-    });
+    shapes.push(Shape::Lines { paint: Paint::Grid, width: 1.0, lines: ticks, dashed: false });
 
-    Scene {
-        shapes,
-        events,
-        first_step,
-        last_step,
-    }
+    Scene { shapes, events, first_step, last_step }
 }
 
 /// Steps between labelled ticks: a round number at least 70 pixels apart.

@@ -3,26 +3,13 @@
 use super::*;
 
 fn event(step: u64, work_item: u32, kind: EventKind) -> Event {
-    Event {
-        step,
-        work_item,
-        kind,
-        location: None,
-        read: 0,
-        written: 0,
-        span: Span::new(0, 0),
-        order: None,
-        scope: None,
-    }
+    Event { step, work_item, kind, location: None, read: 0, written: 0, span: Span::new(0, 0), order: None, scope: None }
 }
 
 /// A store of `items` work-items in groups of `group`, warps of `warp`.
 fn store(items: u32, group: u32, warp: u32, lockstep: bool) -> EventStore {
     let group_of = (0..items).map(|wi| wi / group).collect();
-    EventStore::new(Topology {
-        lockstep,
-        ..Topology::new(group_of, warp)
-    })
+    EventStore::new(Topology { lockstep, ..Topology::new(group_of, warp) })
 }
 
 #[test]
@@ -38,9 +25,7 @@ fn the_kind_mip_map_answers_every_range() {
     // Data-driven against the obvious scan, for every range of a series with an odd
     // length (partial blocks at every level).
     let mut series = Series::default();
-    let kinds: Vec<EventKind> = (0..37)
-        .map(|i| KINDS[(i * 7 + i / 3) % KINDS.len()])
-        .collect();
+    let kinds: Vec<EventKind> = (0..37).map(|i| KINDS[(i * 7 + i / 3) % KINDS.len()]).collect();
     for (i, &k) in kinds.iter().enumerate() {
         series.push(i as u32, i as u64 * 2, kind_bit(k));
     }
@@ -67,10 +52,7 @@ fn series_ranges_follow_steps_and_the_limit() {
 
 #[test]
 fn views_zoom_about_the_pointer_and_stay_within_the_run() {
-    let bounds = Bounds {
-        steps: 1000,
-        width: 500.0,
-    };
+    let bounds = Bounds { steps: 1000, width: 500.0 };
     let fit = View::fit(bounds);
     assert_eq!(fit.start, 0.0);
     assert!((fit.end(500.0) - 1002.0).abs() < 1e-9);
@@ -87,34 +69,19 @@ fn views_zoom_about_the_pointer_and_stay_within_the_run() {
     // The cursor (at 1001) may go no further left than a quarter of the width.
     let far = zoomed.pan(1e9, bounds);
     assert!((far.step_at(125.0) - 1001.0).abs() < 1e-6);
-    assert_eq!(
-        zoomed.pan(40.0, bounds).start,
-        zoomed.start + 40.0 / zoomed.scale
-    );
+    assert_eq!(zoomed.pan(40.0, bounds).start, zoomed.start + 40.0 / zoomed.scale);
     // A short run is not blown up beyond the limit: it spans at least MIN_SPAN steps.
-    let short = View::fit(Bounds {
-        steps: 3,
-        width: 160.0,
-    });
+    let short = View::fit(Bounds { steps: 3, width: 160.0 });
     assert_eq!(short.scale, 10.0);
     // Nonsense never escapes.
-    let bad = View {
-        start: f64::NAN,
-        scale: f64::INFINITY,
-    };
+    let bad = View { start: f64::NAN, scale: f64::INFINITY };
     assert_eq!(bad.clamped(bounds), fit);
 }
 
 #[test]
 fn the_view_follows_the_cursor_only_when_it_was_watching_it() {
-    let bounds = Bounds {
-        steps: 100,
-        width: 100.0,
-    };
-    let view = View {
-        start: 0.0,
-        scale: 10.0,
-    };
+    let bounds = Bounds { steps: 100, width: 100.0 };
+    let view = View { start: 0.0, scale: 10.0 };
     // The cursor was after step 9 (visible) and is now after step 100: brought back.
     let followed = view.follow(9, bounds, false);
     assert!((followed.step_at(75.0) - 101.0).abs() < 1e-9);
@@ -123,14 +90,7 @@ fn the_view_follows_the_cursor_only_when_it_was_watching_it() {
     assert_eq!(elsewhere, view);
     // A fitted view fits again.
     assert_eq!(view.follow(9, bounds, true), View::fit(bounds));
-    assert_eq!(
-        View {
-            start: 3.2,
-            scale: 10.0
-        }
-        .visible_steps(100.0),
-        (3, 13)
-    );
+    assert_eq!(View { start: 3.2, scale: 10.0 }.visible_steps(100.0), (3, 13));
 }
 
 fn lanes(groups: &[(u32, u32)], warp: u32) -> Vec<LaneSpec> {
@@ -139,11 +99,7 @@ fn lanes(groups: &[(u32, u32)], warp: u32) -> Vec<LaneSpec> {
     let mut wi = 0;
     for &(group, count) in groups {
         for local in 0..count {
-            out.push(LaneSpec {
-                work_item: wi,
-                group,
-                warp: group * 100 + local / warp,
-            });
+            out.push(LaneSpec { work_item: wi, group, warp: group * 100 + local / warp });
             wi += 1;
         }
     }
@@ -161,11 +117,7 @@ fn layout_groups_lanes_and_collapses_headers() {
     assert_eq!(folded.place(2), Some(Place::Folded(0)));
     assert_eq!(folded.place(4), Some(Place::Lane(2)));
     // CUDA: warps within blocks, each collapsible.
-    let warps = layout(
-        &specs,
-        Headers::GroupsAndWarps,
-        &BTreeSet::from([Fold::Warp(101)]),
-    );
+    let warps = layout(&specs, Headers::GroupsAndWarps, &BTreeSet::from([Fold::Warp(101)]));
     let kinds: Vec<&str> = warps
         .rows
         .iter()
@@ -178,11 +130,7 @@ fn layout_groups_lanes_and_collapses_headers() {
     assert_eq!(kinds.concat(), "gwllwllgwllw");
     assert_eq!(warps.place(7), Some(Place::Folded(11)));
     // A group of one warp gets no warp header.
-    let one = layout(
-        &lanes(&[(0, 2)], 32),
-        Headers::GroupsAndWarps,
-        &BTreeSet::new(),
-    );
+    let one = layout(&lanes(&[(0, 2)], 32), Headers::GroupsAndWarps, &BTreeSet::new());
     assert_eq!(one.rows.len(), 3);
     assert_eq!(one.visible_rows(30.0, 10.0), 1..2);
     assert_eq!(one.row_at(45.0), Some(2));
@@ -195,11 +143,7 @@ fn zoomed_in_there_is_one_cell_per_step_and_zoomed_out_one_per_column() {
     // Steps 0..1000, a store every tenth step, a barrier arrival and release at step 500.
     let mut event = 0;
     for step in 0..1000u64 {
-        let kind = if step % 10 == 0 {
-            EventKind::Store
-        } else {
-            EventKind::Load
-        };
+        let kind = if step % 10 == 0 { EventKind::Store } else { EventKind::Load };
         series.push(event, step, kind_bit(kind));
         event += 1;
         if step == 500 {
@@ -209,24 +153,15 @@ fn zoomed_in_there_is_one_cell_per_step_and_zoomed_out_one_per_column() {
     }
     let n = series.count(usize::MAX);
     let mut out = Vec::new();
-    let close = View {
-        start: 495.0,
-        scale: 10.0,
-    };
+    let close = View { start: 495.0, scale: 10.0 };
     cells(&series, n, &close, 100.0, 1.0, &mut out);
     assert_eq!(out.len(), 10);
     assert_eq!(out[5].count, 2);
-    assert_eq!(
-        out[5].kinds,
-        kind_bit(EventKind::Store) | kind_bit(EventKind::BarrierRelease)
-    );
+    assert_eq!(out[5].kinds, kind_bit(EventKind::Store) | kind_bit(EventKind::BarrierRelease));
     assert_eq!(out[0].x, 0.0);
     // 1001 events over 100 columns: one cell per column, every event counted once.
     out.clear();
-    let far = View::fit(Bounds {
-        steps: 1000,
-        width: 100.0,
-    });
+    let far = View::fit(Bounds { steps: 1000, width: 100.0 });
     cells(&series, n, &far, 100.0, 1.0, &mut out);
     assert!(out.len() <= 100, "{}", out.len());
     assert_eq!(out.iter().map(|c| c.count as usize).sum::<usize>(), 1001);
@@ -248,10 +183,7 @@ fn a_pixel_hits_the_nearest_event_within_reach() {
     for (event, step) in [(0u32, 2u64), (1, 8)] {
         series.push(event, step, kind_bit(EventKind::Load));
     }
-    let view = View {
-        start: 0.0,
-        scale: 10.0,
-    };
+    let view = View { start: 0.0, scale: 10.0 };
     assert_eq!(hit(&series, 2, &view, 25.0, 3.0), Some(0));
     assert_eq!(hit(&series, 2, &view, 32.0, 3.0), Some(0));
     assert_eq!(hit(&series, 2, &view, 50.0, 3.0), None);
@@ -303,27 +235,12 @@ fn a_warp_collective_releases_only_its_warp() {
 #[test]
 fn lockstep_instructions_are_runs_of_one_warps_lanes_in_lane_order() {
     let mut s = store(4, 4, 4, true);
-    let at = |step, wi, span: u32| Event {
-        span: Span::new(span, span + 1),
-        ..event(step, wi, EventKind::Load)
-    };
+    let at = |step, wi, span: u32| Event { span: Span::new(span, span + 1), ..event(step, wi, EventKind::Load) };
     // Lanes 0, 1, 3 at one instruction; then 2 alone (it diverged); then 0..3 together.
-    for (step, wi, span) in [
-        (0, 0, 10),
-        (1, 1, 10),
-        (2, 3, 10),
-        (3, 2, 20),
-        (4, 0, 30),
-        (5, 1, 30),
-        (6, 2, 30),
-        (7, 3, 30),
-    ] {
+    for (step, wi, span) in [(0, 0, 10), (1, 1, 10), (2, 3, 10), (3, 2, 20), (4, 0, 30), (5, 1, 30), (6, 2, 30), (7, 3, 30)] {
         s.push(&at(step, wi, span));
     }
-    let steps: Vec<Vec<u32>> = s
-        .warp_steps(usize::MAX, 0..100)
-        .map(|w| w.lanes.iter().map(|&(wi, _)| wi).collect())
-        .collect();
+    let steps: Vec<Vec<u32>> = s.warp_steps(usize::MAX, 0..100).map(|w| w.lanes.iter().map(|&(wi, _)| wi).collect()).collect();
     assert_eq!(steps, [vec![0, 1, 3], vec![2], vec![0, 1, 2, 3]]);
     // Seen from step 5: the last instruction so far has two lanes.
     let partial: Vec<usize> = s.warp_steps(6, 0..100).map(|w| w.lanes.len()).collect();
@@ -333,12 +250,7 @@ fn lockstep_instructions_are_runs_of_one_warps_lanes_in_lane_order() {
 #[test]
 fn lock_bands_follow_holders_and_waiters() {
     use LockAction::*;
-    let change = |step, wi, action, holder| LockChange {
-        step,
-        work_item: Some(wi),
-        action,
-        holder,
-    };
+    let change = |step, wi, action, holder| LockChange { step, work_item: Some(wi), action, holder };
     // 0 takes it, 1 waits, 0 releases, 1 takes it and still holds it; 2 waits and
     // finishes at step 9.
     let changes = [
@@ -350,22 +262,8 @@ fn lock_bands_follow_holders_and_waiters() {
     ];
     let finished = |wi: u32| (wi == 2).then_some(9);
     let bands = lock_bands(0, &changes, &finished);
-    let expect = |work_item, from, to, held| LockBand {
-        lock: 0,
-        work_item,
-        from,
-        to,
-        held,
-    };
-    assert_eq!(
-        bands,
-        [
-            expect(0, 1, Some(5), true),
-            expect(1, 2, Some(6), false),
-            expect(1, 6, None, true),
-            expect(2, 3, Some(9), false),
-        ]
-    );
+    let expect = |work_item, from, to, held| LockBand { lock: 0, work_item, from, to, held };
+    assert_eq!(bands, [expect(0, 1, Some(5), true), expect(1, 2, Some(6), false), expect(1, 6, None, true), expect(2, 3, Some(9), false),]);
 }
 
 #[test]
@@ -388,13 +286,7 @@ fn scene_fixture() -> (EventStore, Layout) {
     for (step, wi) in [(4, 5), (5, 1), (6, 6)] {
         s.push(&event(step, wi, EventKind::Store));
     }
-    let specs: Vec<LaneSpec> = (0..8)
-        .map(|wi| LaneSpec {
-            work_item: wi,
-            group: wi / 4,
-            warp: wi / 4,
-        })
-        .collect();
+    let specs: Vec<LaneSpec> = (0..8).map(|wi| LaneSpec { work_item: wi, group: wi / 4, warp: wi / 4 }).collect();
     (s, layout(&specs, Headers::Groups, &BTreeSet::new()))
 }
 
@@ -403,10 +295,7 @@ fn input<'a>(s: &'a EventStore, layout: &'a Layout, races: &'a [RaceArc]) -> Sce
         store: s,
         limit: s.len(),
         layout,
-        view: View::fit(Bounds {
-            steps: 7,
-            width: 320.0,
-        }),
+        view: View::fit(Bounds { steps: 7, width: 320.0 }),
         width: 320.0,
         height: AXIS_HEIGHT + 10.0 * ROW_HEIGHT,
         scroll_top: 0.0,
@@ -425,9 +314,7 @@ fn fills(scene: &Scene, paint: Paint) -> Vec<Rect> {
         .shapes
         .iter()
         .filter_map(|s| match s {
-            Shape::Fill {
-                paint: p, rects, ..
-            } if *p == paint => Some(rects.clone()),
+            Shape::Fill { paint: p, rects, .. } if *p == paint => Some(rects.clone()),
             _ => None,
         })
         .flatten()
@@ -437,10 +324,7 @@ fn fills(scene: &Scene, paint: Paint) -> Vec<Rect> {
 #[test]
 fn a_scene_has_marks_bands_arcs_and_the_cursor() {
     let (s, layout) = scene_fixture();
-    let races = [RaceArc {
-        first: (5, 1),
-        second: (4, 5),
-    }];
+    let races = [RaceArc { first: (5, 1), second: (4, 5) }];
     let scene = scene(&input(&s, &layout, &races));
     assert_eq!(scene.events, 8);
     assert_eq!((scene.first_step, scene.last_step), (0, 15));
@@ -452,28 +336,10 @@ fn a_scene_has_marks_bands_arcs_and_the_cursor() {
     assert_eq!(bands[0].w, 4.0 * 20.0);
     assert_eq!(fills(&scene, Paint::BarrierWait).len(), 4);
     assert_eq!(fills(&scene, Paint::Kind(EventKind::Store)).len(), 3);
-    assert_eq!(
-        fills(&scene, Paint::Kind(EventKind::BarrierRelease)).len(),
-        1
-    );
+    assert_eq!(fills(&scene, Paint::Kind(EventKind::BarrierRelease)).len(), 1);
     // Lane 5 is row 7; the selected row is highlighted there.
-    assert_eq!(
-        fills(&scene, Paint::Selected)[0].y,
-        AXIS_HEIGHT + 7.0 * ROW_HEIGHT
-    );
-    let arcs = scene
-        .shapes
-        .iter()
-        .filter(|s| {
-            matches!(
-                s,
-                Shape::Arc {
-                    paint: Paint::Race,
-                    ..
-                }
-            )
-        })
-        .count();
+    assert_eq!(fills(&scene, Paint::Selected)[0].y, AXIS_HEIGHT + 7.0 * ROW_HEIGHT);
+    let arcs = scene.shapes.iter().filter(|s| matches!(s, Shape::Arc { paint: Paint::Race, .. })).count();
     assert_eq!(arcs, 1);
     let cursor = fills(&scene, Paint::Cursor);
     assert_eq!(cursor[0].x, 8.0 * 20.0 - 1.0);
@@ -482,13 +348,7 @@ fn a_scene_has_marks_bands_arcs_and_the_cursor() {
 #[test]
 fn a_collapsed_group_draws_its_events_on_its_header_and_hidden_rows_draw_nothing() {
     let (s, _) = scene_fixture();
-    let specs: Vec<LaneSpec> = (0..8)
-        .map(|wi| LaneSpec {
-            work_item: wi,
-            group: wi / 4,
-            warp: wi / 4,
-        })
-        .collect();
+    let specs: Vec<LaneSpec> = (0..8).map(|wi| LaneSpec { work_item: wi, group: wi / 4, warp: wi / 4 }).collect();
     let folded = layout(&specs, Headers::Groups, &BTreeSet::from([Fold::Group(0)]));
     let mut scene_input = input(&s, &folded, &[]);
     let whole = scene(&scene_input);
@@ -510,13 +370,7 @@ fn lockstep_scenes_join_the_active_lanes_and_mark_the_masked_ones() {
     for (step, wi) in [(1, 0), (2, 1), (3, 3)] {
         s.push(&event(step, wi, EventKind::Load));
     }
-    let specs: Vec<LaneSpec> = (0..4)
-        .map(|wi| LaneSpec {
-            work_item: wi,
-            group: 0,
-            warp: 0,
-        })
-        .collect();
+    let specs: Vec<LaneSpec> = (0..4).map(|wi| LaneSpec { work_item: wi, group: 0, warp: 0 }).collect();
     let rows = layout(&specs, Headers::GroupsAndWarps, &BTreeSet::new());
     let scene_of = |s: &EventStore| {
         let mut scene_input = input(s, &rows, &[]);
@@ -528,11 +382,7 @@ fn lockstep_scenes_join_the_active_lanes_and_mark_the_masked_ones() {
             .shapes
             .iter()
             .filter_map(|shape| match shape {
-                Shape::Lines {
-                    paint: Paint::Lockstep,
-                    lines,
-                    ..
-                } => Some(lines.clone()),
+                Shape::Lines { paint: Paint::Lockstep, lines, .. } => Some(lines.clone()),
                 _ => None,
             })
             .flatten()
@@ -543,10 +393,7 @@ fn lockstep_scenes_join_the_active_lanes_and_mark_the_masked_ones() {
             .shapes
             .iter()
             .map(|shape| match shape {
-                Shape::Outline {
-                    paint: Paint::Inactive,
-                    rects,
-                } => rects.len(),
+                Shape::Outline { paint: Paint::Inactive, rects } => rects.len(),
                 _ => 0,
             })
             .sum()
@@ -563,9 +410,5 @@ fn lockstep_scenes_join_the_active_lanes_and_mark_the_masked_ones() {
     for (step, wi) in [(5, 0), (6, 1), (7, 3)] {
         s.push(&event(step, wi, EventKind::Store));
     }
-    assert_eq!(
-        masked(&scene_of(&s)),
-        1 + 3,
-        "lane 2's own step masks the other three"
-    );
+    assert_eq!(masked(&scene_of(&s)), 1 + 3, "lane 2's own step masks the other three");
 }

@@ -110,10 +110,8 @@ fn run_stretch(m: &mut Machine, wi: u32, fuel: &mut u64) {
                 let limit = m.limits.instructions_per_step;
                 m.fault(Fault {
                     kind: FindingKind::StepLimit,
-                    message: crate::limits::INSTRUCTIONS_PER_STEP.exceeded(
-                        limit,
-                        &format!("work-item {wi} ran {limit} instructions without touching shared memory (an endless loop?)"),
-                    ),
+                    message: crate::limits::INSTRUCTIONS_PER_STEP
+                        .exceeded(limit, &format!("work-item {wi} ran {limit} instructions without touching shared memory (an endless loop?)")),
                     span,
                     work_item: wi,
                     step: m.step,
@@ -345,11 +343,7 @@ pub fn encode(ty: ElemType, v: u64, bytes: &mut [u8]) {
 fn private_range(private: &[u8], p: u64, size: u64, span: Span) -> Result<usize, Exit> {
     let offset = ptr::offset(p);
     if offset.checked_add(size).is_none_or(|end| end > private.len() as u64) {
-        return Err(Exit::Problem(
-            FindingKind::OutOfBounds,
-            format!("invalid {size}-byte access to private memory at offset {offset}"),
-            span,
-        ));
+        return Err(Exit::Problem(FindingKind::OutOfBounds, format!("invalid {size}-byte access to private memory at offset {offset}"), span));
     }
     Ok(offset as usize)
 }
@@ -452,9 +446,8 @@ fn exec_private(
                         (UnaryOp::Abs, NumTy::F64) => f64_of(v).abs().to_bits(),
                         (UnaryOp::Abs, _) => v,
                         (UnaryOp::RoundEven | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc, NumTy::F32) => {
-                            round(op, f32_of(v) as f64) as f32
+                            { round(op, f32_of(v) as f64) as f32 }.to_bits() as u64
                         }
-                        .to_bits() as u64,
                         (UnaryOp::RoundEven | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc, NumTy::F64) => round(op, f64_of(v)).to_bits(),
                         (UnaryOp::RoundEven | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc, _) => v,
                     }
@@ -714,10 +707,7 @@ fn resolve<'m>(
     };
     if offset.checked_add(size).is_none_or(|end| end > a.bytes.len() as u64) {
         let len = a.bytes.len();
-        return Err((
-            FindingKind::OutOfBounds,
-            format!("invalid {size}-byte access at byte offset {offset} of `{}`, which has {len} bytes", a.name),
-        ));
+        return Err((FindingKind::OutOfBounds, format!("invalid {size}-byte access at byte offset {offset} of `{}`, which has {len} bytes", a.name)));
     }
     if offset % size != 0 {
         return Err((FindingKind::MisalignedAccess, format!("{size}-byte access at byte offset {offset} of `{}` is not aligned", a.name)));
@@ -889,8 +879,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 }
                 // Whether a compare-exchange failed: it compares as `atomic` does (a
                 // successful exchange would hand back the probe `old ^ 1`).
-                let cas_failed = matches!(op, AtomicOp::CmpXchg | AtomicOp::CmpXchgWeak)
-                    && (spurious || atomic(AtomicOp::CmpXchg, ty, old, old ^ 1, y) == old);
+                let cas_failed = matches!(op, AtomicOp::CmpXchg | AtomicOp::CmpXchgWeak) && (spurious || atomic(AtomicOp::CmpXchg, ty, old, old ^ 1, y) == old);
                 let was_uninit = is_uninit(a, at, size as usize);
                 // A compare-exchange that failed wrote nothing: memory keeps the latest write,
                 // even when it read an older one (whose value `new` then is).
@@ -1064,18 +1053,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 }
                 None => {
                     let handle = if event_in != 0 { event_in } else { k as u64 + 1 };
-                    m.groups[group].copies.push(super::AsyncCopy {
-                        to,
-                        from,
-                        count,
-                        stride,
-                        elem_size,
-                        to_local,
-                        event: handle,
-                        done: 0,
-                        issuer: wi,
-                        span,
-                    });
+                    m.groups[group].copies.push(super::AsyncCopy { to, from, count, stride, elem_size, to_local, event: handle, done: 0, issuer: wi, span });
                     m.update_copy_engine(group);
                     // The copy engine knows what the work-item that started the copy knew.
                     let engine = m.copy_engine(group);

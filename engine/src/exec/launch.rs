@@ -20,7 +20,6 @@ pub const MACHINE_STREAM: u64 = 0x6d61_6368_696e_6521;
 /// The random stream that fills local memory before a kernel writes it.
 const LOCAL_MEMORY_STREAM: u64 = 0x6c6f_6361_6c21_2121;
 
-
 /// The NDRange of a launch, padded to three dimensions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Geometry {
@@ -97,10 +96,7 @@ fn geometry(scenario: &Scenario) -> Result<Geometry, Diagnostic> {
     match &scenario.launch.local {
         Some(local) => {
             if local.len() != dims {
-                return Err(launch_error(format!(
-                    "the local size has {} dimension(s) but the global size has {dims}",
-                    local.len()
-                )));
+                return Err(launch_error(format!("the local size has {} dimension(s) but the global size has {dims}", local.len())));
             }
             if local.contains(&0) {
                 return Err(launch_error("every dimension of the local size must be at least 1"));
@@ -125,10 +121,7 @@ fn geometry(scenario: &Scenario) -> Result<Geometry, Diagnostic> {
     let given = &scenario.launch.offset;
     if !given.is_empty() {
         if given.len() != dims {
-            return Err(launch_error(format!(
-                "the global offset has {} dimension(s) but the global size has {dims}",
-                given.len()
-            )));
+            return Err(launch_error(format!("the global offset has {} dimension(s) but the global size has {dims}", given.len())));
         }
         for d in 0..dims {
             // A global id is offset + index; it must stay a valid size_t.
@@ -320,18 +313,22 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         let value = match (&p.kind, spec) {
             (ParamKind::Scalar(ty), Some(ArgSpec::Scalar { value, .. })) => number_bits(*value, *ty),
             (ParamKind::Scalar(ty), None) => {
-                return Err(launch_error(format!("the scalar parameter `{}` has no value", p.name))
-                    .with_help(format!("pass one with --arg {}={}:VALUE", p.name, ty.name())))
+                return Err(launch_error(format!("the scalar parameter `{}` has no value", p.name)).with_help(format!(
+                    "pass one with --arg {}={}:VALUE",
+                    p.name,
+                    ty.name()
+                )))
             }
             (ParamKind::Scalar(ty), Some(_)) => {
-                return Err(launch_error(format!("`{}` is a scalar `{}`, so its argument must be a value", p.name, ty.name()))
-                    .with_help(format!("pass one with --arg {}={}:VALUE", p.name, ty.name())))
+                return Err(launch_error(format!("`{}` is a scalar `{}`, so its argument must be a value", p.name, ty.name())).with_help(format!(
+                    "pass one with --arg {}={}:VALUE",
+                    p.name,
+                    ty.name()
+                )))
             }
             (ParamKind::Aggregate { size, align }, spec) => {
                 let bytes = match spec {
-                    Some(ArgSpec::Buffer { elem, len, init, access }) => {
-                        fill_buffer(&p.name, *elem, *len, init, *access, rng)?.bytes
-                    }
+                    Some(ArgSpec::Buffer { elem, len, init, access }) => fill_buffer(&p.name, *elem, *len, init, *access, rng)?.bytes,
                     None => fill_buffer(&p.name, ElemType::UChar, *size, &BufferInit::Random, Access::ReadWrite, rng)?.bytes,
                     Some(_) => {
                         return Err(launch_error(format!("`{}` is a {size}-byte struct or vector passed by value, so its argument is its bytes", p.name))
@@ -369,8 +366,11 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                     Some(ArgSpec::Buffer { elem, len, init, access }) => (*elem, *len, init.clone(), *access),
                     None => (elem.unwrap_or(ElemType::UChar), default_elems, BufferInit::Random, Access::ReadWrite),
                     Some(_) => {
-                        return Err(launch_error(format!("`{}` is a pointer, so its argument must be a buffer", p.name))
-                            .with_help(format!("pass one with --arg {}={}[LEN]", p.name, elem.unwrap_or(ElemType::UChar).name())))
+                        return Err(launch_error(format!("`{}` is a pointer, so its argument must be a buffer", p.name)).with_help(format!(
+                            "pass one with --arg {}={}[LEN]",
+                            p.name,
+                            elem.unwrap_or(ElemType::UChar).name()
+                        )))
                     }
                 };
                 // A buffer that starts uninitialised keeps a flag per byte besides.
@@ -462,7 +462,14 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 let what = format!("local memory `{name}`");
                 let mut contents = filled(*bytes, 0u8, &what)?;
                 contents.iter_mut().for_each(|b| *b = garbage.below(256) as u8);
-                Ok(Alloc { name: name.clone(), bytes: contents, init: Some(filled(*bytes, false, &what)?), access: Access::ReadWrite, elem: *elem, shadow: Default::default() })
+                Ok(Alloc {
+                    name: name.clone(),
+                    bytes: contents,
+                    init: Some(filled(*bytes, false, &what)?),
+                    access: Access::ReadWrite,
+                    elem: *elem,
+                    shadow: Default::default(),
+                })
             })
             .collect::<Result<_, Diagnostic>>()?;
         let rendezvous = |members: u32| super::Rendezvous { unfinished: members, waiting: Vec::new(), first_finished: None };
@@ -540,11 +547,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         next_group: resident_limit.min(n_groups),
         // A stream of its own, derived from the seed, so the scheduler's draws stay as they were.
         rng: Rng::new(scenario.seed ^ MACHINE_STREAM),
-        weak: crate::weak::Weak::new(
-            scenario.memory_model == crate::scenario::MemoryModel::Relaxed,
-            agent_group.clone(),
-            vec![0; agent_group.len()],
-        ),
+        weak: crate::weak::Weak::new(scenario.memory_model == crate::scenario::MemoryModel::Relaxed, agent_group.clone(), vec![0; agent_group.len()]),
         races: crate::race::Races::new(scenario.race_detection, agent_group, n as u32, n_groups as usize),
         barriers_by_count: false,
         converged_warps: scenario.scheduler == crate::scenario::SchedulerKind::Lockstep,

@@ -251,11 +251,7 @@ pub fn eval(op: MathOp, t: ElemType, a: u64, b: u64, c: u64) -> u64 {
 
 fn float(op: MathOp, t: ElemType, a: u64, b: u64, c: u64) -> u64 {
     let single = t == ElemType::Float;
-    let (x, y, z) = if single {
-        (f32_of(a) as f64, f32_of(b) as f64, f32_of(c) as f64)
-    } else {
-        (f64_of(a), f64_of(b), f64_of(c))
-    };
+    let (x, y, z) = if single { (f32_of(a) as f64, f32_of(b) as f64, f32_of(c) as f64) } else { (f64_of(a), f64_of(b), f64_of(c)) };
     // Relational results are integers: 1 / 0 here, -1 / 0 for vectors (the lowering negates).
     let truth = |v: bool| v as u64;
     let r = match op {

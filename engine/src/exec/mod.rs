@@ -182,19 +182,7 @@ pub struct Rare {
 // host, 56 in wasm32), so growing it is a decision, not an accident.
 const _: () = assert!(std::mem::size_of::<WorkItem>() <= 9 * std::mem::size_of::<u64>());
 
-clone_fields!(WorkItem {
-    func,
-    pc,
-    base,
-    warp,
-    group,
-    status,
-    spurious,
-    cycles,
-    regs,
-    spin,
-    rare,
-});
+clone_fields!(WorkItem { func, pc, base, warp, group, status, spurious, cycles, regs, spin, rare });
 
 impl WorkItem {
     /// The callers' frames while a helper function runs, innermost last.
@@ -584,7 +572,14 @@ impl Machine {
         self.weak.promise(agent, candidate, before, event, self.step, race_release);
         let span = self.items[agent as usize].position();
         let span = self.program.functions[self.items[agent as usize].func as usize].spans.get(span as usize).copied().unwrap_or_default();
-        self.event(agent, EventKind::Promise, Some(Location { space: if space == Space::Local as u8 { Space::Local } else { Space::Global }, alloc, offset }), before, value, span);
+        self.event(
+            agent,
+            EventKind::Promise,
+            Some(Location { space: if space == Space::Local as u8 { Space::Local } else { Space::Global }, alloc, offset }),
+            before,
+            value,
+            span,
+        );
         self.write_epoch += 1;
         true
     }
@@ -593,8 +588,7 @@ impl Machine {
     /// devices; a kernel launch is on one): device scope then reaches only that device.
     pub fn set_group_devices(&mut self, devices: &[u32]) {
         let device_of_group = |g: u32| devices.get(g as usize).copied().unwrap_or(0);
-        let agents: Vec<u32> =
-            self.items.iter().map(|i| device_of_group(i.group)).chain((0..self.groups.len() as u32).map(device_of_group)).collect();
+        let agents: Vec<u32> = self.items.iter().map(|i| device_of_group(i.group)).chain((0..self.groups.len() as u32).map(device_of_group)).collect();
         // The race detector reads an empty list as every agent on device 0.
         if agents.iter().any(|&d| d != 0) {
             self.races.agent_device.clone_from(&agents);
@@ -649,7 +643,17 @@ impl Machine {
 
     /// An event with a memory order and scope (atomics and fences).
     #[allow(clippy::too_many_arguments)]
-    fn ordered_event(&mut self, wi: u32, kind: EventKind, location: Option<Location>, read: u64, written: u64, span: Span, order: Option<u8>, scope: Option<u8>) {
+    fn ordered_event(
+        &mut self,
+        wi: u32,
+        kind: EventKind,
+        location: Option<Location>,
+        read: u64,
+        written: u64,
+        span: Span,
+        order: Option<u8>,
+        scope: Option<u8>,
+    ) {
         self.log.push(Event { step: self.step, work_item: wi, kind, location, read, written, span, order, scope });
     }
 
@@ -657,7 +661,17 @@ impl Machine {
     /// it, see `crate::locks`).
     #[allow(clippy::too_many_arguments)]
     fn atomic_event(&mut self, wi: u32, location: Location, read: u64, written: u64, span: Span, order: u8, scope: u8, op: crate::ir::AtomicOp) {
-        let event = Event { step: self.step, work_item: wi, kind: EventKind::Atomic, location: Some(location), read, written, span, order: Some(order), scope: Some(scope) };
+        let event = Event {
+            step: self.step,
+            work_item: wi,
+            kind: EventKind::Atomic,
+            location: Some(location),
+            read,
+            written,
+            span,
+            order: Some(order),
+            scope: Some(scope),
+        };
         self.log.push_atomic(event, op);
     }
 
@@ -787,9 +801,7 @@ impl Machine {
             let (issuer, copy_span) = (copy.issuer, copy.span);
             self.fault(Fault {
                 kind: FindingKind::AsyncCopyDivergence,
-                message: format!(
-                    "async copy divergence: work-item {wi} finished without calling the async copy that work-item {issuer} of its group called"
-                ),
+                message: format!("async copy divergence: work-item {wi} finished without calling the async copy that work-item {issuer} of its group called"),
                 span: copy_span,
                 work_item: issuer,
                 step: self.step,
@@ -929,8 +941,7 @@ impl Machine {
         let (first_member, size) = self.members(scope);
         // Members that wait at another barrier or collective (reported as divergence) bring
         // no value for this one.
-        let mut lanes: Vec<(u32, u64)> =
-            waiting.iter().filter(|w| (w.func, w.pc) == (first.func, first.pc)).map(|w| (w.wi - first_member, w.a)).collect();
+        let mut lanes: Vec<(u32, u64)> = waiting.iter().filter(|w| (w.func, w.pc) == (first.func, first.pc)).map(|w| (w.wi - first_member, w.a)).collect();
         lanes.sort_unstable_by_key(|&(lane, _)| lane);
         let index_of = |lane: u32| lanes.binary_search_by_key(&lane, |&(l, _)| l).ok();
         let value_of_lane = |lane: u32| index_of(lane).map(|i| lanes[i].1);
@@ -951,10 +962,7 @@ impl Machine {
             if let Some(other) = waiting.iter().find(|w| (w.func, w.pc) == (first.func, first.pc) && w.b != first.b) {
                 self.fault(Fault {
                     kind: FindingKind::BarrierDivergence,
-                    message: format!(
-                        "collective divergence: work-items of one {what} broadcast from different ids ({} and {})",
-                        first.b, other.b
-                    ),
+                    message: format!("collective divergence: work-items of one {what} broadcast from different ids ({} and {})", first.b, other.b),
                     span,
                     work_item: first.wi,
                     step: self.step,

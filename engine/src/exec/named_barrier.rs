@@ -214,7 +214,7 @@ fn complete_rounds(m: &mut Machine, key: (u32, u64), by: u32) {
                     Some(Status::Faulted) | None => {}
                     // Still to come.
                     Some(_) => return,
-                }
+                },
             }
         }
         if round.is_empty() {

@@ -54,11 +54,8 @@ pub fn format(format: &str, args: &[(PrintfArg, u64)], strings: &[String]) -> St
             chars.next();
         }
         // `%v4f`: a vector of 4, its lanes formatted alike and joined by commas.
-        let lanes: usize = modifiers
-            .strip_prefix('v')
-            .map(|rest| rest.chars().take_while(char::is_ascii_digit).collect::<String>())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(1);
+        let lanes: usize =
+            modifiers.strip_prefix('v').map(|rest| rest.chars().take_while(char::is_ascii_digit).collect::<String>()).and_then(|n| n.parse().ok()).unwrap_or(1);
         let Some(conv) = chars.next() else {
             out.push_str(&spec);
             break;
@@ -212,11 +209,7 @@ fn hex_float(conv: char, x: f64, precision: Option<usize>) -> String {
             return if upper { text.to_uppercase() } else { text };
         }
     };
-    let text = if digits == 0 {
-        format!("{sign}0x{lead}p{exponent:+}")
-    } else {
-        format!("{sign}0x{lead}.{fraction:0digits$x}p{exponent:+}")
-    };
+    let text = if digits == 0 { format!("{sign}0x{lead}p{exponent:+}") } else { format!("{sign}0x{lead}.{fraction:0digits$x}p{exponent:+}") };
     if upper {
         text.to_uppercase()
     } else {
@@ -286,7 +279,7 @@ mod tests {
     }
 
     /// Expected strings are what glibc's printf writes for the same format and value (checked
-/// with a C program).
+    /// with a C program).
     #[test]
     fn flags_and_the_rarer_conversions_format_like_c() {
         let i = |v: i64| (PrintfArg::Int(NumTy::I32), v as u64);

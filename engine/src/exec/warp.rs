@@ -125,7 +125,11 @@ impl Machine {
     /// The lanes warp `w` has (the last warp of a group may be short), as a mask.
     fn lanes_of(&self, w: usize) -> u64 {
         let (_, size) = self.members(Scope::Warp(w));
-        if size >= 64 { u64::MAX } else { (1u64 << size) - 1 }
+        if size >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << size) - 1
+        }
     }
 
     /// The lanes a collective waits for: those its mask names (that the warp has), or all.
@@ -197,7 +201,10 @@ impl Machine {
                 let lane = other.wi - self.warps[w].first;
                 let how = match (first.mask, other.mask) {
                     (Some(a), Some(b)) if a != b => format!("with the mask {b:#010x} instead of {a:#010x}"),
-                    _ if self.converged_warps => "at another instruction (under lockstep the lanes of a collective must execute one instruction together, as on GPUs before Volta)".to_string(),
+                    _ if self.converged_warps => {
+                        "at another instruction (under lockstep the lanes of a collective must execute one instruction together, as on GPUs before Volta)"
+                            .to_string()
+                    }
                     _ => "at another collective".to_string(),
                 };
                 format!(

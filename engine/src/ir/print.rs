@@ -13,9 +13,7 @@
 
 use std::fmt::Write as _;
 
-use super::{
-    AtomicOp, CollectiveOp, DebugElem, DebugPlace, Function, Instr, MathOp, NumTy, ParamKind, PrintfArg, Program, ScanOp,
-};
+use super::{AtomicOp, CollectiveOp, DebugElem, DebugPlace, Function, Instr, MathOp, NumTy, ParamKind, PrintfArg, Program, ScanOp};
 use crate::diag::{LineIndex, Span};
 use crate::trace::Space;
 

@@ -3,7 +3,9 @@
 //! thread's instructions, each lowered with the span of its cell.
 
 use crate::diag::Span;
-use crate::ir::{fence, scope, AtomicOp, CmpOp, DebugElem, DebugPlace, DebugVar, Function, Instr as Ir, Kernel, KernelParam, NumTy, ParamKind, Program, Query, Reg};
+use crate::ir::{
+    fence, scope, AtomicOp, CmpOp, DebugElem, DebugPlace, DebugVar, Function, Instr as Ir, Kernel, KernelParam, NumTy, ParamKind, Program, Query, Reg,
+};
 use crate::litmus::LitmusTest;
 use crate::scenario::ElemType;
 use crate::trace::Space;

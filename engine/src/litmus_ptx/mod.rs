@@ -130,21 +130,74 @@ pub enum Sem {
 /// into the test's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Op {
-    Load { dst: usize, loc: usize, sem: Sem, ty: Option<ElemType> },
-    Store { loc: usize, src: Value, sem: Sem, ty: Option<ElemType> },
+    Load {
+        dst: usize,
+        loc: usize,
+        sem: Sem,
+        ty: Option<ElemType>,
+    },
+    Store {
+        loc: usize,
+        src: Value,
+        sem: Sem,
+        ty: Option<ElemType>,
+    },
     /// `atom` (with `dst`) and `red` (without): `operand` is the value, and for `cas` the new
     /// value, with the expected one in `operand2`.
-    Atomic { op: AtomicOp, dst: Option<usize>, loc: usize, operand: Value, operand2: Value, order: u8, scope: u8, ty: Option<ElemType> },
-    Fence { order: u8, scope: u8 },
+    Atomic {
+        op: AtomicOp,
+        dst: Option<usize>,
+        loc: usize,
+        operand: Value,
+        operand2: Value,
+        order: u8,
+        scope: u8,
+        ty: Option<ElemType>,
+    },
+    Fence {
+        order: u8,
+        scope: u8,
+    },
     /// A barrier (see the module documentation): `members` is the bit mask of the local ids in
     /// the thread's CTA that take part in the meeting; `quorum` a thread count, if given.
-    Barrier { meeting: Value, resource: Value, members: u64, quorum: Option<Value>, arrive: bool },
-    Move { dst: usize, src: Value },
-    Binary { op: BinaryOp, ty: NumTy, dst: usize, a: Value, b: Value, narrow: Option<ElemType> },
-    Unary { op: UnaryOp, ty: NumTy, dst: usize, a: Value, narrow: Option<ElemType> },
-    Compare { op: CmpOp, ty: NumTy, dst: usize, a: Value, b: Value },
+    Barrier {
+        meeting: Value,
+        resource: Value,
+        members: u64,
+        quorum: Option<Value>,
+        arrive: bool,
+    },
+    Move {
+        dst: usize,
+        src: Value,
+    },
+    Binary {
+        op: BinaryOp,
+        ty: NumTy,
+        dst: usize,
+        a: Value,
+        b: Value,
+        narrow: Option<ElemType>,
+    },
+    Unary {
+        op: UnaryOp,
+        ty: NumTy,
+        dst: usize,
+        a: Value,
+        narrow: Option<ElemType>,
+    },
+    Compare {
+        op: CmpOp,
+        ty: NumTy,
+        dst: usize,
+        a: Value,
+        b: Value,
+    },
     /// A jump to instruction `target` (the thread's length: its end), if `cond` holds.
-    Branch { cond: Option<(CmpOp, NumTy, Value, Value)>, target: usize },
+    Branch {
+        cond: Option<(CmpOp, NumTy, Value, Value)>,
+        target: usize,
+    },
     /// `ret` or `exit`: the thread ends.
     Exit,
 }
@@ -170,9 +223,7 @@ pub fn parse(text: &str) -> Result<LitmusTest, Diagnostic> {
     for (index, t) in test.threads.iter().enumerate() {
         let (group, _) = placed.of_thread[index];
         let cta_mask = |g: usize| -> u64 {
-            (0..placed.local_size as usize)
-                .filter(|&l| placed.work_item_thread[g * placed.local_size as usize + l].is_some())
-                .fold(0u64, |m, l| m | 1 << l)
+            (0..placed.local_size as usize).filter(|&l| placed.work_item_thread[g * placed.local_size as usize + l].is_some()).fold(0u64, |m, l| m | 1 << l)
         };
         let members_of = |meeting: Value| -> u64 {
             let Value::Const(name) = meeting else { return cta_mask(group) };

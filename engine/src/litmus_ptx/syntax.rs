@@ -104,7 +104,11 @@ pub(super) fn read(text: &str) -> Result<Test, Diagnostic> {
     for (thread, name, value, at) in register_inits {
         let Some(t) = reader.threads.get_mut(thread) else {
             let count = reader.threads.len();
-            return Err(error(at, format!("the initial state gives a register of thread P{thread}, but the test has {}", thread_count(count)), "no such thread"));
+            return Err(error(
+                at,
+                format!("the initial state gives a register of thread P{thread}, but the test has {}", thread_count(count)),
+                "no such thread",
+            ));
         };
         let index = t.register(&name, at);
         t.registers[index].initial = value;
@@ -334,8 +338,12 @@ impl Reader {
             let start = c.pos;
             let thread = thread_prefix(c)?;
             let Some((name, name_span)) = c.ident() else {
-                return Err(error(c.found_span(), format!("expected a location or a register such as `P0:r0` in the initial state, found {}", c.found()), "expected a name")
-                    .with_help("write the initial state as `{ x=0; P1:r0=0; }`"));
+                return Err(error(
+                    c.found_span(),
+                    format!("expected a location or a register such as `P0:r0` in the initial state, found {}", c.found()),
+                    "expected a name",
+                )
+                .with_help("write the initial state as `{ x=0; P1:r0=0; }`"));
             };
             c.skip_trivia()?;
             if c.peek() == Some(b'@') {
@@ -343,7 +351,11 @@ impl Reader {
                     .with_note("every location is plain global memory"));
             }
             if !c.eat("=") {
-                return Err(error(c.found_span(), format!("expected `=` and a value after `{}`, found {}", &c.text[start..name_span.end as usize], c.found()), "expected `=`"));
+                return Err(error(
+                    c.found_span(),
+                    format!("expected `=` and a value after `{}`, found {}", &c.text[start..name_span.end as usize], c.found()),
+                    "expected `=`",
+                ));
             }
             c.skip_trivia()?;
             if c.peek() == Some(b'&') || c.peek_ident().is_some() {
@@ -352,8 +364,9 @@ impl Reader {
                 while c.bytes.get(end).is_some_and(|&b| b != b';' && b != b'}' && b != b'\n') {
                     end += 1;
                 }
-                return Err(unsupported(span(start, end), format!("{what} are not supported"))
-                    .with_note("PTX litmus instructions name their locations directly"));
+                return Err(
+                    unsupported(span(start, end), format!("{what} are not supported")).with_note("PTX litmus instructions name their locations directly")
+                );
             }
             let (value, value_span) = c.value(&format!("for `{}`", &c.text[start..name_span.end as usize]))?;
             let entry = span(start, value_span.end as usize);
@@ -389,7 +402,8 @@ impl Reader {
             let start = c.pos;
             let expected = self.threads.len();
             if !(c.peek() == Some(b'P') && c.peek_at(1).is_some_and(|b| b.is_ascii_digit())) {
-                return Err(error(c.found_span(), format!("expected the header of thread P{expected}, found {}", c.found()), "expected a thread header").with_help(help));
+                return Err(error(c.found_span(), format!("expected the header of thread P{expected}, found {}", c.found()), "expected a thread header")
+                    .with_help(help));
             }
             c.pos += 1;
             let (number, digits) = c.unsigned()?.expect("a digit follows");
@@ -415,7 +429,9 @@ impl Reader {
                 let _ = c.skip_trivia();
                 c.eat_word("gpu")
             }) {
-                return Err(error(c.found_span(), format!("expected `, gpu <n>` after the CTA of P{number}, found {}", c.found()), "expected `, gpu`").with_help(help));
+                return Err(
+                    error(c.found_span(), format!("expected `, gpu <n>` after the CTA of P{number}, found {}", c.found()), "expected `, gpu`").with_help(help)
+                );
             }
             c.skip_trivia()?;
             let gpu = header_number(c, &format!("the GPU number of P{number}"))?;
@@ -438,7 +454,11 @@ impl Reader {
             if c.eat(";") {
                 return Ok(());
             }
-            return Err(error(c.found_span(), format!("expected `|` and another thread, or `;` to end the row of headers, found {}", c.found()), "expected `|` or `;`"));
+            return Err(error(
+                c.found_span(),
+                format!("expected `|` and another thread, or `;` to end the row of headers, found {}", c.found()),
+                "expected `|` or `;`",
+            ));
         }
     }
 
@@ -490,7 +510,9 @@ impl Reader {
                     c.pos += 1;
                     let t = &mut self.threads[column];
                     if let Some((_, _, first)) = t.labels.iter().find(|(l, _, _)| l == word) {
-                        return Err(error(at, format!("P{column} defines the label `{word}` twice"), "defined again here").with_label(*first, "first defined here"));
+                        return Err(
+                            error(at, format!("P{column} defines the label `{word}` twice"), "defined again here").with_label(*first, "first defined here")
+                        );
                     }
                     let index = t.instrs.len();
                     t.labels.push((word.to_string(), index, at));
@@ -585,8 +607,9 @@ impl Reader {
                     q.space = Some(at);
                 }
                 "shared" | "local" | "const" | "param" | "shared::cta" | "shared::cluster" => {
-                    return Err(unsupported(at, format!("the `.{word}` state space of `{opcode}` is not supported"))
-                        .with_note("litmus locations are in global memory"))
+                    return Err(
+                        unsupported(at, format!("the `.{word}` state space of `{opcode}` is not supported")).with_note("litmus locations are in global memory")
+                    )
                 }
                 "b32" | "s32" | "u32" | "b64" | "s64" | "u64" => {
                     if q.ty.is_some() {
@@ -689,7 +712,8 @@ impl Reader {
             }
             "setp" => {
                 let Some((cmp, at)) = q.take_one_of(&["eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"]) else {
-                    return Err(error(opcode, format!("`{name}` names no comparison"), "expected e.g. `setp.eq`").with_help("compare with `.eq`, `.ne`, `.lt`, `.le`, `.gt`, `.ge` (or `.lo`, `.ls`, `.hi`, `.hs` unsigned)"));
+                    return Err(error(opcode, format!("`{name}` names no comparison"), "expected e.g. `setp.eq`")
+                        .with_help("compare with `.eq`, `.ne`, `.lt`, `.le`, `.gt`, `.ge` (or `.lo`, `.ls`, `.hi`, `.hs` unsigned)"));
                 };
                 let _ = at;
                 let unsigned = matches!(cmp.as_str(), "lo" | "ls" | "hi" | "hs");
@@ -775,8 +799,10 @@ impl Reader {
         match o {
             Operand::Const(v, _) => Ok(Value::Const(*v)),
             Operand::Name(n, at) if is_register_name(n) => Ok(Value::Reg(self.threads[column].register(n, *at))),
-            Operand::Name(n, at) | Operand::Address(n, at) => Err(unsupported(*at, format!("`{name}` uses the address of `{n}` as a value, which is not supported"))
-                .with_note("values are registers (`r0`, `%r1`) or integer constants; registers holding addresses are not modelled")),
+            Operand::Name(n, at) | Operand::Address(n, at) => {
+                Err(unsupported(*at, format!("`{name}` uses the address of `{n}` as a value, which is not supported"))
+                    .with_note("values are registers (`r0`, `%r1`) or integer constants; registers holding addresses are not modelled"))
+            }
         }
     }
 
@@ -784,8 +810,10 @@ impl Reader {
     fn loc(&mut self, o: &Operand, name: &str) -> Result<usize, Diagnostic> {
         match o {
             Operand::Name(n, at) | Operand::Address(n, at) if !is_register_name(n) => self.location(n, *at),
-            Operand::Name(n, at) | Operand::Address(n, at) => Err(unsupported(*at, format!("`{name}` reaches memory through the register `{n}`, which is not supported"))
-                .with_note("instructions name their location directly, e.g. `ld.weak r0, x`")),
+            Operand::Name(n, at) | Operand::Address(n, at) => {
+                Err(unsupported(*at, format!("`{name}` reaches memory through the register `{n}`, which is not supported"))
+                    .with_note("instructions name their location directly, e.g. `ld.weak r0, x`"))
+            }
             Operand::Const(_, at) => Err(error(*at, format!("`{name}` needs a location here, found a constant"), "expected a location")),
         }
     }
@@ -798,9 +826,13 @@ impl Reader {
             None => l.typed = Some((width, signed, at)),
             Some((w, s, first)) => {
                 if w != width {
-                    return Err(error(at, format!("`{name}` accesses `{}` with {} bits, but it was accessed with {} bits before", l.name, width * 8, w * 8), "another width")
-                        .with_label(first, "first typed here")
-                        .with_note("accesses of different sizes to one location are not supported"));
+                    return Err(error(
+                        at,
+                        format!("`{name}` accesses `{}` with {} bits, but it was accessed with {} bits before", l.name, width * 8, w * 8),
+                        "another width",
+                    )
+                    .with_label(first, "first typed here")
+                    .with_note("accesses of different sizes to one location are not supported"));
                 }
                 if s.is_none() {
                     l.typed = Some((w, signed, first));
@@ -832,7 +864,9 @@ impl Reader {
         };
         if weak {
             if let Some((_, s)) = scope {
-                return Err(error(s, format!("`{name}`: a weak access has no scope"), "unexpected scope").with_help("drop the scope, or make the access `.relaxed`"));
+                return Err(
+                    error(s, format!("`{name}`: a weak access has no scope"), "unexpected scope").with_help("drop the scope, or make the access `.relaxed`")
+                );
             }
             return Ok((order, None, true));
         }
@@ -845,7 +879,8 @@ impl Reader {
         }
         match scope.map(|(s, _)| s).or(default_scope) {
             Some(s) => Ok((order, Some(s), false)),
-            None => Err(error(at.unwrap_or_default(), format!("`{name}` needs a scope"), "no scope").with_help(format!("write `.{word}.cta`, `.{word}.gpu` or `.{word}.sys`"))),
+            None => Err(error(at.unwrap_or_default(), format!("`{name}` needs a scope"), "no scope")
+                .with_help(format!("write `.{word}.cta`, `.{word}.gpu` or `.{word}.sys`"))),
         }
     }
 
@@ -921,7 +956,9 @@ impl Reader {
 
     fn barrier(&mut self, column: usize, name: &str, q: &mut Quals, operands: &[Operand], opcode: Span, whole: Span) -> Result<Op, Diagnostic> {
         if let Some((w, at)) = q.take_one_of(&["red", "warp"]) {
-            return Err(unsupported(at, format!("`{name}` is not supported: `.{w}` barriers are not modelled")).with_help("use `bar.cta.sync` or `bar.cta.arrive`"));
+            return Err(
+                unsupported(at, format!("`{name}` is not supported: `.{w}` barriers are not modelled")).with_help("use `bar.cta.sync` or `bar.cta.arrive`")
+            );
         }
         // `.cta` is the only scope a barrier has.
         if let Some((s, at)) = q.scope.take() {
@@ -935,7 +972,11 @@ impl Reader {
             None => return Err(error(opcode, format!("`{name}` says neither `.sync` nor `.arrive`"), "expected `.sync` or `.arrive`")),
         };
         if operands.is_empty() || operands.len() > 3 {
-            return Err(error(whole, format!("`{name}` takes one to three operands (barrier, resource, thread count), found {}", operands.len()), "wrong operands"));
+            return Err(error(
+                whole,
+                format!("`{name}` takes one to three operands (barrier, resource, thread count), found {}", operands.len()),
+                "wrong operands",
+            ));
         }
         let mut values = Vec::with_capacity(3);
         for o in operands {
@@ -952,8 +993,12 @@ impl Reader {
         }
         let meeting = values[0];
         if values.len() > 1 && !matches!(meeting, Value::Const(_)) {
-            return Err(error(operands[0].span(), format!("`{name}`: with a resource, the first operand names the meeting and must be a constant"), "not a constant")
-                .with_note("`bar.cta.sync a, b` is meeting `a` on barrier resource `b`, as in Dat3M's format"));
+            return Err(error(
+                operands[0].span(),
+                format!("`{name}`: with a resource, the first operand names the meeting and must be a constant"),
+                "not a constant",
+            )
+            .with_note("`bar.cta.sync a, b` is meeting `a` on barrier resource `b`, as in Dat3M's format"));
         }
         if let Value::Const(n) = meeting {
             let t = &mut self.threads[column];
@@ -989,8 +1034,12 @@ impl Reader {
                 _ => true,
             };
             if !fits {
-                return Err(error(l.initial_span.unwrap_or(l.span), format!("the initial value of `{}` does not fit its type, {}", l.name, l.elem.name()), "out of range")
-                    .with_help("give the location a 64-bit type with a typed access such as `ld.weak.s64`"));
+                return Err(error(
+                    l.initial_span.unwrap_or(l.span),
+                    format!("the initial value of `{}` does not fit its type, {}", l.name, l.elem.name()),
+                    "out of range",
+                )
+                .with_help("give the location a 64-bit type with a typed access such as `ld.weak.s64`"));
             }
         }
         Ok(())
@@ -1132,9 +1181,7 @@ fn fence(mnemonic: &str, name: &str, q: &mut Quals, opcode: Span) -> Result<Op, 
         None => order::ACQ_REL,
         Some((w, _)) if w == "sc" => order::SEQ_CST,
         Some((w, _)) if w == "acq_rel" => order::ACQ_REL,
-        Some((w, at)) => {
-            return Err(error(at, format!("`{name}`: a fence is `.sc` or `.acq_rel`, not `.{w}`"), "not a fence order"))
-        }
+        Some((w, at)) => return Err(error(at, format!("`{name}`: a fence is `.sc` or `.acq_rel`, not `.{w}`"), "not a fence order")),
     };
     let Some((scope, _)) = q.scope.take() else {
         return Err(error(opcode, format!("`{name}` needs a scope"), "no scope").with_help("write e.g. `fence.sc.gpu` or `fence.acq_rel.cta`"));

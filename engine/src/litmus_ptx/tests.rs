@@ -121,7 +121,10 @@ fn sc_fences_whose_scopes_include_each_other_forbid_store_buffering() {
     // A system fence and a gpu fence on one GPU are morally strong.
     assert!(!verdict(SB_FENCES, MemoryModel::Relaxed));
     // Across GPUs the gpu fence does not reach the other thread.
-    assert!(verdict(&SB_FENCES.replace("P1@cta 1,gpu 0", "P1@cta 1,gpu 1").replace("ld.relaxed.gpu", "ld.relaxed.sys").replace("st.relaxed.gpu", "st.relaxed.sys"), MemoryModel::Relaxed));
+    assert!(verdict(
+        &SB_FENCES.replace("P1@cta 1,gpu 0", "P1@cta 1,gpu 1").replace("ld.relaxed.gpu", "ld.relaxed.sys").replace("st.relaxed.gpu", "st.relaxed.sys"),
+        MemoryModel::Relaxed
+    ));
     // Acquire-release fences do not forbid it.
     assert!(verdict(&SB_FENCES.replace("fence.sc", "fence.acq_rel"), MemoryModel::Relaxed));
 }

@@ -102,8 +102,9 @@ impl<'u> FnLowerer<'_, 'u> {
             "atomic_load" => ("load", 1),
             "atomic_exchange" => ("exchange", 2),
             "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" => ("cmpxchg", 3),
-            "atomic_fetch_add" | "atomic_fetch_sub" | "atomic_fetch_or" | "atomic_fetch_xor" | "atomic_fetch_and"
-            | "atomic_fetch_min" | "atomic_fetch_max" => ("fetch", 2),
+            "atomic_fetch_add" | "atomic_fetch_sub" | "atomic_fetch_or" | "atomic_fetch_xor" | "atomic_fetch_and" | "atomic_fetch_min" | "atomic_fetch_max" => {
+                ("fetch", 2)
+            }
             "atomic_flag_test_and_set" => ("test_and_set", 1),
             "atomic_flag_clear" => ("clear", 1),
             "atomic_work_item_fence" if !explicit => ("fence", 3),
@@ -146,7 +147,11 @@ impl<'u> FnLowerer<'_, 'u> {
         let allowed: Vec<usize> = if explicit { vec![fixed + orders, fixed + orders + 1] } else { vec![fixed] };
         if !allowed.contains(&args.len()) {
             let counts: Vec<String> = allowed.iter().map(|n| n.to_string()).collect();
-            return Err(type_error(span, format!("`{name}` takes {} arguments, but {} were given", counts.join(" or "), args.len()), "wrong number of arguments"));
+            return Err(type_error(
+                span,
+                format!("`{name}` takes {} arguments, but {} were given", counts.join(" or "), args.len()),
+                "wrong number of arguments",
+            ));
         }
         let order_name = |o: u8| match o {
             RELAXED => "memory_order_relaxed",

@@ -12,11 +12,10 @@ use super::*;
 /// GPUVerify's specification functions (`__requires`, `__global_invariant`, `__read_offset_bytes`,
 /// ...): they describe all executions, which a simulator of one execution cannot evaluate.
 pub(super) fn is_verifier_annotation(name: &str) -> bool {
-    const PREFIXES: [&str; 10] = [
-        "__requires", "__ensures", "__invariant", "__global_invariant", "__assert", "__assume", "__read", "__write",
-        "__atomic_has_taken_value", "__implies",
-    ];
-    PREFIXES.iter().any(|p| name.starts_with(p)) || matches!(name, "__writes_to" | "__reads_from" | "__no_read" | "__no_write" | "__same_group" | "__distinct_id" | "__other_int")
+    const PREFIXES: [&str; 10] =
+        ["__requires", "__ensures", "__invariant", "__global_invariant", "__assert", "__assume", "__read", "__write", "__atomic_has_taken_value", "__implies"];
+    PREFIXES.iter().any(|p| name.starts_with(p))
+        || matches!(name, "__writes_to" | "__reads_from" | "__no_read" | "__no_write" | "__same_group" | "__distinct_id" | "__other_int")
 }
 
 impl<'u> FnLowerer<'_, 'u> {
@@ -34,8 +33,12 @@ impl<'u> FnLowerer<'_, 'u> {
         }
         let expect_args = |n: usize, usage: &str| -> Result<(), Diagnostic> {
             if args.len() != n {
-                return Err(type_error(span, format!("`{name}` takes {n} argument{}, but {} were given", if n == 1 { "" } else { "s" }, args.len()), "wrong number of arguments")
-                    .with_help(format!("call it as {usage}")));
+                return Err(type_error(
+                    span,
+                    format!("`{name}` takes {n} argument{}, but {} were given", if n == 1 { "" } else { "s" }, args.len()),
+                    "wrong number of arguments",
+                )
+                .with_help(format!("call it as {usage}")));
             }
             Ok(())
         };
@@ -55,9 +58,12 @@ impl<'u> FnLowerer<'_, 'u> {
         if name == "__interleave_observe" {
             // The litmus reader's way of keeping a thread's registers past its end.
             expect_args(2, "__interleave_observe(SLOT, VALUE)")?;
-            let slot = self.types.eval_int(&args[0]).ok().and_then(|v| u32::try_from(v).ok()).ok_or_else(|| {
-                type_error(args[0].span, "the observation slot must be a constant", "not a constant")
-            })?;
+            let slot = self
+                .types
+                .eval_int(&args[0])
+                .ok()
+                .and_then(|v| u32::try_from(v).ok())
+                .ok_or_else(|| type_error(args[0].span, "the observation slot must be a constant", "not a constant"))?;
             let value = self.rvalue(&args[1])?;
             let value = self.convert(value, &Ty::Scalar(ElemType::Long), args[1].span)?;
             self.emit(Instr::Observe { slot, src: value.reg }, span);
@@ -65,8 +71,14 @@ impl<'u> FnLowerer<'_, 'u> {
         }
         if matches!(
             name.as_str(),
-            "enqueue_kernel" | "get_default_queue" | "enqueue_marker" | "ndrange_1D" | "ndrange_2D" | "ndrange_3D"
-                | "get_kernel_work_group_size" | "capture_event_profiling_info"
+            "enqueue_kernel"
+                | "get_default_queue"
+                | "enqueue_marker"
+                | "ndrange_1D"
+                | "ndrange_2D"
+                | "ndrange_3D"
+                | "get_kernel_work_group_size"
+                | "capture_event_profiling_info"
         ) {
             return Err(Diagnostic::error("unsupported", format!("device-side enqueue (`{name}`) is not supported"))
                 .with_span(callee.span, "device-side enqueue")
@@ -228,7 +240,11 @@ impl<'u> FnLowerer<'_, 'u> {
                 Ty::Scalar(t @ (ElemType::Int | ElemType::UInt | ElemType::Long | ElemType::ULong)) => *t,
                 Ty::Scalar(ElemType::Float) if op == AtomicOp::Xchg => ElemType::Float,
                 other => {
-                    return Err(type_error(args[0].span, format!("`{name}` works on int, uint, long or ulong, not `{}`", other.describe()), "wrong element type"))
+                    return Err(type_error(
+                        args[0].span,
+                        format!("`{name}` works on int, uint, long or ulong, not `{}`", other.describe()),
+                        "wrong element type",
+                    ))
                 }
             };
             if !matches!(space, Space::Global | Space::Local) {
@@ -277,14 +293,16 @@ impl<'u> FnLowerer<'_, 'u> {
             for _ in &p.ty.pointers {
                 ty = match ty {
                     Ty::Ptr { pointee, .. } => *pointee,
-                    other => {
-                        return Err(type_error(a.span, format!("cannot deduce `{word}`: expected a pointer, found `{}`", other.describe()), "here"))
-                    }
+                    other => return Err(type_error(a.span, format!("cannot deduce `{word}`: expected a pointer, found `{}`", other.describe()), "here")),
                 };
             }
             match &bound[k] {
                 Some(prev) if *prev != ty => {
-                    return Err(type_error(a.span, format!("`{word}` is deduced both as `{}` and as `{}`", prev.describe(), ty.describe()), "conflicting deduction"))
+                    return Err(type_error(
+                        a.span,
+                        format!("`{word}` is deduced both as `{}` and as `{}`", prev.describe(), ty.describe()),
+                        "conflicting deduction",
+                    ))
                 }
                 _ => bound[k] = Some(ty),
             }
@@ -305,8 +323,7 @@ impl<'u> FnLowerer<'_, 'u> {
         if self.work.len() >= MAX_INSTANCES {
             return Err(unsupported(span, &format!("more than {MAX_INSTANCES} template instances")));
         }
-        let saved: Vec<(String, Option<Ty>)> =
-            bindings.iter().map(|(n, ty)| (n.clone(), self.types.bind(n, Some(ty.clone())))).collect();
+        let saved: Vec<(String, Option<Ty>)> = bindings.iter().map(|(n, ty)| (n.clone(), self.types.bind(n, Some(ty.clone())))).collect();
         let sig = signature(self.types, t);
         for (n, prev) in saved {
             self.types.bind(&n, prev);
@@ -345,7 +362,11 @@ impl<'u> FnLowerer<'_, 'u> {
                         continue;
                     }
                     Ok(Place::Mem(_, ty, _)) | Ok(Place::Reg(_, ty)) => {
-                        return Err(type_error(a.span, format!("a `{}&` parameter needs a `{}` variable, not a `{}`", pointee.describe(), pointee.describe(), ty.describe()), "here"))
+                        return Err(type_error(
+                            a.span,
+                            format!("a `{}&` parameter needs a `{}` variable, not a `{}`", pointee.describe(), pointee.describe(), ty.describe()),
+                            "here",
+                        ))
                     }
                     _ => return Err(type_error(a.span, "a reference parameter needs a variable, not a value", "not an lvalue")),
                 }

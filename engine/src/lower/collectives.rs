@@ -92,15 +92,21 @@ impl<'u> FnLowerer<'_, 'u> {
         let (min, max, usage) = match kind {
             GroupCollective::All | GroupCollective::Any => (1, 1, format!("{name}(predicate)")),
             GroupCollective::Broadcast if warp => (2, 2, format!("{name}(x, sub_group_local_id)")),
-            GroupCollective::Broadcast => (2, 4, format!("{name}(x, local_id), {name}(x, local_id_x, local_id_y) or {name}(x, local_id_x, local_id_y, local_id_z)")),
+            GroupCollective::Broadcast => {
+                (2, 4, format!("{name}(x, local_id), {name}(x, local_id_x, local_id_y) or {name}(x, local_id_x, local_id_y, local_id_z)"))
+            }
             GroupCollective::Barrier => (1, 2, format!("{name}(CLK_LOCAL_MEM_FENCE) or {name}(CLK_LOCAL_MEM_FENCE, memory_scope_sub_group)")),
             _ => (1, 1, format!("{name}(x)")),
         };
         if args.len() < min || args.len() > max {
             let takes = if min == max { format!("{min}") } else { format!("{min} to {max}") };
             let given = if args.len() == 1 { "1 was".to_string() } else { format!("{} were", args.len()) };
-            return Err(type_error(span, format!("`{name}` takes {takes} argument{}, but {given} given", if max == 1 { "" } else { "s" }), "wrong number of arguments")
-                .with_help(format!("call it as {usage}")));
+            return Err(type_error(
+                span,
+                format!("`{name}` takes {takes} argument{}, but {given} given", if max == 1 { "" } else { "s" }),
+                "wrong number of arguments",
+            )
+            .with_help(format!("call it as {usage}")));
         }
         let dst = self.reg()?;
         let (op, a, b, ty) = match kind {
@@ -161,8 +167,10 @@ impl<'u> FnLowerer<'_, 'u> {
             }
             Ty::Half => Err(type_error(e.span, format!("`{name}` does not take `half` values"), "half value")
                 .with_help("convert to float first, e.g. (float)x, or load the value with vload_half")),
-            ref other => Err(type_error(e.span, format!("`{name}` takes a scalar int, uint, long, ulong, float or double, not `{}`", other.describe()), "not a scalar")
-                .with_help("apply it to each component separately")),
+            ref other => {
+                Err(type_error(e.span, format!("`{name}` takes a scalar int, uint, long, ulong, float or double, not `{}`", other.describe()), "not a scalar")
+                    .with_help("apply it to each component separately"))
+            }
         }
     }
 

@@ -11,9 +11,7 @@ use super::*;
 /// The register form of a scalar type after integer promotion.
 pub fn num_ty(t: ElemType) -> NumTy {
     match t {
-        ElemType::Bool | ElemType::Char | ElemType::UChar | ElemType::Short | ElemType::UShort | ElemType::Int => {
-            NumTy::I32
-        }
+        ElemType::Bool | ElemType::Char | ElemType::UChar | ElemType::Short | ElemType::UShort | ElemType::Int => NumTy::I32,
         ElemType::UInt => NumTy::U32,
         ElemType::Long => NumTy::I64,
         ElemType::ULong => NumTy::U64,

@@ -48,10 +48,58 @@ pub(super) enum CudaLibrary {
 /// The math functions OpenCL C and CUDA share by name, whose CUDA single-precision forms add
 /// an `f` (`sqrtf`); CUDA's double-precision forms have the OpenCL name itself.
 pub(super) const SHARED_MATH: &[&str] = &[
-    "sqrt", "rsqrt", "cbrt", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",
-    "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "pow", "fabs", "floor", "ceil", "round", "trunc", "rint", "fmin",
-    "fmax", "fmod", "hypot", "copysign", "fdim", "remainder", "nextafter", "fma", "erf", "erfc", "tgamma", "lgamma", "sinpi", "cospi",
-    "ldexp", "ilogb", "logb", "frexp", "modf", "remquo",
+    "sqrt",
+    "rsqrt",
+    "cbrt",
+    "exp",
+    "exp2",
+    "exp10",
+    "expm1",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "atan2",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "pow",
+    "fabs",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "rint",
+    "fmin",
+    "fmax",
+    "fmod",
+    "hypot",
+    "copysign",
+    "fdim",
+    "remainder",
+    "nextafter",
+    "fma",
+    "erf",
+    "erfc",
+    "tgamma",
+    "lgamma",
+    "sinpi",
+    "cospi",
+    "ldexp",
+    "ilogb",
+    "logb",
+    "frexp",
+    "modf",
+    "remquo",
 ];
 
 pub(super) fn cuda_library(name: &str) -> Option<CudaLibrary> {
@@ -232,13 +280,16 @@ impl<'u> FnLowerer<'_, 'u> {
             CudaLibrary::SumOfAbsoluteDifference => Some(3),
         };
         if let Some(n) = arity.filter(|n| *n != args.len()) {
-            return Err(type_error(span, format!("`{name}` takes {n} argument{}, but {} were given", if n == 1 { "" } else { "s" }, args.len()), "wrong number of arguments"));
+            return Err(type_error(
+                span,
+                format!("`{name}` takes {n} argument{}, but {} were given", if n == 1 { "" } else { "s" }, args.len()),
+                "wrong number of arguments",
+            ));
         }
         let expr = |kind: ExprKind| ast::Expr { kind, span };
         let boxed = |e: &ast::Expr| Box::new(e.clone());
-        let call = |function: &str, args: Vec<ast::Expr>| {
-            ExprKind::Call(Box::new(ast::Expr { kind: ExprKind::Ident(function.to_string()), span: callee }), args)
-        };
+        let call =
+            |function: &str, args: Vec<ast::Expr>| ExprKind::Call(Box::new(ast::Expr { kind: ExprKind::Ident(function.to_string()), span: callee }), args);
         match library {
             CudaLibrary::Builtin(builtin) => self.call(&ast::Expr { kind: ExprKind::Ident(builtin.to_string()), span: callee }, args, span),
             CudaLibrary::Convert { to, rounding } => {

@@ -101,9 +101,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 self.read(place, span)
             }
             ExprKind::Unary(UnOp::AddrOf, inner) => match self.place(inner)? {
-                Place::Mem(addr, ty, space) => {
-                    Ok(Val { reg: addr, ty: Ty::Ptr { pointee: Box::new(ty), space, is_const: false } })
-                }
+                Place::Mem(addr, ty, space) => Ok(Val { reg: addr, ty: Ty::Ptr { pointee: Box::new(ty), space, is_const: false } }),
                 Place::Reg(..) | Place::Lanes(..) => Err(type_error(span, "cannot take the address of this value", "here")),
             },
             ExprKind::Unary(op @ (UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec), inner) => {
@@ -414,9 +412,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 return Err(type_error(span, format!("mismatched vector types `{}` and `{}`", a.ty.describe(), b.ty.describe()), "here"))
             }
             (v @ Ty::Vector(..), Ty::Scalar(_)) | (Ty::Scalar(_), v @ Ty::Vector(..)) | (v @ Ty::Vector(..), Ty::Vector(..)) => v.clone(),
-            (x, y) => {
-                return Err(type_error(span, format!("invalid operands `{}` and `{}` for this operator", x.describe(), y.describe()), "here"))
-            }
+            (x, y) => return Err(type_error(span, format!("invalid operands `{}` and `{}` for this operator", x.describe(), y.describe()), "here")),
         };
         let Ty::Vector(e, n) = vt else { return unreachable_ty(span) };
         let a = self.convert(a, &vt, span)?;
@@ -507,8 +503,9 @@ impl<'u> FnLowerer<'_, 'u> {
         let common = common_num(num_ty(ta), num_ty(tb));
         let ct = Ty::Scalar(elem_of_num(common));
         if common.is_float() && matches!(op, BinOp::Rem | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor) {
-            return Err(type_error(span, "this operator needs integer operands", "floating-point operand")
-                .with_help("use fmod() for a floating-point remainder"));
+            return Err(
+                type_error(span, "this operator needs integer operands", "floating-point operand").with_help("use fmod() for a floating-point remainder")
+            );
         }
         let a = self.convert(a, &ct, span)?;
         let b = self.convert(b, &ct, span)?;

@@ -231,9 +231,7 @@ impl<'u> FnLowerer<'_, 'u> {
         }
         match kind {
             MathKind::Float | MathKind::FloatInt | MathKind::Relational | MathKind::IntResult if !e.is_float() => e = ElemType::Float,
-            MathKind::Int if e.is_float() => {
-                return Err(type_error(span, format!("`{name}` takes integers, not floating-point values"), "here"))
-            }
+            MathKind::Int if e.is_float() => return Err(type_error(span, format!("`{name}` takes integers, not floating-point values"), "here")),
             _ => {}
         }
         Ok((e, lanes))
@@ -356,8 +354,12 @@ impl<'u> FnLowerer<'_, 'u> {
         let space = match &p.ty {
             Ty::Ptr { pointee, space, is_const: false } if **pointee == out_ty && *space != Space::Constant => *space,
             other => {
-                return Err(type_error(p_arg.span, format!("`{name}` stores through a pointer to `{}`, not a `{}`", out_ty.describe(), other.describe()), "here")
-                    .with_help(format!("pass the address of a writable `{}`", out_ty.describe())))
+                return Err(type_error(
+                    p_arg.span,
+                    format!("`{name}` stores through a pointer to `{}`, not a `{}`", out_ty.describe(), other.describe()),
+                    "here",
+                )
+                .with_help(format!("pass the address of a writable `{}`", out_ty.describe())))
             }
         };
         let (value, stored) = (self.regs(n as u32)?, self.regs(n as u32)?);
@@ -373,8 +375,9 @@ impl<'u> FnLowerer<'_, 'u> {
     /// gives a double, any narrower integer a float.
     pub(super) fn nan(&mut self, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
         let [code] = args else {
-            return Err(type_error(span, format!("`nan` takes 1 argument, but {} were given", args.len()), "wrong number of arguments")
-                .with_help("call it as nan(0u)"));
+            return Err(
+                type_error(span, format!("`nan` takes 1 argument, but {} were given", args.len()), "wrong number of arguments").with_help("call it as nan(0u)")
+            );
         };
         let v = self.rvalue(code)?;
         let (e, n) = match v.ty {
@@ -421,8 +424,12 @@ impl<'u> FnLowerer<'_, 'u> {
         };
         let lo_ty = if n == 1 { Ty::Scalar(lo_e) } else { Ty::Vector(lo_e, n) };
         if lanes(&vl.ty) != Some((lo_e, n)) {
-            return Err(type_error(lo.span, format!("with a `{}` hi, `upsample` needs a `{}` lo, not a `{}`", vh.ty.describe(), lo_ty.describe(), vl.ty.describe()), "here")
-                .with_help(format!("convert it: ({})x", lo_ty.describe())));
+            return Err(type_error(
+                lo.span,
+                format!("with a `{}` hi, `upsample` needs a `{}` lo, not a `{}`", vh.ty.describe(), lo_ty.describe(), vl.ty.describe()),
+                "here",
+            )
+            .with_help(format!("convert it: ({})x", lo_ty.describe())));
         }
         let shift = self.constant(he.size() * 8, E::ULong, span)?;
         let dst = self.regs(n as u32)?;
@@ -462,9 +469,7 @@ impl<'u> FnLowerer<'_, 'u> {
             Ty::Scalar(_) | Ty::Half => 1,
             Ty::Vector(_, 3) => 4,
             Ty::Vector(_, n) => n as u64,
-            other => {
-                return Err(type_error(operand.span, format!("`vec_step` takes a scalar or vector type or value, not a `{}`", other.describe()), "here"))
-            }
+            other => return Err(type_error(operand.span, format!("`vec_step` takes a scalar or vector type or value, not a `{}`", other.describe()), "here")),
         };
         self.constant(steps, ElemType::Int, span)
     }
@@ -661,11 +666,19 @@ impl<'u> FnLowerer<'_, 'u> {
             (Space::Local, Space::Global | Space::Constant) => true,
             (Space::Global, Space::Local) => false,
             _ => {
-                return Err(type_error(span, format!("`{name}` copies between __local and __global memory, not from `{}` to `{}`", from.ty.describe(), to.ty.describe()), "here"))
+                return Err(type_error(
+                    span,
+                    format!("`{name}` copies between __local and __global memory, not from `{}` to `{}`", from.ty.describe(), to.ty.describe()),
+                    "here",
+                ))
             }
         };
         if tp != fp {
-            return Err(type_error(span, format!("`{name}` needs both pointers to the same element type, not `{}` and `{}`", to.ty.describe(), from.ty.describe()), "here"));
+            return Err(type_error(
+                span,
+                format!("`{name}` needs both pointers to the same element type, not `{}` and `{}`", to.ty.describe(), from.ty.describe()),
+                "here",
+            ));
         }
         let elem_size = tp.size();
         if !matches!(**tp, Ty::Scalar(_) | Ty::Vector(..)) || elem_size > 128 {
@@ -682,23 +695,21 @@ impl<'u> FnLowerer<'_, 'u> {
         let ev = self.rvalue(&args[want - 1])?;
         let ev = self.convert(ev, &Ty::Event, args[want - 1].span)?;
         let dst = self.reg()?;
-        let instr = Instr::AsyncCopy {
-            dst,
-            to: to.reg,
-            from: from.reg,
-            count: count.reg,
-            stride: stride.reg,
-            event: ev.reg,
-            elem_size: elem_size as u32,
-            to_local,
-        };
+        let instr =
+            Instr::AsyncCopy { dst, to: to.reg, from: from.reg, count: count.reg, stride: stride.reg, event: ev.reg, elem_size: elem_size as u32, to_local };
         self.emit(instr, span);
         Ok(Val { reg: dst, ty: Ty::Event })
     }
 
     /// The argument count (`(offset, p)` or `(data, offset, p)`) and the pointer operand of the
     /// vload/vstore families.
-    pub(super) fn load_store_pointer<'e>(&mut self, name: &str, store: bool, args: &'e [ast::Expr], span: Span) -> Result<(usize, &'e ast::Expr, Val), Diagnostic> {
+    pub(super) fn load_store_pointer<'e>(
+        &mut self,
+        name: &str,
+        store: bool,
+        args: &'e [ast::Expr],
+        span: Span,
+    ) -> Result<(usize, &'e ast::Expr, Val), Diagnostic> {
         let want = if store { 3 } else { 2 };
         if args.len() != want {
             let usage = if store { format!("{name}(data, offset, pointer)") } else { format!("{name}(offset, pointer)") };
@@ -712,13 +723,20 @@ impl<'u> FnLowerer<'_, 'u> {
 
     /// Loads and stores of `half` data, converting to and from `float`.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn half_memory(&mut self, name: &str, store: bool, n: u8, aligned: bool, rounding: MathOp, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+    pub(super) fn half_memory(
+        &mut self,
+        name: &str,
+        store: bool,
+        n: u8,
+        aligned: bool,
+        rounding: MathOp,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Val, Diagnostic> {
         let (want, p_arg, p) = self.load_store_pointer(name, store, args, span)?;
         match &p.ty {
             Ty::Ptr { pointee, .. } if **pointee == Ty::Half => {}
-            other => {
-                return Err(type_error(p_arg.span, format!("`{name}` needs a pointer to half, not `{}`", other.describe()), "here"))
-            }
+            other => return Err(type_error(p_arg.span, format!("`{name}` needs a pointer to half, not `{}`", other.describe()), "here")),
         }
         let offset = self.rvalue(&args[want - 2])?;
         let offset = self.convert(offset, &Ty::Scalar(ElemType::Long), args[want - 2].span)?;
@@ -791,8 +809,7 @@ impl<'u> FnLowerer<'_, 'u> {
 
     pub(super) fn printf(&mut self, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
         let Some(ast::Expr { kind: ExprKind::Str(format), .. }) = args.first() else {
-            return Err(type_error(span, "printf needs a string literal as its format", "here")
-                .with_help("write printf(\"%d\\n\", x)"));
+            return Err(type_error(span, "printf needs a string literal as its format", "here").with_help("write printf(\"%d\\n\", x)"));
         };
         let format_index = self.program.strings.len() as u32;
         self.program.strings.push(format.clone());

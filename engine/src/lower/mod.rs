@@ -20,8 +20,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::diag::{Diagnostic, Span};
 use crate::ir::{
-    self, AtomicOp, CollectiveOp, MathOp, BinaryOp, CmpOp, Instr, Kernel, KernelParam, LocalDecl, NumTy, ParamKind, PrintfArg, Query, ScanOp,
-    Reg, UnaryOp,
+    self, AtomicOp, BinaryOp, CmpOp, CollectiveOp, Instr, Kernel, KernelParam, LocalDecl, MathOp, NumTy, ParamKind, PrintfArg, Query, Reg, ScanOp, UnaryOp,
 };
 use crate::scenario::{Dialect, ElemType};
 use crate::syntax::ast::{self, AddrSpaceQual, BinOp, Designator, ExprKind, Initializer, Item, StmtKind, TypeExpr, UnOp};
@@ -162,8 +161,7 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str, option
                         .with_label(sig.span, "first declared here"));
                 }
                 if sig.defined && f.body.is_some() {
-                    return Err(type_error(f.name_span, format!("`{}` is defined twice", f.name), "second definition")
-                        .with_label(sig.span, "first definition"));
+                    return Err(type_error(f.name_span, format!("`{}` is defined twice", f.name), "second definition").with_label(sig.span, "first definition"));
                 }
                 id
             }
@@ -190,8 +188,7 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str, option
         let (id, f, bindings) = work[next].clone();
         next += 1;
         let id = id as usize;
-        let saved: Vec<(String, Option<Ty>)> =
-            bindings.iter().map(|(n, t)| (n.clone(), types.bind(n, Some(t.clone())))).collect();
+        let saved: Vec<(String, Option<Ty>)> = bindings.iter().map(|(n, t)| (n.clone(), types.bind(n, Some(t.clone())))).collect();
         let mut lowerer = FnLowerer {
             id: id as u32,
             sigs: &mut sigs,
@@ -240,8 +237,12 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str, option
                     Ty::Scalar(t) => ParamKind::Scalar(*t),
                     Ty::Ptr { pointee, space, is_const } => {
                         if *space == Space::Private {
-                            return Err(type_error(p.name_span, "a kernel's pointer parameters must point to __global, __constant or __local memory", "private pointer parameter")
-                                .with_help(format!("write `__global {}` for a buffer", p.ty.base.words.join(" "))));
+                            return Err(type_error(
+                                p.name_span,
+                                "a kernel's pointer parameters must point to __global, __constant or __local memory",
+                                "private pointer parameter",
+                            )
+                            .with_help(format!("write `__global {}` for a buffer", p.ty.base.words.join(" "))));
                         }
                         // Buffers of vectors are reported by element; of structs or pointers, as bytes.
                         let elem = match pointee.as_ref() {

@@ -106,9 +106,7 @@ impl<'u> FnLowerer<'_, 'u> {
     pub(super) fn read(&mut self, place: Place, span: Span) -> Result<Val, Diagnostic> {
         match place {
             Place::Reg(reg, ty) => Ok(Val { reg, ty }),
-            Place::Mem(addr, Ty::Array { elem, .. }, space) => {
-                Ok(Val { reg: addr, ty: Ty::Ptr { pointee: elem, space, is_const: false } })
-            }
+            Place::Mem(addr, Ty::Array { elem, .. }, space) => Ok(Val { reg: addr, ty: Ty::Ptr { pointee: elem, space, is_const: false } }),
             // A struct value is represented by its address; assignments copy from it.
             Place::Mem(addr, ty @ Ty::Record { .. }, _) => Ok(Val { reg: addr, ty }),
             Place::Mem(addr, Ty::Vector(e, n), space) => {
@@ -321,9 +319,7 @@ impl<'u> FnLowerer<'_, 'u> {
                             return Ok(Place::Lanes(inner, lanes.iter().map(|&l| outer[l as usize]).collect()));
                         }
                         Place::Mem(addr, ty, space) => (addr, ty, space),
-                        Place::Reg(_, ty) => {
-                            return Err(type_error(base.span, format!("a `{}` has no members", ty.describe()), "not a struct"))
-                        }
+                        Place::Reg(_, ty) => return Err(type_error(base.span, format!("a `{}` has no members", ty.describe()), "not a struct")),
                     }
                 };
                 let Ty::Record { id, .. } = ty else {

@@ -26,11 +26,7 @@ pub(super) fn signature(types: &mut Types, f: &ast::Function) -> Result<(Ty, Vec
             let mut elem = p.ty.clone();
             elem.arrays.remove(0);
             let elem = types.resolve(&elem)?;
-            let space = if p.ty.pointers.is_empty() {
-                space_of(p.ty.base.space, types.default_pointee, p.ty.base.span)?
-            } else {
-                Space::Private
-            };
+            let space = if p.ty.pointers.is_empty() { space_of(p.ty.base.space, types.default_pointee, p.ty.base.span)? } else { Space::Private };
             Ty::Ptr { pointee: Box::new(elem), space, is_const: p.ty.base.is_const && p.ty.pointers.is_empty() }
         };
         if ty == Ty::Void && f.params.len() == 1 && p.name.is_empty() {
@@ -205,14 +201,19 @@ pub(super) fn positional(types: &Types, ty: &Ty, items: &[Initializer], span: Sp
                 let index = match (first, ty) {
                     (Designator::Index(e), Ty::Array { len, .. }) => {
                         let i = types.eval_int(e)?;
-                        u64::try_from(i).ok().filter(|i| i < len).ok_or_else(|| {
-                            type_error(e.span, format!("index {i} is outside the array of {len}"), "this index")
-                        })?
+                        u64::try_from(i)
+                            .ok()
+                            .filter(|i| i < len)
+                            .ok_or_else(|| type_error(e.span, format!("index {i} is outside the array of {len}"), "this index"))?
                     }
-                    (Designator::Member(name, name_span), Ty::Record { .. }) => members.iter().position(|m| &m.name == name).ok_or_else(|| {
-                        type_error(*name_span, format!("`{}` has no member `{name}`", ty.describe()), "no such member")
-                    })? as u64,
-                    (Designator::Index(e), _) => return Err(type_error(e.span, format!("an index designator needs an array, not a `{}`", ty.describe()), "here")),
+                    (Designator::Member(name, name_span), Ty::Record { .. }) => members
+                        .iter()
+                        .position(|m| &m.name == name)
+                        .ok_or_else(|| type_error(*name_span, format!("`{}` has no member `{name}`", ty.describe()), "no such member"))?
+                        as u64,
+                    (Designator::Index(e), _) => {
+                        return Err(type_error(e.span, format!("an index designator needs an array, not a `{}`", ty.describe()), "here"))
+                    }
                     (Designator::Member(_, s), _) => {
                         return Err(type_error(*s, format!("a member designator needs a struct or union, not a `{}`", ty.describe()), "here"))
                     }
@@ -369,9 +370,8 @@ pub(super) fn const_init(types: &Types, refs: &mut ConstRefs, ty: &Ty, init: &In
             if types.eval_int(e).is_ok_and(|v| v == 0) {
                 return Ok(());
             }
-            let (target, offset) = const_address(types, refs.globals, e).ok_or_else(|| {
-                type_error(e.span, "a program-scope pointer starts as 0 or the address of a program-scope variable", "not such an address")
-            })?;
+            let (target, offset) = const_address(types, refs.globals, e)
+                .ok_or_else(|| type_error(e.span, "a program-scope pointer starts as 0 or the address of a program-scope variable", "not such an address"))?;
             refs.pointers.push(ir::GlobalPointer { at: at as u32, target, offset });
             Ok(())
         }
@@ -433,8 +433,19 @@ pub(super) fn builtin_name(name: &str) -> bool {
         || atomic_op(name).is_some()
         || matches!(
             name,
-            "barrier" | "work_group_barrier" | "mem_fence" | "read_mem_fence" | "write_mem_fence" | "printf" | "min" | "max" | "abs"
-                | "async_work_group_copy" | "async_work_group_strided_copy" | "wait_group_events" | "prefetch"
+            "barrier"
+                | "work_group_barrier"
+                | "mem_fence"
+                | "read_mem_fence"
+                | "write_mem_fence"
+                | "printf"
+                | "min"
+                | "max"
+                | "abs"
+                | "async_work_group_copy"
+                | "async_work_group_strided_copy"
+                | "wait_group_events"
+                | "prefetch"
         )
 }
 

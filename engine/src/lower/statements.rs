@@ -23,9 +23,7 @@ pub(super) fn collect_address_taken_expr(e: &ast::Expr, out: &mut BTreeSet<Strin
             }
             collect_address_taken_expr(inner, out, refs);
         }
-        ExprKind::Unary(_, a) | ExprKind::SizeofExpr(a) | ExprKind::Cast(_, a) | ExprKind::Member(a, _, _) => {
-            collect_address_taken_expr(a, out, refs)
-        }
+        ExprKind::Unary(_, a) | ExprKind::SizeofExpr(a) | ExprKind::Cast(_, a) | ExprKind::Member(a, _, _) => collect_address_taken_expr(a, out, refs),
         ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Index(a, b) | ExprKind::Comma(a, b) => {
             collect_address_taken_expr(a, out, refs);
             collect_address_taken_expr(b, out, refs);
@@ -204,15 +202,7 @@ impl<'u> FnLowerer<'_, 'u> {
         };
         if let Some(place) = place {
             let start = self.here() as u32;
-            self.func.vars.push(ir::DebugVar {
-                name: name.to_string(),
-                type_name: var.ty.describe(),
-                place,
-                elem,
-                count,
-                start,
-                end: u32::MAX,
-            });
+            self.func.vars.push(ir::DebugVar { name: name.to_string(), type_name: var.ty.describe(), place, elem, count, start, end: u32::MAX });
             self.open_vars.push((self.func.vars.len() - 1, scope));
         }
         if let Some(s) = self.scopes.get_mut(scope) {
@@ -250,8 +240,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 _ => {}
             }
         }
-        let prefix: Vec<Instr> =
-            self.allocas.iter().map(|&(dst, size, align, initialised)| Instr::Alloca { dst, size, align, initialised }).collect();
+        let prefix: Vec<Instr> = self.allocas.iter().map(|&(dst, size, align, initialised)| Instr::Alloca { dst, size, align, initialised }).collect();
         let spans = vec![self.span; prefix.len()];
         self.func.code.splice(0..0, prefix);
         self.func.spans.splice(0..0, spans);
@@ -343,32 +332,26 @@ impl<'u> FnLowerer<'_, 'u> {
                 self.finish_loop(end, cont);
                 self.pop_scope();
             }
-            StmtKind::Return(value) => {
-                match (value, &self.ret) {
-                    (None, Ty::Void) => {
-                        self.emit(Instr::Return { src: None }, s.span);
-                    }
-                    (Some(e), Ty::Void) => {
-                        return Err(type_error(e.span, "a void function cannot return a value", "returned here"))
-                    }
-                    (None, ret) => {
-                        return Err(type_error(s.span, format!("this function must return a `{}`", ret.describe()), "missing value"))
-                    }
-                    (Some(e), ret) if ret.is_aggregate() => {
-                        let ret = ret.clone();
-                        let v = self.rvalue(e)?;
-                        let slot = self.ret_slot.unwrap_or(0);
-                        self.write(&Place::Mem(slot, ret, Space::Private), v, e.span)?;
-                        self.emit(Instr::Return { src: None }, s.span);
-                    }
-                    (Some(e), ret) => {
-                        let ret = ret.clone();
-                        let v = self.rvalue(e)?;
-                        let v = self.convert(v, &ret, e.span)?;
-                        self.emit(Instr::Return { src: Some(v.reg) }, s.span);
-                    }
+            StmtKind::Return(value) => match (value, &self.ret) {
+                (None, Ty::Void) => {
+                    self.emit(Instr::Return { src: None }, s.span);
                 }
-            }
+                (Some(e), Ty::Void) => return Err(type_error(e.span, "a void function cannot return a value", "returned here")),
+                (None, ret) => return Err(type_error(s.span, format!("this function must return a `{}`", ret.describe()), "missing value")),
+                (Some(e), ret) if ret.is_aggregate() => {
+                    let ret = ret.clone();
+                    let v = self.rvalue(e)?;
+                    let slot = self.ret_slot.unwrap_or(0);
+                    self.write(&Place::Mem(slot, ret, Space::Private), v, e.span)?;
+                    self.emit(Instr::Return { src: None }, s.span);
+                }
+                (Some(e), ret) => {
+                    let ret = ret.clone();
+                    let v = self.rvalue(e)?;
+                    let v = self.convert(v, &ret, e.span)?;
+                    self.emit(Instr::Return { src: Some(v.reg) }, s.span);
+                }
+            },
             StmtKind::Break | StmtKind::Continue => {
                 let at = self.emit(Instr::Jump { target: 0 }, s.span);
                 let is_break = s.kind == StmtKind::Break;
@@ -393,9 +376,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 self.types.base(spec)?;
             }
             StmtKind::Switch(value, body) => self.switch(value, body, s.span)?,
-            StmtKind::Case(e) => {
-                return Err(type_error(e.span, "`case` outside of a switch", "not directly inside a switch body"))
-            }
+            StmtKind::Case(e) => return Err(type_error(e.span, "`case` outside of a switch", "not directly inside a switch body")),
             StmtKind::Default => return Err(type_error(s.span, "`default` outside of a switch", "here")),
             StmtKind::Goto(name, name_span) => {
                 let at = self.emit(Instr::Jump { target: 0 }, s.span);
@@ -435,9 +416,7 @@ impl<'u> FnLowerer<'_, 'u> {
                     self.emit(Instr::Compare { op: CmpOp::Eq, ty: num_ty(vt), dst, lhs: v.reg, rhs: k.reg }, e.span);
                     case_jumps.push(self.emit(Instr::BranchIf { cond: dst, target: 0 }, e.span));
                 }
-                StmtKind::Default if has_default => {
-                    return Err(type_error(stmt.span, "a switch has two `default` labels", "second default"))
-                }
+                StmtKind::Default if has_default => return Err(type_error(stmt.span, "a switch has two `default` labels", "second default")),
                 StmtKind::Default => has_default = true,
                 _ => {}
             }
@@ -554,8 +533,7 @@ impl<'u> FnLowerer<'_, 'u> {
         }
         // A variable declared without a value lives in private memory, whose bytes remember
         // whether they were written, so reading it before assigning it is reported.
-        let in_memory =
-            matches!(ty, Ty::Array { .. } | Ty::Record { .. }) || self.address_taken.contains(&d.name) || d.init.is_none();
+        let in_memory = matches!(ty, Ty::Array { .. } | Ty::Record { .. }) || self.address_taken.contains(&d.name) || d.init.is_none();
         if in_memory {
             if ty.size() > MAX_PRIVATE_BYTES {
                 return Err(type_error(d.name_span, format!("`{}` needs {} bytes of private memory", d.name, ty.size()), "too large")
@@ -630,9 +608,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 }
                 Ok(())
             }
-            (Ty::Array { .. }, Initializer::Expr(e)) => {
-                Err(type_error(e.span, "an array is initialised with a list in braces", "expected `{ ... }`"))
-            }
+            (Ty::Array { .. }, Initializer::Expr(e)) => Err(type_error(e.span, "an array is initialised with a list in braces", "expected `{ ... }`")),
             (Ty::Record { id, .. }, Initializer::List(items, span)) => {
                 let record = self.types.record(*id).clone();
                 let members = record.members.unwrap_or_default();
@@ -655,10 +631,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 Ok(())
             }
             (Ty::Vector(..), Initializer::List(items, span)) if items.len() > 1 => {
-                let v = self.expr(&ast::Expr {
-                    kind: ExprKind::CompoundLiteral(Box::new(vector_type_expr(ty, *span)), items.clone()),
-                    span: *span,
-                })?;
+                let v = self.expr(&ast::Expr { kind: ExprKind::CompoundLiteral(Box::new(vector_type_expr(ty, *span)), items.clone()), span: *span })?;
                 self.write(&Place::Mem(addr, ty.clone(), Space::Private), v, *span)?;
                 Ok(())
             }

@@ -17,11 +17,23 @@ use crate::trace::Space;
 pub enum Ty {
     Void,
     Scalar(ElemType),
-    Ptr { pointee: Box<Ty>, space: Space, is_const: bool },
-    Array { elem: Box<Ty>, len: u64 },
+    Ptr {
+        pointee: Box<Ty>,
+        space: Space,
+        is_const: bool,
+    },
+    Array {
+        elem: Box<Ty>,
+        len: u64,
+    },
     /// A struct or union: its index in [`Types::records`], with its size and alignment so that
     /// sizes never need the environment.
-    Record { id: u32, size: u64, align: u64, name: std::rc::Rc<str> },
+    Record {
+        id: u32,
+        size: u64,
+        align: u64,
+        name: std::rc::Rc<str>,
+    },
     /// `event_t`, the handle of an asynchronous copy.
     Event,
     /// A vector of 2, 3, 4, 8 or 16 elements (`float4`, `uchar16`).
@@ -157,13 +169,7 @@ const MAX_TYPE_BYTES: u64 = 1 << 32;
 
 impl Types {
     pub fn new(default_pointee: Space) -> Types {
-        let mut types = Types {
-            typedefs: HashMap::new(),
-            tags: HashMap::new(),
-            records: Vec::new(),
-            constants: HashMap::new(),
-            default_pointee,
-        };
+        let mut types = Types { typedefs: HashMap::new(), tags: HashMap::new(), records: Vec::new(), constants: HashMap::new(), default_pointee };
         // OpenCL 2.0's memory_order and memory_scope enumerations (values as in the headers
         // of common implementations; only their identity matters here).
         for (name, value) in [
@@ -209,8 +215,9 @@ impl Types {
         // Zero-length arrays are a common C extension: they hold nothing, so every access to
         // one is reported out of bounds.
         if len < 0 || len > (1 << 32) {
-            return Err(type_error(span, format!("array size {len} is out of range"), "array declared here")
-                .with_note("an array needs between 0 and 2^32 elements"));
+            return Err(
+                type_error(span, format!("array size {len} is out of range"), "array declared here").with_note("an array needs between 0 and 2^32 elements")
+            );
         }
         let ty = Ty::Array { elem: Box::new(elem), len: len as u64 };
         if ty.size() > MAX_TYPE_BYTES {
@@ -257,9 +264,7 @@ impl Types {
             other => other,
         };
         match self.typedefs.get(name) {
-            Some(old) if *old != ty => {
-                Err(type_error(span, format!("`{name}` is already a typedef for a different type"), "redefined here"))
-            }
+            Some(old) if *old != ty => Err(type_error(span, format!("`{name}` is already a typedef for a different type"), "redefined here")),
             _ => {
                 self.typedefs.insert(name.to_string(), ty);
                 Ok(())
@@ -289,11 +294,8 @@ impl Types {
         let (mut size, mut align) = (0u64, 1u64);
         // C++ bases come first, each at its own aligned offset, their members flattened in.
         for (base, span) in &tag.bases {
-            let ty = self
-                .tags
-                .get(&(false, base.clone()))
-                .cloned()
-                .ok_or_else(|| type_error(*span, format!("unknown base struct `{base}`"), "not a struct"))?;
+            let ty =
+                self.tags.get(&(false, base.clone())).cloned().ok_or_else(|| type_error(*span, format!("unknown base struct `{base}`"), "not a struct"))?;
             let Ty::Record { id, size: bsize, align: balign, .. } = ty else { return Err(type_error(*span, "not a struct", "here")) };
             let Some(base_members) = self.records[id as usize].members.clone() else {
                 return Err(type_error(*span, format!("base struct `{base}` is incomplete"), "here"));
@@ -333,9 +335,7 @@ impl Types {
         // Complete an earlier declaration, or add a new record.
         let id = match key.as_ref().and_then(|k| self.tags.get(k)) {
             Some(Ty::Record { id, .. }) if self.records[*id as usize].members.is_none() => *id,
-            Some(_) => {
-                return Err(type_error(tag.span, format!("`{}` is defined twice", record.name), "second definition"))
-            }
+            Some(_) => return Err(type_error(tag.span, format!("`{}` is defined twice", record.name), "second definition")),
             None => {
                 self.records.push(record.clone());
                 (self.records.len() - 1) as u32
@@ -456,9 +456,10 @@ fn scalar_from_words(words: &[String], span: Span) -> Result<Ty, Diagnostic> {
         (true, ["short"] | ["short", "int"]) | (false, ["ushort"]) => ElemType::UShort,
         (false, ["int"] | [] | ["atomic_int"] | ["atomic_flag"] | ["memory_order"] | ["memory_scope"]) => ElemType::Int,
         (true, ["int"] | []) | (false, ["uint"] | ["cl_mem_fence_flags"] | ["atomic_uint"]) => ElemType::UInt,
-        (false, ["long"] | ["long", "int"] | ["long", "long"] | ["ptrdiff_t"] | ["intptr_t"] | ["atomic_long"] | ["atomic_intptr_t"] | ["atomic_ptrdiff_t"]) => {
-            ElemType::Long
-        }
+        (
+            false,
+            ["long"] | ["long", "int"] | ["long", "long"] | ["ptrdiff_t"] | ["intptr_t"] | ["atomic_long"] | ["atomic_intptr_t"] | ["atomic_ptrdiff_t"],
+        ) => ElemType::Long,
         (true, ["long"] | ["long", "int"] | ["long", "long"])
         | (false, ["ulong"] | ["size_t"] | ["uintptr_t"] | ["atomic_ulong"] | ["atomic_uintptr_t"] | ["atomic_size_t"]) => ElemType::ULong,
         (false, ["float"] | ["atomic_float"]) => ElemType::Float,
@@ -473,9 +474,7 @@ fn scalar_from_words(words: &[String], span: Span) -> Result<Ty, Diagnostic> {
             let elem = ElemType::parse(stem).ok_or_else(|| unsupported(span, "vectors of `half`"))?;
             return Ok(Ty::Vector(elem, digits.parse().unwrap_or(4)));
         }
-        _ => {
-            return Err(type_error(span, format!("`{}` is not a valid type", words.join(" ")), "invalid type"))
-        }
+        _ => return Err(type_error(span, format!("`{}` is not a valid type", words.join(" ")), "invalid type")),
     };
     Ok(Ty::Scalar(ty))
 }

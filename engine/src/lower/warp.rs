@@ -22,9 +22,7 @@ impl FnLowerer<'_, '_> {
         let (value_args, usage) = match op {
             CollectiveOp::Sync if masked => ((0, 0), format!("{name}() or {name}(mask)")),
             CollectiveOp::Sync => ((0, 0), format!("{name}()")),
-            CollectiveOp::Count | CollectiveOp::All | CollectiveOp::Any | CollectiveOp::Ballot if masked => {
-                ((1, 1), format!("{name}(mask, predicate)"))
-            }
+            CollectiveOp::Count | CollectiveOp::All | CollectiveOp::Any | CollectiveOp::Ballot if masked => ((1, 1), format!("{name}(mask, predicate)")),
             CollectiveOp::Count | CollectiveOp::All | CollectiveOp::Any | CollectiveOp::Ballot => ((1, 1), format!("{name}(predicate)")),
             CollectiveOp::Shfl => ((2, 3), format!("{name}(mask, value, source_lane) or {name}(mask, value, source_lane, width)")),
             CollectiveOp::ShflXor => ((2, 3), format!("{name}(mask, value, lane_mask) or {name}(mask, value, lane_mask, width)")),
@@ -39,8 +37,12 @@ impl FnLowerer<'_, '_> {
         if args.len() < min || args.len() > max {
             let takes = if min == max { format!("{min}") } else { format!("{min} to {max}") };
             let given = if args.len() == 1 { "1 was".to_string() } else { format!("{} were", args.len()) };
-            return Err(type_error(span, format!("`{name}` takes {takes} argument{}, but {given} given", if max == 1 { "" } else { "s" }), "wrong number of arguments")
-                .with_help(format!("call it as {usage}")));
+            return Err(type_error(
+                span,
+                format!("`{name}` takes {takes} argument{}, but {given} given", if max == 1 { "" } else { "s" }),
+                "wrong number of arguments",
+            )
+            .with_help(format!("call it as {usage}")));
         }
         if warp && !masked {
             let predicate = args.first().and_then(|e| self.source.get(e.span.start as usize..e.span.end as usize)).unwrap_or("predicate");

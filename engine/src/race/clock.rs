@@ -217,20 +217,16 @@ mod laws {
     use proptest::prelude::*;
 
     fn knowledge() -> impl Strategy<Value = Knowledge> {
-        (
-            prop::collection::vec((0u32..12, 0u32..50), 0..8),
-            prop::collection::vec((0u32..4, 0u32..6), 0..4),
-        )
-            .prop_map(|(items, groups)| {
-                let mut k = Knowledge::default();
-                for (a, c) in items {
-                    k.learn_item(a, c);
-                }
-                for (g, n) in groups {
-                    k.learn_group(g, n);
-                }
-                k
-            })
+        (prop::collection::vec((0u32..12, 0u32..50), 0..8), prop::collection::vec((0u32..4, 0u32..6), 0..4)).prop_map(|(items, groups)| {
+            let mut k = Knowledge::default();
+            for (a, c) in items {
+                k.learn_item(a, c);
+            }
+            for (g, n) in groups {
+                k.learn_group(g, n);
+            }
+            k
+        })
     }
 
     fn join(a: &Knowledge, b: &Knowledge) -> Knowledge {

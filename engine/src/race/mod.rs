@@ -683,8 +683,7 @@ impl Races {
                 // A read after the write: it read what the write stored, and would have read
                 // that without it (the write stored what was there, or a later write is what
                 // the read saw). A read before the write: the write stores what it read.
-                let benign = p.same_bytes(cur)
-                    && (!p.is_write() || cur.is_write() || p.same_value() || overwritten & (1 << position) != 0);
+                let benign = p.same_bytes(cur) && (!p.is_write() || cur.is_write() || p.same_value() || overwritten & (1 << position) != 0);
                 let race = Some((p.site, kind, benign));
                 if !recorded.contains(&race) {
                     self.record(p, cur, kind, benign, a, space, key, log);

@@ -125,8 +125,15 @@ pub enum UnOp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     Ident(String),
-    Int { value: u64, unsigned: bool, long: bool },
-    Float { value: f64, single: bool },
+    Int {
+        value: u64,
+        unsigned: bool,
+        long: bool,
+    },
+    Float {
+        value: f64,
+        single: bool,
+    },
     Char(u8),
     Str(String),
     Unary(UnOp, Box<Expr>),

@@ -8,9 +8,16 @@ use crate::diag::{Diagnostic, Span};
 pub enum Tok {
     Ident(String),
     /// An integer literal: its value and whether it had `u` / `l` suffixes.
-    Int { value: u64, unsigned: bool, long: bool },
+    Int {
+        value: u64,
+        unsigned: bool,
+        long: bool,
+    },
     /// A floating literal: its value and whether it had the `f` suffix (single precision).
-    Float { value: f64, single: bool },
+    Float {
+        value: f64,
+        single: bool,
+    },
     Char(u8),
     Str(String),
     Punct(&'static str),
@@ -38,9 +45,8 @@ impl Token {
 
 /// Punctuators, longest first so that maximal munch is a linear scan.
 const PUNCTS: [&str; 50] = [
-    "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=",
-    "*=", "/=", "%=", "&=", "|=", "^=", "::", "+", "-", "*", "/", "%", "<", ">", "=", "!", "~", "&",
-    "|", "^", "?", ":", ";", ",", ".", "(", ")", "[", "]", "{", "}", "##", "#", "@",
+    "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "::", "+", "-", "*",
+    "/", "%", "<", ">", "=", "!", "~", "&", "|", "^", "?", ":", ";", ",", ".", "(", ")", "[", "]", "{", "}", "##", "#", "@",
 ];
 
 fn error(span: Span, message: impl Into<String>, label: &str) -> Diagnostic {
@@ -58,13 +64,7 @@ pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
     let mut line_start = true;
     let mut space_before = false;
     let push = |tokens: &mut Vec<Token>, tok, start: usize, end: usize, line_start: &mut bool, space_before: &mut bool| {
-        tokens.push(Token {
-            tok,
-            span: Span::new(start as u32, end as u32),
-            line_start: *line_start,
-            space_before: *space_before,
-            origin: None,
-        });
+        tokens.push(Token { tok, span: Span::new(start as u32, end as u32), line_start: *line_start, space_before: *space_before, origin: None });
         *line_start = false;
         *space_before = false;
     };
@@ -99,12 +99,8 @@ pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
             match text[i + 2..].find("*/") {
                 Some(end) => i += end + 4,
                 None => {
-                    return Err(error(
-                        Span::new(start as u32, start as u32 + 2),
-                        "unterminated block comment",
-                        "this comment is never closed",
-                    )
-                    .with_help("close it with `*/`"))
+                    return Err(error(Span::new(start as u32, start as u32 + 2), "unterminated block comment", "this comment is never closed")
+                        .with_help("close it with `*/`"))
                 }
             }
             space_before = true;
@@ -208,9 +204,7 @@ fn lex_number(text: &str, start: usize) -> Result<(Tok, usize), Diagnostic> {
     }
     let suffix = text[digits_end..i].to_ascii_lowercase();
     let span = Span::new(start as u32, i as u32);
-    let bad_suffix = || {
-        error(span, format!("invalid suffix `{}` on a number", &text[digits_end..i]), "invalid number")
-    };
+    let bad_suffix = || error(span, format!("invalid suffix `{}` on a number", &text[digits_end..i]), "invalid number");
     if is_float {
         let single = match suffix.as_str() {
             "" => false,
@@ -241,9 +235,7 @@ fn lex_number(text: &str, start: usize) -> Result<(Tok, usize), Diagnostic> {
     // unsigned long that holds it (a decimal one skips the unsigned types), so 0x80000000 is an
     // unsigned int and 0xFFFFFFFFFFFFFFFF an unsigned long.
     let octal_or_hex = is_hex || (digits.len() > 1 && digits.starts_with('0'));
-    let unsigned = unsigned
-        || value > i64::MAX as u64
-        || (octal_or_hex && !long && value > i32::MAX as u64 && value <= u32::MAX as u64);
+    let unsigned = unsigned || value > i64::MAX as u64 || (octal_or_hex && !long && value > i32::MAX as u64 && value <= u32::MAX as u64);
     Ok((Tok::Int { value, unsigned, long }, i))
 }
 
@@ -266,7 +258,9 @@ fn lex_hex_float(text: &str, start: usize, integer_end: usize) -> Result<Option<
             return Ok(None);
         }
         let span = Span::new(start as u32, i as u32);
-        return Err(error(span, "a hexadecimal floating constant needs a binary exponent", "here").with_help("write it as 0x1.8p0, with `p` and a power of two"));
+        return Err(
+            error(span, "a hexadecimal floating constant needs a binary exponent", "here").with_help("write it as 0x1.8p0, with `p` and a power of two")
+        );
     }
     i += 1;
     let exponent_start = i;

@@ -11,12 +11,48 @@ use crate::scenario::Dialect;
 /// Words that start a type: the OpenCL C scalar types and their C spellings, and the
 /// built-in opaque and atomic types.
 const TYPE_WORDS: [&str; 42] = [
-    "void", "bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float",
-    "double", "half", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "unsigned", "signed", "_Bool",
-    "cl_mem_fence_flags", "event_t", "memory_order", "memory_scope", "atomic_int", "atomic_uint",
-    "atomic_long", "atomic_ulong", "atomic_float", "atomic_double", "atomic_flag", "atomic_intptr_t",
-    "atomic_uintptr_t", "atomic_size_t", "atomic_ptrdiff_t", "image2d_t", "image3d_t", "sampler_t",
-    "queue_t", "ndrange_t", "clk_event_t", "reserve_id_t",
+    "void",
+    "bool",
+    "char",
+    "uchar",
+    "short",
+    "ushort",
+    "int",
+    "uint",
+    "long",
+    "ulong",
+    "float",
+    "double",
+    "half",
+    "size_t",
+    "ptrdiff_t",
+    "intptr_t",
+    "uintptr_t",
+    "unsigned",
+    "signed",
+    "_Bool",
+    "cl_mem_fence_flags",
+    "event_t",
+    "memory_order",
+    "memory_scope",
+    "atomic_int",
+    "atomic_uint",
+    "atomic_long",
+    "atomic_ulong",
+    "atomic_float",
+    "atomic_double",
+    "atomic_flag",
+    "atomic_intptr_t",
+    "atomic_uintptr_t",
+    "atomic_size_t",
+    "atomic_ptrdiff_t",
+    "image2d_t",
+    "image3d_t",
+    "sampler_t",
+    "queue_t",
+    "ndrange_t",
+    "clk_event_t",
+    "reserve_id_t",
 ];
 
 /// The scalar element words that vector type names are built from (`float4`, `uchar16`).
@@ -50,8 +86,18 @@ fn space_qualifier(word: &str, cuda: bool) -> Option<AddrSpaceQual> {
 fn is_ignored_qualifier(word: &str) -> bool {
     matches!(
         word,
-        "restrict" | "__restrict" | "__restrict__" | "inline" | "__inline" | "__inline__" | "static" | "extern" | "register"
-            | "__host__" | "__forceinline__" | "__noinline__"
+        "restrict"
+            | "__restrict"
+            | "__restrict__"
+            | "inline"
+            | "__inline"
+            | "__inline__"
+            | "static"
+            | "extern"
+            | "register"
+            | "__host__"
+            | "__forceinline__"
+            | "__noinline__"
     )
 }
 
@@ -80,8 +126,7 @@ pub fn parse(tokens: &[Token], dialect: Dialect) -> Result<TranslationUnit, Diag
     } else {
         tokens
     };
-    let mut parser =
-        Parser { tokens, pos: 0, depth: 0, typedefs: std::collections::HashSet::new(), cuda, reqd_work_group_size: None, packed: false };
+    let mut parser = Parser { tokens, pos: 0, depth: 0, typedefs: std::collections::HashSet::new(), cuda, reqd_work_group_size: None, packed: false };
     let mut unit = TranslationUnit::default();
     while !parser.at_eof() {
         if parser.eat_punct(";") {
@@ -147,9 +192,7 @@ fn without_namespaces(tokens: &[Token]) -> Result<Vec<Token>, Diagnostic> {
         i += 1;
     }
     if let Some(open) = braces.into_iter().flatten().next() {
-        return Err(Diagnostic::error("syntax-error", "unclosed namespace")
-            .with_span(open, "this namespace is never closed")
-            .with_help("add the missing `}`"));
+        return Err(Diagnostic::error("syntax-error", "unclosed namespace").with_span(open, "this namespace is never closed").with_help("add the missing `}`"));
     }
     Ok(out)
 }
@@ -325,8 +368,7 @@ impl<'t> Parser<'t> {
             let mut level = 1;
             while level > 0 {
                 if self.at_eof() {
-                    return Err(Diagnostic::error("syntax-error", "unterminated `__attribute__`")
-                        .with_span(open, "this parenthesis is never closed"));
+                    return Err(Diagnostic::error("syntax-error", "unterminated `__attribute__`").with_span(open, "this parenthesis is never closed"));
                 }
                 match &self.bump().tok {
                     Tok::Punct("(") => level += 1,
@@ -342,8 +384,7 @@ impl<'t> Parser<'t> {
 
     fn type_spec(&mut self) -> Result<TypeSpec, Diagnostic> {
         let start = self.peek().span;
-        let mut spec =
-            TypeSpec { words: Vec::new(), tag: None, space: None, is_const: false, is_volatile: false, span: start };
+        let mut spec = TypeSpec { words: Vec::new(), tag: None, space: None, is_const: false, is_volatile: false, span: start };
         loop {
             self.skip_attributes()?;
             let Tok::Ident(w) = &self.peek().tok else { break };
@@ -463,8 +504,9 @@ impl<'t> Parser<'t> {
                 let mut fields = Vec::new();
                 while !self.is_punct("}") {
                     if self.at_eof() {
-                        return Err(Diagnostic::error("syntax-error", "unclosed struct or union definition")
-                            .with_span(start, "this definition is never closed"));
+                        return Err(
+                            Diagnostic::error("syntax-error", "unclosed struct or union definition").with_span(start, "this definition is never closed")
+                        );
                     }
                     let base = self.type_spec()?;
                     loop {
@@ -472,8 +514,7 @@ impl<'t> Parser<'t> {
                         let (name, span) = self.ident("a field name")?;
                         let arrays = self.array_dims()?;
                         if self.is_punct(":") {
-                            return Err(Diagnostic::error("unsupported", "bit-fields are not supported")
-                                .with_span(self.peek().span, "bit-field width"));
+                            return Err(Diagnostic::error("unsupported", "bit-fields are not supported").with_span(self.peek().span, "bit-field width"));
                         }
                         fields.push(Field { name, span, ty: TypeExpr { base: base.clone(), pointers, arrays } });
                         if !self.eat_punct(",") {
@@ -585,8 +626,7 @@ impl<'t> Parser<'t> {
         if !(self.ident_is("void") && matches!(self.peek_at(1).tok, Tok::Punct(")"))) {
             while !self.is_punct(")") {
                 if self.is_punct("...") {
-                    return Err(Diagnostic::error("unsupported", "variadic functions are not supported")
-                        .with_span(self.peek().span, "`...`"));
+                    return Err(Diagnostic::error("unsupported", "variadic functions are not supported").with_span(self.peek().span, "`...`"));
                 }
                 let pbase = self.type_spec()?;
                 let ppointers = self.pointer_levels();
@@ -644,9 +684,8 @@ impl<'t> Parser<'t> {
                 .with_help("pass a pointer instead"));
         }
         // `T (*p)[N]`, a pointer to an array, as opposed to `T (*f)(args)`.
-        let array_pointer = matches!(self.peek_at(2).tok, Tok::Ident(_))
-            && matches!(self.peek_at(3).tok, Tok::Punct(")"))
-            && matches!(self.peek_at(4).tok, Tok::Punct("["));
+        let array_pointer =
+            matches!(self.peek_at(2).tok, Tok::Ident(_)) && matches!(self.peek_at(3).tok, Tok::Punct(")")) && matches!(self.peek_at(4).tok, Tok::Punct("["));
         if self.is_punct("(") && matches!(self.peek_at(1).tok, Tok::Punct("*")) && array_pointer {
             return Err(Diagnostic::error("unsupported", "pointers to arrays are not supported")
                 .with_span(self.peek().span, "pointer-to-array declarator")

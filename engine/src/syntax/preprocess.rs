@@ -26,11 +26,37 @@ pub struct Config {
 /// Headers that kernels include for host-side or library declarations; including them is a
 /// no-op because their contents are built in.
 const KNOWN_HEADERS: [&str; 31] = [
-    "cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "cuda_runtime_api.h", "device_functions.h",
-    "sm_20_atomic_functions.h", "sm_32_atomic_functions.h", "cuda_fp16.h", "stdio.h", "stdlib.h", "assert.h",
-    "stdint.h", "stddef.h", "stdbool.h", "math.h", "limits.h", "float.h", "string.h", "cstdio", "cstdint",
-    "cassert", "cstdlib", "cmath", "climits", "cfloat", "cstring", "cstddef", "vector_types.h", "math_constants.h",
-    "opencl-c.h", "CL/cl.h",
+    "cuda_runtime.h",
+    "cuda.h",
+    "device_launch_parameters.h",
+    "cuda_runtime_api.h",
+    "device_functions.h",
+    "sm_20_atomic_functions.h",
+    "sm_32_atomic_functions.h",
+    "cuda_fp16.h",
+    "stdio.h",
+    "stdlib.h",
+    "assert.h",
+    "stdint.h",
+    "stddef.h",
+    "stdbool.h",
+    "math.h",
+    "limits.h",
+    "float.h",
+    "string.h",
+    "cstdio",
+    "cstdint",
+    "cassert",
+    "cstdlib",
+    "cmath",
+    "climits",
+    "cfloat",
+    "cstring",
+    "cstddef",
+    "vector_types.h",
+    "math_constants.h",
+    "opencl-c.h",
+    "CL/cl.h",
 ];
 
 #[derive(Clone, Debug)]
@@ -140,17 +166,14 @@ pub fn preprocess(tokens: Vec<Token>, source: &str, config: &Config) -> Result<V
         pp.define_text(head, body)?;
     }
     for (name, value) in &config.defines {
-        let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !valid {
             return Err(Diagnostic::error("invalid-option", format!("`{name}` is not a valid macro name in -D {name}={value}"))
                 .with_help("a macro name starts with a letter or `_` and has only letters, digits and `_`"));
         }
         let head = name.as_str();
         let value = if value.is_empty() { "1" } else { value.as_str() };
-        pp.define_text(head, value).map_err(|d| {
-            Diagnostic::error("invalid-option", format!("invalid definition -D {name}={value}: {}", d.message))
-        })?;
+        pp.define_text(head, value).map_err(|d| Diagnostic::error("invalid-option", format!("invalid definition -D {name}={value}: {}", d.message)))?;
     }
     pp.run(tokens)
 }
@@ -229,8 +252,7 @@ impl<'s> Pp<'s> {
             i += 1;
         }
         if let Some(c) = conds.last() {
-            return Err(pp_error(c.span, "unterminated conditional directive", "this `#if` has no `#endif`")
-                .with_help("add `#endif`"));
+            return Err(pp_error(c.span, "unterminated conditional directive", "this `#if` has no `#endif`").with_help("add `#endif`"));
         }
         if !pending.is_empty() {
             out.extend(self.expand(pending)?);
@@ -320,8 +342,7 @@ impl<'s> Pp<'s> {
                 return Err(Diagnostic::error("syntax-error", format!("#error {text}")).with_span(span, "`#error` reached"));
             }
             other => {
-                return Err(Diagnostic::error("unsupported", format!("the preprocessor directive `#{other}` is not supported"))
-                    .with_span(span, "directive"))
+                return Err(Diagnostic::error("unsupported", format!("the preprocessor directive `#{other}` is not supported")).with_span(span, "directive"))
             }
         }
         Ok(())
@@ -330,11 +351,7 @@ impl<'s> Pp<'s> {
     fn header_name(&self, rest: &[Token]) -> String {
         match rest.first().map(|t| &t.tok) {
             Some(Tok::Str(s)) => s.clone(),
-            Some(Tok::Punct("<")) => rest[1..]
-                .iter()
-                .take_while(|t| t.tok != Tok::Punct(">"))
-                .map(|t| self.spelling(t))
-                .collect::<String>(),
+            Some(Tok::Punct("<")) => rest[1..].iter().take_while(|t| t.tok != Tok::Punct(">")).map(|t| self.spelling(t)).collect::<String>(),
             _ => rest.iter().map(|t| self.spelling(t)).collect(),
         }
     }
@@ -383,9 +400,7 @@ impl<'s> Pp<'s> {
             if line[k].tok == Tok::Ident("defined".into()) {
                 let (name, next) = match (line.get(k + 1).map(|t| &t.tok), line.get(k + 2).map(|t| &t.tok)) {
                     (Some(Tok::Ident(n)), _) => (n.clone(), k + 2),
-                    (Some(Tok::Punct("(")), Some(Tok::Ident(n))) if line.get(k + 3).map(|t| &t.tok) == Some(&Tok::Punct(")")) => {
-                        (n.clone(), k + 4)
-                    }
+                    (Some(Tok::Punct("(")), Some(Tok::Ident(n))) if line.get(k + 3).map(|t| &t.tok) == Some(&Tok::Punct(")")) => (n.clone(), k + 4),
                     _ => return Err(pp_error(line[k].span, "`defined` needs a macro name", "here")),
                 };
                 let value = self.macros.contains_key(&name) as u64;
@@ -489,10 +504,7 @@ impl<'s> Pp<'s> {
         };
         let place = |t: &Token| Token { span: use_span, origin: Some(mac.def_span), ..t.clone() };
         let body_token = |t: &Token| PpToken { token: place(t), hide: hide.clone() };
-        let arg_token = |a: &PpToken| PpToken {
-            token: if a.token.origin.is_some() { a.token.clone() } else { place(&a.token) },
-            hide: union(&a.hide, hide),
-        };
+        let arg_token = |a: &PpToken| PpToken { token: if a.token.origin.is_some() { a.token.clone() } else { place(&a.token) }, hide: union(&a.hide, hide) };
         let mut out: Vec<PpToken> = Vec::new();
         let body = &mac.body;
         let mut k = 0;
@@ -563,11 +575,7 @@ fn union(a: &HideSet, b: &[String]) -> HideSet {
 }
 
 /// Collects a macro call's arguments, with their hide sets, and the closing parenthesis.
-fn collect_args(
-    input: &mut std::collections::VecDeque<PpToken>,
-    use_span: Span,
-    name: &str,
-) -> Result<(Vec<Vec<PpToken>>, PpToken), Diagnostic> {
+fn collect_args(input: &mut std::collections::VecDeque<PpToken>, use_span: Span, name: &str) -> Result<(Vec<Vec<PpToken>>, PpToken), Diagnostic> {
     input.pop_front();
     let mut args = vec![Vec::new()];
     let mut depth = 0;

@@ -746,7 +746,20 @@ impl Weak {
             let ts = h.latest_ts() + TS_GAP;
             h.floor = ts;
             h.messages.clear();
-            h.messages.push(Message { ts, value, agent, event, step, group, device, published: None, race_release: None, promised_by: None, rmw: false, read_at: 0 });
+            h.messages.push(Message {
+                ts,
+                value,
+                agent,
+                event,
+                step,
+                group,
+                device,
+                published: None,
+                race_release: None,
+                promised_by: None,
+                rmw: false,
+                read_at: 0,
+            });
             return Written { keep: None, ts, latest: true };
         }
         let h = &self.histories[id as usize];

@@ -47,7 +47,16 @@ impl Weak {
     /// update reads the latest write (SC writes go at the end of their location's order). An
     /// agent that promised this update's write reads the write its promise follows.
     #[allow(clippy::too_many_arguments)]
-    pub fn rmw_read(&mut self, agent: u32, key: super::LocKey, size: u8, latest: u64, ord: Ordering, update: &Update, draw: &mut dyn FnMut(u32) -> u32) -> RmwRead {
+    pub fn rmw_read(
+        &mut self,
+        agent: u32,
+        key: super::LocKey,
+        size: u8,
+        latest: u64,
+        ord: Ordering,
+        update: &Update,
+        draw: &mut dyn FnMut(u32) -> u32,
+    ) -> RmwRead {
         let (id, same_size) = self.history(key, size, latest);
         let h = &self.histories[id as usize];
         let latest_ts = h.latest_ts();

@@ -46,11 +46,7 @@ pub const EXAMPLES: [(&str, &str, &str); 11] = [
     ),
     ("reduce.toml", include_str!("../../../static/examples/reduce.toml"), include_str!("../../../static/examples/reduce.cl")),
     ("weak_cas.toml", include_str!("../../../static/examples/weak_cas.toml"), include_str!("../../../static/examples/weak_cas.cl")),
-    (
-        "wrapping_counters.toml",
-        include_str!("../../../static/examples/wrapping_counters.toml"),
-        include_str!("../../../static/examples/wrapping_counters.cu"),
-    ),
+    ("wrapping_counters.toml", include_str!("../../../static/examples/wrapping_counters.toml"), include_str!("../../../static/examples/wrapping_counters.cu")),
     ("async_copy_reuse.toml", include_str!("../../../static/examples/async_copy_reuse.toml"), include_str!("../../../static/examples/async_copy_reuse.cl")),
     ("threadfence_xy.toml", include_str!("../../../static/examples/threadfence_xy.toml"), include_str!("../../../static/examples/threadfence_xy.cu")),
     (

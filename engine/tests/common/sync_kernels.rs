@@ -180,7 +180,10 @@ impl Spec {
 
     /// A short description for messages.
     pub fn describe(&self) -> String {
-        format!("{:?} {:?}, {} group(s) of {}, warps of {}, {} round(s)", self.language, self.pattern, self.groups, self.group_size, self.warp_size, self.rounds)
+        format!(
+            "{:?} {:?}, {} group(s) of {}, warps of {}, {} round(s)",
+            self.language, self.pattern, self.groups, self.group_size, self.warp_size, self.rounds
+        )
     }
 
     /// The kernel, with `broken` applied, under `model` and `scheduler`.
@@ -296,7 +299,8 @@ impl Spec {
             }
             Pattern::MessagePassing { fenced } => {
                 let last = self.work_items() - 1;
-                let (publish, observe) = if fenced { ("memory_order_relaxed", "memory_order_relaxed") } else { ("memory_order_release", "memory_order_acquire") };
+                let (publish, observe) =
+                    if fenced { ("memory_order_relaxed", "memory_order_relaxed") } else { ("memory_order_release", "memory_order_acquire") };
                 let publish = if remove && !fenced { "memory_order_relaxed" } else { publish };
                 // The writer's branch comes first: under lockstep a warp's lanes that diverge
                 // run the earlier code first, so a reader in the writer's warp waits for it.

@@ -371,7 +371,13 @@ fn traces(test: &Test, t: usize, domains: &[BTreeSet<i64>]) -> Result<Vec<Trace>
                 let put_deps = deps_of(&desired, &run.deps);
                 for &v in &domains[loc] {
                     // A weak compare-exchange may fail even when the values are equal.
-                    let outcomes: &[bool] = if v == want && weak { &[true, false] } else if v == want { &[true] } else { &[false] };
+                    let outcomes: &[bool] = if v == want && weak {
+                        &[true, false]
+                    } else if v == want {
+                        &[true]
+                    } else {
+                        &[false]
+                    };
                     for &succeeds in outcomes {
                         let mut next = run.clone();
                         let i = next.events.len();

@@ -78,9 +78,7 @@ fn canonical(shape: &Shape) -> Shape {
 
 /// Whether some location is stored by one thread and accessed by another.
 fn communicates(shape: &Shape) -> bool {
-    shape.iter().enumerate().any(|(i, t)| {
-        t.iter().any(|a| a.store && shape.iter().enumerate().any(|(j, u)| j != i && u.iter().any(|b| b.loc == a.loc)))
-    })
+    shape.iter().enumerate().any(|(i, t)| t.iter().any(|a| a.store && shape.iter().enumerate().any(|(j, u)| j != i && u.iter().any(|b| b.loc == a.loc))))
 }
 
 /// Every shape of the family, two-thread ones first, each in canonical form, in a fixed order.
@@ -252,11 +250,7 @@ pub fn case(number: usize, shape: &Shape, variant: usize) -> Case {
         for op in ops {
             match *op {
                 Op::Fence { order, scope } => {
-                    text.push_str(&format!(
-                        "  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_{}, memory_scope_{});\n",
-                        order.name(),
-                        scope.name()
-                    ));
+                    text.push_str(&format!("  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_{}, memory_scope_{});\n", order.name(), scope.name()));
                     body.push(Stmt::Fence { order, scope: Some(scope), flags: FLAG_GLOBAL });
                 }
                 Op::Access { access, order, scope } => {
@@ -295,7 +289,8 @@ pub fn case(number: usize, shape: &Shape, variant: usize) -> Case {
     let prop = condition.expect("the condition names the locations");
     text.push_str(&format!("\nexists ({})\n", show(&prop)));
     let locations = (0..2).map(|l| Location { name: LOCS[l].to_string(), initial: 0, space: Space::Global, atomic: atomic[l] }).collect();
-    let test = Test { name: name.clone(), dialect: Dialect::OpenCl, locations, threads: test_threads, condition: Condition { quantifier: Quantifier::Exists, prop } };
+    let test =
+        Test { name: name.clone(), dialect: Dialect::OpenCl, locations, threads: test_threads, condition: Condition { quantifier: Quantifier::Exists, prop } };
     Case { name, text, test }
 }
 

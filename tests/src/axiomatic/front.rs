@@ -20,8 +20,7 @@
 use std::collections::BTreeMap;
 
 use super::program::{
-    BinOp, Condition, Dialect, Expr, Location, Order, Prop, Quantifier, Register, RmwOp, Scope, Space, Stmt, Term, Test, Thread,
-    FLAG_GLOBAL, FLAG_LOCAL,
+    BinOp, Condition, Dialect, Expr, Location, Order, Prop, Quantifier, Register, RmwOp, Scope, Space, Stmt, Term, Test, Thread, FLAG_GLOBAL, FLAG_LOCAL,
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -31,10 +30,8 @@ enum Tok {
     Punct(&'static str),
 }
 
-const PUNCTS: [&str; 29] = [
-    "/\\", "\\/", "==", "!=", "<=", ">=", "&&", "||", "{", "}", "(", ")", "[", "]", ";", ",", "*", "&", "=", "<", ">", "+", "-", "!", "~",
-    ":", "@", "|", "^",
-];
+const PUNCTS: [&str; 29] =
+    ["/\\", "\\/", "==", "!=", "<=", ">=", "&&", "||", "{", "}", "(", ")", "[", "]", ";", ",", "*", "&", "=", "<", ">", "+", "-", "!", "~", ":", "@", "|", "^"];
 
 /// Splits the text after the header line into tokens, each with its line number. `(* *)`
 /// comments (which nest) are recognised outside braces only, where `(*x)` cannot be C.

@@ -96,9 +96,7 @@ pub fn judge(x: &Execution) -> Judgement {
     let non_atomic = (0..n).filter(|&i| loc_is(i, &|l| !l.atomic)).fold(0, |s, i| s | bit(i));
     let fence_like = x.fences | x.barriers;
     let tagged = |flag: u8, space: Space| -> Set {
-        (0..n)
-            .filter(|&i| loc_is(i, &|l| l.space == space) || (fence_like & bit(i) != 0 && ev[i].flags & flag != 0))
-            .fold(0, |s, i| s | bit(i))
+        (0..n).filter(|&i| loc_is(i, &|l| l.space == space) || (fence_like & bit(i) != 0 && ev[i].flags & flag != 0)).fold(0, |s, i| s | bit(i))
     };
     let global = tagged(FLAG_GLOBAL, Space::Global);
     let local = tagged(FLAG_LOCAL, Space::Local);
@@ -164,9 +162,7 @@ pub fn judge(x: &Execution) -> Judgement {
 
     let coherent = |h: &Rel| rf.inverse().union(&id(all)).seq(&mo).seq(&rf.union(&id(all))).seq(h).irreflexive();
     let reads_past = rf.seq(&any_hb).irreflexive();
-    let visible = |h: &Rel, r: usize, w: usize| {
-        h.has(w, r) && !members(x.writes & x.same_loc.row(w)).any(|w2| h.has(w, w2) && h.has(w2, r))
-    };
+    let visible = |h: &Rel, r: usize, w: usize| h.has(w, r) && !members(x.writes & x.same_loc.row(w)).any(|w2| h.has(w, w2) && h.has(w2, r));
     let non_atomic_reads_visible = rf.pairs().all(|(w, r)| {
         if non_atomic & bit(r) == 0 {
             return true;
@@ -186,13 +182,7 @@ pub fn judge(x: &Execution) -> Judgement {
         return Judgement { consistent, race: Race::None };
     }
     let conflict = Rel::product(n, x.writes, x.memory()).union(&Rel::product(n, x.memory(), x.writes)).inter(&x.same_loc);
-    let races = conflict
-        .minus(&any_hb)
-        .minus(&any_hb.inverse())
-        .minus(&wi)
-        .minus(&incl)
-        .from_set(!x.init)
-        .to_set(!x.init);
+    let races = conflict.minus(&any_hb).minus(&any_hb.inverse()).minus(&wi).minus(&incl).from_set(!x.init).to_set(!x.init);
     // Whether the scope of `a` includes the work-item of `b`.
     let covers = |a: usize, b: usize| match scopes[a] {
         Some(Scope::WorkGroup) => group(a) == group(b),

@@ -182,12 +182,32 @@ impl RmwOp {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stmt {
     /// `reg := value`, no memory event.
-    Assign { reg: Reg, value: Expr },
-    Load { reg: Reg, loc: usize, order: Order, scope: Option<Scope> },
-    Store { loc: usize, value: Expr, order: Order, scope: Option<Scope> },
+    Assign {
+        reg: Reg,
+        value: Expr,
+    },
+    Load {
+        reg: Reg,
+        loc: usize,
+        order: Order,
+        scope: Option<Scope>,
+    },
+    Store {
+        loc: usize,
+        value: Expr,
+        order: Order,
+        scope: Option<Scope>,
+    },
     /// A read-modify-write: reads the old value into `reg` (when given) and writes
     /// `op(old, operand)`.
-    Rmw { reg: Option<Reg>, loc: usize, op: RmwOp, operand: Expr, order: Order, scope: Option<Scope> },
+    Rmw {
+        reg: Option<Reg>,
+        loc: usize,
+        op: RmwOp,
+        operand: Expr,
+        order: Order,
+        scope: Option<Scope>,
+    },
     /// A compare-exchange: reads the old value; when it equals `expected`, writes `desired`
     /// (with order `success`), otherwise only reads (with order `failure`). `old` receives the
     /// old value (PTX's `atom.cas` destination, OpenCL's expected variable when it fails) and
@@ -205,16 +225,30 @@ pub enum Stmt {
         weak: bool,
     },
     /// A fence; `flags` says which memory it orders (OpenCL), PTX fences order all of it.
-    Fence { order: Order, scope: Option<Scope>, flags: u8 },
+    Fence {
+        order: Order,
+        scope: Option<Scope>,
+        flags: u8,
+    },
     /// A work-group (OpenCL) or CTA (PTX) barrier. OpenCL barriers have no id (the k-th
     /// barrier of each work-item meets the k-th of the others); PTX ones name one.
-    Barrier { flags: u8, id: Option<i64> },
-    If { cond: Expr, then: Vec<Stmt>, otherwise: Vec<Stmt> },
+    Barrier {
+        flags: u8,
+        id: Option<i64>,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+    },
     /// A jump target (PTX).
     Label(String),
     /// A jump to a later label, when `when` is not 0 (always without it). Jumps go forward
     /// only: the checker runs no loops.
-    Goto { when: Option<Expr>, label: String },
+    Goto {
+        when: Option<Expr>,
+        label: String,
+    },
 }
 
 /// One thread and where it runs.
@@ -261,7 +295,11 @@ pub enum Prop {
     Or(Box<Prop>, Box<Prop>),
     Not(Box<Prop>),
     /// `left == right`, or `left != right` when `negated`.
-    Compare { left: Term, right: Term, negated: bool },
+    Compare {
+        left: Term,
+        right: Term,
+        negated: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

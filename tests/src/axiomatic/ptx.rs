@@ -76,19 +76,11 @@ pub fn consistent(x: &Execution) -> bool {
     let ms = ms1.inter(&ms3).no_id();
     let observation = ms.inter(&x.rf).union(&x.rmw);
     let po_loc = po.inter(&x.same_loc);
-    let release_pattern = id(release_write)
-        .seq(&po_loc.opt())
-        .seq(&id(strong_write))
-        .union(&id(acq_rel_fence).seq(&po).seq(&id(strong_write)));
-    let acquire_pattern = id(strong_read)
-        .seq(&po_loc.opt())
-        .seq(&id(acquire_read))
-        .union(&id(strong_read).seq(&po).seq(&id(acq_rel_fence)));
+    let release_pattern = id(release_write).seq(&po_loc.opt()).seq(&id(strong_write)).union(&id(acq_rel_fence).seq(&po).seq(&id(strong_write)));
+    let acquire_pattern = id(strong_read).seq(&po_loc.opt()).seq(&id(acquire_read)).union(&id(strong_read).seq(&po).seq(&id(acq_rel_fence)));
     let sync = ms.inter(&release_pattern.seq(&observation.plus()).seq(&acquire_pattern));
     let same_cta = Rel::from_fn(n, |a, b| place(a).is_some() && place(a) == place(b));
-    let barrier_meet = Rel::from_fn(n, |a, b| x.barriers & bit(a) != 0 && x.barriers & bit(b) != 0 && ev[a].barrier == ev[b].barrier)
-        .inter(&same_cta)
-        .no_id();
+    let barrier_meet = Rel::from_fn(n, |a, b| x.barriers & bit(a) != 0 && x.barriers & bit(b) != 0 && ev[a].barrier == ev[b].barrier).inter(&same_cta).no_id();
     let co = x.co;
     let fr = x.fr();
 
@@ -106,10 +98,8 @@ pub fn consistent(x: &Execution) -> bool {
     }
 
     // Every acyclic orientation of the morally strong pairs of sc fences.
-    let pairs: Vec<(usize, usize)> = members(sc_fence)
-        .flat_map(|a| members(sc_fence).filter(move |&b| b > a).map(move |b| (a, b)))
-        .filter(|&(a, b)| ms.has(a, b))
-        .collect();
+    let pairs: Vec<(usize, usize)> =
+        members(sc_fence).flat_map(|a| members(sc_fence).filter(move |&b| b > a).map(move |b| (a, b))).filter(|&(a, b)| ms.has(a, b)).collect();
     assert!(pairs.len() < 20, "too many sc fences");
     (0u32..(1u32 << pairs.len())).any(|mask| {
         let mut oriented = Rel::empty(n);

@@ -128,19 +128,12 @@ pub(super) fn use_route(dispatch: &UseReducerDispatcher<State>) -> UseStateHandl
 }
 
 /// Moving between lessons (a new history entry) and resetting one to its starting scenario.
-pub(super) fn lesson_controls(
-    route: &UseStateHandle<route::Route>,
-    dispatch: &UseReducerDispatcher<State>,
-) -> (Callback<Option<usize>>, Callback<usize>) {
+pub(super) fn lesson_controls(route: &UseStateHandle<route::Route>, dispatch: &UseReducerDispatcher<State>) -> (Callback<Option<usize>>, Callback<usize>) {
     let on_lesson_navigate = {
         let route = route.clone();
         Callback::from(move |lesson: Option<usize>| {
             let all = lessons::all();
-            let next = route::Route {
-                tutorial: true,
-                lesson: lesson.and_then(|i| all.get(i)).map(|l| l.id.clone()),
-                ..(*route).clone()
-            };
+            let next = route::Route { tutorial: true, lesson: lesson.and_then(|i| all.get(i)).map(|l| l.id.clone()), ..(*route).clone() };
             push_address(&format!("{}{}", location_path(), route::search(&next)));
             route.set(next);
         })
@@ -195,10 +188,5 @@ pub(super) fn page_controls(actions: &Callback<Action>, gallery_open: &UseStateH
             gallery_open.set(false);
         })
     };
-    PageControls {
-        on_example,
-        on_gallery,
-        on_gallery_load,
-        on_gallery_close,
-    }
+    PageControls { on_example, on_gallery, on_gallery_load, on_gallery_close }
 }

@@ -27,13 +27,7 @@ pub(super) fn hardware_concurrency() -> usize {
 
 /// Starts the workers of a new exploration of the form's scenario with the Explore panel's
 /// settings, abandoning one still going.
-pub(super) fn start_exploration(
-    pool: &PoolCell,
-    id: u64,
-    state: &State,
-    form: &Form,
-    dispatch: &UseReducerDispatcher<State>,
-) {
+pub(super) fn start_exploration(pool: &PoolCell, id: u64, state: &State, form: &Form, dispatch: &UseReducerDispatcher<State>) {
     let Some(scenario) = &form.scenario else {
         return;
     };
@@ -46,12 +40,7 @@ pub(super) fn start_exploration(
             let workers = explore::worker_count(runs, hardware_concurrency());
             let jobs = explore::split_seeds(scenario.seed, runs, explore::job_count(runs, workers))
                 .into_iter()
-                .map(|(first_seed, runs)| Job {
-                    runs,
-                    first_seed,
-                    exhaustive: false,
-                    max_preemptions: None,
-                })
+                .map(|(first_seed, runs)| Job { runs, first_seed, exhaustive: false, max_preemptions: None })
                 .collect();
             (jobs, workers)
         }
@@ -60,12 +49,7 @@ pub(super) fn start_exploration(
                 return;
             };
             // No run count: the engine's own budget bounds the search.
-            let job = Job {
-                runs: 0,
-                first_seed: scenario.seed,
-                exhaustive: true,
-                max_preemptions,
-            };
+            let job = Job { runs: 0, first_seed: scenario.seed, exhaustive: true, max_preemptions };
             (vec![job], 1)
         }
     };
@@ -77,21 +61,12 @@ pub(super) fn start_exploration(
         scenario: scenario.clone(),
         workers,
         // An exhaustive search learns its budget when it starts.
-        budgets: jobs
-            .iter()
-            .map(|j| if j.exhaustive { 0 } else { j.runs })
-            .collect(),
+        budgets: jobs.iter().map(|j| if j.exhaustive { 0 } else { j.runs }).collect(),
     });
-    let on_event = dispatch
-        .to_callback()
-        .reform(move |(part, event)| Action::ExploreEvent { id, part, event });
+    let on_event = dispatch.to_callback().reform(move |(part, event)| Action::ExploreEvent { id, part, event });
     match Pool::start(explore::WORKER_URL, &scenario, &jobs, workers, on_event) {
         Ok(started) => *pool.borrow_mut() = Some(started),
-        Err(message) => dispatch.dispatch(Action::ExploreEvent {
-            id,
-            part: 0,
-            event: WorkerEvent::Crashed { message },
-        }),
+        Err(message) => dispatch.dispatch(Action::ExploreEvent { id, part: 0, event: WorkerEvent::Crashed { message } }),
     }
 }
 
@@ -101,11 +76,7 @@ pub(super) fn start_exploration(
 pub(super) fn use_pool_lifetime(pool: &PoolCell, state: &State) {
     {
         let pool = pool.clone();
-        let over = state
-            .explore
-            .current
-            .as_ref()
-            .map(|run| (run.id, run.phase.over()));
+        let over = state.explore.current.as_ref().map(|run| (run.id, run.phase.over()));
         use_effect_with(over, move |over| {
             if matches!(over, Some((_, true))) {
                 pool.borrow_mut().take();
@@ -127,13 +98,7 @@ pub(super) fn explore_controls(
 ) -> (Callback<()>, Callback<()>) {
     let dispatch = state.dispatcher();
     let on_explore_start = {
-        let (pool, explorations, dispatch, form, state) = (
-            pool.clone(),
-            explorations.clone(),
-            dispatch.clone(),
-            form.clone(),
-            state.clone(),
-        );
+        let (pool, explorations, dispatch, form, state) = (pool.clone(), explorations.clone(), dispatch.clone(), form.clone(), state.clone());
         Callback::from(move |()| {
             if state.exploring() {
                 return;
@@ -148,22 +113,20 @@ pub(super) fn explore_controls(
     };
     let on_explore_cancel = {
         let (pool, dispatch, state) = (pool.clone(), dispatch.clone(), state.clone());
-        Callback::from(
-            move |()| match state.explore.current.as_ref().map(|run| run.phase) {
-                Some(Phase::Running) => {
-                    if let Some(pool) = pool.borrow().as_ref() {
-                        pool.stop();
-                    }
-                    dispatch.dispatch(Action::ExploreStop);
+        Callback::from(move |()| match state.explore.current.as_ref().map(|run| run.phase) {
+            Some(Phase::Running) => {
+                if let Some(pool) = pool.borrow().as_ref() {
+                    pool.stop();
                 }
-                // A second press does not wait for the chunks to end.
-                Some(Phase::Stopping) => {
-                    pool.borrow_mut().take();
-                    dispatch.dispatch(Action::ExploreAbandoned);
-                }
-                _ => {}
-            },
-        )
+                dispatch.dispatch(Action::ExploreStop);
+            }
+            // A second press does not wait for the chunks to end.
+            Some(Phase::Stopping) => {
+                pool.borrow_mut().take();
+                dispatch.dispatch(Action::ExploreAbandoned);
+            }
+            _ => {}
+        })
     };
     (on_explore_start, on_explore_cancel)
 }

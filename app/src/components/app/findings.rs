@@ -23,12 +23,7 @@ pub(super) struct FindingControls {
     pub on_gutter_finding: Callback<u32>,
 }
 
-pub(super) fn finding_controls(
-    session: &SessionCell,
-    state: &UseReducerHandle<State>,
-    editor: &EditorHandle,
-    findings: &Rc<Vec<Finding>>,
-) -> FindingControls {
+pub(super) fn finding_controls(session: &SessionCell, state: &UseReducerHandle<State>, editor: &EditorHandle, findings: &Rc<Vec<Finding>>) -> FindingControls {
     let dispatch = state.dispatcher();
     // Selects a place in the editor and focuses it.
     let on_select = {
@@ -45,14 +40,8 @@ pub(super) fn finding_controls(
         let (session, on_select) = (session.clone(), on_select.clone());
         Callback::from(move |opened: Opened| {
             on_select.emit(opened.place);
-            let work_item = opened
-                .work_item
-                .and_then(|id| session.borrow().as_ref().and_then(|s| lane_of(s, id)));
-            dispatch.dispatch(Action::OpenFinding {
-                index: opened.index,
-                step: opened.step,
-                work_item,
-            });
+            let work_item = opened.work_item.and_then(|id| session.borrow().as_ref().and_then(|s| lane_of(s, id)));
+            dispatch.dispatch(Action::OpenFinding { index: opened.index, step: opened.step, work_item });
             // Keep the opened finding in view in the list too.
             scroll_into_view(&format!("finding-{}", opened.index));
         })
@@ -82,9 +71,5 @@ pub(super) fn finding_controls(
             }
         })
     };
-    FindingControls {
-        on_open_finding,
-        on_next_finding,
-        on_gutter_finding,
-    }
+    FindingControls { on_open_finding, on_next_finding, on_gutter_finding }
 }

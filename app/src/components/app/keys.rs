@@ -9,38 +9,26 @@ use yew::prelude::*;
 
 /// Whether a key press belongs to a text field rather than to the page's shortcuts.
 pub(super) fn typing_into(event: &KeyboardEvent) -> bool {
-    let Some(target) = event
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-    else {
+    let Some(target) = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
         return false;
     };
-    matches!(target.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-        || target
-            .dyn_ref::<HtmlElement>()
-            .is_some_and(|e| e.is_content_editable())
+    matches!(target.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT") || target.dyn_ref::<HtmlElement>().is_some_and(|e| e.is_content_editable())
 }
 
 /// Focuses the element with `id`, if the page has it.
 pub(super) fn focus(id: &str) {
-    if let Some(element) = gloo::utils::document()
-        .get_element_by_id(id)
-        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
-    {
+    if let Some(element) = gloo::utils::document().get_element_by_id(id).and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
         let _ = element.focus();
     }
 }
 
 /// Whether the focused element uses arrows or Space itself.
 pub(super) fn control_focused(event: &KeyboardEvent) -> bool {
-    event
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|target| {
-            matches!(target.tag_name().as_str(), "BUTTON" | "CANVAS" | "A" | "SUMMARY")
-                || target.get_attribute("role").is_some()
-                || target.get_attribute("tabindex").is_some()
-        })
+    event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|target| {
+        matches!(target.tag_name().as_str(), "BUTTON" | "CANVAS" | "A" | "SUMMARY")
+            || target.get_attribute("role").is_some()
+            || target.get_attribute("tabindex").is_some()
+    })
 }
 
 /// What the page's keyboard shortcuts call; compared so the listener is rebound only when
@@ -95,12 +83,7 @@ impl Shortcuts {
 
 /// Puts the keyboard in the editor (CodeMirror's editable content).
 pub(super) fn focus_editor() {
-    if let Some(content) = gloo::utils::document()
-        .query_selector("#editor .cm-content")
-        .ok()
-        .flatten()
-        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
-    {
+    if let Some(content) = gloo::utils::document().query_selector("#editor .cm-content").ok().flatten().and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
         let _ = content.focus();
     }
 }
@@ -108,9 +91,7 @@ pub(super) fn focus_editor() {
 /// Puts the keyboard on the timeline.
 pub(super) fn focus_timeline() {
     let document = gloo::utils::document();
-    let target = document
-        .get_element_by_id("timeline-canvas")
-        .or_else(|| document.query_selector("#lanes .scroller").ok().flatten());
+    let target = document.get_element_by_id("timeline-canvas").or_else(|| document.query_selector("#lanes .scroller").ok().flatten());
     if let Some(element) = target.and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
         let _ = element.focus();
     }
@@ -125,14 +106,13 @@ pub(super) fn use_shortcuts(handlers: Shortcuts) {
         // scrolling, Space pressing a button).
         let options = EventListenerOptions::enable_prevent_default();
         let document = gloo::utils::document();
-        let listener =
-            EventListener::new_with_options(&document, "keydown", options, move |event| {
-                if let Some(event) = event.dyn_ref::<KeyboardEvent>() {
-                    if handlers.handle(event) {
-                        event.prevent_default();
-                    }
+        let listener = EventListener::new_with_options(&document, "keydown", options, move |event| {
+            if let Some(event) = event.dyn_ref::<KeyboardEvent>() {
+                if handlers.handle(event) {
+                    event.prevent_default();
                 }
-            });
+            }
+        });
         move || drop(listener)
     });
 }

@@ -39,8 +39,8 @@ use super::status::Status;
 use super::tutorial::TutorialPane;
 use crate::form;
 use crate::inputs::InputEdit;
-use crate::{lessons, route, share};
 use crate::state::{Action, Pane};
+use crate::{lessons, route, share};
 
 mod address;
 mod exploring;
@@ -52,8 +52,8 @@ mod views;
 
 use address::{lesson_controls, page_controls, use_gallery_open, use_route, use_share_links, PageControls};
 use exploring::{explore_controls, use_pool_lifetime, PoolCell};
-use keys::{use_shortcuts, Shortcuts};
 use findings::{finding_controls, FindingControls};
+use keys::{use_shortcuts, Shortcuts};
 use page::{preferred_theme, use_theme_attribute};
 use session::{lane_of, session_controls, use_autorun, use_link_step, use_run_loop, SessionCell, SessionControls};
 use views::{use_views, Views};
@@ -73,13 +73,7 @@ pub fn App() -> Html {
         let state = state.clone();
         use_memo(state.revision, move |_| form::validate(&state.inputs))
     };
-    let Views {
-        snapshot,
-        active_lines,
-        furthest,
-        inspection,
-        console_lines,
-    } = use_views(&session, &state, &form);
+    let Views { snapshot, active_lines, furthest, inspection, console_lines } = use_views(&session, &state, &form);
     use_theme_attribute(state.view.theme);
     use_run_loop(&session, &state);
     use_autorun(&session, &state, &form);
@@ -91,26 +85,12 @@ pub fn App() -> Html {
     use_pool_lifetime(&pool, &state);
 
     let has_session = state.run.live && session.borrow().is_some();
-    let SessionControls {
-        on_step,
-        on_step_back,
-        on_step_lane,
-        on_run,
-        on_pause,
-        on_reset,
-        on_seek,
-        on_run_to_finding,
-    } = session_controls(&session, &state, &form, has_session, furthest);
+    let SessionControls { on_step, on_step_back, on_step_lane, on_run, on_pause, on_reset, on_seek, on_run_to_finding } =
+        session_controls(&session, &state, &form, has_session, furthest);
     let on_select_lane = actions.reform(Action::SelectWorkItem);
 
-    let findings_now = Option::as_ref(&snapshot)
-        .map(|s| s.findings.clone())
-        .unwrap_or_default();
-    let FindingControls {
-        on_open_finding,
-        on_next_finding,
-        on_gutter_finding,
-    } = finding_controls(&session, &state, &editor, &findings_now);
+    let findings_now = Option::as_ref(&snapshot).map(|s| s.findings.clone()).unwrap_or_default();
+    let FindingControls { on_open_finding, on_next_finding, on_gutter_finding } = finding_controls(&session, &state, &editor, &findings_now);
     let on_toggle_help = actions.reform(|()| Action::ToggleHelp);
 
     // The page's shortcuts (listed in the help overlay, `?`). Keys typed into a field or the
@@ -138,12 +118,7 @@ pub fn App() -> Html {
     let explore_stale = state.exploration_stale(form.scenario.as_deref());
 
     let on_edit = actions.reform(|text: AttrValue| Action::Edit(InputEdit::Source(text.to_string())));
-    let PageControls {
-        on_example,
-        on_gallery,
-        on_gallery_load,
-        on_gallery_close,
-    } = page_controls(&actions, &gallery_open);
+    let PageControls { on_example, on_gallery, on_gallery_load, on_gallery_close } = page_controls(&actions, &gallery_open);
     let on_explore_mode = actions.reform(Action::SetExploreMode);
     let on_explore_runs = actions.reform(Action::SetExploreRuns);
     let on_explore_preemptions = actions.reform(Action::SetExplorePreemptions);

@@ -11,11 +11,7 @@ use crate::state::Theme;
 
 /// The theme the operating system asks for.
 pub(super) fn preferred_theme() -> Theme {
-    let dark = gloo::utils::window()
-        .match_media("(prefers-color-scheme: dark)")
-        .ok()
-        .flatten()
-        .is_some_and(|query| query.matches());
+    let dark = gloo::utils::window().match_media("(prefers-color-scheme: dark)").ok().flatten().is_some_and(|query| query.matches());
     if dark {
         Theme::Dark
     } else {
@@ -28,16 +24,9 @@ pub(super) fn place_range(source: &str, place: SourcePlace) -> Option<(usize, us
     if let Some(span) = place.span {
         return Some((span.start as usize, span.end as usize));
     }
-    let line_start = source
-        .split_inclusive('\n')
-        .take(place.line.checked_sub(1)? as usize)
-        .map(str::len)
-        .sum::<usize>();
+    let line_start = source.split_inclusive('\n').take(place.line.checked_sub(1)? as usize).map(str::len).sum::<usize>();
     let line = source[line_start..].split('\n').next().unwrap_or_default();
-    let column = line
-        .char_indices()
-        .nth(place.column.saturating_sub(1) as usize)
-        .map_or(line.len(), |(i, _)| i);
+    let column = line.char_indices().nth(place.column.saturating_sub(1) as usize).map_or(line.len(), |(i, _)| i);
     Some((line_start + column, line_start + line.len()))
 }
 

@@ -51,10 +51,7 @@ pub(super) fn open_session(cell: &SessionCell, dispatch: &UseReducerDispatcher<S
         Err(diagnostics) => {
             *cell.borrow_mut() = None;
             let source = AttrValue::from(scenario.source.clone());
-            dispatch.dispatch(Action::SessionFailed {
-                diagnostics: Rc::new(diagnostics),
-                source,
-            });
+            dispatch.dispatch(Action::SessionFailed { diagnostics: Rc::new(diagnostics), source });
             false
         }
     }
@@ -74,10 +71,7 @@ pub(super) fn advance(cell: &SessionCell, step: impl FnOnce(&mut Session) -> boo
             status: report.status,
             steps: report.steps,
             trace_hash: report.trace_hash.into(),
-            registers: report
-                .registers
-                .as_ref()
-                .map(|r| AttrValue::from(explore::registers_text(r))),
+            registers: report.registers.as_ref().map(|r| AttrValue::from(explore::registers_text(r))),
             exists: report.exists,
         }
     });
@@ -123,10 +117,7 @@ pub(super) fn run_chunk(session: &mut Session, target: RunTarget, limit: Option<
         }
         moved = true;
         taken += 1;
-        if limit.is_none()
-            && taken % u64::from(CLOCK_EVERY) == 0
-            && js_sys::Date::now() - started >= CHUNK_MS
-        {
+        if limit.is_none() && taken % u64::from(CLOCK_EVERY) == 0 && js_sys::Date::now() - started >= CHUNK_MS {
             return (moved, reached(session, target));
         }
     }
@@ -147,12 +138,7 @@ pub(super) fn run_starter(
     has_session: bool,
     action: fn(&Session) -> Action,
 ) -> Callback<()> {
-    let (session, dispatch, form, state) = (
-        session.clone(),
-        dispatch.clone(),
-        form.clone(),
-        state.clone(),
-    );
+    let (session, dispatch, form, state) = (session.clone(), dispatch.clone(), form.clone(), state.clone());
     Callback::from(move |()| {
         if state.run.running || (has_session && state.ended()) {
             return;
@@ -180,22 +166,11 @@ pub(super) struct SessionControls {
 
 /// The callbacks of the run's controls. `has_session`: a session of the current inputs is
 /// open; `furthest`: the furthest step recorded, beyond which a seek has to run.
-pub(super) fn session_controls(
-    session: &SessionCell,
-    state: &UseReducerHandle<State>,
-    form: &Rc<Form>,
-    has_session: bool,
-    furthest: u64,
-) -> SessionControls {
+pub(super) fn session_controls(session: &SessionCell, state: &UseReducerHandle<State>, form: &Rc<Form>, has_session: bool, furthest: u64) -> SessionControls {
     let dispatch = state.dispatcher();
     let actions: Callback<Action> = dispatch.to_callback();
     let on_step = {
-        let (session, dispatch, form, state) = (
-            session.clone(),
-            dispatch.clone(),
-            form.clone(),
-            state.clone(),
-        );
+        let (session, dispatch, form, state) = (session.clone(), dispatch.clone(), form.clone(), state.clone());
         Callback::from(move |()| {
             if state.run.running || (has_session && state.ended()) {
                 return;
@@ -231,9 +206,7 @@ pub(super) fn session_controls(
             }
         })
     };
-    let on_run = run_starter(&session, &dispatch, &form, &state, has_session, |_| {
-        Action::RunStarted
-    });
+    let on_run = run_starter(&session, &dispatch, &form, &state, has_session, |_| Action::RunStarted);
     let on_pause = actions.reform(|()| Action::RunStopped);
     let on_reset = {
         let (session, dispatch, form) = (session.clone(), dispatch.clone(), form.clone());
@@ -265,21 +238,8 @@ pub(super) fn session_controls(
             }
         })
     };
-    let on_run_to_finding = run_starter(&session, &dispatch, &form, &state, has_session, |s| {
-        Action::RunToFinding {
-            after: s.findings().len(),
-        }
-    });
-    SessionControls {
-        on_step,
-        on_step_back,
-        on_step_lane,
-        on_run,
-        on_pause,
-        on_reset,
-        on_seek,
-        on_run_to_finding,
-    }
+    let on_run_to_finding = run_starter(&session, &dispatch, &form, &state, has_session, |s| Action::RunToFinding { after: s.findings().len() });
+    SessionControls { on_step, on_step_back, on_step_lane, on_run, on_pause, on_reset, on_seek, on_run_to_finding }
 }
 
 // A run goes on in chunks while `running` holds. At full speed the page is drawn again

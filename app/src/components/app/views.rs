@@ -32,9 +32,7 @@ pub(super) fn use_views(session: &SessionCell, state: &State, form: &Rc<Form>) -
     let snapshot: Rc<Option<Snapshot>> = {
         let (session, form) = (session.clone(), form.clone());
         use_memo((state.run.generation, state.run.live), move |&(_, live)| {
-            session.borrow().as_ref().filter(|_| live).map(|s| {
-                snapshot::take_with(s, form.litmus.as_deref(), &mut timeline_cache.borrow_mut())
-            })
+            session.borrow().as_ref().filter(|_| live).map(|s| snapshot::take_with(s, form.litmus.as_deref(), &mut timeline_cache.borrow_mut()))
         })
     };
     let active_lines: Rc<Vec<u32>> = {
@@ -54,56 +52,27 @@ pub(super) fn use_views(session: &SessionCell, state: &State, form: &Rc<Form>) -
 
     let furthest: u64 = {
         let session = session.clone();
-        *use_memo((state.run.generation, state.run.live), move |&(_, live)| {
-            session
-                .borrow()
-                .as_ref()
-                .filter(|_| live)
-                .map_or(0, Session::recorded_steps)
-        })
+        *use_memo((state.run.generation, state.run.live), move |&(_, live)| session.borrow().as_ref().filter(|_| live).map_or(0, Session::recorded_steps))
     };
     // The inspector reads only its open tab, and only when the session or the choice moved.
     let inspection: Option<Rc<Inspection>> = {
         let session = session.clone();
-        let deps = (
-            state.run.generation,
-            state.run.live,
-            state.view.selected,
-            state.view.inspector_tab,
-            state.view.memory,
-        );
+        let deps = (state.run.generation, state.run.live, state.view.selected, state.view.inspector_tab, state.view.memory);
         Option::clone(&use_memo(deps, move |&(_, live, selected, tab, memory)| {
-            session
-                .borrow()
-                .as_ref()
-                .filter(|_| live)
-                .map(|s| Rc::new(inspector::inspect(s, tab, selected, memory)))
+            session.borrow().as_ref().filter(|_| live).map(|s| Rc::new(inspector::inspect(s, tab, selected, memory)))
         }))
     };
     let console_lines: Rc<Vec<(String, String)>> = {
         let session = session.clone();
-        let deps = (
-            state.run.generation,
-            state.run.live,
-            state.view.selected,
-            state.view.console_only_selected,
-        );
+        let deps = (state.run.generation, state.run.live, state.view.selected, state.view.console_only_selected);
         use_memo(deps, move |&(_, live, selected, only)| {
             let guard = session.borrow();
             let Some(s) = guard.as_ref().filter(|_| live) else {
                 return Vec::new();
             };
-            let who = selected
-                .filter(|&i| only && i < s.work_item_count())
-                .map(|i| s.work_item(i).global_id);
+            let who = selected.filter(|&i| only && i < s.work_item_count()).map(|i| s.work_item(i).global_id);
             inspector::console(s.printf(), who)
         })
     };
-    Views {
-        snapshot,
-        active_lines,
-        furthest,
-        inspection,
-        console_lines,
-    }
+    Views { snapshot, active_lines, furthest, inspection, console_lines }
 }
