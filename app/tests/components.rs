@@ -1809,7 +1809,7 @@ async fn the_gallery_shows_a_card_per_entry_and_loads_an_example_into_the_workbe
     click(&root, "#gallery-open").await;
     let address = gloo::utils::window().location().href().unwrap();
     assert!(address.ends_with("?gallery"), "{address}");
-    assert_eq!(count(&root, "#gallery .gallery-card"), 14);
+    assert_eq!(count(&root, "#gallery .gallery-card"), 15);
     assert!(find(&root, ".workbench").has_attribute("hidden"), "the workbench is hidden under the gallery");
     let card = text(&root, "#gallery-barrier-in-if");
     assert!(card.contains("A barrier inside if (get_local_id(0) < 16)"), "{card}");
@@ -1858,7 +1858,7 @@ async fn an_example_address_loads_it_and_back_returns_to_the_gallery() {
     // address.
     set_address(&format!("{path}?gallery"));
     let gallery = mount_app().await;
-    assert_eq!(count(&gallery, "#gallery .gallery-card"), 14);
+    assert_eq!(count(&gallery, "#gallery .gallery-card"), 15);
     click(&gallery, "#load-ring_buffer").await;
     assert_eq!(count(&gallery, "#gallery"), 0);
     assert!(editor_text(&gallery).contains("atomicInc"));
