@@ -1565,7 +1565,7 @@ async fn check_gallery(client: &Client, url: &str) -> Check {
     let base = url.split(['?', '#']).next().unwrap_or_default().to_string();
     let gallery = format!("{base}?gallery");
     client.goto(&gallery).await.map_err(|e| format!("cannot open {gallery}: {e}"))?;
-    wait_until("the gallery's 14 cards", FIRST_RENDER_WAIT, || async { exactly(count(client, "#gallery .gallery-card").await?, 14, "#gallery .gallery-card") })
+    wait_until("the gallery's 15 cards", FIRST_RENDER_WAIT, || async { exactly(count(client, "#gallery .gallery-card").await?, 15, "#gallery .gallery-card") })
         .await?;
     let card = client.find(Locator::Css("#gallery-syncthreads-divergent")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
     ensure!(card.contains("CUDA") && card.contains("Lesson:") && card.contains("barrier-divergence"), "the card reads {:?}", abbreviate(&card));
@@ -1595,7 +1595,7 @@ async fn check_gallery(client: &Client, url: &str) -> Check {
     wait_until("Back to return to the gallery", WAIT, || async {
         let address = client.current_url().await.map_err(|e| e.to_string())?;
         ensure!(address.as_str().ends_with("?gallery"), "the address is {address}");
-        exactly(count(client, "#gallery .gallery-card").await?, 14, "#gallery .gallery-card")
+        exactly(count(client, "#gallery .gallery-card").await?, 15, "#gallery .gallery-card")
     })
     .await?;
 
