@@ -456,18 +456,34 @@ impl Graph<'_> {
                             &rel,
                             &acq,
                             format!(
-                                "the release at line {} ({}) synchronises with the acquire at line {} ({})",
+                                "the {} at line {} ({}) synchronises with the {} at line {} ({})",
+                                role(&rel, "release"),
                                 self.line(&rel),
                                 scope_name(lr),
+                                role(&acq, "acquire"),
                                 self.line(&acq),
                                 scope_name(la)
                             ),
                         ));
-                    } else {
+                    } else if !self.s.machine().races.ptx && lr != la && self.within(lr, p, rq) && self.within(la, rq, p) {
+                        // Both scopes reach both work-items, but OpenCL's inclusive scopes
+                        // are the same scope on both sides.
                         chain.facts.push(format!(
-                            "the release at line {} has {} scope and the acquire at line {} has {} scope, which do not both include {} and {}{}",
+                            "the {} at line {} has {} scope and the {} at line {} has {} scope: OpenCL 2.0 synchronises a release and an acquire only when both name the same scope",
+                            role(&rel, "release"),
                             self.line(&rel),
                             scope_name(lr),
+                            role(&acq, "acquire"),
+                            self.line(&acq),
+                            scope_name(la)
+                        ));
+                    } else {
+                        chain.facts.push(format!(
+                            "the {} at line {} has {} scope and the {} at line {} has {} scope, which do not both include {} and {}{}",
+                            role(&rel, "release"),
+                            self.line(&rel),
+                            scope_name(lr),
+                            role(&acq, "acquire"),
                             self.line(&acq),
                             scope_name(la),
                             who(&a),
@@ -699,4 +715,13 @@ pub fn lines(e: &Explanation) -> Vec<String> {
         e.edges.iter().map(|x| format!("{} {}:{} -> {}:{}: {}", x.kind.as_str(), x.from.line, x.from.column, x.to.line, x.to.column, x.text)).collect();
     out.push(format!("missing: {}", e.missing));
     out
+}
+
+/// How an explanation names a release or acquire endpoint: the atomic itself, or a fence.
+fn role(e: &Event, what: &str) -> String {
+    if e.kind == EventKind::Fence {
+        format!("{what} fence")
+    } else {
+        what.to_string()
+    }
 }
