@@ -209,7 +209,7 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
     let detection = detect_scoreboard(&dir);
     let gpuverify = gpuverify_scoreboard(&dir, crate::corpus_gpuverify::RUNS);
     let litmus = litmus_scoreboard(&dir, crate::corpus_litmus::RUNS, crate::corpus_litmus::EXHAUSTIVE);
-    let ptx = ptx_scoreboard(&dir, crate::corpus_ptx::EXHAUSTIVE);
+    let ptx = ptx_scoreboard(&dir, crate::corpus_litmus::EXHAUSTIVE);
     if json {
         let mut value = scoreboard.to_json();
         value["dir"] = json!(shown);
@@ -288,9 +288,9 @@ pub fn test_stage(dir: &Path) -> Result<(), String> {
     if litmus.iter().any(|r| r.error.as_deref() == Some(crate::corpus_litmus::PANIC)) {
         return Err("the engine panicked while exploring a litmus test; run `cargo xtask corpus`".into());
     }
-    let ptx = ptx_scoreboard(dir, crate::corpus_ptx::TEST_EXHAUSTIVE);
+    let ptx = ptx_scoreboard(dir, crate::corpus_litmus::TEST_EXHAUSTIVE);
     print!("{}", crate::corpus_ptx::render(&ptx, true));
-    if ptx.iter().any(|r| r.error.as_deref() == Some(crate::corpus_ptx::PANIC)) {
+    if ptx.iter().any(|r| r.error.as_deref() == Some(crate::corpus_litmus::PANIC)) {
         return Err("the engine panicked while exploring a PTX litmus test; run `cargo xtask corpus`".into());
     }
     // The PTX model forbids these outcomes and no race excuses them: a wrong verdict.

@@ -25,10 +25,8 @@ use interleave_engine::litmus::LitmusQuantifier;
 use interleave_engine::report::FindingKind;
 use interleave_engine::scenario::{Dialect, MemoryModel, Scenario};
 
-/// The most executions of one exhaustive exploration in `cargo xtask corpus`, and in the
-/// test stage (`complete` says whether it covered all).
-pub const EXHAUSTIVE: u64 = 200_000;
-pub const TEST_EXHAUSTIVE: u64 = 20_000;
+// The panic marker is the OpenCL litmus board's (so are the exploration budgets, which corpus.rs passes).
+use crate::corpus_litmus::PANIC;
 
 /// The most steps of one execution. A thread that spins on a flag has executions without
 /// end under the relaxed model (its load may read the old value again and again), and the
@@ -36,9 +34,6 @@ pub const TEST_EXHAUSTIVE: u64 = 20_000;
 /// execution up to this length, as a bounded model checker unrolls loops. Executions that
 /// reach it did not complete and count for no verdict; the tests' own run in tens of steps.
 pub const MAX_STEPS: u64 = 500;
-
-/// The error of a test on which the engine panicked.
-pub const PANIC: &str = "engine panic";
 
 /// What one PTX litmus test gave.
 pub struct PtxResult {

@@ -102,6 +102,20 @@ pub struct Part {
 }
 
 impl Part {
+    /// Joins what releasers of `group` on `device` (`None`: several) publish into this part,
+    /// which then names a group or device only if all its releasers share it.
+    fn merge(&mut self, group: Option<u32>, device: Option<u32>, know: &[Knowledge; SPACES]) {
+        if self.group != group {
+            self.group = None;
+        }
+        if self.device != device {
+            self.device = None;
+        }
+        for (mine, theirs) in self.know.iter_mut().zip(know.iter()) {
+            mine.join(theirs);
+        }
+    }
+
     /// How far an acquirer in `group` on `device` is from this part's releasers (the
     /// farthest of them when there are several).
     pub fn distance(&self, group: u32, device: u32) -> usize {
@@ -171,18 +185,7 @@ impl Release {
                 continue;
             }
             match self.parts.iter().position(|q| q.reach == p.reach && q.agent.is_none()) {
-                Some(k) => {
-                    let q = &mut self.parts[k];
-                    if q.group != p.group {
-                        q.group = None;
-                    }
-                    if q.device != p.device {
-                        q.device = None;
-                    }
-                    for (mine, theirs) in q.know.iter_mut().zip(p.know.iter()) {
-                        mine.join(theirs);
-                    }
-                }
+                Some(k) => self.parts[k].merge(p.group, p.device, &p.know),
                 None => self.parts.push(p.clone()),
             }
         }
@@ -206,18 +209,7 @@ impl Release {
             }
         });
         match at {
-            Some(k) => {
-                let part = &mut self.parts[k];
-                if part.group != Some(group) {
-                    part.group = None;
-                }
-                if part.device != Some(device) {
-                    part.device = None;
-                }
-                for (mine, theirs) in part.know.iter_mut().zip(know.iter()) {
-                    mine.join(theirs);
-                }
-            }
+            Some(k) => self.parts[k].merge(Some(group), Some(device), know),
             None => self.parts.push(Part { reach, agent: Some(agent), group: Some(group), device: Some(device), know: know.clone() }),
         }
     }
