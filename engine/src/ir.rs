@@ -820,6 +820,9 @@ pub struct Program {
     /// Warnings about the source that do not stop it from running, in source order of
     /// discovery.
     pub warnings: Vec<crate::diag::Diagnostic>,
+    /// The program follows the PTX memory model (CUDA C++ and PTX litmus tests), not OpenCL's:
+    /// which accesses synchronise and which reads are ordered by coherence.
+    pub ptx: bool,
 }
 
 /// Pointer encoding in a 64-bit register: 2 bits of address space, 22 bits of allocation and

@@ -190,7 +190,36 @@ impl Scoreboard {
 }
 
 /// The `corpus` task. `dir` defaults to [`DEFAULT_DIR`] under the workspace root.
-pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
+/// One of the scoreboards `cargo xtask corpus` prints, to run alone with `--board`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Board {
+    Parse,
+    Runs,
+    Detection,
+    GpuVerify,
+    Litmus,
+    Ptx,
+}
+
+impl Board {
+    const NAMES: [(&'static str, Board); 6] = [
+        ("parse", Board::Parse),
+        ("runs", Board::Runs),
+        ("detection", Board::Detection),
+        ("gpuverify", Board::GpuVerify),
+        ("litmus", Board::Litmus),
+        ("ptx", Board::Ptx),
+    ];
+
+    pub fn parse(name: &str) -> Result<Board, String> {
+        Board::NAMES.iter().find(|(n, _)| *n == name).map(|&(_, b)| b).ok_or_else(|| {
+            let names: Vec<&str> = Board::NAMES.iter().map(|(n, _)| *n).collect();
+            format!("unknown board `{name}`: choose {}", names.join(", "))
+        })
+    }
+}
+
+pub fn run(dir: Option<PathBuf>, json: bool, only: Option<Board>) -> Result<(), String> {
     // The folder is named as the user gave it, or as the default is documented, rather than by
     // the absolute path it resolves to.
     let (dir, shown) = match dir {
@@ -204,38 +233,65 @@ pub fn run(dir: Option<PathBuf>, json: bool) -> Result<(), String> {
         println!("corpus: {shown} not found; skipping");
         return Ok(());
     }
-    let scoreboard = parse_scoreboard(&dir);
-    let runs = run_scoreboard(&dir);
-    let detection = detect_scoreboard(&dir);
-    let gpuverify = gpuverify_scoreboard(&dir, crate::corpus_gpuverify::RUNS);
-    let litmus = litmus_scoreboard(&dir, crate::corpus_litmus::RUNS, crate::corpus_litmus::EXHAUSTIVE);
-    let ptx = ptx_scoreboard(&dir, crate::corpus_litmus::EXHAUSTIVE);
+    let wanted = |b: Board| only.is_none_or(|o| o == b);
+    let scoreboard = wanted(Board::Parse).then(|| parse_scoreboard(&dir));
+    let runs = wanted(Board::Runs).then(|| run_scoreboard(&dir));
+    let detection = wanted(Board::Detection).then(|| detect_scoreboard(&dir));
+    let gpuverify = wanted(Board::GpuVerify).then(|| gpuverify_scoreboard(&dir, crate::corpus_gpuverify::RUNS));
+    let litmus = wanted(Board::Litmus).then(|| litmus_scoreboard(&dir, crate::corpus_litmus::RUNS, crate::corpus_litmus::EXHAUSTIVE));
+    let ptx = wanted(Board::Ptx).then(|| ptx_scoreboard(&dir, crate::corpus_litmus::EXHAUSTIVE));
     if json {
-        let mut value = scoreboard.to_json();
+        let mut value = scoreboard.map_or_else(|| json!({}), |s| s.to_json());
         value["dir"] = json!(shown);
-        value["runs"] =
-            runs.iter().map(|r| json!({ "test": r.name, "run_to_block": r.ordered, "random_seeds_matching": r.seeds, "failure": r.failure })).collect();
-        value["detection"] =
-            detection.iter().map(|r| json!({ "test": r.name, "expected": r.expected, "found": r.found, "scores": r.scores(), "failure": r.failure })).collect();
-        value["gpuverify_detection"] = crate::corpus_gpuverify::to_json(&gpuverify, crate::corpus_gpuverify::RUNS);
-        value["litmus"] = litmus
-            .iter()
-            .map(|r| json!({ "test": r.path, "allowed": r.allowed, "race_free": r.race_free, "exhaustive_observed": r.exhaustive_observed, "complete": r.complete, "random_observed": r.random_observed, "race_reported": r.race_reported, "sound": r.sound(), "error": r.error }))
-            .collect();
-        value["litmus_ptx"] = ptx
-            .iter()
-            .map(|r| json!({ "test": r.path, "expected": r.expected, "verdict": r.verdict, "right": r.right(), "forbidden_found": r.forbidden_found(), "race_reported": r.race_reported, "complete": r.complete, "error": r.error }))
-            .collect();
+        if let Some(runs) = runs {
+            value["runs"] = runs
+                .iter()
+                .map(|r| json!({ "test": r.name, "run_to_block": r.ordered, "random_seeds_matching": r.seeds, "failure": r.failure }))
+                .collect();
+        }
+        if let Some(detection) = detection {
+            value["detection"] = detection
+                .iter()
+                .map(|r| json!({ "test": r.name, "expected": r.expected, "found": r.found, "scores": r.scores(), "failure": r.failure }))
+                .collect();
+        }
+        if let Some(gpuverify) = gpuverify {
+            value["gpuverify_detection"] = crate::corpus_gpuverify::to_json(&gpuverify, crate::corpus_gpuverify::RUNS);
+        }
+        if let Some(litmus) = litmus {
+            value["litmus"] = litmus
+                .iter()
+                .map(|r| json!({ "test": r.path, "allowed": r.allowed, "race_free": r.race_free, "exhaustive_observed": r.exhaustive_observed, "complete": r.complete, "random_observed": r.random_observed, "race_reported": r.race_reported, "sound": r.sound(), "error": r.error }))
+                .collect();
+        }
+        if let Some(ptx) = ptx {
+            value["litmus_ptx"] = ptx
+                .iter()
+                .map(|r| json!({ "test": r.path, "expected": r.expected, "verdict": r.verdict, "right": r.right(), "forbidden_found": r.forbidden_found(), "race_reported": r.race_reported, "complete": r.complete, "error": r.error }))
+                .collect();
+        }
         let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
         println!("{text}");
     } else {
         println!("corpus: {shown}");
-        print!("{}", scoreboard.render(false));
-        print!("{}", crate::corpus_runs::render(&runs, false));
-        print!("{}", crate::corpus_detect::render(&detection, false));
-        print!("{}", crate::corpus_gpuverify::render(&gpuverify, crate::corpus_gpuverify::RUNS, false));
-        print!("{}", crate::corpus_litmus::render(&litmus, crate::corpus_litmus::RUNS, false));
-        print!("{}", crate::corpus_ptx::render(&ptx, false));
+        if let Some(scoreboard) = scoreboard {
+            print!("{}", scoreboard.render(false));
+        }
+        if let Some(runs) = runs {
+            print!("{}", crate::corpus_runs::render(&runs, false));
+        }
+        if let Some(detection) = detection {
+            print!("{}", crate::corpus_detect::render(&detection, false));
+        }
+        if let Some(gpuverify) = gpuverify {
+            print!("{}", crate::corpus_gpuverify::render(&gpuverify, crate::corpus_gpuverify::RUNS, false));
+        }
+        if let Some(litmus) = litmus {
+            print!("{}", crate::corpus_litmus::render(&litmus, crate::corpus_litmus::RUNS, false));
+        }
+        if let Some(ptx) = ptx {
+            print!("{}", crate::corpus_ptx::render(&ptx, false));
+        }
     }
     Ok(())
 }

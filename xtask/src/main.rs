@@ -45,9 +45,10 @@ tasks:
   serve [--port N]   build the app with Trunk (release) and serve dist/ on 127.0.0.1:N
                      (default 8080) until Ctrl-C
   test               run all tests: native, wasm in headless Chromium, and end-to-end
-  corpus [DIR] [--json]
-                     print the parse scoreboard of the kernels in DIR
-                     (default ../shared/corpus beside the checkout)
+  corpus [DIR] [--json] [--board NAME]
+                     print the scoreboards of the kernels in DIR (default
+                     ../shared/corpus beside the checkout); --board runs only one:
+                     parse, runs, detection, gpuverify, litmus or ptx
   fuzz <TARGET> [--time SECONDS]
                      fuzz the engine for SECONDS (default 60) with a cargo-fuzz target:
                      frontend, execute, typed, litmus, sim or link (installs nightly and
@@ -69,7 +70,7 @@ editor bundle.";
 enum Task {
     Serve { port: u16 },
     Test,
-    Corpus { dir: Option<PathBuf>, json: bool },
+    Corpus { dir: Option<PathBuf>, json: bool, board: Option<corpus::Board> },
     Fuzz { target: String, seconds: u64 },
     Bench { args: Vec<String> },
     Editor,
@@ -100,16 +101,20 @@ impl Task {
                 return Ok(Task::Serve { port });
             }
             Some("corpus") => {
-                let (mut dir, mut json) = (None, false);
-                for arg in args {
+                let (mut dir, mut json, mut board) = (None, false, None);
+                while let Some(arg) = args.next() {
                     match arg.as_str() {
                         "--json" => json = true,
+                        "--board" => {
+                            let name = args.next().ok_or("--board needs a name")?;
+                            board = Some(corpus::Board::parse(&name)?);
+                        }
                         _ if arg.starts_with('-') => return Err(format!("unknown argument to corpus: {arg}")),
                         _ if dir.is_none() => dir = Some(PathBuf::from(arg)),
                         _ => return Err(format!("unexpected argument: {arg}")),
                     }
                 }
-                return Ok(Task::Corpus { dir, json });
+                return Ok(Task::Corpus { dir, json, board });
             }
             Some("fuzz") => {
                 let (mut target, mut seconds) = (None, fuzz::DEFAULT_SECONDS);
@@ -153,7 +158,7 @@ fn main() -> ExitCode {
         }
         Task::Serve { port } => serve::run(port),
         Task::Test => test::run(),
-        Task::Corpus { dir, json } => corpus::run(dir, json),
+        Task::Corpus { dir, json, board } => corpus::run(dir, json, board),
         Task::Fuzz { target, seconds } => fuzz::run(&target, seconds),
         Task::Bench { args } => bench::run(&args),
         Task::Editor => editor::ensure_bundle(),
@@ -201,8 +206,11 @@ mod tests {
         assert_eq!(parse(&["serve"]), Ok(Task::Serve { port: 8080 }));
         assert_eq!(parse(&["serve", "--port", "8099"]), Ok(Task::Serve { port: 8099 }));
         assert_eq!(parse(&["serve", "--port=9000"]), Ok(Task::Serve { port: 9000 }));
-        assert_eq!(parse(&["corpus"]), Ok(Task::Corpus { dir: None, json: false }));
-        assert_eq!(parse(&["corpus", "some/dir", "--json"]), Ok(Task::Corpus { dir: Some(PathBuf::from("some/dir")), json: true }));
+        assert_eq!(parse(&["corpus"]), Ok(Task::Corpus { dir: None, json: false, board: None }));
+        assert_eq!(parse(&["corpus", "some/dir", "--json"]), Ok(Task::Corpus { dir: Some(PathBuf::from("some/dir")), json: true, board: None }));
+        assert_eq!(parse(&["corpus", "--board", "ptx"]), Ok(Task::Corpus { dir: None, json: false, board: Some(corpus::Board::Ptx) }));
+        assert!(parse(&["corpus", "--board", "all"]).unwrap_err().contains("parse, runs"));
+        assert!(parse(&["corpus", "--board"]).unwrap_err().contains("needs a name"));
         assert_eq!(parse(&["fuzz", "frontend"]), Ok(Task::Fuzz { target: "frontend".into(), seconds: 60 }));
         assert_eq!(parse(&["fuzz", "execute", "--time", "5"]), Ok(Task::Fuzz { target: "execute".into(), seconds: 5 }));
         assert_eq!(parse(&["fuzz", "--time=7", "execute"]), Ok(Task::Fuzz { target: "execute".into(), seconds: 7 }));

@@ -554,8 +554,9 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         named_barriers: None,
     };
     machine.weak.script.clone_from(&scenario.choices);
-    // CUDA kernels synchronise as PTX defines it.
-    machine.races.ptx = scenario.dialect == crate::scenario::Dialect::Cuda;
+    // CUDA kernels and PTX litmus tests synchronise as PTX defines it.
+    machine.races.ptx = program.ptx;
+    machine.weak.ptx = machine.races.ptx;
     for wi in 0..n as u32 {
         if machine.items[wi as usize].status == Status::Ready && machine.runaway.is_none() {
             interp::run_private(&mut machine, wi);

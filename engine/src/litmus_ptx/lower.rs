@@ -115,6 +115,7 @@ pub fn lower(test: &LitmusTest, code: &PtxCode, options: crate::lower::Options) 
         globals: Vec::new(),
         strings: Vec::new(),
         warnings: Vec::new(),
+        ptx: true,
     }
 }
 

@@ -110,7 +110,7 @@ pub struct Options {
 /// Lowers a parsed translation unit. Stops at the first error.
 pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str, options: Options) -> Result<ir::Program, Diagnostic> {
     let cuda = dialect == Dialect::Cuda;
-    let mut program = ir::Program::default();
+    let mut program = ir::Program { ptx: cuda, ..ir::Program::default() };
     let mut types = Types::new(if cuda { Space::Global } else { Space::Private });
     let mut index: HashMap<String, u32> = HashMap::new();
     let mut sigs: Vec<FnSig> = Vec::new();

@@ -48,8 +48,14 @@
 //!   them, a deliberate difference from it.
 //!   Promises are made by the explorer only, never in a single run.
 //!
+//! Under PTX (a CUDA kernel or a PTX litmus test) a `.weak` load is morally strong with
+//! nothing, so reading a write orders nothing after it: it does not move the reader's view
+//! (PTX's SC-per-location and Causality axioms relate only morally strong reads), and the next
+//! load may read an older write.
+//!
 //! What it cannot reach (besides thin air): a work-item has one promise at a time and an
-//! execution two; plain (non-atomic) stores are not promised; an update never reads another
+//! execution two; plain (non-atomic) stores are not promised; PTX `.weak` writes of different
+//! threads that no causality orders are still in one order per location; an update never reads another
 //! work-item's unkept promise of a release (the release sequence it would continue has no
 //! view yet); and the SC order below.
 //!
@@ -296,6 +302,9 @@ pub type LocKey = (u8, u32, u32, u64);
 #[derive(Debug, Default)]
 pub struct Weak {
     pub enabled: bool,
+    /// The launch follows PTX (a CUDA kernel): a plain (`.weak`) load is not morally strong
+    /// with anything, so reading a write does not order the reader's later reads after it.
+    pub ptx: bool,
     /// Each location's dense id, sorted by key: a run touches few locations, and a vector
     /// (unlike a map's nodes) is copied into an existing one without allocating.
     ids: Vec<(LocKey, u32)>,
@@ -345,6 +354,7 @@ impl Clone for Weak {
     fn clone(&self) -> Weak {
         let Weak {
             enabled,
+            ptx,
             ids,
             spaces,
             histories,
@@ -369,6 +379,7 @@ impl Clone for Weak {
         } = self;
         Weak {
             enabled: *enabled,
+            ptx: *ptx,
             ids: ids.clone(),
             spaces: spaces.clone(),
             histories: histories.clone(),
@@ -396,6 +407,7 @@ impl Clone for Weak {
     fn clone_from(&mut self, source: &Weak) {
         let Weak {
             enabled,
+            ptx,
             ids,
             spaces,
             histories,
@@ -430,6 +442,7 @@ impl Clone for Weak {
         }
         self.histories.clone_from(histories);
         self.enabled.clone_from(enabled);
+        self.ptx.clone_from(ptx);
         self.ids.clone_from(ids);
         self.spaces.clone_from(spaces);
         self.agents.clone_from(agents);
@@ -678,7 +691,13 @@ impl Weak {
         if promised_release && ord.atomic {
             a.tainted = true;
         }
-        a.cur.raise(id, ts);
+        // Coherence orders a read before later ones only through a morally strong read (PTX's
+        // SC-per-location and Causality axioms relate `.weak` reads to nothing): a `.weak` load
+        // that read a write leaves the next load free to read an older one. OpenCL's coherence
+        // covers every access of a location.
+        if ord.atomic || !self.ptx {
+            a.cur.raise(id, ts);
+        }
         if let Some(p) = published {
             let view = &p.views[level];
             if ord.acquires() && level <= ord.level {

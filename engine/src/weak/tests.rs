@@ -155,3 +155,23 @@ fn a_sequentially_consistent_update_reads_the_latest_write() {
     w.store(0, X, 4, 1, 2, st(RLX), &mut |_| 0);
     assert_eq!(update_options(&w, 1, X, sc, &|v| Some(v + 1)), vec![u64::MAX]);
 }
+
+#[test]
+fn a_ptx_weak_load_does_not_order_later_loads_after_the_write_it_read() {
+    for ptx in [false, true] {
+        let mut w = model(&[0, 1]);
+        w.ptx = ptx;
+        w.store(0, X, 4, 0, 1, st(REL), &mut |_| 0);
+        // Agent 1 reads the release's write 1 with a plain load; may the next load read 0?
+        let r = w.load(1, X, 4, Ordering::PLAIN, 0, Some(&mut |_| 0));
+        assert!(!r.stale);
+        let expected = if ptx { vec![u64::MAX, 0] } else { vec![u64::MAX] };
+        assert_eq!(readable(&w, 1, X, Ordering::PLAIN), expected, "ptx: {ptx}");
+        // A relaxed (morally strong) load that read it orders later loads in both models.
+        let mut w = model(&[0, 1]);
+        w.ptx = ptx;
+        w.store(0, X, 4, 0, 1, st(REL), &mut |_| 0);
+        w.load(1, X, 4, RLX, 0, Some(&mut |_| 0));
+        assert_eq!(readable(&w, 1, X, Ordering::PLAIN), vec![u64::MAX], "ptx: {ptx}");
+    }
+}
