@@ -244,10 +244,8 @@ pub fn run(dir: Option<PathBuf>, json: bool, only: Option<Board>) -> Result<(), 
         let mut value = scoreboard.map_or_else(|| json!({}), |s| s.to_json());
         value["dir"] = json!(shown);
         if let Some(runs) = runs {
-            value["runs"] = runs
-                .iter()
-                .map(|r| json!({ "test": r.name, "run_to_block": r.ordered, "random_seeds_matching": r.seeds, "failure": r.failure }))
-                .collect();
+            value["runs"] =
+                runs.iter().map(|r| json!({ "test": r.name, "run_to_block": r.ordered, "random_seeds_matching": r.seeds, "failure": r.failure })).collect();
         }
         if let Some(detection) = detection {
             value["detection"] = detection
