@@ -1802,14 +1802,15 @@ async fn check_explained_bug(client: &Client, url: &str) -> Check {
     wait_until("the comparison to finish", EXPLORE_WAIT, || async {
         let phase = attribute(client, "#compare-status", "data-phase").await?;
         ensure!(phase == "done", "#compare-status is {phase:?}");
-        ensure!(count(client, "#compare-matrix td.cell").await? >= 2, "no cells");
+        ensure!(count(client, "#compare-matrix td.model-cell").await? >= 2, "no cells");
         Ok(())
     })
     .await?;
+    scroll_to(client, "#compare-title").await?;
     save_screenshot(client, "e2e-compare-1600.png").await?;
-    click(client, "#compare-matrix tr.finding-row td.cell[data-model=\"0\"] button").await?;
+    click(client, "#compare-matrix tr.finding-row td.model-cell[data-model=\"0\"] button").await?;
     wait_until("the cell's run", WAIT, || async {
-        ensure!(count(client, "#compare-matrix td.cell.opened[data-model=\"0\"]").await? == 1, "the cell is not marked opened");
+        ensure!(count(client, "#compare-matrix td.model-cell.opened[data-model=\"0\"]").await? == 1, "the cell is not marked opened");
         ensure!(attribute(client, "#status", "data-status").await? == "completed", "the run has not completed");
         ensure!(count(client, "#findings > li[data-kind=\"data-race\"]").await? >= 1, "the run shows no race");
         Ok(())
@@ -1836,5 +1837,35 @@ async fn check_explained_bug(client: &Client, url: &str) -> Check {
     })
     .await?;
     save_screenshot(client, "e2e-shrunk-1280.png").await?;
+
+    // A weak outcome picked in the histogram's table: Shrink it, and its reads-from and
+    // coherence edges are drawn once its run has ended.
+    set_viewport(client, 1600, 1000).await?;
+    select(client, "#examples", "litmus/mp.litmus").await?;
+    wait_until("the MP test", WAIT, || async { exactly(count(client, "#litmus-note").await?, 1, "#litmus-note") }).await?;
+    select(client, "#memory-model", "relaxed").await?;
+    click(client, "#explore-mode-exhaustive").await?;
+    click(client, "#explore-start").await?;
+    wait_for_phase(client, "done").await?;
+    click(client, "#explore-outcomes tr[data-exists=\"true\"] button.replay").await?;
+    wait_for_status(client, "completed").await?;
+    click(client, "#shrink-outcome").await?;
+    wait_until("the weak outcome shrunk, its edges drawn", EXPLORE_WAIT, || async {
+        ensure!(attribute(client, "#shrink-status", "data-phase").await? == "done", "the shrink is not done");
+        let registers = client.find(Locator::Css("#registers")).await.map_err(|e| format!("no #registers: {e}"))?.text().await.map_err(|e| e.to_string())?;
+        ensure!(registers.contains(WEAK_MP), "#registers reads {registers:?}");
+        let kinds = attribute(client, "#timeline-canvas", "data-why-kinds").await?;
+        ensure!(kinds.split(' ').any(|k| k == "rf") && kinds.split(' ').any(|k| k == "missing"), "the arrows are {kinds:?}");
+        Ok(())
+    })
+    .await?;
+    scroll_to(client, "body").await?;
+    save_screenshot(client, "e2e-weak-outcome-shrunk-1600.png").await?;
+    element_picture(client, "#lanes", "e2e-weak-outcome-lanes-1600.png").await?;
+    // The arrows in the other theme too.
+    click(client, "#theme").await?;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    element_picture(client, "#lanes", "e2e-weak-outcome-lanes-other-theme.png").await?;
+    click(client, "#theme").await?;
     Ok(())
 }

@@ -106,7 +106,7 @@ fn matrix(run: &CompareRun, c: &Comparison, enabled: bool, on_open: &Callback<(u
                                 let opened = run.opened == Some((m, r));
                                 let label = format!("Run {} under {}, seed {seed}", row.label, model.name);
                                 html! {
-                                    <td class={classes!("cell", (count > 0).then_some("seen"), opened.then_some("opened"))} data-model={m.to_string()} data-row={r.to_string()}>
+                                    <td class={classes!("model-cell", (count > 0).then_some("seen"), opened.then_some("opened"))} data-model={m.to_string()} data-row={r.to_string()}>
                                         <button type="button" disabled={!enabled} title={label.clone()} aria-label={label}
                                             onclick={on_open.reform(move |_: MouseEvent| (m, r, seed))}>{ thousands(count) }</button>
                                     </td>

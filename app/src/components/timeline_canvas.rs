@@ -396,7 +396,9 @@ fn draw<'a>(context: &CanvasRenderingContext2d, shapes: &[Shape], colour: &dyn F
                 }
                 context.stroke();
             }
-            Shape::Arrow { paint, from, control, to, dashed, label } => draw_arrow(context, colour, *paint, *from, *control, *to, *dashed, label),
+            Shape::Arrow { paint, from, control, to, dashed, label, label_at } => {
+                draw_arrow(context, colour, *paint, (*from, *control, *to), *dashed, label, *label_at)
+            }
             Shape::Text { paint, x, y, text, align } => {
                 context.set_fill_style_str(colour(*paint));
                 context.set_font("11px ui-monospace, Menlo, Consolas, monospace");
@@ -411,18 +413,16 @@ fn draw<'a>(context: &CanvasRenderingContext2d, shapes: &[Shape], colour: &dyn F
     }
 }
 
-/// One arrow of an explanation: the curve, its head at `to`, and its label on a backing of
-/// the panel's colour at the curve's middle, so that it reads over the marks.
-#[allow(clippy::too_many_arguments)]
+/// One arrow of an explanation: the curve (from, control point, to), its head at `to`, and
+/// its label on a backing of the panel's colour at `label_at`, so that it reads over the marks.
 fn draw_arrow<'a>(
     context: &CanvasRenderingContext2d,
     colour: &dyn Fn(Paint) -> &'a str,
     paint: Paint,
-    from: (f64, f64),
-    control: (f64, f64),
-    to: (f64, f64),
+    (from, control, to): ((f64, f64), (f64, f64), (f64, f64)),
     dashed: bool,
     label: &str,
+    label_at: (f64, f64),
 ) {
     context.set_stroke_style_str(colour(paint));
     context.set_fill_style_str(colour(paint));
@@ -446,16 +446,19 @@ fn draw_arrow<'a>(
     context.line_to(to.0 - size * (angle + spread).cos(), to.1 - size * (angle + spread).sin());
     context.close_path();
     context.fill();
-    let middle = (0.25 * from.0 + 0.5 * control.0 + 0.25 * to.0, 0.25 * from.1 + 0.5 * control.1 + 0.25 * to.1);
-    context.set_font("600 11px ui-monospace, Menlo, Consolas, monospace");
-    // 11px of a monospace font: about 0.62em a character.
-    let width = 6.8 * label.len() as f64;
+    let width = timeline::label_width(label);
     context.set_fill_style_str(colour(Paint::LabelBack));
-    context.fill_rect(middle.0 - width / 2.0 - 3.0, middle.1 - 7.0, width + 6.0, 14.0);
+    context.set_global_alpha(0.9);
+    context.fill_rect(label_at.0 - width / 2.0, label_at.1 - timeline::LABEL_HEIGHT / 2.0, width, timeline::LABEL_HEIGHT);
+    context.set_global_alpha(1.0);
+    context.set_stroke_style_str(colour(paint));
+    context.set_line_width(1.0);
+    context.stroke_rect(label_at.0 - width / 2.0, label_at.1 - timeline::LABEL_HEIGHT / 2.0, width, timeline::LABEL_HEIGHT);
+    context.set_font("600 11px ui-monospace, Menlo, Consolas, monospace");
     context.set_fill_style_str(colour(paint));
     context.set_text_baseline("middle");
     context.set_text_align("center");
-    let _ = context.fill_text(label, middle.0, middle.1);
+    let _ = context.fill_text(label, label_at.0, label_at.1);
 }
 
 /// The pointer's position on the canvas, in CSS pixels.
@@ -819,7 +822,16 @@ pub fn TimelineCanvas(props: &Props) -> Html {
     {
         let shared = shared.clone();
         use_effect_with(props.why.clone(), move |why| {
-            shared.borrow_mut().why = why.clone();
+            {
+                let mut p = shared.borrow_mut();
+                p.why = why.clone();
+                // Zoom in on the arrows when they are too small to read (once the canvas has
+                // been painted, so that its width is known).
+                let bounds = p.bounds();
+                if let Some(view) = why.as_deref().filter(|_| p.width > 1.0).and_then(|w| timeline::framing(w, p.view, bounds)) {
+                    p.set_view(view);
+                }
+            }
             schedule(&shared);
         });
     }

@@ -66,14 +66,14 @@ impl Panes {
         let launch = (workspace * 0.27).clamp(150.0, 280.0);
         // The editor's column is wide enough for a kernel's longer lines where the window
         // leaves the run column room; the inspector narrows on smaller windows.
-        let editor = if width >= 1500.0 {
-            Panes::DEFAULT.editor
+        let (editor, inspector) = if width >= 1500.0 {
+            (Panes::DEFAULT.editor, Panes::DEFAULT.inspector)
         } else if width >= 1400.0 {
-            520.0
+            (520.0, 320.0)
         } else {
-            460.0
+            // The inspector keeps its four tabs on one row.
+            (440.0, 320.0)
         };
-        let inspector = if width < 1400.0 { 300.0 } else { Panes::DEFAULT.inspector };
         Panes { editor, inspector, workspace, launch }
     }
 

@@ -103,7 +103,7 @@ pub enum Shape {
         align: Align,
     },
     /// An arrow along a curve from one point to another through `control` (a quadratic
-    /// curve), its head at `to`, with a label on a backing at the curve's middle.
+    /// curve), its head at `to`, with a label on a backing centred at `label_at`.
     Arrow {
         paint: Paint,
         from: (f64, f64),
@@ -111,6 +111,7 @@ pub enum Shape {
         to: (f64, f64),
         dashed: bool,
         label: &'static str,
+        label_at: (f64, f64),
     },
 }
 

@@ -429,3 +429,74 @@ fn lockstep_scenes_join_the_active_lanes_and_mark_the_masked_ones() {
     }
     assert_eq!(masked(&scene_of(&s)), 1 + 3, "lane 2's own step masks the other three");
 }
+
+/// An explanation's arrows: the edges it names between drawn lanes, the missing edge from
+/// the earlier access to the later, and labels that do not cover each other.
+#[test]
+fn why_arrows_join_the_accesses_and_keep_their_labels_apart() {
+    use interleave_engine::why::{Access, Edge, EdgeKind, Explanation, Point};
+    let point = |wi: u64, step: u64| Point { line: 1, column: 1, work_item: [wi, 0, 0], step };
+    let access = |wi: u64, step: u64| Access { line: 1, column: 1, work_item: [wi, 0, 0], step, text: String::new() };
+    let explanation = Explanation {
+        accesses: vec![access(1, 9), access(0, 4)],
+        edges: vec![
+            Edge { kind: EdgeKind::Po, from: point(0, 4), to: point(0, 5), text: String::new() },
+            Edge { kind: EdgeKind::Rf, from: point(0, 5), to: point(1, 6), text: String::new() },
+            Edge { kind: EdgeKind::Po, from: point(7, 1), to: point(7, 2), text: String::new() },
+        ],
+        missing: "a release".into(),
+    };
+    // Work-item 7 has no lane: its edge is left out.
+    let arrows = why_arrows(&explanation, |id| (id[0] < 4).then_some(id[0] as u32));
+    let labels: Vec<(&str, (u64, u32), (u64, u32), bool)> = arrows.arrows.iter().map(|a| (a.label, a.from, a.to, a.missing)).collect();
+    assert_eq!(labels, vec![("po", (4, 0), (5, 0), false), ("rf", (5, 0), (6, 1), false), ("missing", (4, 0), (9, 1), true)]);
+    assert_eq!(arrows.missing, "a release");
+
+    let specs: Vec<LaneSpec> = (0..4).map(|wi| LaneSpec { work_item: wi, group: 0, warp: 0 }).collect();
+    let rows = layout(&specs, Headers::Groups, &BTreeSet::new(), None);
+    let store = EventStore::new(Topology::new(vec![0; 4], 4));
+    let input = SceneInput {
+        store: &store,
+        limit: 0,
+        layout: &rows,
+        view: View { start: 0.0, scale: 10.0 },
+        width: 400.0,
+        height: 200.0,
+        scroll_top: 0.0,
+        column: 1.0,
+        cursor: 10,
+        selected: None,
+        lock_bands: &[],
+        lock_marks: &[],
+        races: &[],
+        stale: &[],
+    };
+    let shapes = why_shapes(&input, &arrows);
+    assert_eq!(shapes.len(), 3);
+    let boxes: Vec<Rect> = shapes
+        .iter()
+        .map(|s| match s {
+            Shape::Arrow { label, label_at, .. } => {
+                let w = label_width(label);
+                Rect { x: label_at.0 - w / 2.0, y: label_at.1 - LABEL_HEIGHT / 2.0, w, h: LABEL_HEIGHT }
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    for (i, a) in boxes.iter().enumerate() {
+        for b in &boxes[i + 1..] {
+            let apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+            assert!(apart, "{a:?} covers {b:?}");
+        }
+    }
+    assert!(matches!(shapes[2], Shape::Arrow { paint: Paint::WhyMissing, dashed: true, .. }));
+
+    // Framing: a fitted view of a long run zooms in on steps 4 to 9; a view that shows them
+    // large enough stays.
+    let bounds = Bounds { steps: 1000, width: 600.0 };
+    let framed = framing(&arrows, View::fit(bounds), bounds).expect("zoomed in");
+    assert!(framed.scale > View::fit(bounds).scale);
+    assert!(framed.shows(4.0, 600.0) && framed.shows(10.0, 600.0), "{framed:?}");
+    assert_eq!(framing(&arrows, framed, bounds), None);
+    assert_eq!(framing(&WhyArrows::default(), framed, bounds), None);
+}
