@@ -34,9 +34,9 @@ pub const PROGRESS_MS: f64 = 50.0;
 /// What a worker's job runs: each advances a number of executions at a time and can give
 /// its result so far.
 enum Engine {
-    Explore(Explorer),
+    Explore(Box<Explorer>),
     Shrink(Box<Shrinker>),
-    Compare(Comparer),
+    Compare(Box<Comparer>),
 }
 
 impl Engine {
@@ -114,11 +114,11 @@ impl Worker {
 
     fn received(&mut self, message: ToWorker) {
         match message {
-            ToWorker::Explore { scenario, job } => self.begin(Explorer::new(&scenario, job.config()).map(Engine::Explore)),
+            ToWorker::Explore { scenario, job } => self.begin(Explorer::new(&scenario, job.config()).map(|e| Engine::Explore(Box::new(e)))),
             ToWorker::Shrink { scenario, pick, budget } => {
                 self.begin(Shrinker::new(&scenario, pick.pick(), shrink::Config { budget }).map(|s| Engine::Shrink(Box::new(s))))
             }
-            ToWorker::Compare { scenario, runs } => self.begin(Comparer::new(&scenario, runs).map(Engine::Compare)),
+            ToWorker::Compare { scenario, runs } => self.begin(Comparer::new(&scenario, runs).map(|c| Engine::Compare(Box::new(c)))),
             // A Stop after the end has nothing left to stop.
             ToWorker::Stop => {
                 if let Some(running) = &mut self.running {

@@ -1827,6 +1827,27 @@ async fn check_explained_bug(client: &Client, url: &str) -> Check {
     ensure!(lines >= 12.0, "at 1280x720 the editor shows {lines:.1} lines of code");
     ensure!(!overflows_sideways(client).await?, "at 1280x720 the page is wider than the window");
     save_screenshot(client, "e2e-layout-1280.png").await?;
+    // A splitter moved with the keyboard is remembered across a reload.
+    let before = number_attribute(client, "#splitter-editor", "aria-valuenow").await?;
+    let splitter = client.find(Locator::Css("#splitter-editor")).await.map_err(|e| e.to_string())?;
+    splitter.send_keys(&Key::Right.to_string()).await.map_err(|e| format!("cannot press → on the splitter: {e}"))?;
+    let moved = wait_until("the editor's column to grow and be stored", WAIT, || async {
+        let now = number_attribute(client, "#splitter-editor", "aria-valuenow").await?;
+        ensure!(now > before, "the editor is {now} px wide, was {before}");
+        let stored = client.execute("return localStorage.getItem('interleave.layout') || '';", vec![]).await.map_err(|e| e.to_string())?;
+        ensure!(stored.as_str().unwrap_or_default().contains(&format!("\"editor\":{now}")), "stored {stored:?}");
+        Ok(now)
+    })
+    .await?;
+    client.refresh().await.map_err(|e| e.to_string())?;
+    wait_until("the moved splitter after a reload", FIRST_RENDER_WAIT, || async {
+        let now = number_attribute(client, "#splitter-editor", "aria-valuenow").await?;
+        ensure!(now == moved, "the editor is {now} px wide after the reload, was moved to {moved}");
+        Ok(())
+    })
+    .await?;
+    click(client, "button#run").await?;
+    wait_for_status(client, "completed").await?;
     click(client, &format!("#shrink-finding-{race}")).await?;
     wait_until("the shrink at 1280x720", EXPLORE_WAIT, || async {
         ensure!(attribute(client, "#shrink-status", "data-phase").await? == "done", "not done");

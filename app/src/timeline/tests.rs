@@ -448,8 +448,8 @@ fn why_arrows_join_the_accesses_and_keep_their_labels_apart() {
     };
     // Work-item 7 has no lane: its edge is left out.
     let arrows = why_arrows(&explanation, |id| (id[0] < 4).then_some(id[0] as u32));
-    let labels: Vec<(&str, (u64, u32), (u64, u32), bool)> = arrows.arrows.iter().map(|a| (a.label, a.from, a.to, a.missing)).collect();
-    assert_eq!(labels, vec![("po", (4, 0), (5, 0), false), ("rf", (5, 0), (6, 1), false), ("missing", (4, 0), (9, 1), true)]);
+    let arrow = |label, from, to, missing| WhyArrow { label, from, to, missing };
+    assert_eq!(arrows.arrows, vec![arrow("po", (4, 0), (5, 0), false), arrow("rf", (5, 0), (6, 1), false), arrow("missing", (4, 0), (9, 1), true)]);
     assert_eq!(arrows.missing, "a release");
 
     let specs: Vec<LaneSpec> = (0..4).map(|wi| LaneSpec { work_item: wi, group: 0, warp: 0 }).collect();

@@ -180,14 +180,13 @@ pub(super) fn compare_controls(tasks: &Tasks, state: &UseReducerHandle<State>, f
     };
     let on_compare_stop = {
         let (tasks, dispatch, state) = (tasks.clone(), dispatch.clone(), state.clone());
-        Callback::from(move |()| match state.compare.current.as_ref().map(|c| c.task.phase) {
-            Some(Phase::Running) => {
+        Callback::from(move |()| {
+            if state.compare.current.as_ref().is_some_and(|c| c.task.phase == Phase::Running) {
                 if let Some(task) = tasks.compare.borrow().as_ref() {
                     task.stop();
                 }
                 dispatch.dispatch(Action::CompareStop);
             }
-            _ => {}
         })
     };
     let on_open_model = dispatch.to_callback().reform(|(model, row, seed)| Action::OpenModel { model, row, seed });

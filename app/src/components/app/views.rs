@@ -26,8 +26,9 @@ pub(super) struct Views {
     pub inspection: Option<Rc<Inspection>>,
     /// The console's lines (work-item, text).
     pub console_lines: Rc<Vec<(String, String)>>,
-    /// The explanation shown: the opened finding's, or once the run has ended with none
-    /// opened, its outcome's (reads the relaxed model let read an older write).
+    /// The explanation shown while the run is still: the opened finding's, or once the run
+    /// has ended with none opened, its outcome's (reads the relaxed model let read an older
+    /// write).
     pub why: Option<Why>,
 }
 
@@ -91,10 +92,12 @@ pub(super) fn use_views(session: &SessionCell, state: &State, form: &Rc<Form>) -
     };
     let why: Rc<Option<Why>> = {
         let session = session.clone();
-        let deps = (state.run.generation, state.run.live, state.view.finding, state.run.summary.is_some());
-        use_memo(deps, move |&(_, live, finding, ended)| {
+        let deps = (state.run.generation, state.run.live && !state.run.running, state.view.finding, state.run.summary.is_some());
+        // Not while a run goes on: the analysis scans the event log, and the arrows of a
+        // moving run would be stale a chunk later anyway.
+        use_memo(deps, move |&(_, still, finding, ended)| {
             let guard = session.borrow();
-            let s = guard.as_ref().filter(|_| live)?;
+            let s = guard.as_ref().filter(|_| still)?;
             let (finding, explanation) = match finding {
                 Some(k) => (Some(k), why::finding(s, k)?),
                 None if ended => (None, why::outcome(s)?),
