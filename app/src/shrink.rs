@@ -28,8 +28,8 @@ pub fn outcome_scenario(explored: &Scenario, outcome: &Outcome) -> Scenario {
     scenario
 }
 
-/// The reduction a shrink made, for the status line: `Shrunk to 12 steps (was 41) and 1
-/// preemption (was 3), in 230 executions`.
+/// The reduction a shrink made, for the status line: `41 → 12 steps, 3 → 1 preemptions
+/// (230 executions)`, with whether fewer preemptions are proven impossible.
 pub fn reduction(shrunk: &Shrunk) -> String {
     let after = &shrunk.after;
     let plural = |n: u64, word: &str| if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") };
@@ -37,7 +37,7 @@ pub fn reduction(shrunk: &Shrunk) -> String {
         Some(before) => (format!("{} → {} steps", before.steps, after.steps), format!("{} → {} preemptions", before.preemptions, after.preemptions)),
         None => (plural(after.steps, "step"), plural(u64::from(after.preemptions), "preemption")),
     };
-    let mut text = format!("Shrunk: {steps}, {preemptions} ({} executions", interleave_engine::limits::thousands(shrunk.executions));
+    let mut text = format!("{steps}, {preemptions} ({} executions", interleave_engine::limits::thousands(shrunk.executions));
     if shrunk.fewest_preemptions {
         text.push_str("; no schedule with fewer preemptions shows it");
     } else if shrunk.budget_exhausted {
@@ -104,10 +104,7 @@ mod tests {
         let text = reduction(&shrunk);
         let before = shrunk.before.as_ref().expect("the run as given shows it");
         assert!(
-            text.starts_with(&format!(
-                "Shrunk: {} → {} steps, {} → {} preemptions",
-                before.steps, shrunk.after.steps, before.preemptions, shrunk.after.preemptions
-            )),
+            text.starts_with(&format!("{} → {} steps, {} → {} preemptions", before.steps, shrunk.after.steps, before.preemptions, shrunk.after.preemptions)),
             "{text}"
         );
         assert!(shrunk.after.steps <= before.steps);

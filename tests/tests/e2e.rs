@@ -1757,6 +1757,8 @@ async fn check_explained_bug(client: &Client, url: &str) -> Check {
     .await?;
     save_screenshot(client, "e2e-shrunk-1600.png").await?;
     element_picture(client, "#lanes", "e2e-why-lanes-1600.png").await?;
+    scroll_to(client, "section.findings").await?;
+    element_picture(client, "section.findings", "e2e-why-findings-1600.png").await?;
 
     // The collapse is undone, and done again.
     click(client, "#focus-off").await?;

@@ -58,11 +58,12 @@ pub struct Props {
     pub shrinking: bool,
 }
 
-/// The explanation of a finding in words: what is missing first, then each edge the run has.
+/// The explanation of a finding in words: what is missing (the engine's words) first, then
+/// each edge the run has.
 fn why_view(explanation: &Explanation) -> Html {
     html! {
         <div class="why" data-edges={explanation.edges.len().to_string()}>
-            <p class="why-missing"><strong>{ "Why: " }</strong>{ format!("missing {}", explanation.missing) }</p>
+            <p class="why-missing"><strong>{ "Why: " }</strong>{ &explanation.missing }</p>
             if !explanation.edges.is_empty() {
                 <ul class="why-edges">
                     { for explanation.edges.iter().map(|edge| html! {
@@ -74,7 +75,13 @@ fn why_view(explanation: &Explanation) -> Html {
                     }) }
                 </ul>
             }
-            <p class="note">{ "The timeline draws these edges as arrows, the missing one dashed in red." }</p>
+            <p class="note">
+                { if explanation.edges.is_empty() {
+                    "The timeline draws the missing edge dashed in red, from the earlier access to the later."
+                } else {
+                    "The timeline draws these edges as arrows, and the missing one dashed in red."
+                } }
+            </p>
         </div>
     }
 }

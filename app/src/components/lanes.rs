@@ -121,13 +121,14 @@ fn lane_row(lane: &Lane, selected: Option<usize>, on_step_lane: &Callback<usize>
 
 /// The line over the lanes that says which are collapsed, with the button that undoes it
 /// (or does it again).
-fn focus_bar(focus: &Focus, on_focus: &Callback<bool>) -> Html {
+fn focus_bar(focus: &Focus, work_items: u64, on_focus: &Callback<bool>) -> Html {
     let n = focus.lanes.len();
     let lanes = format!("{n} work-item{}", if n == 1 { "" } else { "s" });
+    let others = work_items.saturating_sub(n as u64);
     html! {
         <p id="lanes-focus" class="focus-bar" data-focus={focus.on.to_string()} data-lanes={n.to_string()}>
             if focus.on {
-                { format!("Showing the {lanes} the shrunk failure involves; the other lanes are collapsed. ") }
+                { format!("Showing the {lanes} the failure involves; {others} other lane{} collapsed. ", if others == 1 { "" } else { "s" }) }
                 <button type="button" id="focus-off" class="link" onclick={on_focus.reform(|_: MouseEvent| false)}>{ "Show all lanes" }</button>
             } else {
                 { "All lanes shown. " }
@@ -356,7 +357,7 @@ pub fn Lanes(props: &Props) -> Html {
                 </ul>
             </div>
             if let Some(focus) = &props.focus {
-                { focus_bar(focus, &props.on_focus) }
+                { focus_bar(focus, props.work_items, &props.on_focus) }
             }
             <div id="lanes" data-work-items={props.work_items.to_string()}>
                 { body }

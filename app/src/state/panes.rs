@@ -71,8 +71,8 @@ impl Panes {
         } else if width >= 1400.0 {
             (520.0, 320.0)
         } else {
-            // The inspector keeps its four tabs on one row.
-            (440.0, 320.0)
+            // The run column keeps room for its controls and lanes.
+            (420.0, 300.0)
         };
         Panes { editor, inspector, workspace, launch }
     }
