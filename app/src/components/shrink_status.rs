@@ -26,7 +26,10 @@ pub fn ShrinkStatus(props: &Props) -> Html {
     let text = match (t.phase, &t.result) {
         (Phase::Running, _) => format!("Shrinking {}: {} of at most {} executions…", s.target, thousands(t.executions), thousands(t.budget)),
         (Phase::Stopping, _) => format!("Stopping the shrink of {}…", s.target),
-        (_, Some(result)) => format!("Shrunk {}: {}.", s.target, crate::shrink::reduction(result)),
+        (_, Some(result)) => match &t.problem {
+            Some(problem) => format!("Shrunk {}: {}, but {problem}.", s.target, crate::shrink::reduction(result)),
+            None => format!("Shrunk {}: {}.", s.target, crate::shrink::reduction(result)),
+        },
         (Phase::Failed, None) => format!("Could not shrink {}: {}", s.target, t.problem.as_deref().unwrap_or("the worker stopped")),
         (_, None) => format!("The shrink of {} stopped before it found a schedule.", s.target),
     };

@@ -48,6 +48,9 @@ pub struct Shrinking {
     pub finding: Option<Rc<Finding>>,
     /// The shrunk run is loaded and the focus is to be set once it has ended.
     pub focus_pending: bool,
+    /// The inputs' revision when the shrink started: an answer for inputs edited since is
+    /// not loaded (its schedule is of another program or launch).
+    pub revision: u64,
 }
 
 /// The Compare models panel: its setting, and the comparison under way or last finished.
@@ -102,7 +105,7 @@ fn task_event<T>(task: &mut TaskRun<T>, event: TaskEvent) -> Option<Rc<FromWorke
 pub(super) fn reduce(next: &mut State, action: Action) {
     match action {
         Action::ShrinkStarted { id, target, finding } => {
-            next.shrink = Some(Rc::new(Shrinking { task: TaskRun::new(id), target, finding, focus_pending: false }));
+            next.shrink = Some(Rc::new(Shrinking { task: TaskRun::new(id), target, finding, focus_pending: false, revision: next.revision }));
         }
         Action::ShrinkEvent { id, event } => {
             let Some(mut shrinking) = next.shrink.as_deref().cloned().filter(|s| s.task.id == id && !s.task.phase.over()) else {
@@ -110,11 +113,15 @@ pub(super) fn reduce(next: &mut State, action: Action) {
             };
             if let Some(answer) = task_event(&mut shrinking.task, event) {
                 if let FromWorker::Shrunk { shrunk } = &*answer {
-                    let replay = Replay { schedule: shrunk.after.schedule.clone(), choices: shrunk.after.choices.clone() };
                     shrinking.task.result = Some(Rc::new(shrunk.clone()));
-                    shrinking.focus_pending = true;
-                    next.load_replay(replay);
-                    next.view.focus = None;
+                    if next.revision == shrinking.revision {
+                        let replay = Replay { schedule: shrunk.after.schedule.clone(), choices: shrunk.after.choices.clone() };
+                        shrinking.focus_pending = true;
+                        next.load_replay(replay);
+                        next.view.focus = None;
+                    } else {
+                        shrinking.task.problem = Some("the scenario was edited while it was shrunk, so its schedule is not loaded; shrink again".into());
+                    }
                 }
             }
             next.shrink = Some(Rc::new(shrinking));

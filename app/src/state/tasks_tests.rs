@@ -54,6 +54,19 @@ fn a_shrunk_schedule_is_loaded_and_run_and_its_focus_set_once_it_has_ended() {
 }
 
 #[test]
+fn a_shrink_of_inputs_edited_since_is_not_loaded() {
+    let shrunk = shrink::shrink(&racy(), Pick::FirstError, shrink::Config { budget: 100 }).unwrap();
+    let started = reduce(&State::default(), Action::ShrinkStarted { id: 2, target: "the race".into(), finding: None });
+    let edited = reduce(&started, Action::Edit(InputEdit::Seed("5".into())));
+    let done = reduce(&edited, Action::ShrinkEvent { id: 2, event: answer(FromWorker::Shrunk { shrunk }) });
+    let shrinking = done.shrink.as_ref().unwrap();
+    assert_eq!(shrinking.task.phase, Phase::Done);
+    assert!(shrinking.task.result.is_some() && shrinking.task.problem.is_some() && !shrinking.focus_pending);
+    assert!(done.inputs.replay.is_none() && !done.run.autorun);
+    assert_eq!(done.inputs.seed, "5");
+}
+
+#[test]
 fn a_refused_shrink_fails_with_the_engines_reason() {
     let started = reduce(&State::default(), Action::ShrinkStarted { id: 3, target: "the race".into(), finding: None });
     let diagnostics = vec![interleave_engine::diag::Diagnostic::error("invalid-option", "a lockstep run cannot be shrunk")];
