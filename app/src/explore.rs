@@ -11,10 +11,12 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
+use interleave_engine::compare::Comparison;
 use interleave_engine::diag::Diagnostic;
 use interleave_engine::explore::{Config, Exploration, Outcome};
 use interleave_engine::limits::thousands;
 use interleave_engine::scenario::{Number, Scenario, SchedulerKind};
+use interleave_engine::shrink::{Pick, Shrunk};
 use serde::{Deserialize, Serialize};
 
 /// Where the page finds the worker's script (`static/explore-worker.js`): Trunk copies it next
@@ -81,6 +83,12 @@ impl Job {
 pub enum ToWorker {
     /// Explore `scenario` as `job` says, reporting progress as it goes.
     Explore { scenario: Scenario, job: Job },
+    /// Shrink the failure `pick` of `scenario`'s own run (the engine's `shrink::Shrinker`)
+    /// within `budget` executions (0 for the engine's default).
+    Shrink { scenario: Scenario, pick: ShrinkPick, budget: u64 },
+    /// Explore `scenario` under every execution model, `runs` seeds each (the engine's
+    /// `compare::Comparer`).
+    Compare { scenario: Scenario, runs: u64 },
     /// Stop at the end of the current chunk and report what was found so far.
     Stop,
 }
@@ -103,6 +111,41 @@ pub enum FromWorker {
     Failed {
         diagnostics: Vec<Diagnostic>,
     },
+    /// A shrink is over (finished, or stopped with the smallest schedule so far).
+    Shrunk {
+        shrunk: Shrunk,
+    },
+    /// A comparison is over (finished, or stopped with the models run so far).
+    Compared {
+        comparison: Comparison,
+    },
+}
+
+/// Which failure a shrink keeps: the engine's `shrink::Pick`, as a message can carry it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ShrinkPick {
+    /// The run's finding at this index (from 0, in the order the run reports them).
+    Finding(usize),
+    /// Buffers (or a litmus test's registers) ending with these values.
+    Outcome(Vec<(String, Vec<Option<Number>>)>),
+}
+
+impl ShrinkPick {
+    pub fn pick(&self) -> Pick {
+        match self {
+            ShrinkPick::Finding(index) => Pick::Finding(index + 1),
+            ShrinkPick::Outcome(terms) => Pick::Outcome(terms.clone()),
+        }
+    }
+
+    /// The outcome `outcome` as a shrink's target: a litmus test's registers (what its
+    /// condition reads), or else every buffer's values.
+    pub fn outcome(outcome: &Outcome) -> ShrinkPick {
+        match &outcome.registers {
+            Some(registers) => ShrinkPick::Outcome(registers.iter().map(|(name, value)| (name.clone(), vec![Some(Number::Int(*value))])).collect()),
+            None => ShrinkPick::Outcome(outcome.values.iter().map(|(name, values)| (name.clone(), values.clone())).collect()),
+        }
+    }
 }
 
 impl ToWorker {

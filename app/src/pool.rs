@@ -33,7 +33,7 @@ extern "C" {
 }
 
 /// The first message to a worker: the page's compiled module and the address of its glue.
-fn bootstrap_message() -> JsValue {
+pub(crate) fn bootstrap_message() -> JsValue {
     let message = js_sys::Object::new();
     let glue = GLUE_URL.with(JsValue::clone);
     // Setting a property of a new plain object cannot fail.
@@ -152,6 +152,10 @@ impl Pool {
                             return;
                         }
                         Ok(FromWorker::Failed { diagnostics }) => Event::Failed { diagnostics },
+                        // Only a shrink's or a comparison's worker (`crate::task`) says these.
+                        Ok(FromWorker::Shrunk { .. } | FromWorker::Compared { .. }) => {
+                            Event::Crashed { message: "the exploration worker answered another request".to_string() }
+                        }
                         Err(error) => Event::Crashed { message: format!("the exploration worker sent an unreadable message ({error})") },
                     };
                     // This worker has said its last word.

@@ -54,6 +54,20 @@ mod tests {
         assert_eq!(tab_of(link.view.panel.as_deref()), Some(Tab::Locks));
     }
 
+    /// A shrunk (or explored) run is a replay: the manual scheduler with its schedule and its
+    /// decisions, which the link carries and gives back.
+    #[test]
+    fn a_replay_survives_the_link() {
+        let mut replayed = scenario();
+        replayed.scheduler = interleave_engine::scenario::SchedulerKind::Manual;
+        replayed.schedule = vec![0, 0, 1, 3, 3, 0];
+        replayed.choices = vec![1, 0];
+        let link = link_of(&replayed, Some(6), None, Tab::WorkItem);
+        let back = from_hash(&format!("#{}", link::encode(&link))).unwrap().unwrap();
+        assert_eq!((back.scenario.scheduler, &back.scenario.schedule, &back.scenario.choices), (replayed.scheduler, &replayed.schedule, &replayed.choices));
+        assert_eq!(back.view.step, Some(6));
+    }
+
     #[test]
     fn no_fragment_is_no_link_and_a_broken_one_is_a_diagnostic() {
         assert_eq!(from_hash(""), None);

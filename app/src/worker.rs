@@ -5,7 +5,8 @@
 //!
 //! The worker waits for a [`ToWorker::Explore`] (one job; the page may send it another when it
 //! has reported the last), builds the engine's `Explorer` and advances
-//! it a chunk at a time ([`next_chunk`] sizes chunks to about ten milliseconds). Between
+//! it a chunk at a time (or, for [`ToWorker::Shrink`] and [`ToWorker::Compare`], the engine's
+//! `Shrinker` or `Comparer`, which advance the same way) ([`next_chunk`] sizes chunks to about ten milliseconds). Between
 //! chunks it yields to its event loop through a `MessageChannel` (a timer would be clamped to
 //! several milliseconds after a few rounds), so a [`ToWorker::Stop`] from the page is read
 //! within one chunk and answered with the results so far. Progress goes to the page at most
@@ -17,7 +18,10 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use interleave_engine::compare::Comparer;
+use interleave_engine::diag::Diagnostic;
 use interleave_engine::explore::Explorer;
+use interleave_engine::shrink::{self, Shrinker};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, MessagePort};
@@ -27,8 +31,54 @@ use crate::explore::{next_chunk, FromWorker, ToWorker};
 /// The least time between two progress messages.
 pub const PROGRESS_MS: f64 = 50.0;
 
+/// What a worker's job runs: each advances a number of executions at a time and can give
+/// its result so far.
+enum Engine {
+    Explore(Box<Explorer>),
+    Shrink(Box<Shrinker>),
+    Compare(Box<Comparer>),
+}
+
+impl Engine {
+    fn executions(&self) -> u64 {
+        match self {
+            Engine::Explore(e) => e.executions(),
+            Engine::Shrink(s) => s.executions(),
+            Engine::Compare(c) => c.executions(),
+        }
+    }
+
+    fn budget(&self) -> u64 {
+        match self {
+            Engine::Explore(e) => e.budget(),
+            Engine::Shrink(s) => s.budget(),
+            Engine::Compare(c) => c.budget(),
+        }
+    }
+
+    fn advance(&mut self, executions: u64) -> Result<bool, Vec<Diagnostic>> {
+        match self {
+            Engine::Explore(e) => e.advance(executions),
+            Engine::Shrink(s) => s.advance(executions),
+            Engine::Compare(c) => c.advance(executions),
+        }
+    }
+
+    /// The last message: the results so far, `stopped` when asked to stop early.
+    fn finish(&self, stopped: bool) -> FromWorker {
+        match self {
+            Engine::Explore(e) => FromWorker::Done { exploration: e.result(), stopped },
+            Engine::Shrink(s) => match s.result() {
+                Ok(shrunk) => FromWorker::Shrunk { shrunk },
+                Err(diagnostics) => FromWorker::Failed { diagnostics },
+            },
+            Engine::Compare(c) => FromWorker::Compared { comparison: c.result() },
+        }
+    }
+}
+
 struct Running {
-    explorer: Explorer,
+    engine: Engine,
     chunk: u64,
     last_progress: f64,
     stop: bool,
@@ -53,7 +103,7 @@ impl Worker {
     fn progress(&mut self, now: f64) {
         if let Some(running) = &mut self.running {
             running.last_progress = now;
-            let message = FromWorker::Progress { executions: running.explorer.executions(), budget: running.explorer.budget() };
+            let message = FromWorker::Progress { executions: running.engine.executions(), budget: running.engine.budget() };
             self.post(&message);
         }
     }
@@ -64,14 +114,11 @@ impl Worker {
 
     fn received(&mut self, message: ToWorker) {
         match message {
-            ToWorker::Explore { scenario, job } => match Explorer::new(&scenario, job.config()) {
-                Ok(explorer) => {
-                    self.running = Some(Running { explorer, chunk: self.pace, last_progress: 0.0, stop: false });
-                    self.progress(js_sys::Date::now());
-                    self.schedule_chunk();
-                }
-                Err(diagnostics) => self.post(&FromWorker::Failed { diagnostics }),
-            },
+            ToWorker::Explore { scenario, job } => self.begin(Explorer::new(&scenario, job.config()).map(|e| Engine::Explore(Box::new(e)))),
+            ToWorker::Shrink { scenario, pick, budget } => {
+                self.begin(Shrinker::new(&scenario, pick.pick(), shrink::Config { budget }).map(|s| Engine::Shrink(Box::new(s))))
+            }
+            ToWorker::Compare { scenario, runs } => self.begin(Comparer::new(&scenario, runs).map(|c| Engine::Compare(Box::new(c)))),
             // A Stop after the end has nothing left to stop.
             ToWorker::Stop => {
                 if let Some(running) = &mut self.running {
@@ -81,19 +128,31 @@ impl Worker {
         }
     }
 
+    /// Starts a job's engine, or says why it cannot start.
+    fn begin(&mut self, engine: Result<Engine, Vec<Diagnostic>>) {
+        match engine {
+            Ok(engine) => {
+                self.running = Some(Running { engine, chunk: self.pace, last_progress: 0.0, stop: false });
+                self.progress(js_sys::Date::now());
+                self.schedule_chunk();
+            }
+            Err(diagnostics) => self.post(&FromWorker::Failed { diagnostics }),
+        }
+    }
+
     /// Runs one chunk, then reports and schedules the next, or reports the end.
     fn chunk(&mut self) {
         let Some(running) = self.running.as_mut() else {
             return;
         };
         if running.stop {
-            let exploration = running.explorer.result();
+            let last = running.engine.finish(true);
             self.running = None;
-            self.post(&FromWorker::Done { exploration, stopped: true });
+            self.post(&last);
             return;
         }
         let started = js_sys::Date::now();
-        let advanced = running.explorer.advance(running.chunk);
+        let advanced = running.engine.advance(running.chunk);
         let now = js_sys::Date::now();
         running.chunk = next_chunk(running.chunk, now - started);
         self.pace = running.chunk;
@@ -108,7 +167,7 @@ impl Worker {
             Ok(true) => {
                 self.progress(now);
                 if let Some(running) = self.running.take() {
-                    self.post(&FromWorker::Done { exploration: running.explorer.result(), stopped: false });
+                    self.post(&running.engine.finish(false));
                 }
             }
             Err(diagnostics) => {

@@ -478,6 +478,8 @@ mod explore_panel {
             on_cancel: Callback::noop(),
             on_load_outcome: Callback::from(move |i| loaded.set(Some(i))),
             on_load_finding: Callback::noop(),
+            on_shrink_outcome: Callback::noop(),
+            shrinking: false,
         };
         yew::Renderer::<ExplorePanel>::with_root_and_props(root.clone(), props).render();
         settle().await;
@@ -990,6 +992,9 @@ mod timeline {
             on_select_lane: Callback::noop(),
             on_seek: Callback::noop(),
             reveal: None,
+            focus: None,
+            on_focus: Callback::noop(),
+            why: None,
         };
         let started = now();
         let mut handle = yew::Renderer::<Lanes>::with_root_and_props(root.clone(), props(timeline.clone())).render();
@@ -1029,7 +1034,7 @@ mod timeline {
             .iter()
             .flat_map(|g| g.lanes.iter().map(move |l| LaneSpec { work_item: l.index as u32, group: g.group as u32, warp: l.warp }))
             .collect();
-        let rows = layout(&specs, Headers::Groups, &BTreeSet::new());
+        let rows = layout(&specs, Headers::Groups, &BTreeSet::new(), None);
         let colours = theme_colours();
         let width = canvas.client_width() as f64;
         let fit = timeline.steps as f64 + 2.0;
@@ -1044,8 +1049,17 @@ mod timeline {
         let mut times = Vec::new();
         for (view, scroll_top) in views {
             for _ in 0..4 {
-                let frame =
-                    Frame { canvas: &canvas, timeline: &timeline, layout: &rows, view, height: 660.0, scroll_top, selected: Some(5), colours: &colours };
+                let frame = Frame {
+                    canvas: &canvas,
+                    timeline: &timeline,
+                    layout: &rows,
+                    view,
+                    height: 660.0,
+                    scroll_top,
+                    selected: Some(5),
+                    colours: &colours,
+                    why: None,
+                };
                 let started = now();
                 let events = paint_frame(&frame).expect("a 2D context");
                 times.push(now() - started);

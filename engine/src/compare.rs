@@ -187,6 +187,18 @@ impl Comparer {
         &self.models
     }
 
+    /// Executions run so far, over every model.
+    pub fn executions(&self) -> u64 {
+        let done: u64 = self.done.iter().flatten().map(|e| e.runs + e.discarded).sum();
+        done + self.current.as_ref().map_or(0, Explorer::executions)
+    }
+
+    /// The most executions the comparison runs: `runs` per model not skipped (a model found
+    /// to be refused only when it starts still counts until then).
+    pub fn budget(&self) -> u64 {
+        self.runs * self.models.iter().filter(|m| m.skipped.is_none()).count() as u64
+    }
+
     /// Runs up to `executions` more executions; `Ok(true)` once every model is done.
     pub fn advance(&mut self, executions: u64) -> Result<bool, Vec<Diagnostic>> {
         let mut left = executions;
@@ -297,5 +309,20 @@ mod tests {
                 assert_eq!(*count, Some(expected), "{}", m.name);
             }
         }
+    }
+
+    /// Progress counts every execution of every model run, and ends at the budget.
+    #[test]
+    fn progress_counts_the_executions_of_every_model() {
+        let mut s = Scenario::new("__kernel void f(__global int *c) { c[0] = c[0] + 1; }", "f.cl", Dialect::OpenCl);
+        s.launch.global = vec![4];
+        s.args = vec![ArgBinding::parse("c=int[1]:fill=0").unwrap()];
+        let mut comparer = Comparer::new(&s, 5).unwrap();
+        assert_eq!(comparer.executions(), 0);
+        assert!(!comparer.advance(7).unwrap());
+        assert_eq!(comparer.executions(), 7);
+        while !comparer.advance(3).unwrap() {}
+        assert_eq!(comparer.executions(), comparer.budget());
+        assert_eq!(comparer.budget(), 5 * comparer.models().iter().filter(|m| m.skipped.is_none()).count() as u64);
     }
 }

@@ -101,8 +101,9 @@ pub(crate) fn annotate(s: &Session, report: &mut crate::report::Report) {
     }
 }
 
-/// The explanation of the session's finding number `k`, if it is one that has one.
-pub(crate) fn finding(s: &Session, k: usize) -> Option<Explanation> {
+/// The explanation of the session's finding number `k` (counted from 0 in the order of
+/// `Session::findings`), if it is one that has one.
+pub fn finding(s: &Session, k: usize) -> Option<Explanation> {
     let m = s.machine();
     let record = m.races.records.iter().find(|r| r.finding == Some(k))?;
     race(s, record.first as usize, record.second as usize, record.why)
@@ -110,7 +111,7 @@ pub(crate) fn finding(s: &Session, k: usize) -> Option<Explanation> {
 
 /// The explanation of an outcome: that of each read the relaxed model let read an older
 /// write, joined (`None` when every read read the latest write).
-pub(crate) fn outcome(s: &Session) -> Option<Explanation> {
+pub fn outcome(s: &Session) -> Option<Explanation> {
     let mut all: Option<Explanation> = None;
     for read in s.machine().weak.stale.iter().take(4) {
         let Some(e) = stale_read(s, read) else { continue };

@@ -1615,3 +1615,280 @@ async fn check_gallery(client: &Client, url: &str) -> Check {
     ensure!(findings.contains("data race"), "#findings reads {:?}", abbreviate(&findings));
     Ok(())
 }
+
+/// The bug explained: the layout leaves room to read the kernel at 1600×1000 and still works
+/// at 1280×720; a gallery card's data race is shrunk (Shrink on the finding: the run replays
+/// a schedule of no more steps, `#shrink-status` says before and after, the timeline focuses on
+/// the two work-items, which `#focus-off` undoes), its explanation is drawn over the timeline
+/// (`#timeline-canvas[data-why-arrows]`, the missing edge among them) and written under the
+/// finding, a share link made then reopens on the shrunk schedule (the same steps and trace),
+/// and Compare models fills `#compare-matrix`, whose cell runs that model and seed.
+#[tokio::test]
+async fn the_bug_is_shrunk_explained_and_compared_in_chromium() {
+    let _turn = ONE_BROWSER.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let dist = std::env::var_os("INTERLEAVE_DIST").map(PathBuf::from).expect("INTERLEAVE_DIST names the app built by Trunk (`cargo xtask test` sets it)");
+    let server = serve_dir(&dist, "127.0.0.1:0").expect("serve the built app");
+    let driver = ChromeDriver::start().expect("start chromedriver");
+    let client = driver.session(&session_config()).await.expect("open a Chromium session");
+    let outcome = check_explained_bug(&client, &server.url()).await;
+    if outcome.is_err() {
+        save_screenshot(&client, "e2e-explain-failure.png").await.ok();
+    }
+    let console = console_errors(&client).await;
+    client.close().await.ok();
+    drop(driver);
+    server.stop();
+    if let Err(message) = outcome {
+        panic!("{message}");
+    }
+    if let Ok(Some(errors)) = console {
+        assert!(errors.is_empty(), "the browser console has errors:\n{}", errors.join("\n"));
+    }
+}
+
+/// Sizes the page's viewport (not the window) to `width` × `height` CSS pixels.
+async fn set_viewport(client: &Client, width: u32, height: u32) -> Check {
+    client.set_window_size(width, height).await.map_err(|e| e.to_string())?;
+    let inner = client.execute("return [window.innerWidth, window.innerHeight];", vec![]).await.map_err(|e| e.to_string())?;
+    let (w, h) = (inner[0].as_u64().unwrap_or(0) as u32, inner[1].as_u64().unwrap_or(0) as u32);
+    if (w, h) != (width, height) {
+        let (outer_w, outer_h) = (width + width.saturating_sub(w), height + height.saturating_sub(h));
+        client.set_window_size(outer_w, outer_h).await.map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// How many lines of code the editor's visible area holds.
+async fn editor_lines(client: &Client) -> Check<f64> {
+    let lines = client
+        .execute(
+            "const s = document.querySelector('#editor .cm-scroller'); const l = document.querySelector('#editor .cm-line'); \
+             return s && l ? s.clientHeight / l.getBoundingClientRect().height : 0;",
+            vec![],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(lines.as_f64().unwrap_or(0.0))
+}
+
+/// Whether the page is wider than its viewport (something sticks out sideways).
+async fn overflows_sideways(client: &Client) -> Check<bool> {
+    let wider = client.execute("return document.documentElement.scrollWidth > window.innerWidth + 1;", vec![]).await.map_err(|e| e.to_string())?;
+    Ok(wider.as_bool().unwrap_or(true))
+}
+
+async fn number_attribute(client: &Client, css: &str, name: &str) -> Check<u64> {
+    let text = attribute(client, css, name).await?;
+    text.parse().map_err(|_| format!("{css}[{name}] is {text:?}, not a number"))
+}
+
+async fn check_explained_bug(client: &Client, url: &str) -> Check {
+    let base = url.split(['?', '#']).next().unwrap_or_default().to_string();
+    set_viewport(client, 1600, 1000).await?;
+    let example = format!("{base}?example=lost-updates");
+    client.goto(&example).await.map_err(|e| format!("cannot open {example}: {e}"))?;
+    wait_until("the lost-updates example", FIRST_RENDER_WAIT, || async {
+        let text = editor_text(client).await?;
+        ensure!(text.contains("__kernel"), "the editor holds {:?}", abbreviate(&text));
+        exactly(count(client, "#editor .cm-line").await?.min(1), 1, "#editor .cm-line")
+    })
+    .await?;
+    let lines = editor_lines(client).await?;
+    ensure!(lines >= 25.0, "at 1600x1000 the editor shows {lines:.1} lines of code, fewer than 25");
+    ensure!(!overflows_sideways(client).await?, "at 1600x1000 the page is wider than the window");
+
+    // Run to the end: the race on counters[0].
+    click(client, "button#run").await?;
+    wait_for_status(client, "completed").await?;
+    let race = wait_until("a data-race finding", WAIT, || async {
+        let index = client
+            .execute("const f = [...document.querySelectorAll('#findings > li')]; return f.findIndex(li => li.dataset.kind === 'data-race');", vec![])
+            .await
+            .map_err(|e| e.to_string())?;
+        let index = index.as_i64().unwrap_or(-1);
+        ensure!(index >= 0, "no data-race in #findings");
+        Ok(index)
+    })
+    .await?;
+    let steps_before = number_attribute(client, "#status", "data-steps").await?;
+    save_screenshot(client, "e2e-layout-1600.png").await?;
+
+    // Shrink it.
+    click(client, &format!("#shrink-finding-{race}")).await?;
+    wait_until("the shrink to finish", EXPLORE_WAIT, || async {
+        let phase = attribute(client, "#shrink-status", "data-phase").await?;
+        ensure!(
+            phase == "done",
+            "#shrink-status is {phase:?}: {}",
+            client.find(Locator::Css("#shrink-status")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?
+        );
+        Ok(())
+    })
+    .await?;
+    let before = number_attribute(client, "#shrink-status", "data-before-steps").await?;
+    let after = number_attribute(client, "#shrink-status", "data-after-steps").await?;
+    ensure!(after <= before, "the shrunk schedule has {after} steps, the original {before}");
+    let status_text = client.find(Locator::Css("#shrink-status")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
+    ensure!(status_text.contains(&format!("{before} → {after} steps")) && status_text.contains("preemptions"), "#shrink-status reads {status_text:?}");
+    // The shrunk schedule is the run: it stops where the schedule ends, with the race shown.
+    wait_until("the shrunk run to stop with its race, the timeline focused on it", WAIT, || async {
+        let steps = number_attribute(client, "#status", "data-steps").await?;
+        ensure!(steps == after, "the shrunk run is at step {steps}, its schedule has {after}");
+        ensure!(count(client, "#findings > li[data-kind=\"data-race\"]").await? >= 1, "the shrunk run shows no race");
+        ensure!(attribute(client, "#lanes-focus", "data-focus").await? == "true", "no focus");
+        let lanes = count(client, "#lanes .lane").await?;
+        ensure!(lanes >= 1 && lanes < DEFAULT_WORK_ITEMS, "{lanes} lanes shown");
+        ensure!(count(client, "#lanes .lane-header.others").await? >= 1, "no collapsed row");
+        Ok(())
+    })
+    .await?;
+    let steps_after = after;
+    ensure!(steps_after <= steps_before, "the shrunk run took {steps_after} steps, the original {steps_before}");
+
+    // Why, drawn: the finding opened, its edges in words and as arrows, the missing one dashed.
+    let arrows = wait_until("the explanation's arrows on the timeline", WAIT, || async {
+        let arrows = number_attribute(client, "#timeline-canvas", "data-why-arrows").await?;
+        let missing = number_attribute(client, "#timeline-canvas", "data-why-missing").await?;
+        let drawn = number_attribute(client, "#timeline-canvas", "data-why-drawn").await?;
+        ensure!(arrows >= 1 && missing == 1 && drawn >= 1, "{arrows} arrows, {missing} missing, {drawn} drawn");
+        ensure!(count(client, "#findings .why .why-missing").await? == 1, "no explanation under the finding");
+        Ok(arrows)
+    })
+    .await?;
+    save_screenshot(client, "e2e-shrunk-1600.png").await?;
+    element_picture(client, "#lanes", "e2e-why-lanes-1600.png").await?;
+    scroll_to(client, "section.findings").await?;
+    element_picture(client, "section.findings", "e2e-why-findings-1600.png").await?;
+
+    // The collapse is undone, and done again.
+    click(client, "#focus-off").await?;
+    wait_until("every lane back", WAIT, || async { exactly(count(client, "#lanes .lane").await?, DEFAULT_WORK_ITEMS, "#lanes .lane") }).await?;
+    click(client, "#focus-on").await?;
+    wait_until("the focus back", WAIT, || async {
+        ensure!(count(client, "#lanes .lane").await? < DEFAULT_WORK_ITEMS, "every lane is still shown");
+        Ok(())
+    })
+    .await?;
+
+    // A link made now reopens on the shrunk schedule.
+    let trace = trace_of(client).await?;
+    click(client, "button#share").await?;
+    let shared = wait_until("`#share-url` to hold the link", WAIT, || async {
+        let value = client.execute("const f = document.getElementById('share-url'); return f ? f.value : '';", vec![]).await.map_err(|e| e.to_string())?;
+        let value = value.as_str().unwrap_or_default().to_string();
+        ensure!(value.contains("#v1."), "#share-url holds {value:?}");
+        Ok(value)
+    })
+    .await?;
+    client.goto(&base).await.map_err(|e| e.to_string())?;
+    wait_until("the app to render again", FIRST_RENDER_WAIT, || async { exactly(count(client, "button#run").await?, 1, "button#run") }).await?;
+    client.goto(&shared).await.map_err(|e| e.to_string())?;
+    wait_until("the link to reopen on the shrunk schedule", WAIT, || async {
+        let steps = number_attribute(client, "#status", "data-steps").await?;
+        ensure!(steps == steps_after, "the link's run is at step {steps}, the shrunk run ended at {steps_after}");
+        // The link keeps the run, not the focus: every lane the focus showed is the same.
+        let now = trace_of(client).await?;
+        let (status, lanes) = trace.split_once(" | ").unwrap_or((&trace, ""));
+        ensure!(now.starts_with(status), "the status differs: {now:?} against {trace:?}");
+        let reopened: Vec<&str> = now.split(" | ").nth(1).unwrap_or_default().split(',').collect();
+        ensure!(lanes.split(',').all(|lane| reopened.contains(&lane)), "the lanes differ: {now:?} against {trace:?}");
+        Ok(())
+    })
+    .await?;
+    ensure!(arrows >= 1, "no arrows");
+
+    // Compare models: the matrix, and a cell that runs its model.
+    retype(client, "#compare-runs", "20").await?;
+    scroll_to(client, "#compare-title").await?;
+    click(client, "#compare-start").await?;
+    wait_until("the comparison to finish", EXPLORE_WAIT, || async {
+        let phase = attribute(client, "#compare-status", "data-phase").await?;
+        ensure!(phase == "done", "#compare-status is {phase:?}");
+        ensure!(count(client, "#compare-matrix td.model-cell").await? >= 2, "no cells");
+        Ok(())
+    })
+    .await?;
+    scroll_to(client, "#compare-title").await?;
+    save_screenshot(client, "e2e-compare-1600.png").await?;
+    click(client, "#compare-matrix tr.finding-row td.model-cell[data-model=\"0\"] button").await?;
+    wait_until("the cell's run", WAIT, || async {
+        ensure!(count(client, "#compare-matrix td.model-cell.opened[data-model=\"0\"]").await? == 1, "the cell is not marked opened");
+        ensure!(attribute(client, "#status", "data-status").await? == "completed", "the run has not completed");
+        ensure!(count(client, "#findings > li[data-kind=\"data-race\"]").await? >= 1, "the run shows no race");
+        Ok(())
+    })
+    .await?;
+
+    // A smaller window: still usable.
+    set_viewport(client, 1280, 720).await?;
+    client.goto(&example).await.map_err(|e| e.to_string())?;
+    wait_until("the example again", FIRST_RENDER_WAIT, || async { exactly(count(client, "button#run").await?, 1, "button#run") }).await?;
+    click(client, "button#run").await?;
+    wait_for_status(client, "completed").await?;
+    let lines = editor_lines(client).await?;
+    ensure!(lines >= 12.0, "at 1280x720 the editor shows {lines:.1} lines of code");
+    ensure!(!overflows_sideways(client).await?, "at 1280x720 the page is wider than the window");
+    save_screenshot(client, "e2e-layout-1280.png").await?;
+    // A splitter moved with the keyboard is remembered across a reload.
+    let before = number_attribute(client, "#splitter-editor", "aria-valuenow").await?;
+    let splitter = client.find(Locator::Css("#splitter-editor")).await.map_err(|e| e.to_string())?;
+    splitter.send_keys(&Key::Right.to_string()).await.map_err(|e| format!("cannot press → on the splitter: {e}"))?;
+    let moved = wait_until("the editor's column to grow and be stored", WAIT, || async {
+        let now = number_attribute(client, "#splitter-editor", "aria-valuenow").await?;
+        ensure!(now > before, "the editor is {now} px wide, was {before}");
+        let stored = client.execute("return localStorage.getItem('interleave.layout') || '';", vec![]).await.map_err(|e| e.to_string())?;
+        ensure!(stored.as_str().unwrap_or_default().contains(&format!("\"editor\":{now}")), "stored {stored:?}");
+        Ok(now)
+    })
+    .await?;
+    client.refresh().await.map_err(|e| e.to_string())?;
+    wait_until("the moved splitter after a reload", FIRST_RENDER_WAIT, || async {
+        let now = number_attribute(client, "#splitter-editor", "aria-valuenow").await?;
+        ensure!(now == moved, "the editor is {now} px wide after the reload, was moved to {moved}");
+        Ok(())
+    })
+    .await?;
+    click(client, "button#run").await?;
+    wait_for_status(client, "completed").await?;
+    click(client, &format!("#shrink-finding-{race}")).await?;
+    wait_until("the shrink at 1280x720", EXPLORE_WAIT, || async {
+        ensure!(attribute(client, "#shrink-status", "data-phase").await? == "done", "not done");
+        let after = attribute(client, "#shrink-status", "data-after-steps").await?;
+        ensure!(attribute(client, "#status", "data-steps").await? == after, "not run");
+        ensure!(number_attribute(client, "#timeline-canvas", "data-why-arrows").await? >= 1, "no arrows");
+        Ok(())
+    })
+    .await?;
+    save_screenshot(client, "e2e-shrunk-1280.png").await?;
+
+    // A weak outcome picked in the histogram's table: Shrink it, and its reads-from and
+    // coherence edges are drawn once its run has ended.
+    set_viewport(client, 1600, 1000).await?;
+    select(client, "#examples", "litmus/mp.litmus").await?;
+    wait_until("the MP test", WAIT, || async { exactly(count(client, "#litmus-note").await?, 1, "#litmus-note") }).await?;
+    select(client, "#memory-model", "relaxed").await?;
+    click(client, "#explore-mode-exhaustive").await?;
+    click(client, "#explore-start").await?;
+    wait_for_phase(client, "done").await?;
+    click(client, "#explore-outcomes tr[data-exists=\"true\"] button.replay").await?;
+    wait_for_status(client, "completed").await?;
+    click(client, "#shrink-outcome").await?;
+    wait_until("the weak outcome shrunk, its edges drawn", EXPLORE_WAIT, || async {
+        ensure!(attribute(client, "#shrink-status", "data-phase").await? == "done", "the shrink is not done");
+        let registers = client.find(Locator::Css("#registers")).await.map_err(|e| format!("no #registers: {e}"))?.text().await.map_err(|e| e.to_string())?;
+        ensure!(registers.contains(WEAK_MP), "#registers reads {registers:?}");
+        let kinds = attribute(client, "#timeline-canvas", "data-why-kinds").await?;
+        ensure!(kinds.split(' ').any(|k| k == "rf") && kinds.split(' ').any(|k| k == "missing"), "the arrows are {kinds:?}");
+        Ok(())
+    })
+    .await?;
+    scroll_to(client, "body").await?;
+    save_screenshot(client, "e2e-weak-outcome-shrunk-1600.png").await?;
+    element_picture(client, "#lanes", "e2e-weak-outcome-lanes-1600.png").await?;
+    // The arrows in the other theme too.
+    click(client, "#theme").await?;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    element_picture(client, "#lanes", "e2e-weak-outcome-lanes-other-theme.png").await?;
+    click(client, "#theme").await?;
+    Ok(())
+}

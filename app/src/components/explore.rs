@@ -41,6 +41,12 @@ pub struct Props {
     pub on_cancel: Callback<()>,
     pub on_load_outcome: Callback<usize>,
     pub on_load_finding: Callback<usize>,
+    /// Shrinks the outcome at this index: the smallest schedule that ends in it.
+    #[prop_or_default]
+    pub on_shrink_outcome: Callback<usize>,
+    /// Whether a shrink is under way (another cannot start).
+    #[prop_or_default]
+    pub shrinking: bool,
 }
 
 fn input_value(event: InputEvent) -> AttrValue {
@@ -256,6 +262,14 @@ pub fn ExplorePanel(props: &Props) -> Html {
                             <Histogram bars={bars.clone()} selected={run.selected} theme={props.theme} {enabled} on_select={props.on_load_outcome.clone()} />
                             <OutcomeTable exploration={result.clone()} bars={bars.clone()} selected={run.selected} litmus={props.litmus || result.exists_observed.is_some()} {enabled} on_select={props.on_load_outcome.clone()} />
                         </div>
+                        if let Some((index, bar)) = run.selected.and_then(|i| Some((i, bars.get(i)?))) {
+                            <p class="picked" id="outcome-picked" data-outcome={index.to_string()}>
+                                { format!("Picked: {} ({} runs). ", bar.label, thousands(bar.count)) }
+                                <button type="button" id="shrink-outcome" class="shrink" disabled={!enabled || props.shrinking}
+                                    title="Find the smallest schedule that ends in this outcome, and run it"
+                                    onclick={props.on_shrink_outcome.reform(move |_: MouseEvent| index)}>{ "Shrink" }</button>
+                            </p>
+                        }
                     }
                     <h3 class="subtitle">{ "Findings in the explored runs" }</h3>
                     { findings(run, result, enabled, &props.on_load_finding) }

@@ -9,7 +9,8 @@
 use std::rc::Rc;
 
 use interleave_engine::diag::Span;
-use interleave_engine::report::Finding;
+use interleave_engine::report::{Finding, FindingKind};
+use interleave_engine::why::Explanation;
 use yew::prelude::*;
 
 use crate::explain::explain;
@@ -46,6 +47,43 @@ pub struct Props {
     #[prop_or_default]
     pub current: Option<usize>,
     pub on_open: Callback<Opened>,
+    /// The explanation of a finding (by index): the edges the run has and the one it lacks.
+    #[prop_or_default]
+    pub why: Option<(usize, Rc<Explanation>)>,
+    /// Shrinks the finding at this index (a worker finds a smaller schedule that shows it).
+    #[prop_or_default]
+    pub on_shrink: Callback<usize>,
+    /// Whether a shrink is under way (another cannot start).
+    #[prop_or_default]
+    pub shrinking: bool,
+}
+
+/// The explanation of a finding in words: what is missing (the engine's words) first, then
+/// each edge the run has.
+fn why_view(explanation: &Explanation) -> Html {
+    html! {
+        <div class="why" data-edges={explanation.edges.len().to_string()}>
+            <p class="why-missing"><strong>{ "Why: " }</strong>{ &explanation.missing }</p>
+            if !explanation.edges.is_empty() {
+                <ul class="why-edges">
+                    { for explanation.edges.iter().map(|edge| html! {
+                        <li data-kind={edge.kind.as_str()}>
+                            <span class="edge-kind">{ edge.kind.as_str() }</span>
+                            { format!(" {}:{} → {}:{} ", edge.from.line, edge.from.column, edge.to.line, edge.to.column) }
+                            { &edge.text }
+                        </li>
+                    }) }
+                </ul>
+            }
+            <p class="note">
+                { if explanation.edges.is_empty() {
+                    "The timeline draws the missing edge dashed in red, from the earlier access to the later."
+                } else {
+                    "The timeline draws these edges as arrows, and the missing one dashed in red."
+                } }
+            </p>
+        </div>
+    }
 }
 
 /// The place the finding itself points at.
@@ -82,6 +120,19 @@ pub fn Findings(props: &Props) -> Html {
                         if let Some(seed) = props.seed { <span class="seed">{ format!("seed {seed}") }</span> }
                     </span>
                 </button>
+                if finding.kind != FindingKind::StepLimit {
+                    <button
+                        type="button"
+                        id={format!("shrink-finding-{i}")}
+                        class="shrink"
+                        disabled={props.shrinking}
+                        title="Find the smallest schedule that still shows this finding, and run it"
+                        onclick={props.on_shrink.reform(move |_: MouseEvent| i)}
+                    >{ "Shrink" }</button>
+                }
+                if let Some((_, explanation)) = props.why.as_ref().filter(|(k, _)| *k == i) {
+                    { why_view(explanation) }
+                }
                 if !finding.related.is_empty() {
                     <ul class="related">
                         { for finding.related.iter().map(|related| {

@@ -18,7 +18,8 @@ use yew::prelude::*;
 
 use super::timeline_canvas::TimelineCanvas;
 use crate::snapshot::{Lane, Timeline, MAX_LANES};
-use crate::timeline::{layout, Fold, Headers, LaneSpec, Layout, Row, AXIS_HEIGHT, ROW_HEIGHT};
+use crate::state::Focus;
+use crate::timeline::{layout, Fold, Headers, LaneSpec, Layout, Row, WhyArrows, AXIS_HEIGHT, ROW_HEIGHT};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -43,6 +44,16 @@ pub struct Props {
     /// `(serial, step)`: when the serial changes, `step` is brought into view.
     #[prop_or_default]
     pub reveal: Option<(u64, u64)>,
+    /// The work-items a shrunk failure involves; while it is on, the other lanes are
+    /// collapsed.
+    #[prop_or_default]
+    pub focus: Option<Focus>,
+    /// Turns the focus on (`true`) or shows every lane.
+    #[prop_or_default]
+    pub on_focus: Callback<bool>,
+    /// The opened finding's explanation, drawn as arrows between the lanes.
+    #[prop_or_default]
+    pub why: Option<Rc<WhyArrows>>,
 }
 
 /// The event kinds in the order the legend lists them.
@@ -108,6 +119,25 @@ fn lane_row(lane: &Lane, selected: Option<usize>, on_step_lane: &Callback<usize>
     }
 }
 
+/// The line over the lanes that says which are collapsed, with the button that undoes it
+/// (or does it again).
+fn focus_bar(focus: &Focus, work_items: u64, on_focus: &Callback<bool>) -> Html {
+    let n = focus.lanes.len();
+    let lanes = format!("{n} work-item{}", if n == 1 { "" } else { "s" });
+    let others = work_items.saturating_sub(n as u64);
+    html! {
+        <p id="lanes-focus" class="focus-bar" data-focus={focus.on.to_string()} data-lanes={n.to_string()}>
+            if focus.on {
+                { format!("Showing the {lanes} the failure involves; {others} other lane{} collapsed. ", if others == 1 { "" } else { "s" }) }
+                <button type="button" id="focus-off" class="link" onclick={on_focus.reform(|_: MouseEvent| false)}>{ "Show all lanes" }</button>
+            } else {
+                { "All lanes shown. " }
+                <button type="button" id="focus-on" class="link" onclick={on_focus.reform(|_: MouseEvent| true)}>{ format!("Collapse all but the {lanes} involved") }</button>
+            }
+        </p>
+    }
+}
+
 /// What a header row shows.
 struct Header {
     /// `group` or `warp`.
@@ -152,9 +182,10 @@ pub fn Lanes(props: &Props) -> Html {
     for spec in &specs {
         first_warps.entry(spec.group).or_insert(spec.warp);
     }
+    let focused: Option<BTreeSet<u32>> = props.focus.as_ref().filter(|f| f.on).map(|f| f.lanes.iter().map(|&l| l as u32).collect());
     let rows: Rc<Layout> = {
         let folded = (*folded).clone();
-        use_memo((specs, headers, folded), |(specs, headers, folded)| layout(specs, *headers, folded))
+        use_memo((specs, headers, folded, focused), |(specs, headers, folded, focused)| layout(specs, *headers, folded, focused.as_ref()))
     };
 
     // Only the label rows near the viewport are in the DOM: re-rendering a thousand rows on
@@ -239,7 +270,7 @@ pub fn Lanes(props: &Props) -> Html {
                         <div class="lane-labels">
                             <div class="lanes-corner" aria-hidden="true">{ "step →" }</div>
                             <div class="lane-spacer" style={format!("height:{}px", shown.start as f64 * ROW_HEIGHT)}></div>
-                            { for rows.rows[shown.clone()].iter().map(|row| match row {
+                            { for rows.rows[shown.clone()].iter().zip(shown.clone()).map(|(row, at)| match row {
                                 Row::Group { group, lanes: members, collapsed } => header_row(Header {
                                     class: "group",
                                     key: format!("g{group}"),
@@ -256,6 +287,14 @@ pub fn Lanes(props: &Props) -> Html {
                                     collapsed: *collapsed,
                                     onclick: toggle(Fold::Warp(*warp)),
                                 }),
+                                Row::Others { group, count } => html! {
+                                    <div class="lane-header others" key={format!("o{group}-{at}")}>
+                                        <button type="button" class="fold" aria-expanded="false" title="Show every lane" onclick={props.on_focus.reform(|_: MouseEvent| false)}>
+                                            <span class="chevron" aria-hidden="true">{ "▸" }</span>
+                                            { format!("{count} other lane{}", if *count == 1 { "" } else { "s" }) }
+                                        </button>
+                                    </div>
+                                },
                                 Row::Lane { position, .. } => match lanes.get(*position) {
                                     Some(lane) => lane_row(lane, props.selected, &props.on_step_lane, &props.on_select_lane),
                                     None => html! {},
@@ -270,6 +309,7 @@ pub fn Lanes(props: &Props) -> Html {
                             on_seek={props.on_seek.clone()}
                             on_select_lane={props.on_select_lane.clone()}
                             reveal={props.reveal}
+                            why={props.why.clone()}
                             scroller={scroller.clone()}
                             label={AttrValue::from(label)}
                         />
@@ -316,6 +356,9 @@ pub fn Lanes(props: &Props) -> Html {
                     }) }
                 </ul>
             </div>
+            if let Some(focus) = &props.focus {
+                { focus_bar(focus, props.work_items, &props.on_focus) }
+            }
             <div id="lanes" data-work-items={props.work_items.to_string()}>
                 { body }
             </div>

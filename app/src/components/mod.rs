@@ -3,6 +3,7 @@
 //! its own (the textarea by a code editor, the lane DOM by a canvas).
 
 pub mod app;
+pub mod compare;
 pub mod console;
 pub mod controls;
 pub mod diagnostics;
@@ -23,6 +24,7 @@ pub mod outcomes;
 pub mod persist;
 pub mod restore;
 pub mod share;
+pub mod shrink_status;
 pub mod splitter;
 pub mod status;
 pub mod timeline_canvas;

@@ -81,6 +81,7 @@ pub fn Splitter(props: &Props) -> Html {
         Pane::Editor => "splitter-editor",
         Pane::Inspector => "splitter-inspector",
         Pane::Workspace => "splitter-workspace",
+        Pane::Launch => "splitter-launch",
     };
     html! {
         <div
@@ -91,8 +92,8 @@ pub fn Splitter(props: &Props) -> Html {
             aria-label={props.label.clone()}
             aria-orientation={if props.vertical { "vertical" } else { "horizontal" }}
             aria-valuenow={format!("{:.0}", props.size)}
-            aria-valuemin={format!("{:.0}", crate::state::Panes::MIN)}
-            aria-valuemax={format!("{:.0}", crate::state::Panes::MAX)}
+            aria-valuemin={format!("{:.0}", props.pane.bounds().0)}
+            aria-valuemax={format!("{:.0}", props.pane.bounds().1)}
             {onpointerdown}
             {onpointermove}
             onpointerup={end.clone()}

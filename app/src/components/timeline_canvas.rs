@@ -22,7 +22,7 @@ use web_sys::{
 use yew::prelude::*;
 
 use crate::snapshot::{self, Timeline};
-use crate::timeline::{self, cursor_position, Align, Bounds, Layout, Paint, Row, SceneInput, Shape, View, AXIS_HEIGHT, KINDS};
+use crate::timeline::{self, cursor_position, Align, Bounds, Layout, Paint, Row, SceneInput, Shape, View, WhyArrows, AXIS_HEIGHT, KINDS};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -40,6 +40,9 @@ pub struct Props {
     pub scroller: NodeRef,
     /// The canvas's accessible name.
     pub label: AttrValue,
+    /// A finding's explanation, drawn as arrows over the lanes.
+    #[prop_or_default]
+    pub why: Option<Rc<WhyArrows>>,
 }
 
 /// How far a pointer may be from a mark and still hit it, in CSS pixels.
@@ -63,6 +66,7 @@ struct Painter {
     timeline: Rc<Timeline>,
     layout: Rc<Layout>,
     selected: Option<u32>,
+    why: Option<Rc<WhyArrows>>,
     view: View,
     /// Whether the view fits the whole run (and keeps fitting it as the run grows).
     fitted: bool,
@@ -101,6 +105,9 @@ fn variable(paint: Paint) -> String {
         Paint::Lockstep => "--tl-lockstep".into(),
         Paint::Inactive => "--muted".into(),
         Paint::Cursor => "--cursor".into(),
+        Paint::WhyEdge => "--tl-why".into(),
+        Paint::WhyMissing => "--error".into(),
+        Paint::LabelBack => "--panel".into(),
     }
 }
 
@@ -122,6 +129,9 @@ fn paints() -> Vec<Paint> {
         Paint::Lockstep,
         Paint::Inactive,
         Paint::Cursor,
+        Paint::WhyEdge,
+        Paint::WhyMissing,
+        Paint::LabelBack,
     ]);
     all
 }
@@ -218,6 +228,7 @@ fn paint(p: &mut Painter) -> Option<u64> {
         scroll_top: scroller.scroll_top() as f64,
         selected: p.selected,
         colours: p.colours.as_ref().map(|(_, c)| c.as_slice()).unwrap_or_default(),
+        why: p.why.as_deref(),
     };
     paint_frame(&frame)
 }
@@ -234,6 +245,8 @@ pub struct Frame<'a> {
     pub selected: Option<u32>,
     /// The theme's colours ([`theme_colours`]).
     pub colours: &'a [(Paint, String)],
+    /// A finding's explanation, drawn as arrows over the lanes.
+    pub why: Option<&'a WhyArrows>,
 }
 
 /// Paints `frame` at the device's pixel ratio and records what it shows in the canvas's
@@ -257,7 +270,7 @@ pub fn paint_frame(frame: &Frame) -> Option<u64> {
     let timeline = frame.timeline;
     let store = timeline.events.borrow();
     let overlays = &timeline.overlays;
-    let scene = timeline::scene(&SceneInput {
+    let input = SceneInput {
         store: &store,
         limit: timeline.limit,
         layout: frame.layout,
@@ -272,8 +285,17 @@ pub fn paint_frame(frame: &Frame) -> Option<u64> {
         lock_marks: &overlays.lock_marks,
         races: &overlays.races,
         stale: &overlays.stale,
-    });
+    };
+    let scene = timeline::scene(&input);
     draw(&context, &scene.shapes, &colour);
+    // The explanation's arrows over everything but the axis, which they leave readable.
+    let why = frame.why.map(|why| timeline::why_shapes(&input, why)).unwrap_or_default();
+    context.save();
+    context.begin_path();
+    context.rect(0.0, AXIS_HEIGHT, width, (height - AXIS_HEIGHT).max(0.0));
+    context.clip();
+    draw(&context, &why, &colour);
+    context.restore();
     let set = |name: &str, value: String| {
         let _ = canvas.set_attribute(name, &value);
     };
@@ -283,6 +305,12 @@ pub fn paint_frame(frame: &Frame) -> Option<u64> {
     set("data-events", scene.events.to_string());
     set("data-px-per-step", format!("{:.4}", frame.view.scale));
     set("data-start", format!("{:.4}", frame.view.start));
+    // What the explanation draws: its arrows (the missing one among them) and those in view.
+    let arrows = frame.why.map_or(&[][..], |w| w.arrows.as_slice());
+    set("data-why-arrows", arrows.len().to_string());
+    set("data-why-missing", arrows.iter().filter(|a| a.missing).count().to_string());
+    set("data-why-kinds", arrows.iter().map(|a| a.label).collect::<Vec<_>>().join(" "));
+    set("data-why-drawn", why.len().to_string());
     Some(scene.events)
 }
 
@@ -368,6 +396,9 @@ fn draw<'a>(context: &CanvasRenderingContext2d, shapes: &[Shape], colour: &dyn F
                 }
                 context.stroke();
             }
+            Shape::Arrow { paint, from, control, to, dashed, label, label_at } => {
+                draw_arrow(context, colour, *paint, (*from, *control, *to), *dashed, label, *label_at)
+            }
             Shape::Text { paint, x, y, text, align } => {
                 context.set_fill_style_str(colour(*paint));
                 context.set_font("11px ui-monospace, Menlo, Consolas, monospace");
@@ -380,6 +411,54 @@ fn draw<'a>(context: &CanvasRenderingContext2d, shapes: &[Shape], colour: &dyn F
             }
         }
     }
+}
+
+/// One arrow of an explanation: the curve (from, control point, to), its head at `to`, and
+/// its label on a backing of the panel's colour at `label_at`, so that it reads over the marks.
+fn draw_arrow<'a>(
+    context: &CanvasRenderingContext2d,
+    colour: &dyn Fn(Paint) -> &'a str,
+    paint: Paint,
+    (from, control, to): ((f64, f64), (f64, f64), (f64, f64)),
+    dashed: bool,
+    label: &str,
+    label_at: (f64, f64),
+) {
+    context.set_stroke_style_str(colour(paint));
+    context.set_fill_style_str(colour(paint));
+    context.set_line_width(2.0);
+    if dashed {
+        let _ = context.set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into()));
+    }
+    context.begin_path();
+    context.move_to(from.0, from.1);
+    context.quadratic_curve_to(control.0, control.1, to.0, to.1);
+    context.stroke();
+    if dashed {
+        let _ = context.set_line_dash(&js_sys::Array::new());
+    }
+    // The head points along the curve's tangent at its end (from the control point).
+    let angle = (to.1 - control.1).atan2(to.0 - control.0);
+    let (size, spread) = (8.0, 0.45);
+    context.begin_path();
+    context.move_to(to.0, to.1);
+    context.line_to(to.0 - size * (angle - spread).cos(), to.1 - size * (angle - spread).sin());
+    context.line_to(to.0 - size * (angle + spread).cos(), to.1 - size * (angle + spread).sin());
+    context.close_path();
+    context.fill();
+    let width = timeline::label_width(label);
+    context.set_fill_style_str(colour(Paint::LabelBack));
+    context.set_global_alpha(0.9);
+    context.fill_rect(label_at.0 - width / 2.0, label_at.1 - timeline::LABEL_HEIGHT / 2.0, width, timeline::LABEL_HEIGHT);
+    context.set_global_alpha(1.0);
+    context.set_stroke_style_str(colour(paint));
+    context.set_line_width(1.0);
+    context.stroke_rect(label_at.0 - width / 2.0, label_at.1 - timeline::LABEL_HEIGHT / 2.0, width, timeline::LABEL_HEIGHT);
+    context.set_font("600 11px ui-monospace, Menlo, Consolas, monospace");
+    context.set_fill_style_str(colour(paint));
+    context.set_text_baseline("middle");
+    context.set_text_align("center");
+    let _ = context.fill_text(label, label_at.0, label_at.1);
 }
 
 /// The pointer's position on the canvas, in CSS pixels.
@@ -647,6 +726,7 @@ pub fn TimelineCanvas(props: &Props) -> Html {
             timeline,
             layout,
             selected: None,
+            why: None,
             view: View { start: 0.0, scale: 1.0 },
             fitted: true,
             canvas,
@@ -733,6 +813,24 @@ pub fn TimelineCanvas(props: &Props) -> Html {
                 // The tooltip described the previous snapshot; the pointer shows the
                 // next one when it moves.
                 show_tooltip(&mut p, None, 0.0, 0.0);
+            }
+            schedule(&shared);
+        });
+    }
+
+    // A new explanation: paint its arrows.
+    {
+        let shared = shared.clone();
+        use_effect_with(props.why.clone(), move |why| {
+            {
+                let mut p = shared.borrow_mut();
+                p.why = why.clone();
+                // Zoom in on the arrows when they are too small to read (once the canvas has
+                // been painted, so that its width is known).
+                let bounds = p.bounds();
+                if let Some(view) = why.as_deref().filter(|_| p.width > 1.0).and_then(|w| timeline::framing(w, p.view, bounds)) {
+                    p.set_view(view);
+                }
             }
             schedule(&shared);
         });

@@ -11,28 +11,37 @@
 //! and `view` (selection, panels, theme). Nothing here touches web APIs, so it is tested
 //! natively.
 
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use interleave_engine::diag::Diagnostic;
 use interleave_engine::explore::Exploration;
 use interleave_engine::inspect::MemoryRef;
 use interleave_engine::link::Link;
-use interleave_engine::report::RunStatus;
+use interleave_engine::report::{Finding, RunStatus};
 use interleave_engine::scenario::Scenario;
 use yew::{AttrValue, Reducible};
 
 use crate::examples::Example;
 use crate::explore::{self, ExploreMode, WorkerEvent};
 use crate::files::OpenedFile;
-use crate::inputs::{self, InputEdit, Inputs, Stash};
+use crate::inputs::{self, InputEdit, Inputs, Replay, Stash};
 use crate::inspector::Tab;
+use crate::task::TaskEvent;
 
 mod exploring;
 mod launch;
+mod panes;
 mod run;
+mod tasks;
+#[cfg(test)]
+mod tasks_tests;
 #[cfg(test)]
 mod tests;
 mod view;
+
+pub use panes::{Pane, Panes, LAYOUT_KEY};
+pub use tasks::{CompareRun, Comparing, Focus, Shrinking, TaskRun};
 
 /// The colour theme of the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,38 +181,6 @@ pub enum RunTarget {
     Step(u64),
 }
 
-/// The sizes of the resizable panes, in CSS pixels.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Panes {
-    /// The editor's column.
-    pub editor: f64,
-    /// The inspector's column.
-    pub inspector: f64,
-    /// The height of the workspace (editor, timeline, inspector); the results follow below.
-    pub workspace: f64,
-}
-
-impl Panes {
-    pub const DEFAULT: Panes = Panes { editor: 520.0, inspector: 340.0, workspace: 640.0 };
-    /// No pane gets narrower than this, so a drag cannot make one vanish.
-    pub const MIN: f64 = 200.0;
-    /// Nor wider than this.
-    pub const MAX: f64 = 1400.0;
-
-    /// The custom properties the workspace's grid reads its sizes from.
-    pub fn style(&self) -> String {
-        format!("--editor-w:{:.0}px;--inspector-w:{:.0}px;--workspace-h:{:.0}px", self.editor, self.inspector, self.workspace)
-    }
-}
-
-/// Which splitter a resize moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pane {
-    Editor,
-    Inspector,
-    Workspace,
-}
-
 /// What is known of the session (the session itself is kept beside the state).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
@@ -269,6 +246,8 @@ pub struct View {
     /// every request, so asking twice for the same step works.
     pub reveal: Option<(u64, u64)>,
     pub panes: Panes,
+    /// The work-items a shrunk failure involves, the timeline's other lanes collapsed.
+    pub focus: Option<Focus>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -286,6 +265,9 @@ pub struct State {
     pub run: Run,
     pub problems: Problems,
     pub explore: Exploring,
+    /// The shrink under way or last finished.
+    pub shrink: Option<Rc<Shrinking>>,
+    pub compare: Comparing,
     pub view: View,
 }
 
@@ -383,6 +365,42 @@ pub enum Action {
         pane: Pane,
         size: f64,
     },
+
+    /// A worker was started to shrink `target` (the finding, when it is one).
+    ShrinkStarted {
+        id: u64,
+        target: AttrValue,
+        finding: Option<Rc<Finding>>,
+    },
+    /// The worker of shrink `id` reported; its answer loads the shrunk schedule and runs it.
+    ShrinkEvent {
+        id: u64,
+        event: TaskEvent,
+    },
+    /// Asks the shrink to stop with the smallest schedule found so far.
+    ShrinkStop,
+    /// The shrunk run has ended: these work-items are involved (the timeline focuses on them).
+    ShrinkFocus(BTreeSet<usize>),
+    /// Collapses the lanes outside the focus (`true`) or shows them all again.
+    SetFocus(bool),
+    SetCompareRuns(AttrValue),
+    /// A worker was started to compare the execution models of `scenario`.
+    CompareStarted {
+        id: u64,
+        scenario: Rc<Scenario>,
+    },
+    CompareEvent {
+        id: u64,
+        event: TaskEvent,
+    },
+    CompareStop,
+    /// Opens a cell of the comparison: the launch takes model `model`'s settings and `seed`,
+    /// and runs (`row` is the cell's row, remembered to highlight it).
+    OpenModel {
+        model: usize,
+        row: usize,
+        seed: u64,
+    },
 }
 
 impl State {
@@ -400,6 +418,8 @@ impl State {
                 preemptions: AttrValue::default(),
                 current: None,
             },
+            shrink: None,
+            compare: Comparing { runs: AttrValue::from(interleave_engine::compare::DEFAULT_RUNS.to_string()), current: None },
             view: View {
                 theme,
                 selected: None,
@@ -410,6 +430,7 @@ impl State {
                 finding: None,
                 reveal: None,
                 panes: Panes::DEFAULT,
+                focus: None,
             },
         }
     }
@@ -455,6 +476,11 @@ impl State {
         self.explore.current.as_ref().is_some_and(|run| scenario.is_none_or(|scenario| !explore::same_program(scenario, &run.scenario)))
     }
 
+    /// Whether the comparison shown compared another program than `scenario`.
+    pub fn comparison_stale(&self, scenario: Option<&Scenario>) -> bool {
+        self.compare.current.as_ref().is_some_and(|run| scenario.is_none_or(|scenario| !explore::same_program(scenario, &run.scenario)))
+    }
+
     /// Any edit of the scenario makes the session describe a different program or launch, so
     /// it is dropped and the next Run or Step starts a new one.
     fn invalidate(&mut self) {
@@ -472,6 +498,24 @@ impl State {
             Rc::make_mut(&mut self.inputs).replay = None;
         }
         self.view.finding = None;
+        self.view.focus = None;
+    }
+
+    /// Puts the launch on `replay` (the manual scheduler following it) and asks for a run.
+    fn load_replay(&mut self, replay: Replay) {
+        self.invalidate();
+        Rc::make_mut(&mut self.inputs).replay = Some(replay);
+        self.run.autorun = true;
+    }
+
+    /// Whether a shrink's worker is at work.
+    pub fn shrinking(&self) -> bool {
+        self.shrink.as_ref().is_some_and(|s| !s.task.phase.over())
+    }
+
+    /// Whether a comparison's worker is at work.
+    pub fn comparing(&self) -> bool {
+        self.compare.current.as_ref().is_some_and(|c| !c.task.phase.over())
     }
 }
 
@@ -530,6 +574,16 @@ pub fn reduce(state: &State, action: Action) -> State {
         | Action::CloseHelp
         | Action::OpenFinding { .. }
         | Action::ResizePane { .. } => view::reduce(&mut next.view, action),
+        Action::ShrinkStarted { .. }
+        | Action::ShrinkEvent { .. }
+        | Action::ShrinkStop
+        | Action::ShrinkFocus(_)
+        | Action::SetFocus(_)
+        | Action::SetCompareRuns(_)
+        | Action::CompareStarted { .. }
+        | Action::CompareEvent { .. }
+        | Action::CompareStop
+        | Action::OpenModel { .. } => tasks::reduce(&mut next, action),
     }
     next
 }

@@ -62,6 +62,34 @@ fn panes_stay_within_their_bounds() {
     assert_eq!(narrow.view.panes.inspector, Panes::MIN);
     let nan = reduce(&narrow, Action::ResizePane { pane: Pane::Workspace, size: f64::NAN });
     assert_eq!(nan.view.panes, narrow.view.panes);
+    let short = reduce(&nan, Action::ResizePane { pane: Pane::Launch, size: 10.0 });
+    assert_eq!(short.view.panes.launch, Panes::MIN_LAUNCH);
+}
+
+/// The editor's share of a 1600×1000 window is at least 25 lines of code (about 20 pixels
+/// each, under the editor's head of about 70), and a 1280×720 window still gets a dozen.
+#[test]
+fn the_default_panes_leave_the_editor_room_to_read_the_kernel() {
+    for (width, height, lines) in [(1600.0, 1000.0, 25.0), (1280.0, 720.0, 12.0)] {
+        let panes = Panes::for_window(width, height);
+        let editor = panes.workspace - panes.launch - 10.0 - 70.0;
+        assert!(editor >= lines * 20.0, "{width}x{height}: {panes:?} leaves {editor}px");
+        assert!(panes.launch >= 150.0, "{width}x{height}: the launch panel keeps a few rows");
+        assert!(panes.editor + panes.inspector + 320.0 <= width, "{width}x{height}: the run column keeps its width");
+    }
+    assert_eq!(Panes::for_window(f64::NAN, 0.0), Panes::DEFAULT);
+}
+
+#[test]
+fn stored_panes_are_read_over_the_defaults_within_their_bounds() {
+    let defaults = Panes::for_window(1280.0, 720.0);
+    let moved = Panes { editor: 600.0, ..defaults };
+    assert_eq!(Panes::decode(&moved.encode(), defaults), moved);
+    // A missing or unreadable size keeps its default; one out of bounds is brought in.
+    let partial = Panes::decode(r#"{"editor": 5, "launch": "tall", "x": 1}"#, defaults);
+    assert_eq!(partial, Panes { editor: Panes::MIN, ..defaults });
+    assert_eq!(Panes::decode("not json", defaults), defaults);
+    assert_eq!(Panes::decode("[1,2]", defaults), defaults);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! shortcuts overlay, opened findings, the panes and the theme. None of them touches the
 //! launch or the session.
 
-use super::{Action, Pane, Panes, View};
+use super::{Action, View};
 
 pub(super) fn reduce(view: &mut View, action: Action) {
     match action {
@@ -23,17 +23,7 @@ pub(super) fn reduce(view: &mut View, action: Action) {
                 view.selected = work_item;
             }
         }
-        Action::ResizePane { pane, size } => {
-            if !size.is_finite() {
-                return;
-            }
-            let size = size.clamp(Panes::MIN, Panes::MAX);
-            match pane {
-                Pane::Editor => view.panes.editor = size,
-                Pane::Inspector => view.panes.inspector = size,
-                Pane::Workspace => view.panes.workspace = size,
-            }
-        }
+        Action::ResizePane { pane, size } => view.panes.resize(pane, size),
         _ => {}
     }
 }

@@ -621,6 +621,11 @@ pub enum Row {
         position: usize,
         work_item: u32,
     },
+    /// The lanes of a group (or warp) left out of the focus, collapsed into one row.
+    Others {
+        group: u32,
+        count: usize,
+    },
 }
 
 /// A lane as the layout needs it.
@@ -664,8 +669,9 @@ pub enum Headers {
 }
 
 /// Lays out `lanes` (in order, group by group) under `headers`. Collapsed headers hide
-/// their lanes.
-pub fn layout(lanes: &[LaneSpec], headers: Headers, folded: &BTreeSet<Fold>) -> Layout {
+/// their lanes; with a `focus`, the lanes outside it are collapsed into one row per group
+/// (or warp) after its focused lanes.
+pub fn layout(lanes: &[LaneSpec], headers: Headers, folded: &BTreeSet<Fold>, focus: Option<&BTreeSet<u32>>) -> Layout {
     let split_warps = headers == Headers::GroupsAndWarps;
     let mut rows = Vec::new();
     let size = lanes.iter().map(|l| l.work_item as usize + 1).max().unwrap_or(0);
@@ -693,13 +699,22 @@ pub fn layout(lanes: &[LaneSpec], headers: Headers, folded: &BTreeSet<Fold>) -> 
                 if warps {
                     rows.push(Row::Warp { group, warp, lanes: at..stop, collapsed: warp_collapsed });
                 }
+                let mut others = Vec::new();
                 for (position, lane) in lanes.iter().enumerate().take(stop).skip(at) {
                     if warp_collapsed {
                         place[lane.work_item as usize] = Some(Place::Folded(warp_header));
+                    } else if focus.is_some_and(|f| !f.contains(&lane.work_item)) {
+                        others.push(lane.work_item);
                     } else {
                         place[lane.work_item as usize] = Some(Place::Lane(rows.len()));
                         rows.push(Row::Lane { position, work_item: lane.work_item });
                     }
+                }
+                if !others.is_empty() {
+                    for wi in &others {
+                        place[*wi as usize] = Some(Place::Folded(rows.len()));
+                    }
+                    rows.push(Row::Others { group, count: others.len() });
                 }
                 at = stop;
             }
@@ -896,6 +911,8 @@ pub fn lock_bands(lock: usize, changes: &[LockChange], finished_at: &dyn Fn(u32)
 
 mod scene;
 pub use scene::*;
+mod why;
+pub use why::*;
 
 #[cfg(test)]
 mod tests;

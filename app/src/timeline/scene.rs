@@ -38,6 +38,12 @@ pub enum Paint {
     Lockstep,
     Inactive,
     Cursor,
+    /// An edge of a finding's explanation that the run has.
+    WhyEdge,
+    /// The edge that would have ordered the two accesses, and is missing.
+    WhyMissing,
+    /// Behind an arrow's label.
+    LabelBack,
 }
 
 /// How text is anchored at its point.
@@ -96,6 +102,17 @@ pub enum Shape {
         text: String,
         align: Align,
     },
+    /// An arrow along a curve from one point to another through `control` (a quadratic
+    /// curve), its head at `to`, with a label on a backing centred at `label_at`.
+    Arrow {
+        paint: Paint,
+        from: (f64, f64),
+        control: (f64, f64),
+        to: (f64, f64),
+        dashed: bool,
+        label: &'static str,
+        label_at: (f64, f64),
+    },
 }
 
 fn fill(paint: Paint, rects: Vec<Rect>, alpha: f64) -> Shape {
@@ -138,7 +155,7 @@ pub struct Scene {
 
 impl SceneInput<'_> {
     /// The top of row `row` on the canvas.
-    fn row_y(&self, row: usize) -> f64 {
+    pub(super) fn row_y(&self, row: usize) -> f64 {
         AXIS_HEIGHT + row as f64 * ROW_HEIGHT - self.scroll_top
     }
 
@@ -179,7 +196,7 @@ pub fn scene(input: &SceneInput) -> Scene {
     for row in rows.clone() {
         let y = input.row_y(row);
         match &input.layout.rows[row] {
-            Row::Group { .. } | Row::Warp { .. } => headers.push(Rect { x: 0.0, y, w: input.width, h: ROW_HEIGHT }),
+            Row::Group { .. } | Row::Warp { .. } | Row::Others { .. } => headers.push(Rect { x: 0.0, y, w: input.width, h: ROW_HEIGHT }),
             Row::Lane { work_item, .. } if Some(*work_item) == input.selected => selected.push(Rect { x: 0.0, y, w: input.width, h: ROW_HEIGHT }),
             Row::Lane { .. } => {}
         }

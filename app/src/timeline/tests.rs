@@ -109,15 +109,15 @@ fn lanes(groups: &[(u32, u32)], warp: u32) -> Vec<LaneSpec> {
 #[test]
 fn layout_groups_lanes_and_collapses_headers() {
     let specs = lanes(&[(0, 4), (1, 4)], 2);
-    let open = layout(&specs, Headers::Groups, &BTreeSet::new());
+    let open = layout(&specs, Headers::Groups, &BTreeSet::new(), None);
     assert_eq!(open.rows.len(), 10);
     assert_eq!(open.place(5), Some(Place::Lane(7)));
-    let folded = layout(&specs, Headers::Groups, &BTreeSet::from([Fold::Group(0)]));
+    let folded = layout(&specs, Headers::Groups, &BTreeSet::from([Fold::Group(0)]), None);
     assert_eq!(folded.rows.len(), 6);
     assert_eq!(folded.place(2), Some(Place::Folded(0)));
     assert_eq!(folded.place(4), Some(Place::Lane(2)));
     // CUDA: warps within blocks, each collapsible.
-    let warps = layout(&specs, Headers::GroupsAndWarps, &BTreeSet::from([Fold::Warp(101)]));
+    let warps = layout(&specs, Headers::GroupsAndWarps, &BTreeSet::from([Fold::Warp(101)]), None);
     let kinds: Vec<&str> = warps
         .rows
         .iter()
@@ -125,12 +125,29 @@ fn layout_groups_lanes_and_collapses_headers() {
             Row::Group { .. } => "g",
             Row::Warp { .. } => "w",
             Row::Lane { .. } => "l",
+            Row::Others { .. } => "o",
         })
         .collect();
     assert_eq!(kinds.concat(), "gwllwllgwllw");
     assert_eq!(warps.place(7), Some(Place::Folded(11)));
+    // A focus keeps its lanes and collapses each group's others into one row after them.
+    let focused = layout(&specs, Headers::Groups, &BTreeSet::new(), Some(&BTreeSet::from([1, 6])));
+    assert_eq!(
+        focused.rows,
+        vec![
+            Row::Group { group: 0, lanes: 0..4, collapsed: false },
+            Row::Lane { position: 1, work_item: 1 },
+            Row::Others { group: 0, count: 3 },
+            Row::Group { group: 1, lanes: 4..8, collapsed: false },
+            Row::Lane { position: 6, work_item: 6 },
+            Row::Others { group: 1, count: 3 },
+        ]
+    );
+    assert_eq!(focused.place(0), Some(Place::Folded(2)));
+    assert_eq!(focused.place(6), Some(Place::Lane(4)));
+    assert_eq!(focused.series(2, &EventStore::new(Topology::new(vec![0; 8], 4))).map(|s| s.count(0)), None);
     // A group of one warp gets no warp header.
-    let one = layout(&lanes(&[(0, 2)], 32), Headers::GroupsAndWarps, &BTreeSet::new());
+    let one = layout(&lanes(&[(0, 2)], 32), Headers::GroupsAndWarps, &BTreeSet::new(), None);
     assert_eq!(one.rows.len(), 3);
     assert_eq!(one.visible_rows(30.0, 10.0), 1..2);
     assert_eq!(one.row_at(45.0), Some(2));
@@ -287,7 +304,7 @@ fn scene_fixture() -> (EventStore, Layout) {
         s.push(&event(step, wi, EventKind::Store));
     }
     let specs: Vec<LaneSpec> = (0..8).map(|wi| LaneSpec { work_item: wi, group: wi / 4, warp: wi / 4 }).collect();
-    (s, layout(&specs, Headers::Groups, &BTreeSet::new()))
+    (s, layout(&specs, Headers::Groups, &BTreeSet::new(), None))
 }
 
 fn input<'a>(s: &'a EventStore, layout: &'a Layout, races: &'a [RaceArc]) -> SceneInput<'a> {
@@ -349,7 +366,7 @@ fn a_scene_has_marks_bands_arcs_and_the_cursor() {
 fn a_collapsed_group_draws_its_events_on_its_header_and_hidden_rows_draw_nothing() {
     let (s, _) = scene_fixture();
     let specs: Vec<LaneSpec> = (0..8).map(|wi| LaneSpec { work_item: wi, group: wi / 4, warp: wi / 4 }).collect();
-    let folded = layout(&specs, Headers::Groups, &BTreeSet::from([Fold::Group(0)]));
+    let folded = layout(&specs, Headers::Groups, &BTreeSet::from([Fold::Group(0)]), None);
     let mut scene_input = input(&s, &folded, &[]);
     let whole = scene(&scene_input);
     assert_eq!(whole.events, 8);
@@ -371,7 +388,7 @@ fn lockstep_scenes_join_the_active_lanes_and_mark_the_masked_ones() {
         s.push(&event(step, wi, EventKind::Load));
     }
     let specs: Vec<LaneSpec> = (0..4).map(|wi| LaneSpec { work_item: wi, group: 0, warp: 0 }).collect();
-    let rows = layout(&specs, Headers::GroupsAndWarps, &BTreeSet::new());
+    let rows = layout(&specs, Headers::GroupsAndWarps, &BTreeSet::new(), None);
     let scene_of = |s: &EventStore| {
         let mut scene_input = input(s, &rows, &[]);
         scene_input.limit = s.len();
@@ -411,4 +428,75 @@ fn lockstep_scenes_join_the_active_lanes_and_mark_the_masked_ones() {
         s.push(&event(step, wi, EventKind::Store));
     }
     assert_eq!(masked(&scene_of(&s)), 1 + 3, "lane 2's own step masks the other three");
+}
+
+/// An explanation's arrows: the edges it names between drawn lanes, the missing edge from
+/// the earlier access to the later, and labels that do not cover each other.
+#[test]
+fn why_arrows_join_the_accesses_and_keep_their_labels_apart() {
+    use interleave_engine::why::{Access, Edge, EdgeKind, Explanation, Point};
+    let point = |wi: u64, step: u64| Point { line: 1, column: 1, work_item: [wi, 0, 0], step };
+    let access = |wi: u64, step: u64| Access { line: 1, column: 1, work_item: [wi, 0, 0], step, text: String::new() };
+    let explanation = Explanation {
+        accesses: vec![access(1, 9), access(0, 4)],
+        edges: vec![
+            Edge { kind: EdgeKind::Po, from: point(0, 4), to: point(0, 5), text: String::new() },
+            Edge { kind: EdgeKind::Rf, from: point(0, 5), to: point(1, 6), text: String::new() },
+            Edge { kind: EdgeKind::Po, from: point(7, 1), to: point(7, 2), text: String::new() },
+        ],
+        missing: "a release".into(),
+    };
+    // Work-item 7 has no lane: its edge is left out.
+    let arrows = why_arrows(&explanation, |id| (id[0] < 4).then_some(id[0] as u32));
+    let arrow = |label, from, to, missing| WhyArrow { label, from, to, missing };
+    assert_eq!(arrows.arrows, vec![arrow("po", (4, 0), (5, 0), false), arrow("rf", (5, 0), (6, 1), false), arrow("missing", (4, 0), (9, 1), true)]);
+    assert_eq!(arrows.missing, "a release");
+
+    let specs: Vec<LaneSpec> = (0..4).map(|wi| LaneSpec { work_item: wi, group: 0, warp: 0 }).collect();
+    let rows = layout(&specs, Headers::Groups, &BTreeSet::new(), None);
+    let store = EventStore::new(Topology::new(vec![0; 4], 4));
+    let input = SceneInput {
+        store: &store,
+        limit: 0,
+        layout: &rows,
+        view: View { start: 0.0, scale: 10.0 },
+        width: 400.0,
+        height: 200.0,
+        scroll_top: 0.0,
+        column: 1.0,
+        cursor: 10,
+        selected: None,
+        lock_bands: &[],
+        lock_marks: &[],
+        races: &[],
+        stale: &[],
+    };
+    let shapes = why_shapes(&input, &arrows);
+    assert_eq!(shapes.len(), 3);
+    let boxes: Vec<Rect> = shapes
+        .iter()
+        .map(|s| match s {
+            Shape::Arrow { label, label_at, .. } => {
+                let w = label_width(label);
+                Rect { x: label_at.0 - w / 2.0, y: label_at.1 - LABEL_HEIGHT / 2.0, w, h: LABEL_HEIGHT }
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    for (i, a) in boxes.iter().enumerate() {
+        for b in &boxes[i + 1..] {
+            let apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+            assert!(apart, "{a:?} covers {b:?}");
+        }
+    }
+    assert!(matches!(shapes[2], Shape::Arrow { paint: Paint::WhyMissing, dashed: true, .. }));
+
+    // Framing: a fitted view of a long run zooms in on steps 4 to 9; a view that shows them
+    // large enough stays.
+    let bounds = Bounds { steps: 1000, width: 600.0 };
+    let framed = framing(&arrows, View::fit(bounds), bounds).expect("zoomed in");
+    assert!(framed.scale > View::fit(bounds).scale);
+    assert!(framed.shows(4.0, 600.0) && framed.shows(10.0, 600.0), "{framed:?}");
+    assert_eq!(framing(&arrows, framed, bounds), None);
+    assert_eq!(framing(&WhyArrows::default(), framed, bounds), None);
 }

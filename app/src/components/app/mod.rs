@@ -17,6 +17,7 @@
 
 use yew::prelude::*;
 
+use super::compare::ComparePanel;
 use super::console::Console;
 use super::controls::Controls;
 use super::diagnostics::Diagnostics;
@@ -34,6 +35,7 @@ use super::launch::LaunchPanel;
 use super::persist;
 use super::restore::RestoreBanner;
 use super::share::ShareButton;
+use super::shrink_status::ShrinkStatus;
 use super::splitter::Splitter;
 use super::status::Status;
 use super::tutorial::TutorialPane;
@@ -48,6 +50,7 @@ mod findings;
 mod keys;
 mod page;
 mod session;
+mod tasks;
 mod views;
 
 use address::{lesson_controls, page_controls, use_gallery_open, use_route, use_share_links, PageControls};
@@ -56,6 +59,7 @@ use findings::{finding_controls, FindingControls};
 use keys::{use_shortcuts, Shortcuts};
 use page::{preferred_theme, use_theme_attribute};
 use session::{lane_of, session_controls, use_autorun, use_link_step, use_run_loop, SessionCell, SessionControls};
+use tasks::{compare_controls, shrink_controls, use_shrink_focus, use_tasks, CompareControls, ShrinkControls};
 use views::{use_views, Views};
 
 #[component]
@@ -73,7 +77,7 @@ pub fn App() -> Html {
         let state = state.clone();
         use_memo(state.revision, move |_| form::validate(&state.inputs))
     };
-    let Views { snapshot, active_lines, furthest, inspection, console_lines } = use_views(&session, &state, &form);
+    let Views { snapshot, active_lines, furthest, inspection, console_lines, why } = use_views(&session, &state, &form);
     use_theme_attribute(state.view.theme);
     use_run_loop(&session, &state);
     use_autorun(&session, &state, &form);
@@ -83,6 +87,10 @@ pub fn App() -> Html {
     let route = use_route(&dispatch);
     let (on_lesson_navigate, on_lesson_reset) = lesson_controls(&route, &dispatch);
     use_pool_lifetime(&pool, &state);
+    let tasks = use_tasks(&state);
+    use_shrink_focus(&session, &state);
+    let ShrinkControls { on_shrink_finding, on_shrink_outcome, on_shrink_stop } = shrink_controls(&tasks, &state, &form, &session);
+    let CompareControls { on_compare_start, on_compare_stop, on_open_model } = compare_controls(&tasks, &state, &form);
 
     let has_session = state.run.live && session.borrow().is_some();
     let SessionControls { on_step, on_step_back, on_step_lane, on_run, on_pause, on_reset, on_seek, on_run_to_finding } =
@@ -116,6 +124,7 @@ pub fn App() -> Html {
 
     let (on_explore_start, on_explore_cancel) = explore_controls(&pool, &explorations, &state, &form);
     let explore_stale = state.exploration_stale(form.scenario.as_deref());
+    let compare_stale = state.comparison_stale(form.scenario.as_deref());
 
     let on_edit = actions.reform(|text: AttrValue| Action::Edit(InputEdit::Source(text.to_string())));
     let PageControls { on_example, on_gallery, on_gallery_load, on_gallery_close } = page_controls(&actions, &gallery_open);
@@ -200,7 +209,22 @@ pub fn App() -> Html {
                     failed={state.session_failed()}
                 />
             </div>
-            <Lanes work_items={form.work_items} timeline={snapshot.map(|s| s.timeline.clone())} {on_step_lane} litmus={form.is_litmus} selected={state.view.selected} {on_select_lane} on_seek={on_seek.clone()} reveal={state.view.reveal} />
+            if let Some(shrink) = &state.shrink {
+                <ShrinkStatus shrink={shrink.clone()} on_stop={on_shrink_stop} />
+            }
+            <Lanes
+                work_items={form.work_items}
+                timeline={snapshot.map(|s| s.timeline.clone())}
+                {on_step_lane}
+                litmus={form.is_litmus}
+                selected={state.view.selected}
+                {on_select_lane}
+                on_seek={on_seek.clone()}
+                reveal={state.view.reveal}
+                focus={state.view.focus.clone()}
+                on_focus={actions.reform(Action::SetFocus)}
+                why={why.as_ref().map(|w| w.arrows.clone())}
+            />
         </>
     };
     let embed_link = {
@@ -236,6 +260,7 @@ pub fn App() -> Html {
             <main class="workspace" style={layout}>
                 <div class="column scenario-column">
                     { editor_view.clone() }
+                    <Splitter pane={Pane::Launch} size={panes.launch} vertical={false} grows_forward={false} label="Resize the launch panel" on_resize={on_resize.clone()} />
                     <LaunchPanel inputs={state.inputs.clone()} form={form.clone()} on_edit={on_input_edit} />
                 </div>
                 <Splitter pane={Pane::Editor} size={panes.editor} vertical={true} grows_forward={true} label="Resize the editor" on_resize={on_resize.clone()} />
@@ -257,7 +282,16 @@ pub fn App() -> Html {
             <Splitter pane={Pane::Workspace} size={panes.workspace} vertical={false} grows_forward={true} label="Resize the workspace" {on_resize} />
             <footer class="results">
                 <div class="results-row">
-                    <Findings findings={findings_now} live={state.run.live} {seed} current={state.view.finding} on_open={on_open_finding} />
+                    <Findings
+                        findings={findings_now}
+                        live={state.run.live}
+                        {seed}
+                        current={state.view.finding}
+                        on_open={on_open_finding}
+                        why={why.as_ref().and_then(|w| Some((w.finding?, w.explanation.clone())))}
+                        on_shrink={on_shrink_finding}
+                        shrinking={state.shrinking()}
+                    />
                     <Console
                         lines={console_lines}
                         only_selected={state.view.console_only_selected}
@@ -288,6 +322,18 @@ pub fn App() -> Html {
                     on_cancel={on_explore_cancel}
                     {on_load_outcome}
                     {on_load_finding}
+                    {on_shrink_outcome}
+                    shrinking={state.shrinking()}
+                />
+                <ComparePanel
+                    runs={state.compare.runs.clone()}
+                    run={state.compare.current.clone()}
+                    {can_start}
+                    stale={compare_stale}
+                    on_runs={actions.reform(Action::SetCompareRuns)}
+                    on_start={on_compare_start}
+                    on_stop={on_compare_stop}
+                    on_open={on_open_model}
                 />
             </footer>
         </>

@@ -290,7 +290,9 @@ pub(super) fn use_run_loop(session: &SessionCell, state: &UseReducerHandle<State
                     });
                     let stops = arrived || !moved || ended.is_some();
                     if stops || limit.is_some() || js_sys::Date::now() - started >= RENDER_EVERY_MS {
-                        if moved || ended.is_some() {
+                        // Steps of an earlier chunk not drawn yet are drawn now too (a replay
+                        // whose schedule runs out stops without moving in its last chunk).
+                        if moved || undrawn || ended.is_some() {
                             dispatch.dispatch(Action::Advanced { ended });
                         }
                         // A session that neither moves nor ends would spin here for ever.

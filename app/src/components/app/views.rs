@@ -1,17 +1,20 @@
 //! What the view reads out of the session, once per change of the session or of the
 //! choice that decides it: the snapshot (lanes, findings, timeline), the lines work-items are
-//! at, the furthest recorded step, the inspector's open tab and the console.
+//! at, the furthest recorded step, the inspector's open tab, the console and the explanation
+//! of the opened finding.
 
 use std::rc::Rc;
 
 use interleave_engine::session::Session;
+use interleave_engine::why::{self, Explanation};
 use yew::prelude::*;
 
-use super::session::SessionCell;
+use super::session::{lane_of, SessionCell};
 use crate::form::Form;
 use crate::inspector::{self, Inspection};
 use crate::snapshot::{self, Snapshot};
 use crate::state::State;
+use crate::timeline::{why_arrows, WhyArrows};
 
 /// The session's views for the current state.
 pub(super) struct Views {
@@ -23,6 +26,19 @@ pub(super) struct Views {
     pub inspection: Option<Rc<Inspection>>,
     /// The console's lines (work-item, text).
     pub console_lines: Rc<Vec<(String, String)>>,
+    /// The explanation shown while the run is still: the opened finding's, or once the run
+    /// has ended with none opened, its outcome's (reads the relaxed model let read an older
+    /// write).
+    pub why: Option<Why>,
+}
+
+/// An explanation, in words (for the findings list) and as arrows (for the timeline).
+#[derive(Clone, PartialEq)]
+pub(super) struct Why {
+    /// The finding it explains, if it is a finding's.
+    pub finding: Option<usize>,
+    pub explanation: Rc<Explanation>,
+    pub arrows: Rc<WhyArrows>,
 }
 
 #[hook]
@@ -74,5 +90,22 @@ pub(super) fn use_views(session: &SessionCell, state: &State, form: &Rc<Form>) -
             inspector::console(s.printf(), who)
         })
     };
-    Views { snapshot, active_lines, furthest, inspection, console_lines }
+    let why: Rc<Option<Why>> = {
+        let session = session.clone();
+        let deps = (state.run.generation, state.run.live && !state.run.running, state.view.finding, state.run.summary.is_some());
+        // Not while a run goes on: the analysis scans the event log, and the arrows of a
+        // moving run would be stale a chunk later anyway.
+        use_memo(deps, move |&(_, still, finding, ended)| {
+            let guard = session.borrow();
+            let s = guard.as_ref().filter(|_| still)?;
+            let (finding, explanation) = match finding {
+                Some(k) => (Some(k), why::finding(s, k)?),
+                None if ended => (None, why::outcome(s)?),
+                None => return None,
+            };
+            let arrows = why_arrows(&explanation, |id| lane_of(s, id).map(|l| l as u32));
+            Some(Why { finding, explanation: Rc::new(explanation), arrows: Rc::new(arrows) })
+        })
+    };
+    Views { snapshot, active_lines, furthest, inspection, console_lines, why: Option::clone(&why) }
 }
