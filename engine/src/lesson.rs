@@ -361,6 +361,10 @@ pub struct ExpectResult {
     pub passed: bool,
     /// One sentence saying what passed or what failed, with a seed to reproduce it.
     pub message: String,
+    /// Why the run it names fails, when the engine can say ([`crate::why`]): the finding's
+    /// explanation, or the outcome's under the relaxed model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<crate::why::Explanation>,
 }
 
 /// A check's result: passed when every expectation passed.
@@ -427,13 +431,17 @@ pub fn evaluate(check: &Check, exploration: &Exploration) -> Verdict {
         .map(|expect| match expect {
             Expect::Observed { when } => match exploration.outcomes.iter().filter(|o| when.holds(o)).min_by_key(|o| o.seed) {
                 Some(o) => ExpectResult {
+                    why: None,
                     passed: true,
                     message: format!("{} ends with {}: `{}` holds", capitalised(run_name(o.seed, ex)), when.values_in(o), when.text()),
                 },
-                None => ExpectResult { passed: false, message: format!("`{}` did not hold at the end of {}", when.text(), explored(check, exploration)) },
+                None => {
+                    ExpectResult { why: None, passed: false, message: format!("`{}` did not hold at the end of {}", when.text(), explored(check, exploration)) }
+                }
             },
             Expect::Always { when } => match exploration.outcomes.iter().filter(|o| !when.holds(o)).min_by_key(|o| o.seed) {
                 Some(o) => ExpectResult {
+                    why: o.explanation.clone(),
                     passed: false,
                     message: format!(
                         "{} ends with {}, so `{}` does not hold ({} of {} runs end this way)",
@@ -445,6 +453,7 @@ pub fn evaluate(check: &Check, exploration: &Exploration) -> Verdict {
                     ),
                 },
                 None => ExpectResult {
+                    why: None,
                     passed: exploration.runs > 0,
                     message: format!("`{}` held at the end of every run ({})", when.text(), thousands(exploration.runs)),
                 },
@@ -453,6 +462,7 @@ pub fn evaluate(check: &Check, exploration: &Exploration) -> Verdict {
                 let wanted = |f: &SeededFinding| kinds.is_empty() || kinds.contains(&f.finding.kind);
                 match first(&wanted) {
                     Some(f) => ExpectResult {
+                        why: f.finding.explanation.clone(),
                         passed: false,
                         message: format!(
                             "{} still reports {}{} (in {} of {} runs)",
@@ -470,30 +480,35 @@ pub fn evaluate(check: &Check, exploration: &Exploration) -> Verdict {
                             let names: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
                             format!("no {}", names.join(" or "))
                         };
-                        ExpectResult { passed: exploration.runs > 0, message: format!("{what} in {} runs", thousands(exploration.runs)) }
+                        ExpectResult { why: None, passed: exploration.runs > 0, message: format!("{what} in {} runs", thousands(exploration.runs)) }
                     }
                 }
             }
             Expect::Finding { finding } => match first(&|f| f.finding.kind == *finding) {
-                Some(f) => ExpectResult { passed: true, message: format!("{} shows {}{}", capitalised(run_name(f.seed, ex)), a(*finding), at_line(f)) },
-                None => ExpectResult { passed: false, message: format!("no {} in {}", finding.as_str(), explored(check, exploration)) },
+                Some(f) => {
+                    ExpectResult { why: None, passed: true, message: format!("{} shows {}{}", capitalised(run_name(f.seed, ex)), a(*finding), at_line(f)) }
+                }
+                None => ExpectResult { why: None, passed: false, message: format!("no {} in {}", finding.as_str(), explored(check, exploration)) },
             },
             Expect::MutualExclusion => match first(&|f| f.finding.kind == FindingKind::LockMisuse && f.finding.severity == Severity::Error) {
                 Some(f) => ExpectResult {
+                    why: f.finding.explanation.clone(),
                     passed: false,
                     message: format!("{}{}: {}", capitalised(run_name(f.seed, ex)), at_line(f).replacen(" at", ",", 1), f.finding.message),
                 },
                 None => ExpectResult {
+                    why: None,
                     passed: exploration.runs > 0,
                     message: format!("no lock was ever held by two work-items in {} runs", thousands(exploration.runs)),
                 },
             },
             Expect::Completes => match first(&|f| HANGS.contains(&f.finding.kind)) {
                 Some(f) => ExpectResult {
+                    why: f.finding.explanation.clone(),
                     passed: false,
                     message: format!("{} does not complete: {}{}", capitalised(run_name(f.seed, ex)), f.finding.kind.as_str(), at_line(f)),
                 },
-                None => ExpectResult { passed: exploration.runs > 0, message: format!("every run completed ({})", thousands(exploration.runs)) },
+                None => ExpectResult { why: None, passed: exploration.runs > 0, message: format!("every run completed ({})", thousands(exploration.runs)) },
             },
         })
         .collect::<Vec<_>>();

@@ -345,6 +345,27 @@ impl Graph<'_> {
         let (pa, qb) = (self.actions(p, first, second, false), self.actions(q, first, second, true));
         let (gp, gq) = (self.group(p), self.group(q));
         let who = |e: &Event| format!("work-item {}", self.id(e)[0]);
+        // Two atomics race only when their scopes do not cover each other: that is the reason,
+        // whatever else happened between them.
+        if self.atomic(first, &a).is_some() && self.atomic(second, &b).is_some() && !self.inclusive(level(&a), p, level(&b), q) {
+            let rule = if self.s.machine().races.ptx {
+                "two atomics are atomic with respect to each other only when each one's scope includes the other's thread"
+            } else {
+                "two atomics are atomic with respect to each other only when both name the same scope and it includes both work-items"
+            };
+            chain.facts.push(format!(
+                "the atomic at line {} has {} scope and the one at line {} {} scope, and {} ({}) and {} ({}) are not both within it: {rule}",
+                self.line(&a),
+                scope_name(level(&a)),
+                self.line(&b),
+                scope_name(level(&b)),
+                who(&a),
+                place(gp),
+                who(&b),
+                place(gq),
+            ));
+            return chain;
+        }
         // Barriers: one of the same work-group orders (if its flags fence this memory); one of
         // another group orders nothing here.
         for x in pa.iter().filter(|x| x.event.kind == EventKind::BarrierArrive) {
@@ -532,9 +553,10 @@ impl Graph<'_> {
             let releases: Vec<&Action> = pa.iter().filter(|x| x.event.kind != EventKind::BarrierArrive).collect();
             let mut fact = if releases.is_empty() {
                 format!(
-                    "{} performs no release, fence or barrier after the access at line {} before the access at line {}",
+                    "{} performs no release, fence or barrier between its access at line {} and the access of {} at line {}",
                     who(&a),
                     self.line(&a),
+                    who(&b),
                     self.line(&b)
                 )
             } else {
@@ -685,6 +707,11 @@ impl Graph<'_> {
 }
 
 /// The scope level of an atomic or fence event.
+/// Where a work-item is, for a sentence: its work-group.
+fn place(group: Option<u32>) -> String {
+    format!("work-group {}", group.unwrap_or(0))
+}
+
 fn level(e: &Event) -> usize {
     if e.kind == EventKind::Fence {
         return fence::order_and_level(e.written).1;

@@ -25,6 +25,10 @@ fn render(out: &mut String, label: &str, verdict: &Verdict) {
     let _ = writeln!(out, "{label}: {} ({} runs)", if verdict.passed { "passes" } else { "fails" }, verdict.runs);
     for r in &verdict.results {
         let _ = writeln!(out, "  [{}] {}", if r.passed { "ok" } else { "no" }, r.message);
+        // What the learner reads under a failed expectation: the engine's account of why.
+        if let Some(why) = &r.why {
+            let _ = writeln!(out, "      why: {}", why.missing);
+        }
     }
 }
 

@@ -127,6 +127,10 @@ fn verdict_view(check: &CheckState, progress: Option<(u64, u64)>) -> Html {
                         <li class={if r.passed { "ok" } else { "no" }}>
                             <span aria-hidden="true">{ if r.passed { "✓ " } else { "✗ " } }</span>
                             { inline(&r.message) }
+                            // Why that run fails, in the engine's words: the edge it lacks.
+                            { for r.why.iter().map(|why| html! {
+                                <p class="lesson-why"><strong>{ "Why: " }</strong>{ inline(&why.missing) }</p>
+                            }) }
                         </li>
                     }) }
                 </ul>
