@@ -645,7 +645,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 // A store that keeps a promise finds its own value in memory already: for the
                 // race detector it changes what was there before the promise.
                 let promised_before = if weak.enabled { weak.promised_before(wi, weak_key(p, group)) } else { None };
-                let ord = weak::Ordering { atomic: true, order, level: weak::level_of_scope(scope) };
+                let ord = weak::Ordering { atomic: true, order, level: crate::ir::level_of_scope(scope) };
                 let key = weak_key(p, group);
                 // Under the relaxed model a load (or an update) may read an older write, and
                 // then it synchronises with what that write released, not with the latest one.
