@@ -11,9 +11,9 @@
 use std::collections::BTreeMap;
 
 use interleave_engine::inspect::{BarrierView, FrameView, MemoryRef, MemoryView};
-use interleave_engine::report::{LockAction, LockReport, PrintfLine};
+use interleave_engine::report::{LockAction, LockReport, PrintfLine, StaleReadView};
 use interleave_engine::scenario::Dialect;
-use interleave_engine::session::{Session, StaleReadView, WorkItemStatus, WorkItemView};
+use interleave_engine::session::{Session, WorkItemStatus, WorkItemView};
 use interleave_engine::trace::Space;
 
 /// The inspector's tabs.

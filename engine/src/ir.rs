@@ -11,7 +11,6 @@
 
 use crate::diag::Span;
 use crate::scenario::ElemType;
-use crate::trace::Space;
 
 pub mod print;
 
@@ -305,6 +304,20 @@ pub mod scope {
     pub const SYSTEM: u8 = 3;
 }
 
+/// Scope levels, narrowest first: what a release reaches and an acquire learns from.
+pub const LEVEL_GROUP: usize = 0;
+pub const LEVEL_DEVICE: usize = 1;
+pub const LEVEL_SYSTEM: usize = 2;
+
+/// The scope level of an OpenCL `memory_scope` value.
+pub fn level_of_scope(scope: u8) -> usize {
+    match scope {
+        scope::WORK_ITEM | scope::WORK_GROUP | scope::SUB_GROUP => LEVEL_GROUP,
+        scope::DEVICE => LEVEL_DEVICE,
+        _ => LEVEL_SYSTEM,
+    }
+}
+
 /// Bits of a fence's or barrier's flags register beyond `cl_mem_fence_flags` (1 = local,
 /// 2 = global): the scope the fence orders, for CUDA's `__threadfence*`.
 pub mod fence {
@@ -321,11 +334,11 @@ pub mod fence {
     /// work-group scope for OpenCL 1.x's `mem_fence`.
     pub fn order_and_level(flags: u64) -> (u8, usize) {
         let level = if flags & SCOPE_SYSTEM != 0 {
-            crate::weak::LEVEL_SYSTEM
+            super::LEVEL_SYSTEM
         } else if flags & SCOPE_DEVICE != 0 {
-            crate::weak::LEVEL_DEVICE
+            super::LEVEL_DEVICE
         } else {
-            crate::weak::LEVEL_GROUP
+            super::LEVEL_GROUP
         };
         let order = if flags & ORDERED != 0 {
             ((flags >> 16) & 0xff) as u8
@@ -825,10 +838,21 @@ pub struct Program {
     pub ptx: bool,
 }
 
+/// An address space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[repr(u8)]
+pub enum Space {
+    Global,
+    Local,
+    Constant,
+    Private,
+}
+
 /// Pointer encoding in a 64-bit register: 2 bits of address space, 22 bits of allocation and
 /// 40 bits of byte offset. Allocation 0 of the global space is the null pointer.
 pub mod ptr {
-    use crate::trace::Space;
+    use super::Space;
 
     pub const OFFSET_BITS: u32 = 40;
     pub const ALLOC_BITS: u32 = 22;

@@ -3,14 +3,14 @@
 //!
 //! Kernels, launches, `.sim` files and share links come from strangers, so each resource a run
 //! can consume is bounded. A scenario may raise a limit up to its hard maximum and no further:
-//! a value above it (or zero) is refused before launch by [`check`]. Exceeding a limit during
+//! a value above it (or zero) is refused before launch by
+//! [`crate::scenario::Scenario::check_limits`]. Exceeding a limit during
 //! a run stops the run with a `step-limit` finding whose message names the limit and says how
 //! to raise it ([`Limit::exceeded`]); exceeding one at launch (too many work-items, too much
 //! memory) is a diagnostic that does the same. The hard maxima keep the worst case of one run
 //! within what a browser tab can hold (a 32-bit wasm address space of 4 GiB).
 
 use crate::diag::Diagnostic;
-use crate::scenario::Scenario;
 
 /// One resource limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,24 +149,6 @@ impl Limit {
             .with_help(format!("the {} limit can be raised up to {}; the default is {}", self.name, thousands(self.max), thousands(self.default))));
         }
         Ok(())
-    }
-}
-
-/// Checks every limit a scenario sets; each value out of range is one diagnostic.
-pub fn check(scenario: &Scenario) -> Result<(), Vec<Diagnostic>> {
-    let values = [
-        (STEPS, scenario.max_steps),
-        (INSTRUCTIONS_PER_STEP, scenario.max_instructions_per_step),
-        (WORK_ITEMS, scenario.max_work_items),
-        (MEMORY_BYTES, scenario.max_memory_bytes),
-        (PRINTF_BYTES, scenario.max_printf_bytes),
-        (HISTORY_EVENTS, scenario.max_history_events),
-    ];
-    let errors: Vec<Diagnostic> = values.iter().filter_map(|(limit, value)| limit.check(*value).err()).collect();
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
     }
 }
 

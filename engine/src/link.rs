@@ -173,7 +173,7 @@ fn validate(link: &Link) -> Result<(), Diagnostic> {
     }
     // A limit out of range would be refused at launch anyway; refusing the link says so
     // where the problem is.
-    if let Err(errors) = crate::limits::check(s) {
+    if let Err(errors) = s.check_limits() {
         if let Some(first) = errors.into_iter().next() {
             return Err(first);
         }

@@ -244,6 +244,25 @@ pub struct LockReport {
     pub timeline_omitted: u64,
 }
 
+/// A load that read an older write than the latest, under the relaxed memory model.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct StaleReadView {
+    /// The load's step and work-item.
+    pub step: u64,
+    pub work_item: [u64; 3],
+    /// The location as the kernel names it (`x`, `data[3]`).
+    pub location: String,
+    /// The value it read (register bits).
+    pub value: u64,
+    /// The step of the write it read; `None` for the initial contents.
+    pub written_at: Option<u64>,
+    /// The step of the latest write, which this work-item could not see yet.
+    pub newer_at: Option<u64>,
+    /// The edges that let it read the older write (see `crate::why`), in the report only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<crate::why::Explanation>,
+}
+
 /// What `interleave run --json` prints.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -266,7 +285,7 @@ pub struct Report {
     pub exists: Option<bool>,
     /// Under the relaxed memory model: the loads that read an older write than the latest.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub stale_reads: Vec<crate::session::StaleReadView>,
+    pub stale_reads: Vec<StaleReadView>,
     /// Warnings about the source that did not stop it from running (a legacy warp vote),
     /// left out when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -707,14 +707,34 @@ pub fn refused_for_litmus(given: &str) -> Diagnostic {
 }
 
 impl Scenario {
+    /// Checks every limit the scenario sets ([`crate::limits`]); each value out of range is
+    /// one diagnostic.
+    pub fn check_limits(&self) -> Result<(), Vec<Diagnostic>> {
+        use crate::limits::{HISTORY_EVENTS, INSTRUCTIONS_PER_STEP, MEMORY_BYTES, PRINTF_BYTES, STEPS, WORK_ITEMS};
+        let values = [
+            (STEPS, self.max_steps),
+            (INSTRUCTIONS_PER_STEP, self.max_instructions_per_step),
+            (WORK_ITEMS, self.max_work_items),
+            (MEMORY_BYTES, self.max_memory_bytes),
+            (PRINTF_BYTES, self.max_printf_bytes),
+            (HISTORY_EVENTS, self.max_history_events),
+        ];
+        let errors: Vec<Diagnostic> = values.iter().filter_map(|(limit, value)| limit.check(*value).err()).collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
     /// Checks every setting the engine must honour as given: limits within their ranges
-    /// (`crate::limits::check`), a warp size and PCT depth it simulates, at least one
+    /// ([`Scenario::check_limits`]), a warp size and PCT depth it simulates, at least one
     /// resident group, a `schedule` only for the manual scheduler (no other follows it), no
     /// global offset for CUDA (which has none), and for a litmus test none of the settings
     /// the test makes itself. A value out of range is
     /// refused, never clamped; each problem is one diagnostic.
     pub fn check(&self) -> Result<(), Vec<Diagnostic>> {
-        let mut errors = crate::limits::check(self).err().unwrap_or_default();
+        let mut errors = self.check_limits().err().unwrap_or_default();
         let invalid = |message: String, help: &str| Diagnostic::error("invalid-option", message).with_help(help);
         errors.extend(check_warp_size(self.warp_size).err());
         errors.extend(check_pct_depth(self.pct_depth).err());

@@ -10,7 +10,7 @@ use crate::diag::{Diagnostic, LineIndex, Severity, Span};
 use crate::exec::{self, Fault, Limits, Machine, Status};
 use crate::frontend;
 use crate::ir::ParamKind;
-use crate::report::{BufferReport, Finding, FindingKind, Related, Report, RunStatus};
+use crate::report::{BufferReport, Finding, FindingKind, Related, Report, RunStatus, StaleReadView};
 use crate::rng::Rng;
 use crate::scenario::{ElemType, Number, Progress, Scenario};
 use crate::sched::Scheduler;
@@ -43,25 +43,6 @@ impl WorkItemStatus {
             WorkItemStatus::NotStarted => "not-started",
         }
     }
-}
-
-/// A load that read an older write than the latest, under the relaxed memory model.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct StaleReadView {
-    /// The load's step and work-item.
-    pub step: u64,
-    pub work_item: [u64; 3],
-    /// The location as the kernel names it (`x`, `data[3]`).
-    pub location: String,
-    /// The value it read (register bits).
-    pub value: u64,
-    /// The step of the write it read; `None` for the initial contents.
-    pub written_at: Option<u64>,
-    /// The step of the latest write, which this work-item could not see yet.
-    pub newer_at: Option<u64>,
-    /// The edges that let it read the older write (see `crate::why`), in the report only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub explanation: Option<crate::why::Explanation>,
 }
 
 /// A read-only view of one work-item.
@@ -697,9 +678,9 @@ impl Session {
             }
             let (line, column) = self.line_col(acq.span);
             let (rl, rc) = self.line_col(rel.span);
-            let scope_name = |s: Option<u8>| match s.map(crate::weak::level_of_scope) {
-                Some(crate::weak::LEVEL_GROUP) => "memory_scope_work_group",
-                Some(crate::weak::LEVEL_DEVICE) => "memory_scope_device",
+            let scope_name = |s: Option<u8>| match s.map(crate::ir::level_of_scope) {
+                Some(crate::ir::LEVEL_GROUP) => "memory_scope_work_group",
+                Some(crate::ir::LEVEL_DEVICE) => "memory_scope_device",
                 _ => "memory_scope_all_svm_devices",
             };
             let (rel_scope, acq_scope) = (scope_name(rel.scope), scope_name(acq.scope));

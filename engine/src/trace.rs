@@ -6,6 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::diag::Span;
+/// The address spaces are the IR's; events name them too, and so do the views built on the log.
+pub use crate::ir::Space;
 
 /// What a work-item did at a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -34,17 +36,6 @@ pub enum EventKind {
     /// The work-item promised a relaxed write it will make later (relaxed memory model; the
     /// location and `written` are the promised write).
     Promise,
-}
-
-/// An address space.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[repr(u8)]
-pub enum Space {
-    Global,
-    Local,
-    Constant,
-    Private,
 }
 
 /// A memory location: space, allocation and byte offset.

@@ -261,7 +261,7 @@ impl Graph<'_> {
             Some(order::SEQ_CST) => "seq_cst",
             _ => return String::new(),
         };
-        format!(" ({order}, {})", scope_name(e.scope.map_or(crate::weak::LEVEL_SYSTEM, crate::weak::level_of_scope)))
+        format!(" ({order}, {})", scope_name(e.scope.map_or(crate::ir::LEVEL_SYSTEM, crate::ir::level_of_scope)))
     }
 
     /// The location key of an event: local memory is one copy per work-group.
@@ -658,8 +658,8 @@ impl Graph<'_> {
     /// Whether `other` is within scope `level` of `wi`.
     fn within(&self, level: usize, wi: u32, other: u32) -> bool {
         match level {
-            crate::weak::LEVEL_GROUP => self.group(wi) == self.group(other),
-            crate::weak::LEVEL_DEVICE => self.device(wi) == self.device(other),
+            crate::ir::LEVEL_GROUP => self.group(wi) == self.group(other),
+            crate::ir::LEVEL_DEVICE => self.device(wi) == self.device(other),
             _ => true,
         }
     }
@@ -716,13 +716,13 @@ fn level(e: &Event) -> usize {
     if e.kind == EventKind::Fence {
         return fence::order_and_level(e.written).1;
     }
-    e.scope.map_or(crate::weak::LEVEL_SYSTEM, crate::weak::level_of_scope)
+    e.scope.map_or(crate::ir::LEVEL_SYSTEM, crate::ir::level_of_scope)
 }
 
 fn scope_name(level: usize) -> &'static str {
     match level {
-        crate::weak::LEVEL_GROUP => "work-group",
-        crate::weak::LEVEL_DEVICE => "device",
+        crate::ir::LEVEL_GROUP => "work-group",
+        crate::ir::LEVEL_DEVICE => "device",
         _ => "system",
     }
 }

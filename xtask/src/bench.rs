@@ -268,7 +268,7 @@ fn timeline_bench(root: &Path) -> Result<Vec<String>, String> {
     crate::editor::ensure_bundle()?;
     let mut command = cargo(root, &["test", "--release", "-p", "interleave-app", "--target", crate::setup::WASM_TARGET]);
     command
-        .args(["--test", "components", "--", "--nocapture", "a_thousand_lanes_and_a_hundred_thousand_events"])
+        .args(["--test", "timeline", "--", "--nocapture", "a_thousand_lanes_and_a_hundred_thousand_events"])
         .env("CHROMEDRIVER", chromedriver)
         .env("WASM_BINDGEN_TEST_TIMEOUT", "900");
     let lines = tagged_output(&mut command, "timeline of 1,024 lanes")?;

@@ -3,7 +3,7 @@
 //! It is a modal dialog: focus moves into it when it opens and back where it was when it
 //! closes, Escape or the close button closes it, and a click on the backdrop too. The list is
 //! [`SHORTCUTS`], which the page's key handler also follows, so the two cannot drift apart
-//! without a test noticing (see `app/tests/components.rs`).
+//! without a test noticing (see `app/tests/workbench.rs`).
 
 use web_sys::HtmlElement;
 use yew::prelude::*;

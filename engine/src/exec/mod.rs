@@ -13,6 +13,7 @@ mod launch;
 mod math;
 pub mod named_barrier;
 pub mod printf;
+mod value;
 mod warp;
 
 use crate::diag::Span;
@@ -565,8 +566,8 @@ impl Machine {
         let (at, len) = (offset as usize, size as usize);
         let Some(bytes) = a.bytes.get_mut(at..at + len) else { return false };
         let elem = if size == 8 { crate::scenario::ElemType::ULong } else { crate::scenario::ElemType::UInt };
-        let before = interp::decode(elem, bytes);
-        interp::encode(elem, value, bytes);
+        let before = value::decode(elem, bytes);
+        value::encode(elem, value, bytes);
         let event = self.log.len() as u32;
         let race_release = if release { None } else { self.races.promise_release(agent, level as usize, event) };
         self.weak.promise(agent, candidate, before, event, self.step, race_release);
@@ -1024,7 +1025,7 @@ fn combine(op: ScanOp, ty: NumTy, a: u64, b: u64) -> u64 {
     };
     // The interpreter's own arithmetic, so a reduction computes exactly what the same
     // operations written out would; addition, minimum and maximum cannot fail.
-    interp::binary(op, ty, a, b).unwrap_or(a)
+    value::binary(op, ty, a, b).unwrap_or(a)
 }
 
 /// The identity of `op` on `ty` in register form: what an exclusive scan hands its first
@@ -1092,12 +1093,12 @@ impl Machine {
 
 /// Decodes little-endian bytes of `ty` into register form.
 pub fn decode_value(ty: crate::scenario::ElemType, bytes: &[u8]) -> u64 {
-    interp::decode(ty, bytes)
+    value::decode(ty, bytes)
 }
 
 /// Encodes a register value of `ty` as little-endian bytes.
 pub fn encode_value(ty: crate::scenario::ElemType, bits: u64, bytes: &mut [u8]) {
-    interp::encode(ty, bits, bytes)
+    value::encode(ty, bits, bytes)
 }
 
 impl Machine {

@@ -283,7 +283,7 @@ fn publish(m: &mut Machine, wi: u32, group: usize, name: u64, arrive: bool, even
     let ord = if arrive { order::RELEASE } else { order::ACQ_REL };
     m.races.fence(wi, flags(ord));
     if m.weak.enabled {
-        m.weak.fence(wi, ord, weak::LEVEL_GROUP, flags(ord));
+        m.weak.fence(wi, ord, crate::ir::LEVEL_GROUP, flags(ord));
     }
     let offset = word(wi, name);
     let Machine { races, log, weak, named_barriers, step, .. } = m;
@@ -307,7 +307,7 @@ fn publish(m: &mut Machine, wi: u32, group: usize, name: u64, arrive: bool, even
     };
     races.access(&mut state.shadow, log, info);
     if weak.enabled {
-        let ord = weak::Ordering { atomic: true, order: order::RELEASE, level: weak::LEVEL_GROUP };
+        let ord = weak::Ordering { atomic: true, order: order::RELEASE, level: crate::ir::LEVEL_GROUP };
         let store = weak::Store { ord, rmw: None, event, step: *step, everyone: false };
         weak.store(wi, (Space::Global as u8, 0, WORDS, offset), 4, before, state.writes, store, &mut |_| 0);
     }
@@ -335,7 +335,7 @@ fn acquire(m: &mut Machine, wi: u32, group: usize, from: u32, name: u64, event: 
     };
     races.access(&mut state.shadow, log, info);
     if weak.enabled {
-        let ord = weak::Ordering { atomic: true, order: order::ACQUIRE, level: weak::LEVEL_GROUP };
+        let ord = weak::Ordering { atomic: true, order: order::ACQUIRE, level: crate::ir::LEVEL_GROUP };
         weak.load(wi, (Space::Global as u8, 0, WORDS, offset), 4, ord, event, None);
     }
 }

@@ -13,9 +13,9 @@
 
 use std::fmt::Write as _;
 
+use super::Space;
 use super::{AtomicOp, CollectiveOp, DebugElem, DebugPlace, Function, Instr, MathOp, NumTy, ParamKind, PrintfArg, Program, ScanOp};
 use crate::diag::{LineIndex, Span};
-use crate::trace::Space;
 
 /// The text form of `program`; `source` is the text its spans point into.
 pub fn print(program: &Program, source: &str) -> String {

@@ -591,7 +591,7 @@ impl Races {
             let mask = (((1u16 << hi) - 1) & !((1u16 << lo) - 1)) as u8;
             let mut flags = 0;
             if let Some((_, sc)) = a.atomic {
-                flags |= Access::ATOMIC | (crate::weak::level_of_scope(sc) as u8) << Access::LEVEL_SHIFT;
+                flags |= Access::ATOMIC | (crate::ir::level_of_scope(sc) as u8) << Access::LEVEL_SHIFT;
             }
             if a.write {
                 flags |= Access::WRITE;
@@ -622,7 +622,7 @@ impl Races {
                 if !a.write || a.rmw {
                     if let Some(rel) = &cell.release {
                         let acquire = matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST);
-                        self.observe(rel, a, crate::weak::level_of_scope(sc), acquire);
+                        self.observe(rel, a, crate::ir::level_of_scope(sc), acquire);
                     }
                 }
             }
@@ -712,8 +712,8 @@ impl Races {
     /// Whether agent `other` is within scope `level` of agent `agent`.
     fn within(&self, level: usize, agent: u32, other: u32) -> bool {
         match level {
-            crate::weak::LEVEL_GROUP => self.agent_group[agent as usize] == self.agent_group[other as usize],
-            crate::weak::LEVEL_DEVICE => self.device(agent as usize) == self.device(other as usize),
+            crate::ir::LEVEL_GROUP => self.agent_group[agent as usize] == self.agent_group[other as usize],
+            crate::ir::LEVEL_DEVICE => self.device(agent as usize) == self.device(other as usize),
             _ => true,
         }
     }
@@ -744,7 +744,7 @@ impl Races {
         let agent = a.agent as usize;
         let (my_group, my_device) = (self.agent_group[agent], self.device(agent));
         let direct = matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST);
-        let level = crate::weak::level_of_scope(sc);
+        let level = crate::ir::level_of_scope(sc);
         if a.write {
             if direct {
                 self.released.get_mut(agent)[space] = self.clock[agent];
@@ -1071,8 +1071,8 @@ impl Races {
         let mut earlier: [Knowledge; SPACES] = Default::default();
         let sources = [
             self.sc_fences.groups.get(&group),
-            self.sc_fences.devices.get(&device).filter(|_| level >= crate::weak::LEVEL_DEVICE),
-            Some(&self.sc_fences.system).filter(|_| level >= crate::weak::LEVEL_SYSTEM),
+            self.sc_fences.devices.get(&device).filter(|_| level >= crate::ir::LEVEL_DEVICE),
+            Some(&self.sc_fences.system).filter(|_| level >= crate::ir::LEVEL_SYSTEM),
         ];
         for known in sources.into_iter().flatten() {
             for (e, k) in earlier.iter_mut().zip(known.iter()) {
@@ -1089,10 +1089,10 @@ impl Races {
             }
         };
         join(self.sc_fences.groups.entry(group).or_default());
-        if level >= crate::weak::LEVEL_DEVICE {
+        if level >= crate::ir::LEVEL_DEVICE {
             join(self.sc_fences.devices.entry(device).or_default());
         }
-        if level >= crate::weak::LEVEL_SYSTEM {
+        if level >= crate::ir::LEVEL_SYSTEM {
             join(&mut self.sc_fences.system);
         }
     }

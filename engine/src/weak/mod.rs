@@ -78,7 +78,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::ir::order;
+use crate::ir::{order, LEVEL_DEVICE, LEVEL_GROUP, LEVEL_SYSTEM};
 use crate::reuse::clone_fields;
 
 mod promise;
@@ -87,10 +87,6 @@ mod rmw;
 pub use promise::{Candidate, Certify, Promise};
 pub use rmw::Update;
 
-/// Scope levels, narrowest first: what a release reaches and an acquire learns from.
-pub const LEVEL_GROUP: usize = 0;
-pub const LEVEL_DEVICE: usize = 1;
-pub const LEVEL_SYSTEM: usize = 2;
 const LEVELS: usize = 3;
 
 /// Timestamps of writes appended to a history are this far apart, so that a later write can
@@ -521,15 +517,6 @@ impl Ordering {
 
     fn sc(self) -> bool {
         self.atomic && self.order == order::SEQ_CST
-    }
-}
-
-/// The scope level of an OpenCL `memory_scope` value.
-pub fn level_of_scope(scope: u8) -> usize {
-    match scope {
-        crate::ir::scope::WORK_ITEM | crate::ir::scope::WORK_GROUP | crate::ir::scope::SUB_GROUP => LEVEL_GROUP,
-        crate::ir::scope::DEVICE => LEVEL_DEVICE,
-        _ => LEVEL_SYSTEM,
     }
 }
 

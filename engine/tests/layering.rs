@@ -1,0 +1,310 @@
+//! The engine's layering, checked against its source: which top-level module may use which
+//! (`crate::module` paths outside test code), written down once in [`ALLOWED`], with the
+//! cycles that remain named one by one in [`BACK_EDGES`]; and no web crate among the engine's
+//! dependencies (the engine builds for the native target and for wasm, and the browser belongs
+//! to the app).
+//!
+//! A new use of one module by another fails here until it is added to [`ALLOWED`]; one that
+//! would close a new cycle cannot be added there (the table itself must stay acyclic). Test
+//! code (`#[cfg(test)]` modules and the files they declare) may use any module: a test of a
+//! low module may well drive it through a higher one.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Each top-level module of `engine/src` and the modules it uses, lowest layers first.
+/// Together with [`BACK_EDGES`] this is every edge the source has, and no more.
+const ALLOWED: &[(&str, &[&str])] = &[
+    ("diag", &[]),
+    ("limits", &["diag"]),
+    ("scenario", &["diag", "limits"]),
+    ("ir", &["diag", "scenario"]),
+    ("reuse", &[]),
+    ("trace", &["diag", "ir", "reuse"]),
+    ("report", &["diag", "scenario", "trace"]),
+    ("race", &["diag", "ir", "report", "reuse", "trace"]),
+    ("rng", &[]),
+    ("weak", &["ir", "race", "reuse", "trace"]),
+    ("exec", &["diag", "ir", "limits", "race", "report", "reuse", "rng", "scenario", "trace", "weak"]),
+    ("litmus", &["diag", "scenario"]),
+    ("syntax", &["diag", "scenario"]),
+    ("lower", &["diag", "exec", "ir", "scenario", "syntax", "trace"]),
+    ("litmus_ptx", &["diag", "ir", "litmus", "lower", "scenario", "trace"]),
+    ("frontend", &["diag", "ir", "litmus", "litmus_ptx", "lower", "scenario", "syntax", "trace"]),
+    ("inspect", &["diag", "exec", "ir", "scenario", "trace"]),
+    ("locks", &["diag", "exec", "ir", "report", "trace"]),
+    ("sched", &["exec", "rng", "scenario"]),
+    ("session", &["diag", "exec", "frontend", "inspect", "ir", "limits", "litmus", "locks", "lower", "report", "rng", "scenario", "sched", "trace", "weak"]),
+    ("why", &["ir", "locks", "report", "session", "trace", "weak"]),
+    ("explore", &["diag", "exec", "ir", "limits", "litmus", "report", "scenario", "session", "trace", "why"]),
+    ("compare", &["diag", "explore", "limits", "report", "scenario", "session"]),
+    ("gallery", &["diag", "report"]),
+    ("lesson", &["diag", "explore", "limits", "report", "scenario"]),
+    ("link", &["diag", "scenario"]),
+    ("shrink", &["diag", "exec", "explore", "limits", "report", "scenario", "session"]),
+    ("sim", &["diag", "frontend", "ir", "scenario", "trace"]),
+];
+
+/// Uses that go up the layers and close a cycle: (from, to, why it is still there). No new
+/// one may be added without a reason; the aim is to remove them.
+const BACK_EDGES: &[(&str, &str, &str)] = &[
+    (
+        "litmus",
+        "litmus_ptx",
+        "`litmus::parse` reads either dialect and hands a PTX test to `litmus_ptx`, whose code the `LitmusTest` carries (`ptx`); `litmus_ptx` builds on `litmus`'s model, cursor and condition reader",
+    ),
+    ("report", "why", "a finding carries its explanation (`why::Explanation`), which `why` computes from a session"),
+    ("session", "why", "a session's report is annotated with explanations (`why::annotate`), which read the run through `Session`"),
+];
+
+/// Crates that belong to the browser, never to the engine.
+const WEB_CRATES: &[&str] = &["wasm-bindgen", "web-sys", "js-sys", "yew", "gloo"];
+
+fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|x| x == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level module a file under `src` belongs to (`exec` for `src/exec/interp.rs`), or
+/// `None` for the crate root.
+fn top_module(src: &Path, file: &Path) -> Option<String> {
+    let first = file.strip_prefix(src).ok()?.components().next()?.as_os_str().to_str()?.to_string();
+    let name = first.strip_suffix(".rs").unwrap_or(&first).to_string();
+    (name != "lib").then_some(name)
+}
+
+/// The text of a file without comments and without its `#[cfg(test)]` modules, and the files
+/// it declares as test modules (`#[cfg(test)] mod tests;`). Relies on rustfmt's layout: an
+/// inline module's closing brace is the first line after it that is `}` at its own indent.
+fn non_test_code(text: &str) -> (String, Vec<String>) {
+    let mut code = String::new();
+    let mut test_files = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == "#[cfg(test)]" {
+            let indent = &line[..line.len() - line.trim_start().len()];
+            let Some(next) = lines.next() else { break };
+            let item = next.trim();
+            if let Some(name) = item.strip_prefix("mod ").and_then(|rest| rest.strip_suffix(';')) {
+                test_files.push(name.to_string());
+            } else if item.starts_with("mod ") && item.ends_with('{') {
+                let close = format!("{indent}}}");
+                for inner in lines.by_ref() {
+                    if inner == close {
+                        break;
+                    }
+                }
+            } else {
+                code.push_str(next.split("//").next().unwrap_or(""));
+                code.push('\n');
+            }
+            continue;
+        }
+        code.push_str(line.split("//").next().unwrap_or(""));
+        code.push('\n');
+    }
+    (code, test_files)
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn ident_at(bytes: &[u8], mut at: usize) -> Option<String> {
+    while at < bytes.len() && bytes[at].is_ascii_whitespace() {
+        at += 1;
+    }
+    let start = at;
+    while at < bytes.len() && is_ident_byte(bytes[at]) {
+        at += 1;
+    }
+    (at > start).then(|| String::from_utf8_lossy(&bytes[start..at]).into_owned())
+}
+
+/// The top-level modules `code` names with `crate::module` or `use crate::{module, ...}`.
+fn modules_used(code: &str) -> BTreeSet<String> {
+    let bytes = code.as_bytes();
+    let mut used = BTreeSet::new();
+    let mut from = 0;
+    while let Some(found) = code[from..].find("crate::") {
+        let at = from + found;
+        from = at + "crate::".len();
+        if at > 0 && (is_ident_byte(bytes[at - 1]) || bytes[at - 1] == b'$') {
+            continue;
+        }
+        if bytes.get(from) == Some(&b'{') {
+            // `use crate::{a, b::c, d::{e, f}}`: the names that start an item at depth one.
+            let (mut depth, mut k, mut item_start) = (0usize, from, true);
+            while k < bytes.len() {
+                match bytes[k] {
+                    b'{' => {
+                        depth += 1;
+                        item_start = depth == 1;
+                    }
+                    b'}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    b',' if depth == 1 => item_start = true,
+                    b if b.is_ascii_whitespace() => {}
+                    _ if item_start && depth == 1 => {
+                        used.extend(ident_at(bytes, k));
+                        item_start = false;
+                    }
+                    _ => {}
+                }
+                k += 1;
+            }
+        } else {
+            used.extend(ident_at(bytes, from));
+        }
+    }
+    used.remove("self");
+    used
+}
+
+/// Every edge between top-level modules, with the first file that makes it.
+fn edges() -> BTreeMap<(String, String), String> {
+    let src = src_dir();
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut code_of = BTreeMap::new();
+    let mut test_only = BTreeSet::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let (code, tests) = non_test_code(&text);
+        let dir = if file.file_name().is_some_and(|n| n == "mod.rs" || n == "lib.rs") { file.parent().unwrap().to_path_buf() } else { file.with_extension("") };
+        for name in tests {
+            test_only.insert(dir.join(format!("{name}.rs")));
+            test_only.insert(dir.join(&name).join("mod.rs"));
+        }
+        code_of.insert(file.clone(), code);
+    }
+    let mut edges = BTreeMap::new();
+    for (file, code) in &code_of {
+        let Some(from) = top_module(&src, file) else { continue };
+        if test_only.contains(file) {
+            continue;
+        }
+        for to in modules_used(code) {
+            if to != from {
+                let shown = file.strip_prefix(&src).unwrap().display().to_string();
+                edges.entry((from.clone(), to)).or_insert(shown);
+            }
+        }
+    }
+    edges
+}
+
+/// A cycle among `edges`, as the path that closes it, if there is one.
+fn cycle(edges: &BTreeSet<(String, String)>) -> Option<Vec<String>> {
+    fn visit(node: &str, next: &BTreeMap<&str, Vec<&str>>, state: &mut BTreeMap<String, bool>, path: &mut Vec<String>) -> Option<Vec<String>> {
+        match state.get(node) {
+            Some(true) => return None,
+            Some(false) => {
+                let start = path.iter().position(|n| n == node).unwrap();
+                let mut found = path[start..].to_vec();
+                found.push(node.to_string());
+                return Some(found);
+            }
+            None => {}
+        }
+        state.insert(node.to_string(), false);
+        path.push(node.to_string());
+        for to in next.get(node).into_iter().flatten() {
+            if let Some(found) = visit(to, next, state, path) {
+                return Some(found);
+            }
+        }
+        path.pop();
+        state.insert(node.to_string(), true);
+        None
+    }
+    let mut next: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (from, to) in edges {
+        next.entry(from).or_default().push(to);
+    }
+    let mut state = BTreeMap::new();
+    next.keys().find_map(|node| visit(node, &next, &mut state, &mut Vec::new()))
+}
+
+fn table() -> (BTreeSet<(String, String)>, BTreeSet<(String, String)>) {
+    let allowed = ALLOWED.iter().flat_map(|(from, tos)| tos.iter().map(|to| (from.to_string(), to.to_string()))).collect();
+    let back = BACK_EDGES.iter().map(|(from, to, _)| (from.to_string(), to.to_string())).collect();
+    (allowed, back)
+}
+
+#[test]
+fn the_modules_use_each_other_only_as_the_table_allows() {
+    let found = edges();
+    let (allowed, back) = table();
+    let new: Vec<String> = found
+        .iter()
+        .filter(|(edge, _)| !allowed.contains(*edge) && !back.contains(*edge))
+        .map(|((from, to), file)| format!("`{from}` uses `crate::{to}` (first in src/{file})"))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "new dependencies between engine modules:\n  {}\nadd each to ALLOWED in engine/tests/layering.rs if it goes down the layers, \
+         or use the module the other way round",
+        new.join("\n  ")
+    );
+    let stale: Vec<String> = allowed.iter().chain(&back).filter(|edge| !found.contains_key(*edge)).map(|(from, to)| format!("`{from}` -> `{to}`")).collect();
+    assert!(stale.is_empty(), "edges in engine/tests/layering.rs that the source no longer has (remove them):\n  {}", stale.join("\n  "));
+}
+
+#[test]
+fn the_allowed_edges_form_no_cycle() {
+    let (allowed, back) = table();
+    assert!(allowed.is_disjoint(&back), "an edge is both allowed and a back-edge");
+    if let Some(path) = cycle(&allowed) {
+        panic!("the allowed edges form a cycle: {}; break it, or list one of its edges in BACK_EDGES with the reason", path.join(" -> "));
+    }
+}
+
+#[test]
+fn the_engine_depends_on_no_web_crate() {
+    let manifest: toml::Table = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap().parse().unwrap();
+    // The dependencies the engine builds with, on every target (dev-dependencies are the
+    // tests' own: the wasm tests run in a browser).
+    let mut tables: Vec<&toml::Table> = ["dependencies", "build-dependencies"].iter().filter_map(|k| manifest.get(*k)?.as_table()).collect();
+    if let Some(targets) = manifest.get("target").and_then(|t| t.as_table()) {
+        for target in targets.values() {
+            tables.extend(["dependencies", "build-dependencies"].iter().filter_map(|k| target.get(*k)?.as_table()));
+        }
+    }
+    assert!(!tables.is_empty(), "the engine's Cargo.toml has no [dependencies]");
+    for table in tables {
+        for (name, spec) in table {
+            let package = spec.get("package").and_then(|p| p.as_str()).unwrap_or(name);
+            assert!(!WEB_CRATES.contains(&package), "the engine depends on the web crate `{package}`; the browser belongs to the app");
+        }
+    }
+}
+
+#[test]
+fn the_reader_finds_the_uses_it_is_given() {
+    let code = "use crate::{diag::{Diagnostic, Span}, ir};\nlet x = crate::weak::LEVEL_GROUP;\npub(crate) fn f() {}\n";
+    let used: Vec<String> = modules_used(code).into_iter().collect();
+    assert_eq!(used, ["diag", "ir", "weak"]);
+    let (code, tests) =
+        non_test_code("use crate::a; // crate::b\n#[cfg(test)]\nmod tests {\n    use crate::c;\n}\n#[cfg(test)]\nmod more;\nfn g() { crate::d::h() }\n");
+    assert_eq!(modules_used(&code).into_iter().collect::<Vec<_>>(), ["a", "d"]);
+    assert_eq!(tests, ["more"]);
+}
