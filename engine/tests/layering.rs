@@ -41,7 +41,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("explore", &["diag", "exec", "ir", "limits", "litmus", "report", "scenario", "session", "trace", "why"]),
     ("compare", &["diag", "explore", "limits", "report", "scenario", "session"]),
     ("gallery", &["diag", "report"]),
-    ("lesson", &["diag", "explore", "limits", "report", "scenario"]),
+    ("lesson", &["diag", "explore", "limits", "report", "scenario", "why"]),
     ("link", &["diag", "scenario"]),
     ("shrink", &["diag", "exec", "explore", "limits", "report", "scenario", "session"]),
     ("sim", &["diag", "frontend", "ir", "scenario", "trace"]),
