@@ -350,6 +350,17 @@ pub fn outcome_labels(exploration: &Exploration) -> Vec<String> {
         .collect()
 }
 
+/// How many runs of a random exploration were distinct up to reordering independent steps,
+/// "at least" when the engine stopped counting; `None` for an exhaustive one (one execution
+/// per class) and for results that did not count them.
+pub fn distinct_schedules_text(exploration: &Exploration) -> Option<String> {
+    if exploration.complete || exploration.distinct_schedules == 0 {
+        return None;
+    }
+    let at_least = if exploration.distinct_schedules_capped { "at least " } else { "" };
+    Some(format!("{at_least}{} of {} runs", thousands(exploration.distinct_schedules), thousands(exploration.runs)))
+}
+
 /// Everything an outcome holds, for its tooltip: registers, then every buffer.
 pub fn describe_outcome(outcome: &Outcome) -> String {
     let mut parts = registers(outcome);

@@ -737,7 +737,15 @@ fn explore(args: ExploreArgs) -> ExitCode {
         Ok(e) => e,
         Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
     };
-    let human = || render::exploration(&exploration, &scenario);
+    // A random exploration that cannot be complete offers the exhaustive search when the
+    // engine finds that it covers every execution within a small budget.
+    let offer = (!args.exhaustive && !args.run.json).then(|| interleave_engine::explore::exhaustive_size(&scenario)).flatten();
+    let human = || {
+        render::exploration(&exploration, &scenario);
+        if let Some(executions) = offer {
+            render::exhaustive_offer(executions);
+        }
+    };
     finish(&exploration, args.run.json, human, exploration.has_errors())
 }
 

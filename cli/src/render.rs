@@ -97,6 +97,11 @@ pub fn shrunk_finding(wanted: &interleave_engine::report::Finding, found: &[inte
     }
 }
 
+/// Says that an exhaustive exploration covers every execution in `executions` runs.
+pub fn exhaustive_offer(executions: u64) {
+    out!("every execution takes only {executions} run{}: `--exhaustive` explores them all", if executions == 1 { "" } else { "s" });
+}
+
 /// Prints an exploration for people: each finding with its seed, then the outcomes.
 pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scenario) {
     let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
@@ -116,7 +121,19 @@ pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scena
     }
     let how = if e.complete { " (every execution)" } else { "" };
     let discarded = if e.discarded > 0 { format!(", {} discarded (a promise never kept)", e.discarded) } else { String::new() };
-    out!("explored {} schedules{how}{discarded}: {} distinct outcome{}", e.runs, e.outcomes.len(), if e.outcomes.len() == 1 { "" } else { "s" });
+    // How many runs were distinct traces: only for runs by seed (an exhaustive search runs
+    // one execution per trace) and only where the exploration counted them.
+    let distinct = if !e.complete && e.distinct_schedules > 0 {
+        let at_least = if e.distinct_schedules_capped { "at least " } else { "" };
+        format!(" ({at_least}{} distinct up to reordering independent steps)", e.distinct_schedules)
+    } else {
+        String::new()
+    };
+    out!("explored {} schedules{how}{distinct}{discarded}: {} distinct outcome{}", e.runs, e.outcomes.len(), if e.outcomes.len() == 1 { "" } else { "s" });
+    if let Some(pct) = &e.pct {
+        use interleave_engine::explore::pct;
+        out!("{}", pct::describe(&pct::bound(pct, e.runs), e.runs));
+    }
     for o in &e.outcomes {
         let shown = outcome_text(o.registers.as_ref(), &o.values);
         let exists = match o.exists {

@@ -11,7 +11,7 @@
 
 use std::rc::Rc;
 
-use interleave_engine::explore::Exploration;
+use interleave_engine::explore::{pct, Exploration};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -106,7 +106,15 @@ fn summary(run: &ExploreRun, result: &Exploration) -> Html {
         <dl id="explore-summary" class="explore-summary">
             <div data-complete={result.complete.to_string()}><dt>{ "complete" }</dt><dd>{ complete }</dd></div>
             <div><dt>{ "runs" }</dt><dd>{ thousands(result.runs) }</dd></div>
+            if let Some(distinct) = explore::distinct_schedules_text(result) {
+                <div id="explore-distinct" title="Runs that differ only in the order of independent steps count once">
+                    <dt>{ "distinct schedules" }</dt><dd>{ distinct }</dd>
+                </div>
+            }
             <div><dt>{ "outcomes" }</dt><dd>{ thousands(result.outcomes.len() as u64) }</dd></div>
+            if let Some(pct) = &result.pct {
+                <div id="explore-pct"><dt>{ "PCT bound" }</dt><dd>{ pct::describe(&pct::bound(pct, result.runs), result.runs) }</dd></div>
+            }
             <div title="Executions the relaxed model does not allow (a promise never kept), not counted as runs">
                 <dt>{ "discarded" }</dt><dd>{ thousands(result.discarded) }</dd>
             </div>
