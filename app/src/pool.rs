@@ -105,6 +105,7 @@ fn nothing_explored() -> Exploration {
         distinct_schedules_capped: false,
         schedule_hashes: Vec::new(),
         pct: None,
+        exhaustive_offer: None,
     }
 }
 

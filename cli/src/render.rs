@@ -97,11 +97,6 @@ pub fn shrunk_finding(wanted: &interleave_engine::report::Finding, found: &[inte
     }
 }
 
-/// Says that an exhaustive exploration covers every execution in `executions` runs.
-pub fn exhaustive_offer(executions: u64) {
-    out!("every execution takes only {executions} run{}: `--exhaustive` explores them all", if executions == 1 { "" } else { "s" });
-}
-
 /// Prints an exploration for people: each finding with its seed, then the outcomes.
 pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scenario) {
     let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
@@ -133,6 +128,9 @@ pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scena
     if let Some(pct) = &e.pct {
         use interleave_engine::explore::pct;
         out!("{}", pct::describe(&pct::bound(pct, e.runs), e.runs));
+    }
+    if let Some(executions) = e.exhaustive_offer {
+        out!("every execution takes only {executions} run{}: `--exhaustive` explores them all", if executions == 1 { "" } else { "s" });
     }
     for o in &e.outcomes {
         let shown = outcome_text(o.registers.as_ref(), &o.values);

@@ -117,14 +117,19 @@ pub struct Exploration {
     /// bound.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub distinct_schedules_capped: bool,
-    /// The runs' trace hashes, sorted, for merging parts of one exploration (`Explorer::result`
-    /// gives them; a finished `explore_with` drops them, as nothing merges it).
+    /// The runs' trace hashes, sorted, for merging parts of one exploration (the CLI leaves
+    /// them out of what it prints).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub schedule_hashes: Vec<u64>,
     /// Exploration by seeds under the PCT scheduler: what its probability bound needs
     /// ([`pct::bound`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pct: Option<pct::PctRuns>,
+    /// After an exploration by seeds: how many executions the exhaustive search takes to cover
+    /// every one, when it does within [`OFFER_EXECUTIONS`] ([`exhaustive_size`],
+    /// [`Explorer::offer_exhaustive`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exhaustive_offer: Option<u64>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -252,6 +257,7 @@ pub fn merge(parts: &[Exploration]) -> Exploration {
         distinct_schedules_capped: false,
         schedule_hashes: Vec::new(),
         pct: None,
+        exhaustive_offer: parts.iter().find_map(|p| p.exhaustive_offer),
     };
     let mut classes = coverage::Classes::default();
     // Outcomes by hash, so that merging many distinct outcomes stays linear; equality
@@ -420,6 +426,7 @@ impl Tally {
             distinct_schedules_capped: self.classes.capped,
             schedule_hashes: self.classes.hashes.iter().copied().collect(),
             pct: self.pct.filter(|_| self.runs > 0),
+            exhaustive_offer: None,
         }
     }
 }
@@ -434,7 +441,7 @@ pub fn explore(scenario: &Scenario, first_seed: u64, runs: u64) -> Result<Explor
 pub fn explore_with(scenario: &Scenario, config: Config) -> Result<Exploration, Vec<Diagnostic>> {
     let mut explorer = Explorer::new(scenario, config)?;
     while !explorer.advance(u64::MAX)? {}
-    Ok(Exploration { schedule_hashes: Vec::new(), ..explorer.result() })
+    Ok(explorer.result())
 }
 
 /// The most executions an exhaustive search is given when offered after an exploration by
@@ -445,9 +452,10 @@ pub const OFFER_EXECUTIONS: u64 = 2_000;
 /// [`OFFER_EXECUTIONS`], and if so in how many: what an exploration by seeds that cannot be
 /// complete offers instead. The budget decides, not a guess at the scenario's size.
 pub fn exhaustive_size(scenario: &Scenario) -> Option<u64> {
-    let config = Config { runs: OFFER_EXECUTIONS, first_seed: scenario.seed, exhaustive: true, max_preemptions: None };
-    let e = explore_with(scenario, config).ok()?;
-    e.complete.then_some(e.runs + e.discarded)
+    let mut explorer = Explorer::new(scenario, Config { runs: 0, first_seed: scenario.seed, exhaustive: false, max_preemptions: None }).ok()?;
+    explorer.offer_exhaustive();
+    while !explorer.advance(u64::MAX).ok()? {}
+    explorer.result().exhaustive_offer
 }
 
 /// An exploration in progress, advanced a number of executions at a time (the app's worker
@@ -460,6 +468,16 @@ pub struct Explorer {
     state: State,
     /// Exploration by seeds: the session and scratch space each run reuses.
     runner: Runner,
+    /// The exhaustive search tried after the seeds, when asked for.
+    offer: Option<Offer>,
+}
+
+/// The exhaustive search offered after an exploration by seeds.
+enum Offer {
+    Pending,
+    Searching(Box<Explorer>),
+    /// How many executions cover everything, if the budget was enough.
+    Found(Option<u64>),
 }
 
 enum State {
@@ -528,14 +546,45 @@ impl Explorer {
             let depth = prepared.scenario.pct_depth;
             tally.pct = Some(pct::PctRuns { agents: 0, depth, change_steps: 0, longest_run: 0 });
         }
-        Ok(Explorer { prepared, config, litmus, tally, state, runner: Runner::default() })
+        Ok(Explorer { prepared, config, litmus, tally, state, runner: Runner::default(), offer: None })
+    }
+
+    /// Once the seeds are run, tries the exhaustive search within [`OFFER_EXECUTIONS`] (in
+    /// the same chunks, so that a worker stays responsive) and reports in `exhaustive_offer`
+    /// whether it covers everything. Only for exploration by seeds.
+    pub fn offer_exhaustive(&mut self) {
+        if !self.config.exhaustive {
+            self.offer = Some(Offer::Pending);
+        }
     }
 
     /// Runs up to `executions` more executions; `Ok(true)` once the exploration is over.
     pub fn advance(&mut self, executions: u64) -> Result<bool, Vec<Diagnostic>> {
         let pause = self.executions().saturating_add(executions);
         loop {
+            match &mut self.offer {
+                Some(Offer::Pending) if matches!(self.state, State::Done { .. }) => {
+                    let config = Config { runs: OFFER_EXECUTIONS, first_seed: self.prepared.scenario.seed, exhaustive: true, max_preemptions: None };
+                    self.offer = Some(match Explorer::new(&self.prepared.scenario, config) {
+                        Ok(search) => Offer::Searching(Box::new(search)),
+                        Err(_) => Offer::Found(None),
+                    });
+                    continue;
+                }
+                Some(Offer::Searching(search)) => {
+                    // A search that fails says nothing: no offer.
+                    let over = search.advance(executions).unwrap_or(true);
+                    if !over {
+                        return Ok(false);
+                    }
+                    let e = search.result();
+                    self.offer = Some(Offer::Found(e.complete.then_some(e.runs + e.discarded)));
+                    return Ok(true);
+                }
+                _ => {}
+            }
             match &mut self.state {
+                State::Done { .. } if matches!(self.offer, Some(Offer::Pending)) => continue,
                 State::Done { .. } => return Ok(true),
                 State::Seeds { next } if *next >= self.config.runs => self.state = State::Done { complete: false },
                 State::Seeds { next } => {
@@ -570,7 +619,11 @@ impl Explorer {
     /// The results so far (all of them once `advance` said the exploration is over).
     pub fn result(&self) -> Exploration {
         let complete = matches!(self.state, State::Done { complete: true });
-        self.tally.finish(complete, self.litmus)
+        let exhaustive_offer = match &self.offer {
+            Some(Offer::Found(found)) => *found,
+            _ => None,
+        };
+        Exploration { exhaustive_offer, ..self.tally.finish(complete, self.litmus) }
     }
 }
 
@@ -1136,7 +1189,7 @@ mod tests {
         let scenario = mp(crate::scenario::MemoryModel::Relaxed);
         let whole = explore_with(&scenario, random(5, 300)).expect("explores");
         let mut parts: Vec<Exploration> = [(5, 100), (105, 7), (112, 193)].iter().map(|&(first, runs)| part(&scenario, random(first, runs))).collect();
-        assert_eq!(Exploration { schedule_hashes: Vec::new(), ..merge(&parts) }, whole);
+        assert_eq!(merge(&parts), whole);
         assert!(whole.distinct_schedules > 0 && whole.distinct_schedules <= whole.runs);
         // The union of the parts' schedules does not depend on their order.
         parts.reverse();
@@ -1219,6 +1272,7 @@ mod tests {
             distinct_schedules_capped: false,
             schedule_hashes: Vec::new(),
             pct: None,
+            exhaustive_offer: None,
         };
         let merged = merge(&[part(vec![outcome(0.0, 2, 0), outcome(1.5, 1, 1)]), part(vec![outcome(-0.0, 3, 7), outcome(2.5, 4, 8)])]);
         let counts: Vec<(u64, u64)> = merged.outcomes.iter().map(|o| (o.count, o.seed)).collect();
@@ -1291,7 +1345,7 @@ mod tests {
                 assert!(explorer.executions() <= explorer.budget());
             }
             assert!(chunks > 1, "the exploration was not split");
-            assert_eq!(Exploration { schedule_hashes: Vec::new(), ..explorer.result() }, whole, "exhaustive: {exhaustive}");
+            assert_eq!(explorer.result(), whole, "exhaustive: {exhaustive}");
         }
     }
 
@@ -1304,6 +1358,12 @@ mod tests {
         s.args = vec![ArgBinding::parse("c=int[1]").unwrap()];
         let every = explore_with(&s, Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None }).unwrap();
         assert_eq!(exhaustive_size(&s), Some(every.runs));
+        // Offered after seeds, in chunks as a worker runs it, it is the same.
+        let mut explorer = Explorer::new(&s, random(0, 10)).unwrap();
+        explorer.offer_exhaustive();
+        while !explorer.advance(3).unwrap() {}
+        let result = explorer.result();
+        assert_eq!((result.runs, result.exhaustive_offer), (10, Some(every.runs)));
         s.source = "__kernel void f(__global int *c) { int v = c[0]; c[0] = v + 1; v = c[1]; c[1] = v + 1; v = c[2]; c[2] = v + 1; }".into();
         s.launch.global = vec![6];
         s.args = vec![ArgBinding::parse("c=int[3]").unwrap()];

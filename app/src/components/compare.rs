@@ -80,6 +80,7 @@ fn rows(c: &Comparison) -> Vec<Row> {
         distinct_schedules_capped: false,
         schedule_hashes: Vec::new(),
         pct: None,
+        exhaustive_offer: None,
     };
     for ((row, label), title) in c.outcomes.iter().zip(outcome_labels(&exploration)).zip(described) {
         out.push(Row { label, title, counts: row.counts.clone(), seeds: row.seeds.clone(), finding: false });
