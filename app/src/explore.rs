@@ -68,6 +68,11 @@ pub struct Job {
     pub first_seed: u64,
     pub exhaustive: bool,
     pub max_preemptions: Option<u32>,
+    /// After the seeds, try the exhaustive search within the engine's small budget and say
+    /// whether it covers every execution (`Explorer::offer_exhaustive`): one job of a random
+    /// exploration asks.
+    #[serde(default)]
+    pub offer: bool,
 }
 
 impl Job {
@@ -350,6 +355,17 @@ pub fn outcome_labels(exploration: &Exploration) -> Vec<String> {
         .collect()
 }
 
+/// How many runs of a random exploration were distinct up to reordering independent steps,
+/// "at least" when the engine stopped counting; `None` for an exhaustive one (one execution
+/// per class) and for results that did not count them.
+pub fn distinct_schedules_text(exploration: &Exploration) -> Option<String> {
+    if exploration.complete || exploration.distinct_schedules == 0 {
+        return None;
+    }
+    let at_least = if exploration.distinct_schedules_capped { "at least " } else { "" };
+    Some(format!("{at_least}{} of {} runs", thousands(exploration.distinct_schedules), thousands(exploration.runs)))
+}
+
 /// Everything an outcome holds, for its tooltip: registers, then every buffer.
 pub fn describe_outcome(outcome: &Outcome) -> String {
     let mut parts = registers(outcome);
@@ -465,7 +481,7 @@ mod tests {
     #[test]
     fn messages_survive_the_trip_to_a_worker_and_back() {
         let scenario = mp(MemoryModel::Relaxed);
-        let job = Job { runs: 0, first_seed: 1, exhaustive: true, max_preemptions: Some(2) };
+        let job = Job { runs: 0, first_seed: 1, exhaustive: true, max_preemptions: Some(2), offer: false };
         let request = ToWorker::Explore { scenario: scenario.clone(), job };
         assert_eq!(ToWorker::decode(&request.encode()), Ok(request));
         let exploration = explore_with(&scenario, job.config()).unwrap();
@@ -490,7 +506,8 @@ mod tests {
 
     #[test]
     fn labels_show_registers_and_what_differs() {
-        let exploration = explore_with(&mp(MemoryModel::Relaxed), Job { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None }.config()).unwrap();
+        let exploration =
+            explore_with(&mp(MemoryModel::Relaxed), Job { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None, offer: false }.config()).unwrap();
         let labels = outcome_labels(&exploration);
         assert_eq!(labels.len(), 4);
         // x and y always end at 1, so only the registers tell MP's outcomes apart.

@@ -94,7 +94,19 @@ pub struct Pool {
 
 /// The empty result of a part that was stopped before it started.
 fn nothing_explored() -> Exploration {
-    Exploration { runs: 0, discarded: 0, complete: false, findings: Vec::new(), outcomes: Vec::new(), exists_observed: None }
+    Exploration {
+        runs: 0,
+        discarded: 0,
+        complete: false,
+        findings: Vec::new(),
+        outcomes: Vec::new(),
+        exists_observed: None,
+        distinct_schedules: 0,
+        distinct_schedules_capped: false,
+        schedule_hashes: Vec::new(),
+        pct: None,
+        exhaustive_offer: None,
+    }
 }
 
 impl Pool {

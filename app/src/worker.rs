@@ -114,7 +114,12 @@ impl Worker {
 
     fn received(&mut self, message: ToWorker) {
         match message {
-            ToWorker::Explore { scenario, job } => self.begin(Explorer::new(&scenario, job.config()).map(|e| Engine::Explore(Box::new(e)))),
+            ToWorker::Explore { scenario, job } => self.begin(Explorer::new(&scenario, job.config()).map(|mut e| {
+                if job.offer {
+                    e.offer_exhaustive();
+                }
+                Engine::Explore(Box::new(e))
+            })),
             ToWorker::Shrink { scenario, pick, budget } => {
                 self.begin(Shrinker::new(&scenario, pick.pick(), shrink::Config { budget }).map(|s| Engine::Shrink(Box::new(s))))
             }

@@ -733,10 +733,17 @@ fn explore(args: ExploreArgs) -> ExitCode {
     if let Ok(prepared) = Prepared::new(scenario.clone()) {
         render::warnings(prepared.warnings(), &scenario.file_name, &scenario.source);
     }
-    let exploration = match interleave_engine::explore::explore_with(&scenario, config) {
+    let mut exploration = match interleave_engine::explore::explore_with(&scenario, config) {
         Ok(e) => e,
         Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
     };
+    // A random exploration, which cannot be complete, offers the exhaustive search when the
+    // engine finds that it covers every execution within a small budget.
+    if !args.exhaustive {
+        exploration.exhaustive_offer = interleave_engine::explore::exhaustive_size(&scenario);
+    }
+    // The trace hashes are for merging parts; a finished exploration prints their count.
+    exploration.schedule_hashes.clear();
     let human = || render::exploration(&exploration, &scenario);
     finish(&exploration, args.run.json, human, exploration.has_errors())
 }

@@ -116,7 +116,22 @@ pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scena
     }
     let how = if e.complete { " (every execution)" } else { "" };
     let discarded = if e.discarded > 0 { format!(", {} discarded (a promise never kept)", e.discarded) } else { String::new() };
-    out!("explored {} schedules{how}{discarded}: {} distinct outcome{}", e.runs, e.outcomes.len(), if e.outcomes.len() == 1 { "" } else { "s" });
+    // How many runs were distinct traces: only for runs by seed (an exhaustive search runs
+    // one execution per trace) and only where the exploration counted them.
+    let distinct = if !e.complete && e.distinct_schedules > 0 {
+        let at_least = if e.distinct_schedules_capped { "at least " } else { "" };
+        format!(" ({at_least}{} distinct up to reordering independent steps)", e.distinct_schedules)
+    } else {
+        String::new()
+    };
+    out!("explored {} schedules{how}{distinct}{discarded}: {} distinct outcome{}", e.runs, e.outcomes.len(), if e.outcomes.len() == 1 { "" } else { "s" });
+    if let Some(pct) = &e.pct {
+        use interleave_engine::explore::pct;
+        out!("{}", pct::describe(&pct::bound(pct, e.runs), e.runs));
+    }
+    if let Some(executions) = e.exhaustive_offer {
+        out!("every execution takes only {executions} run{}: `--exhaustive` explores them all", if executions == 1 { "" } else { "s" });
+    }
     for o in &e.outcomes {
         let shown = outcome_text(o.registers.as_ref(), &o.values);
         let exists = match o.exists {

@@ -37,6 +37,10 @@ use crate::scenario::{Number, Scenario};
 use crate::session::{Prepared, Session};
 use crate::trace::Space;
 
+mod coverage;
+pub mod pct;
+pub use coverage::MAX_CLASSES;
+
 /// A distinct final state: the buffers, and a litmus test's registers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
@@ -105,6 +109,27 @@ pub struct Exploration {
     /// For a litmus test: whether some run satisfied its final condition.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exists_observed: Option<bool>,
+    /// How many of the runs are distinct up to reordering independent steps (distinct
+    /// Mazurkiewicz traces, see `coverage`); 0 where unknown (results of older versions).
+    #[serde(default)]
+    pub distinct_schedules: u64,
+    /// Whether more were distinct than the [`MAX_CLASSES`] hashes kept: the count is a lower
+    /// bound.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub distinct_schedules_capped: bool,
+    /// The runs' trace hashes, sorted, for merging parts of one exploration (the CLI leaves
+    /// them out of what it prints).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schedule_hashes: Vec<u64>,
+    /// Exploration by seeds under the PCT scheduler: what its probability bound needs
+    /// ([`pct::bound`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pct: Option<pct::PctRuns>,
+    /// After an exploration by seeds: how many executions the exhaustive search takes to cover
+    /// every one, when it does within [`OFFER_EXECUTIONS`] ([`exhaustive_size`],
+    /// [`Explorer::offer_exhaustive`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exhaustive_offer: Option<u64>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -228,7 +253,13 @@ pub fn merge(parts: &[Exploration]) -> Exploration {
         findings: Vec::new(),
         outcomes: Vec::new(),
         exists_observed: None,
+        distinct_schedules: 0,
+        distinct_schedules_capped: false,
+        schedule_hashes: Vec::new(),
+        pct: None,
+        exhaustive_offer: parts.iter().find_map(|p| p.exhaustive_offer),
     };
+    let mut classes = coverage::Classes::default();
     // Outcomes by hash, so that merging many distinct outcomes stays linear; equality
     // within a bucket is the engine's own.
     let mut by_hash: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
@@ -256,7 +287,15 @@ pub fn merge(parts: &[Exploration]) -> Exploration {
         for finding in &part.findings {
             merge_finding(&mut merged.findings, finding);
         }
+        classes.union(&part.schedule_hashes, part.distinct_schedules_capped);
+        merged.pct = match (merged.pct, part.pct) {
+            (Some(a), Some(b)) => Some(pct::PctRuns { longest_run: a.longest_run.max(b.longest_run), ..a }),
+            (a, b) => a.or(b),
+        };
     }
+    merged.distinct_schedules = classes.hashes.len() as u64;
+    merged.distinct_schedules_capped = classes.capped;
+    merged.schedule_hashes = classes.hashes.into_iter().collect();
     merged.outcomes.sort_by(|a, b| b.count.cmp(&a.count).then(a.seed.cmp(&b.seed)));
     merged
 }
@@ -297,13 +336,21 @@ struct Tally {
     known: BTreeMap<Vec<u64>, usize>,
     /// The key of the run being added, kept for its allocation.
     key: Vec<u64>,
+    /// The runs' distinct trace hashes, and the run being hashed.
+    classes: coverage::Classes,
+    foata: coverage::Foata,
+    /// Exploration by seeds under PCT: its runs so far, for the bound.
+    pct: Option<pct::PctRuns>,
 }
 
 impl Tally {
     /// Counts a finished run; `replay` gives its schedule and decisions, asked for only when
     /// the run shows a new outcome or finding.
+    /// The run's trace is in `foata`.
     fn add(&mut self, session: &Session, seed: u64, replay: impl Fn() -> Option<(Vec<u32>, Vec<u32>)>) {
         self.runs += 1;
+        let class = self.foata.hash();
+        self.classes.add(class);
         session.outcome_key(&mut self.key);
         // How the run ended is part of its outcome: a run that hung reached no final state.
         let status = session.status();
@@ -368,7 +415,19 @@ impl Tally {
         let mut outcomes = self.outcomes.clone();
         outcomes.sort_by(|a, b| b.count.cmp(&a.count).then(a.seed.cmp(&b.seed)));
         let exists_observed = litmus.then(|| outcomes.iter().any(|o| o.exists == Some(true)));
-        Exploration { runs: self.runs, discarded: self.discarded, complete, findings: self.findings.clone(), outcomes, exists_observed }
+        Exploration {
+            runs: self.runs,
+            discarded: self.discarded,
+            complete,
+            findings: self.findings.clone(),
+            outcomes,
+            exists_observed,
+            distinct_schedules: self.classes.hashes.len() as u64,
+            distinct_schedules_capped: self.classes.capped,
+            schedule_hashes: self.classes.hashes.iter().copied().collect(),
+            pct: self.pct.filter(|_| self.runs > 0),
+            exhaustive_offer: None,
+        }
     }
 }
 
@@ -385,6 +444,20 @@ pub fn explore_with(scenario: &Scenario, config: Config) -> Result<Exploration, 
     Ok(explorer.result())
 }
 
+/// The most executions an exhaustive search is given when offered after an exploration by
+/// seeds: enough for small scenarios, and quick.
+pub const OFFER_EXECUTIONS: u64 = 2_000;
+
+/// Whether an exhaustive exploration of `scenario` covers every execution within
+/// [`OFFER_EXECUTIONS`], and if so in how many: what an exploration by seeds that cannot be
+/// complete offers instead. The budget decides, not a guess at the scenario's size.
+pub fn exhaustive_size(scenario: &Scenario) -> Option<u64> {
+    let mut explorer = Explorer::new(scenario, Config { runs: 0, first_seed: scenario.seed, exhaustive: false, max_preemptions: None }).ok()?;
+    explorer.offer_exhaustive();
+    while !explorer.advance(u64::MAX).ok()? {}
+    explorer.result().exhaustive_offer
+}
+
 /// An exploration in progress, advanced a number of executions at a time (the app's worker
 /// reports progress between chunks and can stop at any of them).
 pub struct Explorer {
@@ -395,6 +468,16 @@ pub struct Explorer {
     state: State,
     /// Exploration by seeds: the session and scratch space each run reuses.
     runner: Runner,
+    /// The exhaustive search tried after the seeds, when asked for.
+    offer: Option<Offer>,
+}
+
+/// The exhaustive search offered after an exploration by seeds.
+enum Offer {
+    Pending,
+    Searching(Box<Explorer>),
+    /// How many executions cover everything, if the budget was enough.
+    Found(Option<u64>),
 }
 
 enum State {
@@ -458,14 +541,50 @@ impl Explorer {
         } else {
             State::Seeds { next: 0 }
         };
-        Ok(Explorer { prepared, config, litmus, tally: Tally::default(), state, runner: Runner::default() })
+        let mut tally = Tally::default();
+        if !config.exhaustive && prepared.scenario.scheduler == crate::scenario::SchedulerKind::Pct {
+            let depth = prepared.scenario.pct_depth;
+            tally.pct = Some(pct::PctRuns { agents: 0, depth, change_steps: 0, longest_run: 0 });
+        }
+        Ok(Explorer { prepared, config, litmus, tally, state, runner: Runner::default(), offer: None })
+    }
+
+    /// Once the seeds are run, tries the exhaustive search within [`OFFER_EXECUTIONS`] (in
+    /// the same chunks, so that a worker stays responsive) and reports in `exhaustive_offer`
+    /// whether it covers everything. Only for exploration by seeds.
+    pub fn offer_exhaustive(&mut self) {
+        if !self.config.exhaustive {
+            self.offer = Some(Offer::Pending);
+        }
     }
 
     /// Runs up to `executions` more executions; `Ok(true)` once the exploration is over.
     pub fn advance(&mut self, executions: u64) -> Result<bool, Vec<Diagnostic>> {
         let pause = self.executions().saturating_add(executions);
         loop {
+            match &mut self.offer {
+                Some(Offer::Pending) if matches!(self.state, State::Done { .. }) => {
+                    let config = Config { runs: OFFER_EXECUTIONS, first_seed: self.prepared.scenario.seed, exhaustive: true, max_preemptions: None };
+                    self.offer = Some(match Explorer::new(&self.prepared.scenario, config) {
+                        Ok(search) => Offer::Searching(Box::new(search)),
+                        Err(_) => Offer::Found(None),
+                    });
+                    continue;
+                }
+                Some(Offer::Searching(search)) => {
+                    // A search that fails says nothing: no offer.
+                    let over = search.advance(executions).unwrap_or(true);
+                    if !over {
+                        return Ok(false);
+                    }
+                    let e = search.result();
+                    self.offer = Some(Offer::Found(e.complete.then_some(e.runs + e.discarded)));
+                    return Ok(true);
+                }
+                _ => {}
+            }
             match &mut self.state {
+                State::Done { .. } if matches!(self.offer, Some(Offer::Pending)) => continue,
                 State::Done { .. } => return Ok(true),
                 State::Seeds { next } if *next >= self.config.runs => self.state = State::Done { complete: false },
                 State::Seeds { next } => {
@@ -500,7 +619,11 @@ impl Explorer {
     /// The results so far (all of them once `advance` said the exploration is over).
     pub fn result(&self) -> Exploration {
         let complete = matches!(self.state, State::Done { complete: true });
-        self.tally.finish(complete, self.litmus)
+        let exhaustive_offer = match &self.offer {
+            Some(Offer::Found(found)) => *found,
+            _ => None,
+        };
+        Exploration { exhaustive_offer, ..self.tally.finish(complete, self.litmus) }
     }
 }
 
@@ -523,7 +646,23 @@ fn run_seed(prepared: &Prepared, seed: u64, tally: &mut Tally, runner: &mut Runn
         }
         None => runner.session.insert(Session::start(prepared, seed)?),
     };
-    session.run(u64::MAX);
+    // Each step's footprint and label are read from the state before it, as the exhaustive
+    // search reads them, for the run's trace hash.
+    let foata = &mut tally.foata;
+    foata.clear();
+    let mut before = (0, Footprint::Nothing, (0, 0), 0);
+    while session.step_seen(|s, agent| before = (agent, footprint(s, agent), instruction(s, agent), s.machine().weak.made.len())) {
+        // The step's decisions are part of what it is; they are known once it ran.
+        let (agent, fp, (func, pc), made) = before;
+        let decisions = session.machine().weak.made.get(made..).unwrap_or(&[]);
+        foata.push(agent, fp, coverage::label(func, pc, decisions));
+    }
+    if let Some(p) = &mut tally.pct {
+        let m = session.machine();
+        p.agents = m.ready_pos.len() as u64;
+        p.change_steps = crate::sched::pct_change_steps(m.items.len(), prepared.scenario.max_steps);
+        p.longest_run = p.longest_run.max(session.steps());
+    }
     // Only a manual schedule's promise steps can leave a promise unkept here.
     if !session.consistent() {
         tally.discarded += 1;
@@ -577,7 +716,7 @@ fn promising(session: &Session) -> bool {
 
 /// What a step touches, for deciding which steps commute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Footprint {
+pub(crate) enum Footprint {
     /// Nothing another agent's step depends on (a relaxed or acquire-release fence, a
     /// statement step): it commutes with everything.
     Nothing,
@@ -717,6 +856,7 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
                 let leaf = &stack[stack.len() - 1].session;
                 if leaf.status() != RunStatus::Running {
                     if leaf.consistent() {
+                        path_class(stack, &mut tally.foata);
                         tally.add(leaf, seed, || Some(path_replay(stack)));
                     } else {
                         tally.discarded += 1;
@@ -997,6 +1137,24 @@ fn add_source(stack: &mut [Node], i: usize, here: usize, p: u32, fp: Footprint) 
     }
 }
 
+/// The instruction `agent` steps next (function and position), part of its step's label.
+fn instruction(session: &Session, agent: u32) -> (u32, u32) {
+    session.machine().items.get(agent as usize).map_or((u32::MAX, u32::MAX), |i| (i.func, i.pc))
+}
+
+/// Hashes the current path's steps into `foata`, as a run by seed is hashed.
+fn path_class(stack: &[Node], foata: &mut coverage::Foata) {
+    foata.clear();
+    for n in stack {
+        if let Some((agent, choice, options, _)) = n.taken {
+            let decisions = [choice];
+            let (func, pc) = instruction(&n.session, agent);
+            let label = coverage::label(func, pc, if options > 1 { &decisions } else { &[] });
+            foata.push(agent, footprint(&n.session, agent), label);
+        }
+    }
+}
+
 /// The schedule and decisions of the current path.
 fn path_replay(stack: &[Node]) -> (Vec<u32>, Vec<u32>) {
     let mut schedule = Vec::new();
@@ -1030,9 +1188,46 @@ mod tests {
     fn a_split_exploration_merges_into_the_whole() {
         let scenario = mp(crate::scenario::MemoryModel::Relaxed);
         let whole = explore_with(&scenario, random(5, 300)).expect("explores");
-        let parts: Vec<Exploration> =
-            [(5, 100), (105, 7), (112, 193)].iter().map(|&(first, runs)| explore_with(&scenario, random(first, runs)).expect("explores")).collect();
+        let mut parts: Vec<Exploration> = [(5, 100), (105, 7), (112, 193)].iter().map(|&(first, runs)| part(&scenario, random(first, runs))).collect();
         assert_eq!(merge(&parts), whole);
+        assert!(whole.distinct_schedules > 0 && whole.distinct_schedules <= whole.runs);
+        // The union of the parts' schedules does not depend on their order.
+        parts.reverse();
+        assert_eq!(merge(&parts).distinct_schedules, whole.distinct_schedules);
+    }
+
+    /// An exploration as a worker reports it, with its trace hashes.
+    fn part(scenario: &Scenario, config: Config) -> Exploration {
+        let mut explorer = Explorer::new(scenario, config).expect("compiles");
+        while !explorer.advance(u64::MAX).expect("explores") {}
+        explorer.result()
+    }
+
+    /// Every run by seed is equivalent to one execution of the exhaustive search: the random
+    /// runs' trace hashes are among the exhaustive search's, and its executions, one per
+    /// trace, are as many as their distinct hashes.
+    #[test]
+    fn random_runs_are_classes_of_the_exhaustive_search() {
+        let kernels = [
+            ("__kernel void f(__global int *c) { int v = c[0]; c[0] = v + 1; c[1 + get_global_id(0)] = v; }", "c=int[4]", MemoryModel::Sc),
+            ("__kernel void f(__global int *c) { c[get_global_id(0)] = 1; barrier(CLK_GLOBAL_MEM_FENCE); c[2 + get_global_id(0)] = c[1 - get_global_id(0)]; }", "c=int[4]", MemoryModel::Sc),
+        ];
+        for (source, arg, model) in kernels {
+            let mut s = Scenario::new(source, "f.cl", Dialect::OpenCl);
+            s.launch.global = vec![2];
+            s.launch.local = Some(vec![2]);
+            s.args = vec![ArgBinding::parse(arg).unwrap()];
+            s.memory_model = model;
+            let every = part(&s, Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None });
+            assert!(every.complete);
+            assert_eq!(every.distinct_schedules, every.runs, "{source}: one execution per trace");
+            let random = part(&s, random(0, 200));
+            assert!(random.distinct_schedules <= random.runs);
+            assert!(random.distinct_schedules > 1, "{source}");
+            for h in &random.schedule_hashes {
+                assert!(every.schedule_hashes.contains(h), "{source}: a random run outside the exhaustive search's traces");
+            }
+        }
     }
 
     #[test]
@@ -1073,6 +1268,11 @@ mod tests {
             findings: Vec::new(),
             outcomes,
             exists_observed: None,
+            distinct_schedules: 0,
+            distinct_schedules_capped: false,
+            schedule_hashes: Vec::new(),
+            pct: None,
+            exhaustive_offer: None,
         };
         let merged = merge(&[part(vec![outcome(0.0, 2, 0), outcome(1.5, 1, 1)]), part(vec![outcome(-0.0, 3, 7), outcome(2.5, 4, 8)])]);
         let counts: Vec<(u64, u64)> = merged.outcomes.iter().map(|o| (o.count, o.seed)).collect();
@@ -1147,6 +1347,27 @@ mod tests {
             assert!(chunks > 1, "the exploration was not split");
             assert_eq!(explorer.result(), whole, "exhaustive: {exhaustive}");
         }
+    }
+
+    /// A small scenario is offered its exhaustive search, with the search's own count; one
+    /// whose executions do not fit the budget is not.
+    #[test]
+    fn exhaustive_search_is_offered_when_it_fits() {
+        let mut s = Scenario::new("__kernel void f(__global int *c) { int v = c[0]; c[0] = v + 1; }", "f.cl", Dialect::OpenCl);
+        s.launch.global = vec![2];
+        s.args = vec![ArgBinding::parse("c=int[1]").unwrap()];
+        let every = explore_with(&s, Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None }).unwrap();
+        assert_eq!(exhaustive_size(&s), Some(every.runs));
+        // Offered after seeds, in chunks as a worker runs it, it is the same.
+        let mut explorer = Explorer::new(&s, random(0, 10)).unwrap();
+        explorer.offer_exhaustive();
+        while !explorer.advance(3).unwrap() {}
+        let result = explorer.result();
+        assert_eq!((result.runs, result.exhaustive_offer), (10, Some(every.runs)));
+        s.source = "__kernel void f(__global int *c) { int v = c[0]; c[0] = v + 1; v = c[1]; c[1] = v + 1; v = c[2]; c[2] = v + 1; }".into();
+        s.launch.global = vec![6];
+        s.args = vec![ArgBinding::parse("c=int[3]").unwrap()];
+        assert_eq!(exhaustive_size(&s), None);
     }
 
     #[test]

@@ -62,6 +62,12 @@ pub enum Scheduler {
     },
 }
 
+/// The steps PCT draws its priority change points from: those a run of `items` work-items is
+/// expected to take (see `crate::explore::pct` for what that means for its guarantee).
+pub fn pct_change_steps(items: usize, max_steps: u64) -> u64 {
+    (items as u64 * 8).min(max_steps)
+}
+
 /// The lowest initial PCT priority: below it there is room for a demotion at every step of
 /// the longest run.
 const PCT_LOWEST_INITIAL: u64 = 1 << 62;

@@ -276,7 +276,7 @@ impl Session {
                 machine
             }
         };
-        let expected_steps = (machine.items.len() as u64 * 8).min(scenario.max_steps);
+        let expected_steps = crate::sched::pct_change_steps(machine.items.len(), scenario.max_steps);
         let scheduler = Scheduler::new(&scenario, &machine, &mut rng, expected_steps);
         let mut session = Session {
             scenario,
@@ -321,7 +321,7 @@ impl Session {
         self.machine.clone_from(template);
         self.machine.rng = Rng::new(seed ^ exec::MACHINE_STREAM);
         self.rng = Rng::new(seed);
-        let expected_steps = (self.machine.items.len() as u64 * 8).min(self.scenario.max_steps);
+        let expected_steps = crate::sched::pct_change_steps(self.machine.items.len(), self.scenario.max_steps);
         self.scheduler = Scheduler::new(&self.scenario, &self.machine, &mut self.rng, expected_steps);
         self.status = RunStatus::Running;
         self.steps = 0;
@@ -366,6 +366,12 @@ impl Session {
 
     /// Performs one scheduler step; `false` (and no change) once the run has ended.
     pub fn step(&mut self) -> bool {
+        self.step_seen(|_, _| ())
+    }
+
+    /// [`Session::step`], first showing `seen` the session and the agent about to step (an
+    /// exploration reads what each step touches from the state before it).
+    pub(crate) fn step_seen(&mut self, seen: impl FnOnce(&Session, u32)) -> bool {
         if self.status != RunStatus::Running {
             return false;
         }
@@ -376,6 +382,7 @@ impl Session {
                 self.scheduler.notice_ready(&mut self.machine);
                 self.scheduler.pick(&self.machine, &mut self.rng, self.steps + 1);
             }
+            seen(self, agent);
             self.perform(agent);
             return true;
         }
@@ -386,6 +393,7 @@ impl Session {
             return false;
         };
         self.decisions.push(agent);
+        seen(self, agent);
         self.perform(agent);
         true
     }

@@ -69,7 +69,19 @@ fn rows(c: &Comparison) -> Vec<Row> {
         })
         .collect();
     let described: Vec<String> = outcomes.iter().map(explore::describe_outcome).collect();
-    let exploration = Exploration { runs: 0, discarded: 0, complete: false, findings: Vec::new(), outcomes, exists_observed: None };
+    let exploration = Exploration {
+        runs: 0,
+        discarded: 0,
+        complete: false,
+        findings: Vec::new(),
+        outcomes,
+        exists_observed: None,
+        distinct_schedules: 0,
+        distinct_schedules_capped: false,
+        schedule_hashes: Vec::new(),
+        pct: None,
+        exhaustive_offer: None,
+    };
     for ((row, label), title) in c.outcomes.iter().zip(outcome_labels(&exploration)).zip(described) {
         out.push(Row { label, title, counts: row.counts.clone(), seeds: row.seeds.clone(), finding: false });
     }

@@ -11,7 +11,7 @@
 
 use std::rc::Rc;
 
-use interleave_engine::explore::Exploration;
+use interleave_engine::explore::{pct, Exploration};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -37,7 +37,9 @@ pub struct Props {
     pub on_mode: Callback<ExploreMode>,
     pub on_runs: Callback<AttrValue>,
     pub on_preemptions: Callback<AttrValue>,
-    pub on_start: Callback<()>,
+    /// Starts an exploration: in the panel's mode, or in the one given (the "Explore every
+    /// execution" button of a random exploration's offer gives the exhaustive mode).
+    pub on_start: Callback<Option<ExploreMode>>,
     pub on_cancel: Callback<()>,
     pub on_load_outcome: Callback<usize>,
     pub on_load_finding: Callback<usize>,
@@ -106,7 +108,15 @@ fn summary(run: &ExploreRun, result: &Exploration) -> Html {
         <dl id="explore-summary" class="explore-summary">
             <div data-complete={result.complete.to_string()}><dt>{ "complete" }</dt><dd>{ complete }</dd></div>
             <div><dt>{ "runs" }</dt><dd>{ thousands(result.runs) }</dd></div>
+            if let Some(distinct) = explore::distinct_schedules_text(result) {
+                <div id="explore-distinct" title="Runs that differ only in the order of independent steps count once">
+                    <dt>{ "distinct schedules" }</dt><dd>{ distinct }</dd>
+                </div>
+            }
             <div><dt>{ "outcomes" }</dt><dd>{ thousands(result.outcomes.len() as u64) }</dd></div>
+            if let Some(pct) = &result.pct {
+                <div id="explore-pct"><dt>{ "PCT bound" }</dt><dd>{ pct::describe(&pct::bound(pct, result.runs), result.runs) }</dd></div>
+            }
             <div title="Executions the relaxed model does not allow (a promise never kept), not counted as runs">
                 <dt>{ "discarded" }</dt><dd>{ thousands(result.discarded) }</dd>
             </div>
@@ -242,7 +252,7 @@ pub fn ExplorePanel(props: &Props) -> Html {
                         </button>
                     } else {
                         <button id="explore-start" type="button" class="primary" disabled={!can_start} title={start_hint}
-                            onclick={props.on_start.reform(|_: MouseEvent| ())}>
+                            onclick={props.on_start.reform(|_: MouseEvent| None)}>
                             { "Start" }
                         </button>
                     }
@@ -255,6 +265,14 @@ pub fn ExplorePanel(props: &Props) -> Html {
                         <p class="note stale-note">{ "These results are for the scenario as it was before your last edit; explore again to load its outcomes." }</p>
                     }
                     { summary(run, result) }
+                    if let Some(executions) = result.exhaustive_offer.filter(|_| run.mode == ExploreMode::Random && !result.complete) {
+                        <p class="note" id="explore-offer">
+                            { format!("Every execution takes only {} run{}. ", thousands(executions), if executions == 1 { "" } else { "s" }) }
+                            <button type="button" id="explore-every" disabled={!can_start || props.stale}
+                                title="Explore every execution exhaustively, in a worker"
+                                onclick={props.on_start.reform(|_: MouseEvent| Some(ExploreMode::Exhaustive))}>{ "Explore every execution" }</button>
+                        </p>
+                    }
                     if result.outcomes.is_empty() {
                         <p class="placeholder">{ "No execution finished, so there are no outcomes." }</p>
                     } else {

@@ -27,11 +27,10 @@ pub(super) fn hardware_concurrency() -> usize {
 
 /// Starts the workers of a new exploration of the form's scenario with the Explore panel's
 /// settings, abandoning one still going.
-pub(super) fn start_exploration(pool: &PoolCell, id: u64, state: &State, form: &Form, dispatch: &UseReducerDispatcher<State>) {
+pub(super) fn start_exploration(pool: &PoolCell, id: u64, mode: ExploreMode, state: &State, form: &Form, dispatch: &UseReducerDispatcher<State>) {
     let Some(scenario) = &form.scenario else {
         return;
     };
-    let mode = state.explore.mode;
     let (jobs, workers): (Vec<Job>, usize) = match mode {
         ExploreMode::Random => {
             let Ok(runs) = explore::parse_runs(&state.explore.runs) else {
@@ -40,7 +39,9 @@ pub(super) fn start_exploration(pool: &PoolCell, id: u64, state: &State, form: &
             let workers = explore::worker_count(runs, hardware_concurrency());
             let jobs = explore::split_seeds(scenario.seed, runs, explore::job_count(runs, workers))
                 .into_iter()
-                .map(|(first_seed, runs)| Job { runs, first_seed, exhaustive: false, max_preemptions: None })
+                .enumerate()
+                // The first job also tries the exhaustive search, to offer it when it is small.
+                .map(|(i, (first_seed, runs))| Job { runs, first_seed, exhaustive: false, max_preemptions: None, offer: i == 0 })
                 .collect();
             (jobs, workers)
         }
@@ -49,7 +50,7 @@ pub(super) fn start_exploration(pool: &PoolCell, id: u64, state: &State, form: &
                 return;
             };
             // No run count: the engine's own budget bounds the search.
-            let job = Job { runs: 0, first_seed: scenario.seed, exhaustive: true, max_preemptions };
+            let job = Job { runs: 0, first_seed: scenario.seed, exhaustive: true, max_preemptions, offer: false };
             (vec![job], 1)
         }
     };
@@ -89,17 +90,18 @@ pub(super) fn use_pool_lifetime(pool: &PoolCell, state: &State) {
     }
 }
 
-/// The Explore panel's Start and Cancel.
+/// The Explore panel's Start, Cancel, and "Explore every execution" (the exhaustive search a
+/// random exploration offered: the panel switches to it and starts).
 pub(super) fn explore_controls(
     pool: &PoolCell,
     explorations: &Rc<RefCell<u64>>,
     state: &UseReducerHandle<State>,
     form: &Rc<Form>,
-) -> (Callback<()>, Callback<()>) {
+) -> (Callback<Option<ExploreMode>>, Callback<()>) {
     let dispatch = state.dispatcher();
     let on_explore_start = {
         let (pool, explorations, dispatch, form, state) = (pool.clone(), explorations.clone(), dispatch.clone(), form.clone(), state.clone());
-        Callback::from(move |()| {
+        Callback::from(move |mode: Option<ExploreMode>| {
             if state.exploring() {
                 return;
             }
@@ -108,7 +110,14 @@ pub(super) fn explore_controls(
                 *serial += 1;
                 *serial
             };
-            start_exploration(&pool, id, &state, &form, &dispatch);
+            let mode = match mode {
+                Some(mode) => {
+                    dispatch.dispatch(Action::SetExploreMode(mode));
+                    mode
+                }
+                None => state.explore.mode,
+            };
+            start_exploration(&pool, id, mode, &state, &form, &dispatch);
         })
     };
     let on_explore_cancel = {

@@ -1,0 +1,293 @@
+//! What an exploration covered: its runs up to reordering independent steps.
+//!
+//! Two runs that differ only in the order of independent steps (the exhaustive search's
+//! dependency: [`super::dependent`] over [`super::Footprint`]s, plus program order within an
+//! agent) are one Mazurkiewicz trace, and end the same way. Each run is named by a hash of
+//! its trace's Foata normal form: every step gets a level, one more than the highest level
+//! of the earlier steps it depends on, and the hash is of the sorted multiset of (level,
+//! agent, what the step is). Equivalent runs give the same multiset; runs that order two
+//! dependent steps differently give different levels to them.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+#[cfg(test)]
+use super::dependent;
+use super::Footprint;
+
+/// The most distinct hashes an exploration keeps; past it the count is a lower bound.
+pub const MAX_CLASSES: usize = 1_000_000;
+
+/// The distinct trace hashes of an exploration's runs, at most [`MAX_CLASSES`] of them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct Classes {
+    pub hashes: BTreeSet<u64>,
+    /// A hash was left out because the set was full.
+    pub capped: bool,
+}
+
+impl Classes {
+    pub fn add(&mut self, hash: u64) {
+        if self.hashes.len() < MAX_CLASSES {
+            self.hashes.insert(hash);
+        } else if !self.hashes.contains(&hash) {
+            self.capped = true;
+        }
+    }
+
+    /// The union, keeping the smallest hashes past the cap so that the result does not depend
+    /// on how the runs were split.
+    pub fn union(&mut self, hashes: &[u64], capped: bool) {
+        self.hashes.extend(hashes.iter().copied());
+        self.capped |= capped;
+        while self.hashes.len() > MAX_CLASSES {
+            self.hashes.pop_last();
+            self.capped = true;
+        }
+    }
+}
+
+/// Builds one run's Foata levels step by step, keeping, for every resource a step can touch,
+/// the highest level of the steps that touched it, so that a step's level costs its own
+/// footprint rather than a look at the whole run. It agrees with [`naive_levels`], the
+/// definition, which a test checks.
+#[derive(Default)]
+pub(super) struct Foata {
+    /// The level of each agent's latest step (program order).
+    agent: Vec<u32>,
+    /// The highest level of any step that touches something, and of any that touches
+    /// everything.
+    touching: u32,
+    everything: u32,
+    /// By byte of memory (space, owner, allocation, offset): the highest level of a write and
+    /// of a read there.
+    memory: HashMap<(u8, u32, u32, u64), (u32, u32)>,
+    group: BTreeMap<u32, u32>,
+    sc_fence: u32,
+    heap: u32,
+    printf: u32,
+    /// Each step's hash with its level, sorted when the run ends.
+    steps: Vec<u64>,
+}
+
+impl Foata {
+    pub fn clear(&mut self) {
+        self.agent.clear();
+        self.touching = 0;
+        self.everything = 0;
+        self.memory.clear();
+        self.group.clear();
+        self.sc_fence = 0;
+        self.heap = 0;
+        self.printf = 0;
+        self.steps.clear();
+    }
+
+    /// Adds the next step: `agent` touching `fp`; `label` says what the step is (its
+    /// instruction and decisions). Returns its level.
+    pub fn push(&mut self, agent: u32, fp: Footprint, label: u64) -> u32 {
+        // A promise step (`agent | PROMISE`) is in its work-item's program order.
+        let who = (agent & !crate::exec::PROMISE) as usize;
+        if self.agent.len() <= who {
+            self.agent.resize(who + 1, 0);
+        }
+        let mut level = self.agent[who];
+        // Bytes a memory step covers; the range of one access is a few bytes.
+        let bytes = |start: u64, end: u64| start..end.min(start.saturating_add(1 << 12));
+        match fp {
+            Footprint::Nothing => {}
+            Footprint::Everything => level = level.max(self.touching),
+            Footprint::Memory { space, owner, alloc, start, end, write } => {
+                level = level.max(self.everything);
+                for byte in bytes(start, end) {
+                    if let Some(&(w, r)) = self.memory.get(&(space, owner, alloc, byte)) {
+                        level = level.max(w);
+                        if write {
+                            level = level.max(r);
+                        }
+                    }
+                }
+            }
+            Footprint::Group(g) => level = level.max(self.everything).max(self.group.get(&g).copied().unwrap_or(0)),
+            Footprint::ScFence => level = level.max(self.everything).max(self.sc_fence),
+            Footprint::Heap => level = level.max(self.everything).max(self.heap),
+            Footprint::Printf => level = level.max(self.everything).max(self.printf),
+        }
+        let level = level + 1;
+        self.agent[who] = level;
+        if fp != Footprint::Nothing {
+            self.touching = self.touching.max(level);
+        }
+        match fp {
+            Footprint::Nothing => {}
+            Footprint::Everything => self.everything = level,
+            Footprint::Memory { space, owner, alloc, start, end, write } => {
+                for byte in bytes(start, end) {
+                    let slot = self.memory.entry((space, owner, alloc, byte)).or_insert((0, 0));
+                    if write {
+                        slot.0 = slot.0.max(level);
+                    } else {
+                        slot.1 = slot.1.max(level);
+                    }
+                }
+            }
+            Footprint::Group(g) => {
+                self.group.insert(g, level);
+            }
+            Footprint::ScFence => self.sc_fence = level,
+            Footprint::Heap => self.heap = level,
+            Footprint::Printf => self.printf = level,
+        }
+        self.steps.push(step_hash(level, agent, fp, label));
+        level
+    }
+
+    /// The hash of the run so far: of its steps' sorted hashes.
+    pub fn hash(&mut self) -> u64 {
+        self.steps.sort_unstable();
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        for s in &self.steps {
+            h.update(&s.to_le_bytes());
+        }
+        h.digest()
+    }
+}
+
+/// A label for a step: its agent's instruction (function and position) and the decisions it
+/// drew (which write a relaxed load read, a spurious failure).
+pub(super) fn label(func: u32, pc: u32, decisions: &[u32]) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(&func.to_le_bytes());
+    h.update(&pc.to_le_bytes());
+    for d in decisions {
+        h.update(&d.to_le_bytes());
+    }
+    h.digest()
+}
+
+/// One step's hash, in a fixed little-endian layout so that it is the same on every platform.
+fn step_hash(level: u32, agent: u32, fp: Footprint, label: u64) -> u64 {
+    let mut bytes = [0u8; 48];
+    bytes[0..4].copy_from_slice(&level.to_le_bytes());
+    bytes[4..8].copy_from_slice(&agent.to_le_bytes());
+    bytes[8..16].copy_from_slice(&label.to_le_bytes());
+    let (tag, a, b, c, d, e) = match fp {
+        Footprint::Nothing => (0u8, 0u32, 0u32, 0u64, 0u64, 0u8),
+        Footprint::Memory { space, owner, alloc, start, end, write } => (1 + 8 * space, owner, alloc, start, end, write as u8),
+        Footprint::Group(g) => (2, g, 0, 0, 0, 0),
+        Footprint::ScFence => (3, 0, 0, 0, 0, 0),
+        Footprint::Heap => (4, 0, 0, 0, 0, 0),
+        Footprint::Printf => (5, 0, 0, 0, 0, 0),
+        Footprint::Everything => (6, 0, 0, 0, 0, 0),
+    };
+    bytes[16] = tag;
+    bytes[17] = e;
+    bytes[18..22].copy_from_slice(&a.to_le_bytes());
+    bytes[22..26].copy_from_slice(&b.to_le_bytes());
+    bytes[26..34].copy_from_slice(&c.to_le_bytes());
+    bytes[34..42].copy_from_slice(&d.to_le_bytes());
+    xxhash_rust::xxh3::xxh3_64(&bytes)
+}
+
+/// The Foata levels by their definition: a step's level is one more than the highest level of
+/// the earlier steps of its agent or dependent with it.
+#[cfg(test)]
+fn naive_levels(steps: &[(u32, Footprint)]) -> Vec<u32> {
+    let mut levels: Vec<u32> = Vec::with_capacity(steps.len());
+    for (i, &(a, f)) in steps.iter().enumerate() {
+        let before = steps[..i].iter().zip(&levels).filter(|((b, g), _)| *b == a || dependent(*g, f)).map(|(_, &l)| l).max().unwrap_or(0);
+        levels.push(before + 1);
+    }
+    levels
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small pseudo-random generator for the test's runs (the engine's own `rng` is seeded
+    /// the same way every time too).
+    fn footprints(seed: u64, len: usize) -> Vec<(u32, Footprint)> {
+        let mut rng = crate::rng::Rng::new(seed);
+        (0..len)
+            .map(|_| {
+                let agent = rng.below(4) as u32;
+                let fp = match rng.below(8) {
+                    0 => Footprint::Nothing,
+                    1 => Footprint::Everything,
+                    2 => Footprint::Group(rng.below(2) as u32),
+                    3 => Footprint::ScFence,
+                    4 => Footprint::Printf,
+                    _ => {
+                        let start = rng.below(6) * 2;
+                        Footprint::Memory { space: rng.below(2) as u8, owner: 0, alloc: 0, start, end: start + 1 + rng.below(4), write: rng.below(2) == 0 }
+                    }
+                };
+                (agent, fp)
+            })
+            .collect()
+    }
+
+    fn hash_of(steps: &[(u32, Footprint)]) -> u64 {
+        let mut foata = Foata::default();
+        for &(a, f) in steps {
+            foata.push(a, f, 7);
+        }
+        foata.hash()
+    }
+
+    /// The incremental levels are the definition's.
+    #[test]
+    fn levels_agree_with_the_definition() {
+        for seed in 0..200 {
+            let steps = footprints(seed, 40);
+            let mut foata = Foata::default();
+            let levels: Vec<u32> = steps.iter().map(|&(a, f)| foata.push(a, f, 0)).collect();
+            assert_eq!(levels, naive_levels(&steps), "seed {seed}");
+        }
+    }
+
+    /// Swapping two adjacent steps keeps the hash exactly when they are independent (of
+    /// different agents and not dependent).
+    #[test]
+    fn swapping_adjacent_steps_changes_the_hash_only_when_they_depend() {
+        for seed in 0..200 {
+            let steps = footprints(seed, 30);
+            for i in 0..steps.len() - 1 {
+                let ((a, f), (b, g)) = (steps[i], steps[i + 1]);
+                if (a, f) == (b, g) {
+                    continue;
+                }
+                let mut swapped = steps.clone();
+                swapped.swap(i, i + 1);
+                let independent = a != b && !dependent(f, g);
+                assert_eq!(hash_of(&steps) == hash_of(&swapped), independent, "seed {seed}, step {i}: {:?} then {:?}", steps[i], steps[i + 1]);
+            }
+        }
+    }
+
+    /// Two writes of the same word by different agents, then a read: the two orders of the
+    /// writes are two traces; moving an unrelated step around is not.
+    #[test]
+    fn dependent_orders_differ_and_independent_ones_do_not() {
+        let w = Footprint::Memory { space: 0, owner: 0, alloc: 0, start: 0, end: 4, write: true };
+        let other = Footprint::Memory { space: 0, owner: 0, alloc: 1, start: 0, end: 4, write: true };
+        assert_ne!(hash_of(&[(0, w), (1, w)]), hash_of(&[(1, w), (0, w)]));
+        assert_eq!(hash_of(&[(0, w), (1, other), (2, w)]), hash_of(&[(1, other), (0, w), (2, w)]));
+    }
+
+    /// The union does not depend on the order of the parts, nor on how they were split.
+    #[test]
+    fn the_union_is_order_independent() {
+        let parts: Vec<Vec<u64>> = vec![vec![1, 5, 9], vec![5, 2], vec![], vec![9, 3, 1]];
+        let mut forward = Classes::default();
+        for p in &parts {
+            forward.union(p, false);
+        }
+        let mut backward = Classes::default();
+        for p in parts.iter().rev() {
+            backward.union(p, false);
+        }
+        assert_eq!(forward, backward);
+        assert_eq!(forward.hashes.len(), 5);
+    }
+}
