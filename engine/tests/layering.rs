@@ -38,7 +38,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("sched", &["exec", "rng", "scenario"]),
     ("session", &["diag", "exec", "frontend", "inspect", "ir", "limits", "litmus", "locks", "lower", "report", "rng", "scenario", "sched", "trace", "weak"]),
     ("why", &["ir", "locks", "report", "session", "trace", "weak"]),
-    ("explore", &["diag", "exec", "ir", "limits", "litmus", "report", "scenario", "session", "trace", "why"]),
+    ("explore", &["diag", "exec", "ir", "limits", "litmus", "report", "scenario", "sched", "session", "trace", "why"]),
     ("compare", &["diag", "explore", "limits", "report", "scenario", "session"]),
     ("gallery", &["diag", "report"]),
     ("lesson", &["diag", "explore", "limits", "report", "scenario", "why"]),
