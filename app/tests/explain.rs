@@ -22,44 +22,13 @@ use interleave_engine::session::Session;
 use interleave_engine::why;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement};
+use web_sys::HtmlElement;
 use yew::Callback;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Waits until the document stops changing (bounded).
-async fn settle() {
-    let body = gloo::utils::body();
-    let mut last = body.inner_html();
-    let mut quiet = 0;
-    for _ in 0..300 {
-        TimeoutFuture::new(10).await;
-        let now = body.inner_html();
-        if now == last {
-            quiet += 1;
-            if quiet >= 3 {
-                return;
-            }
-        } else {
-            quiet = 0;
-            last = now;
-        }
-    }
-}
-
-fn fresh_root() -> Element {
-    let root = gloo::utils::document().create_element("div").unwrap();
-    gloo::utils::body().append_child(&root).unwrap();
-    root
-}
-
-fn find(root: &Element, selector: &str) -> Element {
-    root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no element matches {selector}"))
-}
-
-fn count(root: &Element, selector: &str) -> u32 {
-    root.query_selector_all(selector).unwrap().length()
-}
+mod common;
+use common::{count, find, fresh_root, settle};
 
 /// Eight work-items, of which 2 and 5 race on one counter.
 fn racy() -> Scenario {
