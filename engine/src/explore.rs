@@ -928,12 +928,12 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
         let (options, _) = child.step_agent(agent, choice);
         child.swap_solo(solo);
         top.taken = Some((agent, choice, options, fp));
-        if choice != 0 && repeats(stack, &child, agent) {
+        if (choice != 0 || agent & crate::exec::PROMISE != 0) && repeats(stack, &child, agent & !crate::exec::PROMISE) {
             // A drawn outcome that led back to where the agent was (a weak compare-exchange
-            // that failed spuriously and is retried, a stale read that is read again): every
-            // execution after it is one of those from that earlier state, where the step's
-            // other options and the other agents' steps are explored anyway. Following it
-            // would retry for ever.
+            // that failed spuriously and is retried, a stale read that is read again, a
+            // promise step that could promise nothing): every execution after it is one of
+            // those from that earlier state, where the step's other options and the other
+            // agents' steps are explored anyway. Following it would retry for ever.
             continue;
         }
         let top = stack.last_mut().expect("the stack is not empty here");

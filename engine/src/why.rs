@@ -381,6 +381,32 @@ impl Graph<'_> {
                 break;
             }
             if let Some(y) = qb.iter().find(|y| y.event.kind == EventKind::BarrierArrive && y.index > x.index) {
+                if self.named_barriers() {
+                    // A PTX barrier: no fence flags (it orders all memory for those who meet),
+                    // but one with a thread count opens once that many have arrived, and a
+                    // later arrival meets only as many of the earlier ones as the count asks.
+                    let opened = (x.index + 1..y.index).filter_map(|i| log.get(i)).any(|e| e.kind == EventKind::BarrierRelease);
+                    if opened {
+                        chain.facts.push(format!(
+                            "the barrier at line {} opened after {} arrived, when its thread count was reached; {} arrived later at line {} and met only as many of the earlier arrivals as the count asks, not {}",
+                            self.line(&x.event),
+                            who(&a),
+                            who(&b),
+                            self.line(&y.event),
+                            who(&a)
+                        ));
+                        break;
+                    }
+                    chain.edges.push(self.edge(
+                        EdgeKind::Po,
+                        &a,
+                        &x.event,
+                        format!("{} reaches the barrier at line {} after its access", who(&a), self.line(&x.event)),
+                    ));
+                    chain.edges.push(self.edge(EdgeKind::Barrier, &x.event, &y.event, "both meet at the barrier".to_string()));
+                    chain.edges.push(self.edge(EdgeKind::Po, &y.event, &b, format!("{} accesses after the barrier", who(&b))));
+                    break;
+                }
                 chain.edges.push(self.edge(
                     EdgeKind::Po,
                     &a,
@@ -461,11 +487,15 @@ impl Graph<'_> {
                     EdgeKind::Barrier,
                     m,
                     xq,
-                    format!("{} and {} pass the barrier at line {} ({})", who(m), who(&b), self.line(xq), flags_text(m.written)),
+                    if self.named_barriers() {
+                        format!("{} and {} meet at the barrier at line {}", who(m), who(&b), self.line(xq))
+                    } else {
+                        format!("{} and {} pass the barrier at line {} ({})", who(m), who(&b), self.line(xq), flags_text(m.written))
+                    },
                 ));
                 chain.edges.push(self.edge(EdgeKind::Po, xq, &b, format!("{} makes its access after the barrier", who(&b))));
                 let bit = if a.location.is_some_and(|l| l.space == Space::Local) { fence::LOCAL } else { fence::GLOBAL };
-                if m.written & bit == 0 {
+                if m.written & bit == 0 && !self.named_barriers() {
                     chain.facts.push(format!("the barrier at line {} ({}) does not order that memory", self.line(xq), flags_text(m.written)));
                 }
             }
@@ -587,6 +617,12 @@ impl Graph<'_> {
             chain.facts.push(fact);
         }
         chain
+    }
+
+    /// Whether the run's barriers are PTX's named barriers (a PTX litmus test's `bar`), whose
+    /// events carry a barrier name and resource rather than OpenCL's fence flags.
+    fn named_barriers(&self) -> bool {
+        self.s.machine().named_barriers.is_some()
     }
 
     /// The arrivals of the other members of group `g` at the barrier `q` arrived at (log

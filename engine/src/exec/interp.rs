@@ -690,7 +690,9 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 // even when it read an older one (whose value `new` then is).
                 encode(ty, if cas_failed { latest } else { new }, &mut a.bytes[at..]);
                 mark_init(a, at, size as usize);
-                let mut same = decode(ty, &a.bytes[at..]) == promised_before.unwrap_or(latest);
+                // A load changes nothing, even of a location its work-item has promised to
+                // write (whose memory already shows the promised value).
+                let mut same = op == AtomicOp::Load || decode(ty, &a.bytes[at..]) == promised_before.unwrap_or(latest);
                 // A load reads only, a store writes only, anything else reads and writes, but
                 // for a compare-exchange that failed, which only read: it neither races as a
                 // write nor continues or starts a release sequence.

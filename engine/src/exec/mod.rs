@@ -532,6 +532,10 @@ impl Machine {
             solo.perform(agent);
         }
         *found = solo.weak.certifying.take().map(|c| c.stores).unwrap_or_default();
+        // Only writes to memory can be promised: a named barrier's arrival words are held by
+        // no allocation, and nobody reads them as values (the barrier counts arrivals), so a
+        // promise of one would be a step that changes nothing.
+        found.retain(|c| self.holds(c.key, c.size));
         // Each distinct write once, at its first place (there are few: a quadratic scan
         // allocates nothing).
         let mut kept = 0;
@@ -543,6 +547,18 @@ impl Machine {
             }
         }
         found.truncate(kept);
+    }
+
+    /// Whether memory holds the `size` bytes at `key` (space, owning group, allocation,
+    /// offset).
+    fn holds(&self, key: crate::weak::LocKey, size: u8) -> bool {
+        let (space, owner, alloc, offset) = key;
+        let pool = match space {
+            s if s == Space::Local as u8 => self.groups.get(owner as usize).map(|g| &g.local),
+            s if s == Space::Global as u8 => Some(&self.global),
+            _ => None,
+        };
+        pool.and_then(|p| p.get(alloc as usize)).is_some_and(|a| offset.checked_add(size as u64).is_some_and(|end| end <= a.bytes.len() as u64))
     }
 
     /// Work-item `agent` promises one of `candidates`, its candidate writes in the current
