@@ -239,6 +239,12 @@ fn merge_finding_with(
     }
 }
 
+/// Whether an outcome's replay is an interleaving: no read of an older write (which
+/// would carry an explanation) and no promise in its schedule.
+fn plain(o: &Outcome) -> bool {
+    o.explanation.is_none() && o.schedule.as_ref().is_none_or(|s| s.iter().all(|&a| a & crate::exec::PROMISE == 0))
+}
+
 /// Merges the explorations of consecutive seed ranges, given in seed order, into the one
 /// exploration of all the seeds (the app splits a random exploration over workers and merges
 /// their parts with this): outcomes are the same final state when their buffers and
@@ -271,13 +277,21 @@ pub fn merge(parts: &[Exploration]) -> Exploration {
             (a, b) => a.or(b),
         };
         for outcome in &part.outcomes {
-            // An earlier part ran earlier seeds, so an outcome already here keeps its seed.
+            // An earlier part ran earlier seeds, so an outcome already here keeps its seed,
+            // unless only this part reached it in an execution that needs no explanation.
             let bucket = by_hash.entry(outcome_hash(outcome)).or_default();
             match bucket.iter().copied().find(|&i| {
                 let known: &Outcome = &merged.outcomes[i];
                 known.values == outcome.values && known.registers == outcome.registers && known.ended == outcome.ended
             }) {
-                Some(i) => merged.outcomes[i].count += outcome.count,
+                Some(i) => {
+                    let known = &mut merged.outcomes[i];
+                    known.count += outcome.count;
+                    if !plain(known) && plain(outcome) {
+                        (known.seed, known.schedule, known.choices, known.explanation) =
+                            (outcome.seed, outcome.schedule.clone(), outcome.choices.clone(), None);
+                    }
+                }
                 None => {
                     bucket.push(merged.outcomes.len());
                     merged.outcomes.push(outcome.clone());
@@ -347,6 +361,22 @@ impl Tally {
     /// Counts a finished run; `replay` gives its schedule and decisions, asked for only when
     /// the run shows a new outcome or finding.
     /// The run's trace is in `foata`.
+    /// An outcome's replay is its first execution, unless that one read an older write (and
+    /// so carries an explanation of why it may) or made a promise, and this later one,
+    /// `session`, reached the same outcome without either, as an interleaving: then this one
+    /// is kept. An outcome the sequentially consistent model allows is thus never shown with
+    /// an explanation of a relaxed execution once an interleaving reaching it has been seen
+    /// (in an exhaustive search, always).
+    fn prefer_plain(&mut self, i: usize, session: &Session, seed: u64, replay: &impl Fn() -> Option<(Vec<u32>, Vec<u32>)>) {
+        let o = &mut self.outcomes[i];
+        let weak = &session.machine().weak;
+        if plain(o) || !weak.stale.is_empty() || weak.promises_made > 0 {
+            return;
+        }
+        let (schedule, choices) = replay().map_or((None, None), |(s, c)| (Some(s), Some(c)));
+        (o.seed, o.schedule, o.choices, o.explanation) = (seed, schedule, choices, None);
+    }
+
     fn add(&mut self, session: &Session, seed: u64, replay: impl Fn() -> Option<(Vec<u32>, Vec<u32>)>) {
         self.runs += 1;
         let class = self.foata.hash();
@@ -361,12 +391,14 @@ impl Tally {
         });
         if let Some(&i) = self.known.get(self.key.as_slice()) {
             self.outcomes[i].count += 1;
+            self.prefer_plain(i, session, seed, &replay);
         } else {
             let (buffers, registers, exists, _) = session.outcome();
             let values = outcome_key(&buffers);
             let i = match self.outcomes.iter().position(|o| o.values == values && o.registers == registers && o.ended == ended) {
                 Some(i) => {
                     self.outcomes[i].count += 1;
+                    self.prefer_plain(i, session, seed, &replay);
                     i
                 }
                 None => {

@@ -118,10 +118,17 @@ pub fn outcome(s: &Session) -> Option<Explanation> {
         match &mut all {
             None => all = Some(e),
             Some(a) => {
-                a.accesses.extend(e.accesses);
-                let new: Vec<Edge> = e.edges.into_iter().filter(|x| !a.edges.contains(x)).collect();
+                // A spin re-reads one older write many times: each read says the same, once.
+                let same_access = |x: &Access, y: &Access| (x.line, x.column, x.work_item, &x.text) == (y.line, y.column, y.work_item, &y.text);
+                let same_point = |x: &Point, y: &Point| (x.line, x.column, x.work_item) == (y.line, y.column, y.work_item);
+                let same_edge = |x: &Edge, y: &Edge| x.kind == y.kind && same_point(&x.from, &y.from) && same_point(&x.to, &y.to) && x.text == y.text;
+                let accesses: Vec<Access> = e.accesses.into_iter().filter(|x| !a.accesses.iter().any(|y| same_access(x, y))).collect();
+                a.accesses.extend(accesses);
+                let new: Vec<Edge> = e.edges.into_iter().filter(|x| !a.edges.iter().any(|y| same_edge(x, y))).collect();
                 a.edges.extend(new);
-                a.missing = format!("{}; and {}", a.missing, e.missing);
+                if !a.missing.split("; and ").any(|m| m == e.missing) {
+                    a.missing = format!("{}; and {}", a.missing, e.missing);
+                }
             }
         }
     }

@@ -276,9 +276,14 @@ pub struct Agent {
     pub promise: Option<Promise>,
     /// It read a release that was only promised: it may not acquire from now on.
     pub tainted: bool,
+    /// What its PTX `.weak` loads read, which bounds none of its own later loads (see
+    /// `finish_load`) but is part of what it knows: its next release publishes it, so that a
+    /// work-item that acquires from it cannot then make a write that read is causally
+    /// before and have the read read it (PTX's Causality axiom, which covers weak reads).
+    pub observed: View,
 }
 
-clone_fields!(Agent { cur, pending, released, promise, tainted });
+clone_fields!(Agent { cur, pending, released, promise, tainted, observed });
 
 /// A load that read an older write than the latest: for the timeline and the inspector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -684,6 +689,8 @@ impl Weak {
         // covers every access of a location.
         if ord.atomic || !self.ptx {
             a.cur.raise(id, ts);
+        } else {
+            a.observed.raise(id, ts);
         }
         if let Some(p) = published {
             let view = &p.views[level];
@@ -704,10 +711,13 @@ impl Weak {
     /// which later writes may follow.
     pub fn store(&mut self, agent: u32, key: LocKey, size: u8, before: u64, value: u64, st: Store, draw: &mut dyn FnMut(u32) -> u32) -> Written {
         let Store { ord, rmw, event, step, everyone } = st;
+        if ord.releases() {
+            self.observe(agent);
+        }
         let (id, same_size) = self.history(key, size, before);
         let group = self.agent_group[agent as usize];
         let device = self.agent_device[agent as usize];
-        let promisable = ord.atomic && !ord.sc();
+        let promisable = !ord.sc();
         if let Some(c) = self.certifying.as_mut().filter(|c| c.agent == agent && !c.stopped) {
             // An update can be promised only after a write that exists when the solo run
             // starts: one the solo run itself made is not there to follow yet.
@@ -897,6 +907,7 @@ impl Weak {
     /// `flags` are its `cl_mem_fence_flags`: it orders local memory, global memory or both.
     pub fn fence(&mut self, agent: u32, ord: u8, level: usize, flags: u64) {
         if matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) {
+            self.observe(agent);
             self.release_point(agent, level.min(LEVELS - 1));
         }
         let group = self.agent_group[agent as usize];
@@ -994,6 +1005,18 @@ impl Weak {
         let read = self.histories[p.id as usize].message(p.ts).map_or(0, |m| m.read_at);
         if read & within != 0 {
             self.invalid = true;
+        }
+    }
+
+    /// At a release of `agent`: what its `.weak` loads read becomes part of its view, which
+    /// the release publishes. (From then on it also bounds the agent's own reads: PTX would
+    /// still let a later `.weak` load read an older write, so this loses that behaviour
+    /// after a release, never gains one.)
+    fn observe(&mut self, agent: u32) {
+        let a = &mut self.agents[agent as usize];
+        if !a.observed.0.is_empty() {
+            let observed = std::mem::take(&mut a.observed);
+            a.cur.join(&observed);
         }
     }
 
