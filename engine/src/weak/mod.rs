@@ -277,13 +277,26 @@ pub struct Agent {
     /// It read a release that was only promised: it may not acquire from now on.
     pub tainted: bool,
     /// What its PTX `.weak` loads read, which bounds none of its own later loads (see
-    /// `finish_load`) but is part of what it knows: its next release publishes it, so that a
+    /// `finish_load`) but is part of what it knows: its releases publish it, so that a
     /// work-item that acquires from it cannot then make a write that read is causally
     /// before and have the read read it (PTX's Causality axiom, which covers weak reads).
     pub observed: View,
 }
 
 clone_fields!(Agent { cur, pending, released, promise, tainted, observed });
+
+impl Agent {
+    /// What its releases publish: its view, and what its `.weak` loads read.
+    fn known(&self) -> std::borrow::Cow<'_, View> {
+        if self.observed.0.is_empty() {
+            std::borrow::Cow::Borrowed(&self.cur)
+        } else {
+            let mut v = self.cur.clone();
+            v.join(&self.observed);
+            std::borrow::Cow::Owned(v)
+        }
+    }
+}
 
 /// A load that read an older write than the latest: for the timeline and the inspector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -711,9 +724,6 @@ impl Weak {
     /// which later writes may follow.
     pub fn store(&mut self, agent: u32, key: LocKey, size: u8, before: u64, value: u64, st: Store, draw: &mut dyn FnMut(u32) -> u32) -> Written {
         let Store { ord, rmw, event, step, everyone } = st;
-        if ord.releases() {
-            self.observe(agent);
-        }
         let (id, same_size) = self.history(key, size, before);
         let group = self.agent_group[agent as usize];
         let device = self.agent_device[agent as usize];
@@ -848,7 +858,7 @@ impl Weak {
         // what their flags name.
         let space = self.spaces.get(id as usize).copied().unwrap_or(0);
         let spaces = &self.spaces;
-        let direct = if ord.releases() { a.cur.filtered(|loc| spaces.get(loc as usize).copied().unwrap_or(0) == space) } else { View::default() };
+        let direct = if ord.releases() { a.known().filtered(|loc| spaces.get(loc as usize).copied().unwrap_or(0) == space) } else { View::default() };
         let mut published = Published::default();
         for (l, view) in published.views.iter_mut().enumerate() {
             view.clone_from(&a.released[l]);
@@ -907,7 +917,6 @@ impl Weak {
     /// `flags` are its `cl_mem_fence_flags`: it orders local memory, global memory or both.
     pub fn fence(&mut self, agent: u32, ord: u8, level: usize, flags: u64) {
         if matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) {
-            self.observe(agent);
             self.release_point(agent, level.min(LEVELS - 1));
         }
         let group = self.agent_group[agent as usize];
@@ -958,7 +967,7 @@ impl Weak {
             }
         }
         if matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) {
-            let view = a.cur.filtered(covered);
+            let view = a.known().filtered(covered);
             for l in 0..=level.min(LEVELS - 1) {
                 a.released[l].join(&view);
             }
@@ -979,7 +988,7 @@ impl Weak {
             let a = &mut self.agents[m as usize];
             let pending = std::mem::take(&mut a.pending[LEVEL_GROUP]);
             a.cur.join(&pending);
-            joined.join(&a.cur.filtered(|loc| covers(flags, loc)));
+            joined.join(&a.known().filtered(|loc| covers(flags, loc)));
         }
         for &(m, flags) in members {
             let a = &mut self.agents[m as usize];
@@ -1005,18 +1014,6 @@ impl Weak {
         let read = self.histories[p.id as usize].message(p.ts).map_or(0, |m| m.read_at);
         if read & within != 0 {
             self.invalid = true;
-        }
-    }
-
-    /// At a release of `agent`: what its `.weak` loads read becomes part of its view, which
-    /// the release publishes. (From then on it also bounds the agent's own reads: PTX would
-    /// still let a later `.weak` load read an older write, so this loses that behaviour
-    /// after a release, never gains one.)
-    fn observe(&mut self, agent: u32) {
-        let a = &mut self.agents[agent as usize];
-        if !a.observed.0.is_empty() {
-            let observed = std::mem::take(&mut a.observed);
-            a.cur.join(&observed);
         }
     }
 

@@ -103,7 +103,7 @@ impl Weak {
             published
         });
         let published = p.release.then(|| {
-            let direct = a.cur.filtered(|loc| spaces.get(loc as usize).copied().unwrap_or(0) == space);
+            let direct = a.known().filtered(|loc| spaces.get(loc as usize).copied().unwrap_or(0) == space);
             let mut published = Published::default();
             for (l, view) in published.views.iter_mut().enumerate() {
                 view.clone_from(&a.released[l]);
