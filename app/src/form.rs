@@ -315,7 +315,7 @@ pub fn validate(state: &Inputs) -> Form {
             Some(_) => None,
             None => state.kernel.as_ref().map(|k| k.to_string()),
         };
-        scenario.warp_size = warp_size as u32;
+        scenario.warp_size = warp_size;
         scenario.max_resident_groups = resident_groups;
         scenario.progress = state.progress;
         common.apply(&mut scenario);
@@ -363,7 +363,7 @@ fn common_settings(state: &Inputs, form: &mut Form) -> Option<Common> {
     if form.limit_errors.iter().any(Option::is_some) {
         return None;
     }
-    Some(Common { limits, seed: seed?, pct_depth: pct_depth? as u32, max_steps: max_steps?, granularity: state.granularity })
+    Some(Common { limits, seed: seed?, pct_depth: pct_depth?, max_steps: max_steps?, granularity: state.granularity })
 }
 
 /// The form of a litmus test: only the seed is checked, because the test gives the launch
@@ -491,7 +491,7 @@ mod tests {
             (InputEdit::PctDepth("".into()), |f| f.pct_depth_error.is_some()),
             (InputEdit::ResidentGroups("0".into()), |f| f.resident_groups_error.is_some()),
             (InputEdit::MaxSteps("0".into()), |f| f.max_steps_error.is_some()),
-            (InputEdit::MaxSteps((limits::STEPS.max + 1).to_string().into()), |f| f.max_steps_error.is_some()),
+            (InputEdit::MaxSteps((limits::STEPS.max + 1).to_string()), |f| f.max_steps_error.is_some()),
             (InputEdit::ArgText { param: "ids".into(), text: "ids=int[x]".into() }, |f| f.arg_error(0).is_some()),
         ] {
             let form = validate(&reduce(&Inputs::default(), action));
@@ -537,7 +537,7 @@ mod tests {
         let raised = reduce(&Inputs::default(), InputEdit::Limit(1, "64".into()));
         assert_eq!(validate(&raised).scenario.expect("valid").max_work_items, 64);
         let too_high = (limits::MEMORY_BYTES.max + 1).to_string();
-        let form = validate(&reduce(&Inputs::default(), InputEdit::Limit(2, too_high.into())));
+        let form = validate(&reduce(&Inputs::default(), InputEdit::Limit(2, too_high)));
         assert!(form.scenario.is_none());
         assert!(form.limit_errors[2].is_some());
         assert_eq!(form.invalid_settings(), ["Max memory (bytes)"]);

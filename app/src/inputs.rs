@@ -576,8 +576,7 @@ mod tests {
 
     #[test]
     fn inputs_survive_encoding() {
-        let mut inputs = Inputs::default();
-        inputs.global = "abc".into();
+        let mut inputs = Inputs { global: "abc".into(), ..Inputs::default() };
         inputs.carried.defines = vec!["N=4".into()];
         let stash = Stash { label: "MP".into(), inputs: Inputs::default(), restored: false };
         let decoded = decode(&encode(inputs.clone(), false, Some(stash.clone()))).unwrap();

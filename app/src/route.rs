@@ -150,7 +150,7 @@ mod tests {
         assert!(parse("?tutorial").tutorial);
         assert_eq!(search(&parse("?gallery")), "?gallery");
         assert_eq!(search(&parse("?tutorial")), "?tutorial");
-        assert_eq!(parse("?embed=0").embed, false);
+        assert!(!parse("?embed=0").embed);
         assert_eq!(parse("?lesson=").lesson, None);
         assert_eq!(parse("?example=count.toml&embed").example.as_deref(), Some("count.toml"));
         assert_eq!(parse("?example=a%20b%2").example.as_deref(), Some("a b%2"));

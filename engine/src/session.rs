@@ -16,6 +16,9 @@ use crate::scenario::{ElemType, Number, Progress, Scenario};
 use crate::sched::Scheduler;
 use crate::trace::{EventLog, Space};
 
+/// A litmus test's registers at the end of a run: `"THREAD:NAME"` to value.
+pub type Registers = std::collections::BTreeMap<String, i64>;
+
 /// What a work-item is doing, for display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WorkItemStatus {
@@ -441,7 +444,7 @@ impl Session {
             }
         }
         self.after_step();
-        if self.history && self.steps % self.snapshot_every == 0 && self.snapshots.last().is_none_or(|s| s.step < self.steps) {
+        if self.history && self.steps.is_multiple_of(self.snapshot_every) && self.snapshots.last().is_none_or(|s| s.step < self.steps) {
             self.snapshot();
         }
     }
@@ -1199,9 +1202,9 @@ impl Session {
 
     /// For a litmus test: each thread's registers as `"THREAD:NAME"`, once the run has ended
     /// (a register its thread never reached the end with is missing).
-    pub fn registers(&self) -> Option<std::collections::BTreeMap<String, i64>> {
+    pub fn registers(&self) -> Option<Registers> {
         let test = self.litmus.as_ref()?;
-        let mut out = std::collections::BTreeMap::new();
+        let mut out = Registers::new();
         for item in &self.machine.items {
             for &(slot, value) in item.observed() {
                 if let Some(r) = test.registers.get(slot as usize) {
@@ -1294,7 +1297,7 @@ impl Session {
 
     /// What an exploration keeps of a finished run: the buffers, a litmus test's registers and
     /// whether its condition held, and the findings (without the report's lock analysis).
-    pub(crate) fn outcome(&self) -> (Vec<BufferReport>, Option<std::collections::BTreeMap<String, i64>>, Option<bool>, &[Finding]) {
+    pub(crate) fn outcome(&self) -> (Vec<BufferReport>, Option<Registers>, Option<bool>, &[Finding]) {
         (self.report_buffers(), self.registers(), self.exists(), &self.findings)
     }
 

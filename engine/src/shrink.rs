@@ -51,15 +51,18 @@ use crate::session::{Prepared, Session};
 /// Marks a promise step in a schedule (its work-item is the rest of the word).
 const PROMISE: u32 = crate::exec::PROMISE;
 
+/// An outcome: buffers (or litmus registers, `1:r0`) with all the values they end with, in
+/// order; `None` is an element never initialised.
+pub type OutcomeTerms = Vec<(String, Vec<Option<Number>>)>;
+
 /// What a shrunk schedule must still show.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Target {
     /// A finding of this kind at these places (see `explore::finding_key`); the finding as
     /// first seen describes it.
     Finding(Box<Finding>),
-    /// Buffers (or litmus registers, `1:r0`) that end with these values; `None` is an element
-    /// never initialised.
-    Outcome(Vec<(String, Vec<Option<Number>>)>),
+    /// Buffers (or litmus registers) that end with these values.
+    Outcome(OutcomeTerms),
 }
 
 /// Which failure of the scenario's own run to shrink.
@@ -70,12 +73,12 @@ pub enum Pick {
     /// The run's finding number N, counted from 1 in the order the run reports them.
     Finding(usize),
     /// An outcome, as [`parse_outcome`] reads it; the run need not end this way.
-    Outcome(Vec<(String, Vec<Option<Number>>)>),
+    Outcome(OutcomeTerms),
 }
 
 /// Reads `NAME=VALUES` terms (`counters=2,8`, `1:r0=1`, `out=uninit,3`) into an outcome.
-pub fn parse_outcome(terms: &[String]) -> Result<Vec<(String, Vec<Option<Number>>)>, Diagnostic> {
-    let mut out: Vec<(String, Vec<Option<Number>>)> = Vec::new();
+pub fn parse_outcome(terms: &[String]) -> Result<OutcomeTerms, Diagnostic> {
+    let mut out: OutcomeTerms = Vec::new();
     for term in terms {
         let invalid = |why: &str| {
             Diagnostic::error("invalid-option", format!("invalid outcome `{term}`: {why}"))

@@ -198,6 +198,11 @@ struct Action {
     event: Event,
 }
 
+/// A read that may have carried the first work-item's write to the second: the read, its
+/// work-item's actions, and for a member of the second's work-group the hop through the
+/// barrier (the member's arrival there and the second work-item's).
+type Reader = (Action, Vec<Action>, Option<(Event, Event)>);
+
 /// Reads the session's log and machine.
 struct Graph<'a> {
     s: &'a Session,
@@ -440,8 +445,7 @@ impl Graph<'_> {
         // Reads of the second work-item that read what the first one wrote after its access.
         // So do the reads of its work-group's members before a barrier it passed after them
         // (one hop: the member's read, the barrier, the second access).
-        let mut readers: Vec<(Action, Vec<Action>, Option<(Event, Event)>)> =
-            qb.iter().filter(|y| self.reads(y.index, &y.event)).map(|y| (*y, qb.clone(), None)).collect();
+        let mut readers: Vec<Reader> = qb.iter().filter(|y| self.reads(y.index, &y.event)).map(|y| (*y, qb.clone(), None)).collect();
         // (The second work-item may have arrived there before the first access, and the
         // barrier ended after it.)
         let arrival = (second.saturating_sub(WINDOW)..second)

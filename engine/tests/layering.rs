@@ -212,8 +212,11 @@ fn edges() -> BTreeMap<(String, String), String> {
     edges
 }
 
+/// Uses between modules, as (user, used) pairs.
+type Edges = BTreeSet<(String, String)>;
+
 /// A cycle among `edges`, as the path that closes it, if there is one.
-fn cycle(edges: &BTreeSet<(String, String)>) -> Option<Vec<String>> {
+fn cycle(edges: &Edges) -> Option<Vec<String>> {
     fn visit(node: &str, next: &BTreeMap<&str, Vec<&str>>, state: &mut BTreeMap<String, bool>, path: &mut Vec<String>) -> Option<Vec<String>> {
         match state.get(node) {
             Some(true) => return None,
@@ -244,7 +247,8 @@ fn cycle(edges: &BTreeSet<(String, String)>) -> Option<Vec<String>> {
     next.keys().find_map(|node| visit(node, &next, &mut state, &mut Vec::new()))
 }
 
-fn table() -> (BTreeSet<(String, String)>, BTreeSet<(String, String)>) {
+/// The allowed edges and the back-edges, from their tables.
+fn table() -> (Edges, Edges) {
     let allowed = ALLOWED.iter().flat_map(|(from, tos)| tos.iter().map(|to| (from.to_string(), to.to_string()))).collect();
     let back = BACK_EDGES.iter().map(|(from, to, _)| (from.to_string(), to.to_string())).collect();
     (allowed, back)

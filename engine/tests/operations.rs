@@ -27,7 +27,7 @@ fn operations_count_instructions_and_events_and_follow_seeks() {
     // The launch runs each work-item's private code up to its first event, so the count
     // starts above zero: here the same few instructions in each of the four.
     let launched = session.operations();
-    assert!(launched > 0 && launched % 4 == 0, "{launched} operations at the launch");
+    assert!(launched > 0 && launched.is_multiple_of(4), "{launched} operations at the launch");
     let mut at = Vec::new();
     while session.step() {
         at.push(session.operations());

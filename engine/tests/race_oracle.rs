@@ -693,6 +693,8 @@ fn oracle(kernel: &Kernel, events: &[Ev]) -> BTreeSet<((u32, u32), (u32, u32))> 
     for k in 0..n {
         for i in 0..n {
             if hb[i][k] {
+                // Indices, not an iterator: the loop writes row `i` while it reads row `k`.
+                #[allow(clippy::needless_range_loop)]
                 for j in 0..n {
                     if hb[k][j] {
                         hb[i][j] = true;

@@ -51,8 +51,7 @@ fn every_field_round_trips() {
 
 #[test]
 fn a_seed_toml_cannot_hold_is_an_error() {
-    let mut scenario = Scenario::default();
-    scenario.seed = u64::MAX;
+    let scenario = Scenario { seed: u64::MAX, ..Scenario::default() };
     let error = to_toml(&scenario).unwrap_err();
     assert_eq!(error.code, "invalid-input");
 }

@@ -268,6 +268,9 @@ fn float(op: MathOp, t: ElemType, a: u64, b: u64, c: u64) -> u64 {
         MathOp::IsGreaterEqual => return truth(x >= y),
         MathOp::IsLess => return truth(x < y),
         MathOp::IsLessEqual => return truth(x <= y),
+        // The specification's `(x < y) || (x > y)`, which is false when either is NaN; clippy's
+        // suggestion `x != y` would be true there.
+        #[allow(clippy::double_comparisons)]
         MathOp::IsLessGreater => return truth(x < y || x > y),
         MathOp::IsOrdered => return truth(!x.is_nan() && !y.is_nan()),
         MathOp::IsUnordered => return truth(x.is_nan() || y.is_nan()),

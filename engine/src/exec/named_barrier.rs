@@ -300,7 +300,7 @@ fn publish(m: &mut Machine, wi: u32, group: usize, name: u64, arrive: bool, even
         write: true,
         atomic: Some((order::RELEASE, scope::WORK_GROUP)),
         same_value: false,
-        value: state.writes as u64,
+        value: state.writes,
         rmw: false,
         event,
         span,

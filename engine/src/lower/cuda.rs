@@ -219,27 +219,25 @@ impl<'u> FnLowerer<'_, 'u> {
             }
             "malloc" => {
                 let [size] = args else { return Some(Err(type_error(span, "`malloc` takes one size", "here"))) };
-                let result = (|| {
+                (|| {
                     let n = self.rvalue(size)?;
                     let n = self.convert(n, &Ty::Scalar(ElemType::ULong), size.span)?;
                     let dst = self.reg()?;
                     self.emit(Instr::Malloc { dst, size: n.reg }, span);
                     self.program.uses_heap = true;
                     Ok(Val { reg: dst, ty: Ty::Ptr { pointee: Box::new(Ty::Void), space: Space::Global, is_const: false } })
-                })();
-                result
+                })()
             }
             "free" => {
                 let [p] = args else { return Some(Err(type_error(span, "`free` takes one pointer", "here"))) };
-                let result = (|| {
+                (|| {
                     let v = self.rvalue(p)?;
                     if !matches!(v.ty, Ty::Ptr { .. }) {
                         return Err(type_error(p.span, "`free` needs a pointer from malloc", "not a pointer"));
                     }
                     self.emit(Instr::Free { ptr: v.reg }, span);
                     Ok(Val { reg: v.reg, ty: Ty::Void })
-                })();
-                result
+                })()
             }
             "assert" => self.assert(args, span),
             _ if cuda_atomic(name).is_some() => {

@@ -238,7 +238,7 @@ impl<'u> FnLowerer<'_, 'u> {
     }
 
     /// Converts `v` to lane type `e` with `n` lanes (broadcasting a scalar).
-    pub(super) fn to_gentype(&mut self, v: Val, e: ElemType, n: u8, span: Span) -> Result<Reg, Diagnostic> {
+    pub(super) fn convert_to_gentype(&mut self, v: Val, e: ElemType, n: u8, span: Span) -> Result<Reg, Diagnostic> {
         let target = if n == 1 { Ty::Scalar(e) } else { Ty::Vector(e, n) };
         if let (Ty::Vector(ve, vn), Ty::Vector(..)) = (&v.ty, &target) {
             if *vn == n && *ve != e {
@@ -256,7 +256,7 @@ impl<'u> FnLowerer<'_, 'u> {
         let mut regs = Vec::new();
         for (i, v) in vals.into_iter().enumerate() {
             let lane_e = if kind == MathKind::FloatInt && i == 1 { ElemType::Int } else { e };
-            regs.push(self.to_gentype(v, lane_e, n, span)?);
+            regs.push(self.convert_to_gentype(v, lane_e, n, span)?);
         }
         let (ra, rb, rc) = (regs[0], *regs.get(1).unwrap_or(&regs[0]), *regs.get(2).unwrap_or(&regs[0]));
         let result_e = match kind {
@@ -294,12 +294,12 @@ impl<'u> FnLowerer<'_, 'u> {
             Ty::Vector(_, cn) if n == 1 && name == "?:" => cn,
             _ => n,
         };
-        let (ra, rb) = (self.to_gentype(va, e, n, span)?, self.to_gentype(vb, e, n, span)?);
+        let (ra, rb) = (self.convert_to_gentype(va, e, n, span)?, self.convert_to_gentype(vb, e, n, span)?);
         let ce = match &vc.ty {
             Ty::Scalar(t) | Ty::Vector(t, _) if !t.is_float() => *t,
             other => return Err(type_error(c_span, format!("`{name}` needs an integer condition, not `{}`", other.describe()), "here")),
         };
-        let rc = self.to_gentype(vc, ce, n, span)?;
+        let rc = self.convert_to_gentype(vc, ce, n, span)?;
         let dst = self.regs(n as u32)?;
         for k in 0..n as u32 {
             // The condition's own type decides its sign bit.
@@ -345,7 +345,7 @@ impl<'u> FnLowerer<'_, 'u> {
         }
         let vals: Vec<Val> = args[..inputs].iter().map(|a| self.rvalue(a)).collect::<Result<_, _>>()?;
         let (e, n) = self.gentype(&vals, MathKind::Float, name, span)?;
-        let regs: Vec<Reg> = vals.into_iter().map(|v| self.to_gentype(v, e, n, span)).collect::<Result<_, _>>()?;
+        let regs: Vec<Reg> = vals.into_iter().map(|v| self.convert_to_gentype(v, e, n, span)).collect::<Result<_, _>>()?;
         let (ra, rb) = (regs[0], *regs.last().unwrap_or(&regs[0]));
         let out_e = if int_out { ElemType::Int } else { e };
         let out_ty = if n == 1 { Ty::Scalar(out_e) } else { Ty::Vector(out_e, n) };
@@ -528,7 +528,7 @@ impl<'u> FnLowerer<'_, 'u> {
         if fast && e == ElemType::Double {
             return Err(type_error(span, format!("`{full}` takes float vectors, not double"), "double operand").with_help(format!("use {name}() for doubles")));
         }
-        let regs: Vec<Reg> = vals.into_iter().map(|v| self.to_gentype(v, e, n, span)).collect::<Result<_, _>>()?;
+        let regs: Vec<Reg> = vals.into_iter().map(|v| self.convert_to_gentype(v, e, n, span)).collect::<Result<_, _>>()?;
         let nt = num_ty(e);
         let dot = |this: &mut Self, a: Reg, b: Reg| -> Result<Reg, Diagnostic> {
             let acc = this.reg()?;

@@ -274,7 +274,7 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str, option
                     let mut size = [1u64; 3];
                     for (k, d) in dims.iter().enumerate() {
                         let v = types.eval_int(d)?;
-                        if v < 1 || v > 1024 {
+                        if !(1..=1024).contains(&v) {
                             return Err(type_error(d.span, format!("a work-group size of {v} is out of range"), "here"));
                         }
                         size[k] = v as u64;

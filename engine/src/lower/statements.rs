@@ -12,11 +12,8 @@ pub(super) fn collect_address_taken_expr(e: &ast::Expr, out: &mut BTreeSet<Strin
     match &e.kind {
         ExprKind::Unary(UnOp::AddrOf, inner) => {
             let mut base = inner.as_ref();
-            loop {
-                match &base.kind {
-                    ExprKind::Member(b, _, false) => base = b,
-                    _ => break,
-                }
+            while let ExprKind::Member(b, _, false) = &base.kind {
+                base = b;
             }
             if let ExprKind::Ident(n) = &base.kind {
                 out.insert(n.clone());
@@ -111,7 +108,7 @@ pub(super) fn collect_address_taken_stmt(s: &ast::Stmt, out: &mut BTreeSet<Strin
 
 impl<'u> FnLowerer<'_, 'u> {
     pub(super) fn function(&mut self, f: &ast::Function) -> Result<(), Diagnostic> {
-        let body = f.body.as_ref().map(Vec::as_slice).unwrap_or_default();
+        let body = f.body.as_deref().unwrap_or_default();
         for s in body {
             collect_address_taken_stmt(s, &mut self.address_taken, self.refs);
         }
@@ -201,7 +198,7 @@ impl<'u> FnLowerer<'_, 'u> {
             VarLoc::Local(_) | VarLoc::Global(..) => None,
         };
         if let Some(place) = place {
-            let start = self.here() as u32;
+            let start = self.here();
             self.func.vars.push(ir::DebugVar { name: name.to_string(), type_name: var.ty.describe(), place, elem, count, start, end: u32::MAX });
             self.open_vars.push((self.func.vars.len() - 1, scope));
         }
@@ -213,7 +210,7 @@ impl<'u> FnLowerer<'_, 'u> {
     /// Closes the innermost scope: its variables go out of the inspector's view here.
     pub(super) fn pop_scope(&mut self) {
         let depth = self.scopes.len().saturating_sub(1);
-        let here = self.here() as u32;
+        let here = self.here();
         while let Some(&(index, scope)) = self.open_vars.last() {
             if scope < depth {
                 break;

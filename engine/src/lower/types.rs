@@ -214,7 +214,7 @@ impl Types {
     pub fn array_of(&self, elem: Ty, len: i128, span: Span) -> Result<Ty, Diagnostic> {
         // Zero-length arrays are a common C extension: they hold nothing, so every access to
         // one is reported out of bounds.
-        if len < 0 || len > (1 << 32) {
+        if !(0..=1 << 32).contains(&len) {
             return Err(
                 type_error(span, format!("array size {len} is out of range"), "array declared here").with_note("an array needs between 0 and 2^32 elements")
             );

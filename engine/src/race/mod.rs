@@ -501,6 +501,9 @@ impl Races {
             return None;
         }
         let mut c: Contribution = Default::default();
+        // Indices, not iterators: `c` is indexed by distance, then space, and a distance may
+        // copy an earlier one's entry (`c[e][s]`).
+        #[allow(clippy::needless_range_loop)]
         for s in 0..SPACES {
             for d in 0..LEVELS {
                 let at = upto(s, d);
@@ -609,7 +612,7 @@ impl Races {
                     value |= (((a.value >> (8 * at)) & 0xff) as u32) << (8 * k);
                 }
             }
-            let site = (a.span.start as u32, a.span.end as u32);
+            let site = (a.span.start, a.span.end);
             let cur = Access { agent: a.agent, clock, event: a.event, site, value, mask, flags };
             let cell = shadow.cell(word);
             // Local memory is one copy per group; other memory is one copy for everyone.
@@ -643,9 +646,10 @@ impl Races {
         let mut cur = cur;
         let my_group = self.agent_group[a.agent as usize];
         let my_device = self.device(a.agent as usize);
-        // The races this access recorded: many kept accesses of one site race with it alike
-        // (concurrent readers of one word), and one record of the pair does for all.
-        let mut recorded: [Option<((u32, u32), RaceKind, bool)>; 4] = [None; 4];
+        // The races this access recorded (the kept access's site, the kind, whether benign):
+        // many kept accesses of one site race with it alike (concurrent readers of one word),
+        // and one record of the pair does for all.
+        let mut recorded = [None; 4];
         // Which kept accesses a later kept write overlaps (bit k for the k-th; the list is in
         // the order of the accesses and holds at most 64).
         let mut overwritten = 0u64;

@@ -88,7 +88,7 @@ pub enum Accesses {
     #[default]
     None,
     One(Access),
-    Many(Box<Vec<Access>>),
+    Many(Vec<Access>),
 }
 
 impl Accesses {
@@ -117,7 +117,7 @@ impl Accesses {
     pub fn push(&mut self, a: Access) {
         *self = match std::mem::take(self) {
             Accesses::None => Accesses::One(a),
-            Accesses::One(p) => Accesses::Many(Box::new(vec![p, a])),
+            Accesses::One(p) => Accesses::Many(vec![p, a]),
             Accesses::Many(mut v) if v.is_empty() => {
                 v.push(a);
                 Accesses::Many(v)

@@ -471,7 +471,7 @@ impl<'s> Pp<'s> {
             }
             let use_span = pt.token.span;
             let replacement = match &mac.params {
-                None => self.substitute(&mac, &[], use_span, &union(&pt.hide, &[name.clone()]))?,
+                None => self.substitute(&mac, &[], use_span, &union(&pt.hide, std::slice::from_ref(name)))?,
                 Some(params) => {
                     // A function-like macro name not followed by `(` is an ordinary identifier.
                     if input.front().map(|t| &t.token.tok) != Some(&Tok::Punct("(")) {
@@ -483,7 +483,7 @@ impl<'s> Pp<'s> {
                     // The hide set of the expansion: the name's and the closing parenthesis's
                     // in common, plus the macro itself.
                     let common: Vec<String> = pt.hide.iter().filter(|h| close.hide.contains(h)).cloned().collect();
-                    let hide = union(&Rc::new(common), &[name.clone()]);
+                    let hide = union(&Rc::new(common), std::slice::from_ref(name));
                     self.substitute(&mac, &args, use_span.to(close.token.span), &hide)?
                 }
             };
@@ -512,7 +512,7 @@ impl<'s> Pp<'s> {
             let t = &body[k];
             // `# param`: the argument's spelling as a string literal.
             if t.tok == Tok::Punct("#") && mac.params.is_some() {
-                if let Some(idx) = body.get(k + 1).and_then(|n| param_index(n)) {
+                if let Some(idx) = body.get(k + 1).and_then(&param_index) {
                     let text: Vec<String> = args[idx].iter().map(|a| self.spelling(&a.token)).collect();
                     out.push(body_token(&Token { tok: Tok::Str(text.join(" ")), ..t.clone() }));
                     k += 2;
@@ -656,8 +656,7 @@ impl CondEval<'_> {
 
     fn binary(&mut self, min: u8) -> Result<i64, Diagnostic> {
         let mut lhs = self.unary()?;
-        loop {
-            let Some(Tok::Punct(p)) = self.peek() else { break };
+        while let Some(Tok::Punct(p)) = self.peek() {
             let prec = match *p {
                 "||" => 1,
                 "&&" => 2,

@@ -722,6 +722,10 @@ impl Weak {
     ///
     /// A write that fulfils an earlier promise takes the promise's place in the history,
     /// which later writes may follow.
+    // Who writes where, over what and which value come from the instruction as it runs, and
+    // `Store` already groups how the write is made: a struct for the rest would be built at
+    // every call only to be taken apart here.
+    #[allow(clippy::too_many_arguments)]
     pub fn store(&mut self, agent: u32, key: LocKey, size: u8, before: u64, value: u64, st: Store, draw: &mut dyn FnMut(u32) -> u32) -> Written {
         let Store { ord, rmw, event, step, everyone } = st;
         let (id, same_size) = self.history(key, size, before);

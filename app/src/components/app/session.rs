@@ -117,7 +117,7 @@ pub(super) fn run_chunk(session: &mut Session, target: RunTarget, limit: Option<
         }
         moved = true;
         taken += 1;
-        if limit.is_none() && taken % u64::from(CLOCK_EVERY) == 0 && js_sys::Date::now() - started >= CHUNK_MS {
+        if limit.is_none() && taken.is_multiple_of(u64::from(CLOCK_EVERY)) && js_sys::Date::now() - started >= CHUNK_MS {
             return (moved, reached(session, target));
         }
     }
@@ -206,7 +206,7 @@ pub(super) fn session_controls(session: &SessionCell, state: &UseReducerHandle<S
             }
         })
     };
-    let on_run = run_starter(&session, &dispatch, &form, &state, has_session, |_| Action::RunStarted);
+    let on_run = run_starter(session, &dispatch, form, state, has_session, |_| Action::RunStarted);
     let on_pause = actions.reform(|()| Action::RunStopped);
     let on_reset = {
         let (session, dispatch, form) = (session.clone(), dispatch.clone(), form.clone());
@@ -238,7 +238,7 @@ pub(super) fn session_controls(session: &SessionCell, state: &UseReducerHandle<S
             }
         })
     };
-    let on_run_to_finding = run_starter(&session, &dispatch, &form, &state, has_session, |s| Action::RunToFinding { after: s.findings().len() });
+    let on_run_to_finding = run_starter(session, &dispatch, form, state, has_session, |s| Action::RunToFinding { after: s.findings().len() });
     SessionControls { on_step, on_step_back, on_step_lane, on_run, on_pause, on_reset, on_seek, on_run_to_finding }
 }
 
