@@ -39,6 +39,8 @@ pub enum Tool {
     Chromium,
     /// `rustfmt`, for the tidy stage (a rustup component).
     Rustfmt,
+    /// Clippy, for the tidy stage (a rustup component).
+    Clippy,
 }
 
 /// What building the app with Trunk needs.
@@ -59,7 +61,8 @@ pub fn ensure(tools: &[Tool]) -> Result<Found, String> {
     for tool in tools {
         match tool {
             Tool::WasmTarget => ensure_wasm_target()?,
-            Tool::Rustfmt => ensure_rustfmt()?,
+            Tool::Rustfmt => ensure_component("rustfmt", "rustfmt", &["--version"])?,
+            Tool::Clippy => ensure_component("clippy", &cargo(), &["clippy", "--version"])?,
             Tool::Trunk => ensure_trunk()?,
             Tool::WasmBindgen => ensure_wasm_bindgen()?,
             Tool::WasmOpt => setup.ensure_wasm_opt()?,
@@ -87,18 +90,18 @@ fn installing(what: &str) {
     println!("installing: {what}");
 }
 
-/// `rustfmt` as `cargo fmt` runs it: present, or added with rustup.
-fn ensure_rustfmt() -> Result<(), String> {
-    let what = "rustfmt".to_string();
-    if output_of("rustfmt", &["--version"]).is_some() {
-        ok(&what);
+/// A rustup component of the toolchain (rustfmt, clippy): present when `program args` runs
+/// as the task will run it, or added with rustup.
+fn ensure_component(component: &str, program: &str, args: &[&str]) -> Result<(), String> {
+    if output_of(program, args).is_some() {
+        ok(component);
         return Ok(());
     }
     if output_of("rustup", &["--version"]).is_none() {
-        return Err("rustfmt is missing and rustup was not found: install rustfmt for your toolchain".to_string());
+        return Err(format!("{component} is missing and rustup was not found: install {component} for your toolchain"));
     }
-    installing(&what);
-    run(Command::new("rustup").args(["component", "add", "rustfmt"]))
+    installing(component);
+    run(Command::new("rustup").args(["component", "add", component]))
 }
 
 fn ensure_wasm_target() -> Result<(), String> {

@@ -1,6 +1,9 @@
 //! `cargo xtask test`: every test suite, in order of cost, stopping at the first failure.
 //!
-//! 1. Tidy: `cargo fmt --all --check`, with the workspace's `rustfmt.toml`.
+//! 1. Tidy: `cargo fmt --all --check`, with the workspace's `rustfmt.toml`, then clippy with
+//!    `-D warnings` (settings in `clippy.toml`) on every target of the workspace natively, and
+//!    for `wasm32-unknown-unknown` on the app (whose browser tests exist only there) and on the
+//!    engine's library and tests (its wasm tests and benchmarks). A warning fails the stage.
 //! 2. Native tests of the engine, the CLI, the test-support library, the app's pure modules
 //!    and this crate: fast, and most failures show up here.
 //! 3. The parse scoreboard of other projects' kernels (`cargo xtask corpus`, short form), only
@@ -28,6 +31,8 @@ const WASM_BINDGEN_TEST_TIMEOUT_SECS: &str = "300";
 struct Stage {
     title: &'static str,
     work: Work,
+    /// What to do about a failure, when the failing program's own output does not say.
+    hint: Option<&'static str>,
 }
 
 /// What a stage does.
@@ -39,7 +44,7 @@ enum Work {
 }
 
 pub fn run() -> Result<(), String> {
-    let found = setup::ensure(&[Tool::Rustfmt, Tool::WasmTarget, Tool::Trunk, Tool::WasmBindgen, Tool::WasmOpt, Tool::Chromium])?;
+    let found = setup::ensure(&[Tool::Rustfmt, Tool::Clippy, Tool::WasmTarget, Tool::Trunk, Tool::WasmBindgen, Tool::WasmOpt, Tool::Chromium])?;
     // The app links the editor bundle in, so it must exist before the first stage compiles
     // the app (natively).
     crate::editor::ensure_bundle()?;
@@ -61,12 +66,34 @@ pub fn run() -> Result<(), String> {
         }
         command
     };
+    // Warnings are errors here, so that none accumulates; a lint allowed at an item (with the
+    // reason beside it) or in `clippy.toml` stays allowed.
+    let clippy = |args: &[&str]| {
+        let mut command = cargo(&["clippy"]);
+        command.args(args).args(["--", "-D", "warnings"]);
+        command
+    };
+    let tidy = vec![
+        cargo(&["fmt", "--all", "--check"]),
+        clippy(&["--workspace", "--all-targets"]),
+        clippy(&["-p", "interleave-app", "--target", setup::WASM_TARGET, "--all-targets"]),
+        // Not `--all-targets`: the engine's benchmarks are native only.
+        clippy(&["-p", "interleave-engine", "--target", setup::WASM_TARGET, "--lib", "--tests", "--features", "wasm-bench"]),
+    ];
     let mut e2e = cargo(&["test", "-p", "interleave-tests", "--features", "e2e", "--test", "e2e"]);
     e2e.env("INTERLEAVE_DIST", &dist).env("CHROMEDRIVER", &chromedriver).env("CHROMIUM", &chromium);
 
     let mut stages = vec![
-        // Formatting first: it takes seconds, and one style (rustfmt.toml) is the rule.
-        Stage { title: "tidy (rustfmt --check)", work: Work::Commands(vec![cargo(&["fmt", "--all", "--check"])]) },
+        // Formatting first: it takes seconds, and one style (rustfmt.toml) is the rule. Clippy
+        // next: it type-checks without generating code, so it fails sooner than a test build.
+        Stage {
+            title: "tidy (rustfmt --check, clippy -D warnings)",
+            work: Work::Commands(tidy),
+            hint: Some(
+                "`cargo fmt --all` fixes the formatting; fix what clippy reports above, or, where a lint is wrong for \
+                 an item, allow it at that item with a comment saying why",
+            ),
+        },
         Stage {
             title: "native tests",
             work: Work::Commands(vec![cargo(&[
@@ -82,15 +109,20 @@ pub fn run() -> Result<(), String> {
                 "-p",
                 "xtask",
             ])]),
+            hint: None,
         },
-        Stage { title: "engine builds for wasm", work: Work::Commands(vec![cargo(&["build", "-p", "interleave-engine", "--target", setup::WASM_TARGET])]) },
-        Stage { title: "wasm tests in headless Chromium", work: Work::Commands(vec![wasm_test("interleave-engine"), wasm_test("interleave-app")]) },
-        Stage { title: "release build of the app (Trunk)", work: Work::Commands(vec![trunk_build(&root)]) },
-        Stage { title: "end-to-end test in Chromium", work: Work::Commands(vec![e2e]) },
+        Stage {
+            title: "engine builds for wasm",
+            work: Work::Commands(vec![cargo(&["build", "-p", "interleave-engine", "--target", setup::WASM_TARGET])]),
+            hint: None,
+        },
+        Stage { title: "wasm tests in headless Chromium", work: Work::Commands(vec![wasm_test("interleave-engine"), wasm_test("interleave-app")]), hint: None },
+        Stage { title: "release build of the app (Trunk)", work: Work::Commands(vec![trunk_build(&root)]), hint: None },
+        Stage { title: "end-to-end test in Chromium", work: Work::Commands(vec![e2e]), hint: None },
     ];
     let corpus_dir = root.join(corpus::DEFAULT_DIR);
     if corpus_dir.is_dir() {
-        stages.insert(2, Stage { title: "corpus scoreboards (parse, runs, detection)", work: Work::Corpus(corpus_dir) });
+        stages.insert(2, Stage { title: "corpus scoreboards (parse, runs, detection)", work: Work::Corpus(corpus_dir), hint: None });
     }
 
     let total = stages.len();
@@ -109,7 +141,8 @@ pub fn run() -> Result<(), String> {
             println!("$ {shown}");
             let status = command.status().map_err(|e| format!("cannot run `{shown}`: {e}"))?;
             if !status.success() {
-                return Err(format!("stage {number}/{total} ({}) failed: `{shown}` exited with {status}", stage.title));
+                let hint = stage.hint.map(|hint| format!("; {hint}")).unwrap_or_default();
+                return Err(format!("stage {number}/{total} ({}) failed: `{shown}` exited with {status}{hint}", stage.title));
             }
         }
     }

@@ -58,10 +58,6 @@
 //!   the offsets are exact again from the first thread whose preceding blank space absorbed
 //!   the shift. The last thread never shifts anything: nothing but the condition follows it.
 
-// The engine reports problems as a plain `Diagnostic` everywhere; a parse fails at most once,
-// so the size of the error value costs nothing worth boxing it for.
-#![allow(clippy::result_large_err)]
-
 mod c_text;
 mod condition;
 mod cursor;

@@ -71,10 +71,6 @@
 //! `n - 1` of those before it (which ones is a decision), as Dat3M reads the count. `.arrive` counts a thread in and lets it go on at once: it releases what it
 //! did, and acquires nothing (see `exec::named_barrier`).
 
-// The engine reports problems as a plain `Diagnostic` everywhere; a parse fails at most once,
-// so the size of the error value costs nothing worth boxing it for.
-#![allow(clippy::result_large_err)]
-
 mod lower;
 mod syntax;
 
