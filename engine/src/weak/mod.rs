@@ -740,11 +740,6 @@ impl Weak {
             if promisable && same_size && follows_existing {
                 c.stores.push(Candidate { key, size, value, level: ord.level as u8, release: ord.releases(), rmw: rmw.is_some(), fenced: c.fenced });
             }
-            if ord.sc() {
-                // A sequentially consistent write must wait for the thread's promises to be
-                // kept, so no write after it can be promised.
-                c.stopped = true;
-            }
         }
         if let Some(p) = self.agents[agent as usize].promise {
             let same = p.id == id && p.value == value && p.size == size && p.release == ord.releases() && p.level as usize == ord.level;
@@ -760,13 +755,15 @@ impl Weak {
                 (None, None) if promisable && same && self.agents[agent as usize].cur.get(id) < p.ts => return self.fulfil(agent, p, ord, event),
                 _ => {}
             }
-            if ord.sc() || (ord.releases() && p.id == id) {
-                // No sequentially consistent write, and no release of the promised location
-                // (whose release sequence the promise would join out of order), passes an
-                // unkept promise: this execution is not one the model allows. A release of
-                // another location may: it publishes the work-item's view, which the promised
+            if ord.releases() && p.id == id {
+                // No release of the promised location (whose release sequence the promise
+                // would join out of order) passes an unkept promise: this execution is not one
+                // the model allows. A release of another location may, a sequentially
+                // consistent one too: it publishes the work-item's view, which the promised
                 // write, later in program order, is not part of (release fences, whose views
-                // later relaxed writes publish, may not; see `release_point`).
+                // later relaxed writes publish, may not; see `release_point`). The SC order
+                // relates SC accesses only, so a relaxed write after an SC write may be seen
+                // before it, as C11 and OpenCL allow (and ARMv8 shows).
                 self.invalid = true;
             }
         }
