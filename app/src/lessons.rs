@@ -17,6 +17,7 @@ const FILES: &[&str] = &[
     include_str!("../../static/tutorial/message-passing.toml"),
     include_str!("../../static/tutorial/load-buffering.toml"),
     include_str!("../../static/tutorial/async-copies.toml"),
+    include_str!("../../static/tutorial/early-unlock.toml"),
     include_str!("../../static/tutorial/residency.toml"),
     include_str!("../../static/tutorial/syncthreads-divergence.toml"),
     include_str!("../../static/tutorial/cuda-votes.toml"),

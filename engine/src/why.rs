@@ -89,6 +89,8 @@ pub struct Explanation {
 const WINDOW: usize = 100_000;
 /// The most synchronising actions of one work-item looked at between two accesses.
 const MAX_SYNC: usize = 8;
+/// The most read-modify-writes followed back along a release sequence.
+const MAX_HOPS: usize = 64;
 
 /// Fills in the explanations of a report's data races, scope mismatches and stale reads.
 pub(crate) fn annotate(s: &Session, report: &mut crate::report::Report) {
@@ -189,6 +191,22 @@ fn stale_read(s: &Session, read: &crate::weak::StaleRead) -> Option<Explanation>
 struct Chain {
     edges: Vec<Edge>,
     facts: Vec<String>,
+}
+
+/// A signal sent too early, in words (`Graph::early_signal`).
+struct Early {
+    read_first: bool,
+    text: String,
+}
+
+/// An atomic read that let a work-item go on, with the write it read and, when another member
+/// of its work-group read it, the barrier they passed.
+struct Signal {
+    read_index: usize,
+    read: Event,
+    write_index: usize,
+    write: Event,
+    hop: Option<Event>,
 }
 
 /// A synchronising action of a work-item, as the chain needs it.
@@ -320,6 +338,25 @@ impl Graph<'_> {
             let passes = w.kind == EventKind::Atomic && w.read == w.written;
             (self.writes(i, &w) && !passes && self.key(&w) == Some(key)).then_some((i, w))
         })
+    }
+
+    /// The write a read (event `index`, `e`) takes its value from, followed back through the
+    /// read-modify-writes of other work-items to a write of work-item `p` when there is one:
+    /// in OpenCL 2.0, as in C11, those continue the release sequence of the write they read,
+    /// so reading them is reading `p`'s write. Only a write of `p` after log index `after`
+    /// counts; otherwise the write read itself.
+    fn sequence_head(&self, index: usize, e: &Event, p: u32, after: usize) -> Option<(usize, Event)> {
+        let read = self.read_from(index, e)?;
+        let (mut i, mut w) = read;
+        for _ in 0..MAX_HOPS {
+            if w.work_item == p {
+                return Some(if i > after { (i, w) } else { read });
+            }
+            let rmw = w.kind == EventKind::Atomic && self.reads(i, &w) && self.writes(i, &w);
+            let Some(before) = rmw.then(|| self.read_from(i, &w)).flatten() else { break };
+            (i, w) = before;
+        }
+        Some(read)
     }
 
     /// Actions of work-item `wi` strictly between log indices `from` and `to` that may
@@ -462,7 +499,10 @@ impl Graph<'_> {
         let mut read_any = false;
         let mut others: Option<(Action, Event)> = None;
         for (y, acts, hop) in &readers {
-            let Some((wi, w)) = self.read_from(y.index, &y.event) else { continue };
+            let Some((direct, _)) = self.read_from(y.index, &y.event) else { continue };
+            // A read of another work-item's read-modify-write that carried on the first
+            // work-item's write reads that write's release sequence.
+            let Some((wi, w)) = self.sequence_head(y.index, &y.event, p, first) else { continue };
             if w.work_item != p || wi <= first {
                 if others.is_none() && wi > first && w.work_item != y.event.work_item && y.event.kind == EventKind::Atomic {
                     others = Some((*y, w));
@@ -485,7 +525,12 @@ impl Graph<'_> {
                 }
                 None => chain.edges.push(self.edge(EdgeKind::Po, &a, &w, format!("{} writes {} after its access", who(&a), self.name(&w)))),
             }
-            chain.edges.push(self.edge(EdgeKind::Rf, &w, &y.event, format!("{} reads the value written at line {}", who(&y.event), self.line(&w))));
+            let rf = if direct == wi {
+                format!("{} reads the value written at line {}", who(&y.event), self.line(&w))
+            } else {
+                format!("{} reads a value that read-modify-writes carried on from the write at line {}", who(&y.event), self.line(&w))
+            };
+            chain.edges.push(self.edge(EdgeKind::Rf, &w, &y.event, rf));
             match acquire.filter(|r| r.kind == EventKind::Fence) {
                 Some(f) => {
                     chain.edges.push(self.edge(EdgeKind::Po, &y.event, &f, format!("{} fences after that read", who(&y.event))));
@@ -610,6 +655,13 @@ impl Graph<'_> {
                     self.line(&b)
                 )
             };
+            // A signal that let the reading work-item go on but was written before the other
+            // work-item's access (an unlock or flag set too early) is the usual culprit: say so.
+            let early = self.early_signal(first, second, &a, &b, gp != gq);
+            if let Some(Early { read_first: true, text }) = &early {
+                // The fact below then says why the write is not ordered after the read either.
+                fact = format!("{text}: {fact}");
+            }
             if let Some((y, w)) = others {
                 fact.push_str(&format!(
                     "; {} read {} at line {} from the write of work-item {} at line {}, not from a write of {}",
@@ -625,9 +677,98 @@ impl Graph<'_> {
                 let what = if x.event.kind == EventKind::Fence { "fence" } else { "atomic" };
                 fact.push_str(&format!("; the {what} at line {} has {} scope", self.line(&x.event), scope_name(level(&x.event))));
             }
+            if let (None, Some(Early { read_first: false, text })) = (&others, &early) {
+                fact.push_str(&format!("; {text}"));
+            }
             chain.facts.push(fact);
         }
         chain
+    }
+
+    /// When one access of a race reads and the other writes, and the reading work-item went on
+    /// after reading another work-item's write that came before the writing access (a lock
+    /// released, a flag raised or a count completed too early), that signal in words: it
+    /// cannot announce a write made after it. `read_first`: the read even came before the
+    /// write, so it read the value from before it.
+    fn early_signal(&self, first: usize, second: usize, a: &Event, b: &Event, groups_differ: bool) -> Option<Early> {
+        let read_only = |i: usize, e: &Event| self.reads(i, e) && !self.writes(i, e);
+        let (ri, r, wi, w, read_first) = if read_only(second, b) && self.writes(first, a) {
+            (second, b, first, a, false)
+        } else if read_only(first, a) && self.writes(second, b) {
+            (first, a, second, b, true)
+        } else {
+            return None;
+        };
+        let signal = self.last_signal(r.work_item, ri)?;
+        if signal.write_index >= wi {
+            return None;
+        }
+        let who = |e: &Event| format!("work-item {}", self.id(e)[0]);
+        let (y, s) = (&signal.read, &signal.write);
+        let via = match &signal.hop {
+            None => format!("reading {} at line {}", self.name(y), self.line(y)),
+            Some(arrival) => {
+                format!("the barrier at line {}, which {} passed after reading {} at line {}", self.line(arrival), who(y), self.name(y), self.line(y))
+            }
+        };
+        let text = if read_first {
+            format!(
+                "{} read {} at line {} (step {}) before {} wrote it at line {} (step {}): it went on after {via}, written by {} at line {} (step {}), earlier than that write, so what it read cannot announce the write (a release at {} scope by {} after its write, read by an acquire of {} before line {}, would); nor is the write ordered after the read",
+                who(r),
+                self.name(r),
+                self.line(r),
+                r.step,
+                who(w),
+                self.line(w),
+                w.step,
+                who(s),
+                self.line(s),
+                s.step,
+                if groups_differ { "device" } else { "work-group or device" },
+                who(w),
+                who(r),
+                self.line(r)
+            )
+        } else {
+            format!(
+                "{} went on after {via}, written by {} at line {} (step {}), earlier than the access of {} at line {} (step {}), so what it read cannot announce that access",
+                who(r),
+                who(s),
+                self.line(s),
+                s.step,
+                who(w),
+                self.line(w),
+                w.step
+            )
+        };
+        Some(Early { read_first, text })
+    }
+
+    /// The latest atomic read before log index `at`, by work-item `wi` or by a member of its
+    /// work-group at the barrier it last passed, that read another work-item's write: what
+    /// let `wi` go on.
+    fn last_signal(&self, wi: u32, at: usize) -> Option<Signal> {
+        let lo = at.saturating_sub(WINDOW);
+        let latest = |who: u32, to: usize| {
+            self.actions(who, lo, to, true)
+                .into_iter()
+                .rev()
+                .filter(|x| x.event.kind == EventKind::Atomic && self.reads(x.index, &x.event))
+                .find_map(|x| self.read_from(x.index, &x.event).filter(|(_, w)| w.work_item != who).map(|(i, w)| (x, i, w)))
+        };
+        let mut best: Option<Signal> = latest(wi, at).map(|(x, i, w)| Signal { read_index: x.index, read: x.event, write_index: i, write: w, hop: None });
+        let arrival =
+            (lo..at).rev().find_map(|i| self.s.machine().log.get(i).filter(|e| e.work_item == wi && e.kind == EventKind::BarrierArrive).map(|e| (i, e)));
+        if let Some((ai, xq)) = arrival {
+            for (jm, m) in self.mates(ai, wi, self.group(wi)) {
+                if let Some((x, i, w)) = latest(m.work_item, jm) {
+                    if best.as_ref().is_none_or(|b| x.index > b.read_index) {
+                        best = Some(Signal { read_index: x.index, read: x.event, write_index: i, write: w, hop: Some(xq) });
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Whether the run's barriers are PTX's named barriers (a PTX litmus test's `bar`), whose
