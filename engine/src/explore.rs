@@ -358,9 +358,6 @@ struct Tally {
 }
 
 impl Tally {
-    /// Counts a finished run; `replay` gives its schedule and decisions, asked for only when
-    /// the run shows a new outcome or finding.
-    /// The run's trace is in `foata`.
     /// An outcome's replay is its first execution, unless that one read an older write (and
     /// so carries an explanation of why it may) or made a promise, and this later one,
     /// `session`, reached the same outcome without either, as an interleaving: then this one
@@ -377,6 +374,9 @@ impl Tally {
         (o.seed, o.schedule, o.choices, o.explanation) = (seed, schedule, choices, None);
     }
 
+    /// Counts a finished run; `replay` gives its schedule and decisions, asked for only when
+    /// the run shows a new outcome or finding, or a better replay of a known outcome.
+    /// The run's trace is in `foata`.
     fn add(&mut self, session: &Session, seed: u64, replay: impl Fn() -> Option<(Vec<u32>, Vec<u32>)>) {
         self.runs += 1;
         let class = self.foata.hash();

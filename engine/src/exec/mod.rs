@@ -523,9 +523,9 @@ impl Machine {
             None => solo.insert(Box::new(self.clone())),
         };
         // The solo run collects its stores straight into `found`'s vector.
-        solo.weak.certifying = Some(crate::weak::Certify { agent, stores: std::mem::take(found), stopped: false, start: self.step, fenced: None });
+        solo.weak.certifying = Some(crate::weak::Certify { agent, stores: std::mem::take(found), start: self.step, fenced: None });
         for _ in 0..SOLO_STEPS {
-            if solo.items[wi].status != Status::Ready || solo.runaway.is_some() || solo.weak.certifying.as_ref().is_none_or(|c| c.stopped) {
+            if solo.items[wi].status != Status::Ready || solo.runaway.is_some() || solo.weak.certifying.is_none() {
                 break;
             }
             solo.step += 1;
@@ -552,13 +552,24 @@ impl Machine {
     /// Whether memory holds the `size` bytes at `key` (space, owning group, allocation,
     /// offset).
     fn holds(&self, key: crate::weak::LocKey, size: u8) -> bool {
-        let (space, owner, alloc, offset) = key;
-        let pool = match space {
-            s if s == Space::Local as u8 => self.groups.get(owner as usize).map(|g| &g.local),
-            s if s == Space::Global as u8 => Some(&self.global),
-            _ => None,
-        };
-        pool.and_then(|p| p.get(alloc as usize)).is_some_and(|a| offset.checked_add(size as u64).is_some_and(|end| end <= a.bytes.len() as u64))
+        let offset = key.3;
+        self.allocation(key).is_some_and(|a| offset.checked_add(size as u64).is_some_and(|end| end <= a.bytes.len() as u64))
+    }
+
+    /// The allocation a relaxed-model location key (space, owning group, allocation, offset)
+    /// names, if memory holds one: as the next two functions read it.
+    fn allocation(&self, key: crate::weak::LocKey) -> Option<&Alloc> {
+        match local_owner(key)? {
+            Some(g) => self.groups.get(g)?.local.get(key.2 as usize),
+            None => self.global.get(key.2 as usize),
+        }
+    }
+
+    fn allocation_mut(&mut self, key: crate::weak::LocKey) -> Option<&mut Alloc> {
+        match local_owner(key)? {
+            Some(g) => self.groups.get_mut(g)?.local.get_mut(key.2 as usize),
+            None => self.global.get_mut(key.2 as usize),
+        }
     }
 
     /// Work-item `agent` promises one of `candidates`, its candidate writes in the current
@@ -572,13 +583,8 @@ impl Machine {
         let k = if n > 1 { weak.decide(n, &mut || rng.below(n as u64) as u32) } else { 0 };
         let candidate = candidates[k as usize];
         let crate::weak::Candidate { key, size, value, level, release, .. } = candidate;
-        let (space, owner, alloc, offset) = key;
-        let pool = match space {
-            s if s == Space::Local as u8 => self.groups.get_mut(owner as usize).map(|g| &mut g.local),
-            s if s == Space::Global as u8 => Some(&mut self.global),
-            _ => None,
-        };
-        let Some(a) = pool.and_then(|p| p.get_mut(alloc as usize)) else { return false };
+        let (space, _, alloc, offset) = key;
+        let Some(a) = self.allocation_mut(key) else { return false };
         let (at, len) = (offset as usize, size as usize);
         let Some(bytes) = a.bytes.get_mut(at..at + len) else { return false };
         let elem = if size == 8 { crate::scenario::ElemType::ULong } else { crate::scenario::ElemType::UInt };
@@ -1141,6 +1147,17 @@ impl Machine {
     pub fn heap_free(&mut self, p: u64) -> bool {
         let Some((alloc, blocks)) = self.heap.as_mut() else { return false };
         crate::ir::ptr::alloc(p) == *alloc && blocks.remove(&crate::ir::ptr::offset(p)).is_some()
+    }
+}
+
+/// The memory a relaxed-model location key's space names: `Some(Some(group))` for local
+/// memory of that group, `Some(None)` for global memory, `None` for neither (a named
+/// barrier's arrival words, which no allocation holds).
+fn local_owner(key: crate::weak::LocKey) -> Option<Option<usize>> {
+    match key.0 {
+        s if s == Space::Local as u8 => Some(Some(key.1 as usize)),
+        s if s == Space::Global as u8 => Some(None),
+        _ => None,
     }
 }
 

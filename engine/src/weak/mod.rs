@@ -732,7 +732,7 @@ impl Weak {
         let group = self.agent_group[agent as usize];
         let device = self.agent_device[agent as usize];
         let promisable = !ord.sc();
-        if let Some(c) = self.certifying.as_mut().filter(|c| c.agent == agent && !c.stopped) {
+        if let Some(c) = self.certifying.as_mut().filter(|c| c.agent == agent) {
             // An update can be promised only after a write that exists when the solo run
             // starts: one the solo run itself made is not there to follow yet.
             let h = &self.histories[id as usize];

@@ -50,11 +50,10 @@ pub struct Candidate {
 #[derive(Clone, Debug, Default)]
 pub struct Certify {
     pub agent: u32,
-    /// Atomic stores and read-modify-writes that are not sequentially consistent, in
-    /// order, with their scope level and whether they release: each may be promised.
+    /// Stores (plain ones too) and read-modify-writes that are not sequentially
+    /// consistent, in order, with their scope level and whether they release: each may be
+    /// promised.
     pub stores: Vec<Candidate>,
-    /// The agent reached a sequentially consistent write: nothing after it may be promised.
-    pub stopped: bool,
     /// The machine's step when the solo run started: a read-modify-write that reads a write
     /// made after it (by the solo run) cannot be promised, as that write does not exist yet.
     pub start: u64,
