@@ -251,10 +251,11 @@ fn wasm_bench(root: &Path) -> Result<Vec<String>, String> {
     let found = crate::setup::ensure(&[Tool::WasmTarget, Tool::WasmBindgen, Tool::Chromium])?;
     let chromedriver = found.chromedriver.ok_or("chromedriver was not found")?;
     let mut command = cargo(root, &["test", "--release", "-p", "interleave-engine", "--target", crate::setup::WASM_TARGET]);
-    command
-        .args(["--features", "wasm-bench", "--test", "wasm_bench", "--test", "wasm_memory", "--", "--nocapture"])
-        .env("CHROMEDRIVER", chromedriver)
-        .env("WASM_BINDGEN_TEST_TIMEOUT", "900");
+    command.args(["--features", "wasm-bench"]);
+    for name in crate::test::ENGINE_WASM_BENCHES {
+        command.args(["--test", name]);
+    }
+    command.args(["--", "--nocapture"]).env("CHROMEDRIVER", chromedriver).env("WASM_BINDGEN_TEST_TIMEOUT", "900");
     tagged_output(&mut command, "wasm-bench ")
 }
 

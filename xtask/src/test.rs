@@ -10,12 +10,16 @@
 //!    when `../shared/corpus` exists beside the checkout, so a clone without it still passes.
 //!    It measures and does not gate, except that an engine panic fails it: user input must
 //!    never panic the engine.
-//! 4. A build of the engine for `wasm32-unknown-unknown`, which catches code that only compiles
-//!    natively before the slower browser stages.
-//! 5. The wasm-bindgen tests of the engine and of the app, in headless Chromium (the test runner
-//!    reads each crate's `webdriver.json` for Chromium's flags).
-//! 6. A release build of the app with Trunk, into `dist/`.
-//! 7. The end-to-end test, which serves `dist/` and drives it in Chromium.
+//! 4. The wasm-bindgen tests of the engine and of the app, in headless Chromium (the test runner
+//!    reads each crate's `webdriver.json` for Chromium's flags). Of the engine's test files only
+//!    those in [`ENGINE_WASM_TESTS`] are built: every other one is native only, and building it
+//!    for wasm only to find no test in it took about half of this stage.
+//! 5. A release build of the app with Trunk, into `dist/`.
+//! 6. The end-to-end test, which serves `dist/` and drives it in Chromium.
+//!
+//! Code that compiles natively but not for wasm fails the tidy stage already (clippy checks the
+//! engine and the app for `wasm32-unknown-unknown`), so no stage builds the engine for wasm
+//! on its own.
 //!
 //! The runners' own summaries are the last thing printed, so a log shows at a glance which
 //! tests ran and how they ended; this task adds only a header per stage and one final line.
@@ -27,6 +31,18 @@ use std::process::Command;
 
 /// Gives slow machines time to compile wasm in the browser; an explicit setting wins.
 const WASM_BINDGEN_TEST_TIMEOUT_SECS: &str = "300";
+
+/// The packages whose native tests the second stage runs, in one `cargo test`.
+const NATIVE_PACKAGES: &[&str] = &["interleave-engine", "interleave-cli", "interleave-tests", "interleave-app", "xtask"];
+
+/// The engine's test files that hold browser tests (`#[wasm_bindgen_test]`) run by this task.
+/// `wasm_bench.rs` and `wasm_memory.rs` hold browser tests too, but they are benchmarks, behind
+/// the `wasm-bench` feature, and `cargo xtask bench` runs them; a unit test below keeps this
+/// list complete.
+pub const ENGINE_WASM_TESTS: &[&str] = &["wasm"];
+
+/// The engine's browser benchmarks, which `cargo xtask bench` runs instead.
+pub const ENGINE_WASM_BENCHES: &[&str] = &["wasm_bench", "wasm_memory"];
 
 struct Stage {
     title: &'static str,
@@ -58,8 +74,9 @@ pub fn run() -> Result<(), String> {
         command.current_dir(&root).args(args);
         command
     };
-    let wasm_test = |package: &str| {
+    let wasm_test = |package: &str, targets: &[&str]| {
         let mut command = cargo(&["test", "-p", package, "--target", setup::WASM_TARGET]);
+        command.args(targets);
         command.env("CHROMEDRIVER", &chromedriver);
         if std::env::var_os("WASM_BINDGEN_TEST_TIMEOUT").is_none() {
             command.env("WASM_BINDGEN_TEST_TIMEOUT", WASM_BINDGEN_TEST_TIMEOUT_SECS);
@@ -80,6 +97,9 @@ pub fn run() -> Result<(), String> {
         // Not `--all-targets`: the engine's benchmarks are native only.
         clippy(&["-p", "interleave-engine", "--target", setup::WASM_TARGET, "--lib", "--tests", "--features", "wasm-bench"]),
     ];
+    let mut native_tests = cargo(&["test"]);
+    native_tests.args(NATIVE_PACKAGES.iter().flat_map(|p| ["-p", p]));
+    let engine_wasm_tests: Vec<&str> = ENGINE_WASM_TESTS.iter().flat_map(|name| ["--test", name]).collect();
     let mut e2e = cargo(&["test", "-p", "interleave-tests", "--features", "e2e", "--test", "e2e"]);
     e2e.env("INTERLEAVE_DIST", &dist).env("CHROMEDRIVER", &chromedriver).env("CHROMIUM", &chromium);
 
@@ -94,29 +114,12 @@ pub fn run() -> Result<(), String> {
                  an item, allow it at that item with a comment saying why",
             ),
         },
+        Stage { title: "native tests", work: Work::Commands(vec![native_tests]), hint: None },
         Stage {
-            title: "native tests",
-            work: Work::Commands(vec![cargo(&[
-                "test",
-                "-p",
-                "interleave-engine",
-                "-p",
-                "interleave-cli",
-                "-p",
-                "interleave-tests",
-                "-p",
-                "interleave-app",
-                "-p",
-                "xtask",
-            ])]),
+            title: "wasm tests in headless Chromium",
+            work: Work::Commands(vec![wasm_test("interleave-engine", &engine_wasm_tests), wasm_test("interleave-app", &[])]),
             hint: None,
         },
-        Stage {
-            title: "engine builds for wasm",
-            work: Work::Commands(vec![cargo(&["build", "-p", "interleave-engine", "--target", setup::WASM_TARGET])]),
-            hint: None,
-        },
-        Stage { title: "wasm tests in headless Chromium", work: Work::Commands(vec![wasm_test("interleave-engine"), wasm_test("interleave-app")]), hint: None },
         Stage { title: "release build of the app (Trunk)", work: Work::Commands(vec![trunk_build(&root)]), hint: None },
         Stage { title: "end-to-end test in Chromium", work: Work::Commands(vec![e2e]), hint: None },
     ];
@@ -157,4 +160,28 @@ pub fn trunk_build(root: &Path) -> Command {
     let mut command = Command::new("trunk");
     command.current_dir(root).args(["build", "--release", "--offline"]);
     command
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ENGINE_WASM_BENCHES, ENGINE_WASM_TESTS};
+
+    /// Every engine test file with a browser test is either run by the wasm stage or is one of
+    /// the benchmarks `cargo xtask bench` runs, so no browser test is left out of both.
+    #[test]
+    fn every_engine_browser_test_file_is_run_somewhere() {
+        let dir = crate::workspace_root().join("engine/tests");
+        let mut with_browser_tests = Vec::new();
+        for entry in std::fs::read_dir(&dir).expect("engine/tests exists") {
+            let path = entry.expect("a directory entry").path();
+            let text = if path.extension().is_some_and(|x| x == "rs") { std::fs::read_to_string(&path).expect("a test file") } else { continue };
+            if text.contains("#[wasm_bindgen_test]") {
+                with_browser_tests.push(path.file_stem().and_then(|s| s.to_str()).expect("a file name").to_string());
+            }
+        }
+        with_browser_tests.sort();
+        let mut listed: Vec<String> = ENGINE_WASM_TESTS.iter().chain(ENGINE_WASM_BENCHES).map(|s| s.to_string()).collect();
+        listed.sort();
+        assert_eq!(with_browser_tests, listed, "engine test files with browser tests, against ENGINE_WASM_TESTS and ENGINE_WASM_BENCHES");
+    }
 }
