@@ -9,15 +9,23 @@
 //! needed only where atomics, fences, warps or async copies connect them, so both maps are
 //! sparse sorted vectors.
 
+use std::rc::Rc;
+
 /// A sparse vector clock with barrier counts.
 ///
 /// Most agents of a large launch never learn anything (a vector add has no synchronisation at
-/// all), so an empty clock is a null pointer: the two lists live behind one box that is made
-/// on the first thing learned. An agent's four clocks then cost four words until it
-/// synchronises.
+/// all), so an empty clock is a null pointer: the two lists live behind one shared pointer
+/// that is made on the first thing learned. An agent's four clocks then cost four words until
+/// it synchronises.
+///
+/// The lists are shared between clocks that know the same and copied on the first write to
+/// one of them (`Rc::make_mut`). Synchronisation makes many agents know exactly the same
+/// thing: after a barrier every member, and in a lockstep warp every lane after every
+/// instruction. Sharing makes handing that knowledge to each of them, and comparing two clocks
+/// that share it, cost nothing per entry; it also makes forking a machine copy no list.
 #[derive(Debug, Default)]
 pub struct Knowledge {
-    lists: Option<Box<Lists>>,
+    lists: Option<Rc<Lists>>,
 }
 
 /// The lists of a clock that knows something.
@@ -34,31 +42,15 @@ struct Lists {
 
 impl Clone for Knowledge {
     fn clone(&self) -> Knowledge {
-        // An emptied clock (kept boxed for its allocations) clones to the null one.
+        // An emptied clock (its lists kept for their allocations) clones to the null one.
         Knowledge { lists: if self.is_empty() { None } else { self.lists.clone() } }
-    }
-
-    /// Copies into this clock's own vectors, so that restoring a machine does not allocate.
-    /// What a launched machine's agents know is empty, and an empty clock is copied inline.
-    fn clone_from(&mut self, source: &Knowledge) {
-        match (&mut self.lists, &source.lists) {
-            (Some(mine), Some(theirs)) => {
-                mine.items.clone_from(&theirs.items);
-                mine.groups.clone_from(&theirs.groups);
-            }
-            (Some(mine), None) => {
-                mine.items.clear();
-                mine.groups.clear();
-            }
-            (None, _) => *self = source.clone(),
-        }
     }
 }
 
 /// Two clocks are equal when they know the same, however their storage came about.
 impl PartialEq for Knowledge {
     fn eq(&self, other: &Knowledge) -> bool {
-        self.items() == other.items() && self.groups() == other.groups()
+        self.shares(other) || self.items() == other.items() && self.groups() == other.groups()
     }
 }
 
@@ -73,8 +65,9 @@ impl Knowledge {
         self.lists.as_ref().map_or(&[], |l| &l.groups)
     }
 
+    /// The lists to change: this clock's own, copied first if another clock shares them.
     fn lists_mut(&mut self) -> &mut Lists {
-        self.lists.get_or_insert_with(Default::default)
+        Rc::make_mut(self.lists.get_or_insert_with(Default::default))
     }
 
     /// The last event of `agent` known to happen before (0: none).
@@ -119,73 +112,66 @@ impl Knowledge {
         if other.is_empty() || self == other {
             return;
         }
+        if self.is_empty() {
+            // Knowing nothing, it comes to know exactly what `other` knows: share it.
+            *self = other.clone();
+            return;
+        }
         let (theirs_items, theirs_groups) = (other.items(), other.groups());
         let mine = self.lists_mut();
-        if !update_in_place(&mut mine.items, theirs_items, u32::max) {
-            mine.items = merge(&mine.items, theirs_items, u32::max);
-        }
-        if !update_in_place(&mut mine.groups, theirs_groups, u32::max) {
-            mine.groups = merge(&mine.groups, theirs_groups, u32::max);
-        }
+        merge_into(&mut mine.items, theirs_items, u32::max);
+        merge_into(&mut mine.groups, theirs_groups, u32::max);
     }
 
     pub fn is_empty(&self) -> bool {
         self.items().is_empty() && self.groups().is_empty()
     }
+
+    /// Whether the two clocks share their lists (and so know the same), which takes no
+    /// comparison of entries.
+    pub fn shares(&self, other: &Knowledge) -> bool {
+        matches!((&self.lists, &other.lists), (Some(mine), Some(theirs)) if Rc::ptr_eq(mine, theirs))
+    }
 }
 
-/// Combines `b` into `a` where every key of `b` is already in `a`; `false` (and `a`
-/// unchanged) when one is not.
-fn update_in_place<V: Copy>(a: &mut [(u32, V)], b: &[(u32, V)], combine: impl Fn(V, V) -> V) -> bool {
-    if b.len() > a.len() {
-        return false;
-    }
-    // Both are sorted, so one forward pass finds every key or shows one missing.
-    let mut positions = [0usize; 16];
-    if b.len() > positions.len() {
-        return false;
-    }
-    let mut i = 0;
-    for (k, &(key, _)) in b.iter().enumerate() {
-        while i < a.len() && a[i].0 < key {
+/// Merges `b` into `a`, both sorted by key, combining the values of equal keys, in `a`'s own
+/// storage. The merged list is filled from its end, so no entry of `a` is overwritten before
+/// it is read, and nothing is allocated once `a` has room.
+fn merge_into<V: Copy>(a: &mut Vec<(u32, V)>, b: &[(u32, V)], combine: impl Fn(V, V) -> V) {
+    let Some(&filler) = b.first() else { return };
+    // The merged length: every key of `a`, and those of `b` that `a` lacks.
+    let (mut i, mut j, mut extra) = (0, 0, 0);
+    while j < b.len() {
+        if i < a.len() && a[i].0 < b[j].0 {
             i += 1;
-        }
-        if i == a.len() || a[i].0 != key {
-            return false;
-        }
-        positions[k] = i;
-    }
-    for (k, &(_, v)) in b.iter().enumerate() {
-        let slot = &mut a[positions[k]].1;
-        *slot = combine(*slot, v);
-    }
-    true
-}
-
-/// Merges two vectors sorted by key, combining the values of equal keys.
-fn merge<V: Copy>(a: &[(u32, V)], b: &[(u32, V)], combine: impl Fn(V, V) -> V) -> Vec<(u32, V)> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].0.cmp(&b[j].0) {
-            std::cmp::Ordering::Less => {
-                out.push(a[i]);
+        } else {
+            if i == a.len() || a[i].0 != b[j].0 {
+                extra += 1;
+            } else {
                 i += 1;
             }
-            std::cmp::Ordering::Greater => {
-                out.push(b[j]);
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                out.push((a[i].0, combine(a[i].1, b[j].1)));
-                i += 1;
-                j += 1;
-            }
+            j += 1;
         }
     }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
+    let old = a.len();
+    a.resize(old + extra, filler);
+    let (mut i, mut j, mut k) = (old, b.len(), old + extra);
+    while j > 0 {
+        k -= 1;
+        if i > 0 && a[i - 1].0 > b[j - 1].0 {
+            a[k] = a[i - 1];
+            i -= 1;
+        } else if i > 0 && a[i - 1].0 == b[j - 1].0 {
+            a[k] = (b[j - 1].0, combine(a[i - 1].1, b[j - 1].1));
+            i -= 1;
+            j -= 1;
+        } else {
+            a[k] = b[j - 1];
+            j -= 1;
+        }
+    }
+    // What is left of `a` (keys below all of `b`'s) is already where it belongs.
+    debug_assert_eq!(i, k);
 }
 
 #[cfg(test)]
@@ -281,6 +267,9 @@ mod laws {
         fn join_is_idempotent_and_an_upper_bound(a in knowledge(), b in knowledge()) {
             prop_assert_eq!(join(&a, &a), a.clone());
             let j = join(&a, &b);
+            // Lookups search the lists, so a join must keep each strictly sorted by key.
+            prop_assert!(j.items().windows(2).all(|w| w[0].0 < w[1].0), "{:?}", j.items());
+            prop_assert!(j.groups().windows(2).all(|w| w[0].0 < w[1].0), "{:?}", j.groups());
             for agent in 0..12 {
                 prop_assert_eq!(j.item(agent), a.item(agent).max(b.item(agent)));
             }

@@ -961,10 +961,14 @@ impl Races {
                 continue;
             }
             let mut joined = Knowledge::default();
+            // The clock joined last: the lanes of a warp often share theirs, and joining it
+            // again would compare every entry to learn nothing.
+            let mut last = Knowledge::default();
             for &(m, f) in members {
                 let know = &self.know.get(m as usize)[space];
-                if f & bit != 0 && !know.is_empty() {
+                if f & bit != 0 && !know.is_empty() && !know.shares(&last) {
                     joined.join(know);
+                    last = know.clone();
                 }
             }
             // Nobody that fenced this memory knew anything of it: there is nothing to share.
@@ -1008,9 +1012,13 @@ impl Races {
         }
         // CUDA's `__syncwarp` orders all memory the lanes access, shared memory included.
         for space in 0..SPACES {
+            // What the lanes knew first, then their own steps: after a sync every lane
+            // shares one clock, so the joins find it equal and copy nothing.
             let mut joined = Knowledge::default();
             for &m in members {
                 joined.join(&self.know.get(m as usize)[space]);
+            }
+            for &m in members {
                 joined.learn_item(m, self.clock[m as usize]);
             }
             for &m in members {
