@@ -81,7 +81,7 @@ impl Figures {
     }
 
     /// Adds the `NAME KEY=VALUE...` lines of `stage`.
-    fn add_lines(&mut self, stage: &str, lines: &[String]) {
+    pub fn add_lines(&mut self, stage: &str, lines: &[String]) {
         for line in lines {
             let mut words = line.split_whitespace();
             let Some(name) = words.next() else { continue };

@@ -161,6 +161,24 @@ pub fn section(f: &Figures, machine: &str) -> String {
         ]);
     }
 
+    // 2. Every scheduler on the reduction, against the random one.
+    let times: Vec<(&str, Option<f64>)> =
+        crate::bench_sim::SCHEDULER_NAMES.iter().map(|&s| (s, f.get("sim", "schedulers_reduce_65536", &format!("{}_ms", s.replace('-', "_"))))).collect();
+    let random = times.iter().find(|(s, _)| *s == "random").and_then(|(_, t)| *t);
+    let slowest = times.iter().filter_map(|&(s, t)| Some((s, t? / random?))).max_by(|a, b| a.1.total_cmp(&b.1));
+    rows.push([
+        "2. `reduce_65536.sim` under each scheduler (`interleave run --sched`), wall time".into(),
+        if times.iter().all(|(_, t)| t.is_none()) {
+            NONE.into()
+        } else {
+            times.iter().map(|(s, t)| format!("{s} {}", t.map(ms).unwrap_or_else(|| NONE.into()))).collect::<Vec<_>>().join(", ")
+        },
+        NONE.into(),
+        NONE.into(),
+        or_none(slowest.map(|(s, r)| format!("slowest ({s})/random {r:.2}x"))),
+        format!("every scheduler within 2x of random: {}", at_most(slowest.map(|(_, r)| r), 2.0)),
+    ]);
+
     // 3. A million work-items.
     let launch_native = f.get("memory", "launch_1m", "peak_bytes");
     let launch_wasm = f.get("wasm", "launch_1m", "wasm_memory_bytes");
@@ -394,7 +412,18 @@ mod tests {
     fn every_row_is_in_the_table_even_with_nothing_measured() {
         let out = section(&Figures::default(), "Measured here.");
         let rows = out.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| workload") && !l.starts_with("| benchmark")).count();
-        assert_eq!(rows, 19, "{out}");
+        assert_eq!(rows, 20, "{out}");
         assert!(out.contains("Measured here."));
+    }
+
+    #[test]
+    fn the_scheduler_row_names_the_slowest_against_random() {
+        let mut f = Figures::default();
+        f.add_lines("sim", &["schedulers_reduce_65536 random_ms=900 round_robin_ms=300 pct_ms=350 run_to_block_ms=200 lockstep_ms=1900".to_string()]);
+        let out = section(&f, "");
+        let row = out.lines().find(|l| l.contains("under each scheduler")).expect("the scheduler row");
+        assert!(row.contains("random 900 ms, round-robin 300 ms, pct 350 ms, run-to-block 200 ms, lockstep 1.90 s"), "{row}");
+        assert!(row.contains("slowest (lockstep)/random 2.11x"), "{row}");
+        assert!(row.contains("within 2x of random: **missed** (1.06x over)"), "{row}");
     }
 }

@@ -14,6 +14,13 @@ use std::time::Instant;
 /// The `.sim` workloads and how many times each is run (the fastest run counts).
 const WORKLOADS: &[(&str, &str, u32)] = &[("reduce_65536", "reduce_65536.sim", 3), ("vector_add_1m", "vector_add_1m.sim", 1)];
 
+/// The schedulers timed on the reduction, each against the random one (the default). The
+/// manual scheduler is not among them: it replays a schedule given to it and chooses nothing.
+pub const SCHEDULER_NAMES: &[&str] = &["random", "round-robin", "pct", "run-to-block", "lockstep"];
+
+/// The workload the schedulers are compared on, and how many times each runs.
+const SCHEDULER_WORKLOAD: (&str, &str, u32) = ("reduce_65536", "reduce_65536.sim", 3);
+
 /// Enough steps for the vector add (about four per work-item).
 const MAX_STEPS: &str = "10000000";
 
@@ -72,7 +79,26 @@ fn compare_with(oclgrind: &Path, interleave: &Path, dir: &Path) -> Result<Vec<St
         println!("sim {line}");
         lines.push(line);
     }
+    lines.push(schedulers(interleave, dir)?);
     Ok(lines)
+}
+
+/// Times [`SCHEDULER_WORKLOAD`] under each of [`SCHEDULER_NAMES`] (the fastest of its runs) and
+/// returns `schedulers NAME_ms=...` with each scheduler's name in snake case.
+fn schedulers(interleave: &Path, dir: &Path) -> Result<String, String> {
+    let (name, file, runs) = SCHEDULER_WORKLOAD;
+    let mut line = format!("schedulers_{name}");
+    for scheduler in SCHEDULER_NAMES {
+        let mut best = f64::INFINITY;
+        for _ in 0..runs {
+            let mut command = Command::new(interleave);
+            command.current_dir(dir).args(["run", file, "--sched", scheduler, "--max-steps", MAX_STEPS, "--max-history-events", MAX_HISTORY_EVENTS]);
+            best = best.min(timed(&mut command)?.0);
+        }
+        line.push_str(&format!(" {}_ms={best:.0}", scheduler.replace('-', "_")));
+    }
+    println!("sim {line}");
+    Ok(line)
 }
 
 /// Runs `command` to its end and returns the milliseconds it took and its standard output.
