@@ -56,20 +56,6 @@ fn finding_kinds(output: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// Compares `actual` with the file `expect`, or rewrites it under `UPDATE_EXPECT=1`. A
-/// missing file is a failure, not an empty expectation.
-fn check(actual: &str, expect: &Path) -> Result<(), String> {
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(expect, actual).map_err(|e| e.to_string())?;
-        return Ok(());
-    }
-    let expected = std::fs::read_to_string(expect).map_err(|e| format!("{}: {e} (run with UPDATE_EXPECT=1 to write it)", expect.display()))?;
-    if expected == actual {
-        return Ok(());
-    }
-    Err(format!("{} differs (run with UPDATE_EXPECT=1 to accept):\n--- expected\n{expected}\n--- actual\n{actual}", expect.display()))
-}
-
 /// The file names in `static/examples` (not its subfolders) that end in `suffix`.
 fn files_ending(suffix: &str) -> BTreeSet<String> {
     std::fs::read_dir(examples())
@@ -90,7 +76,7 @@ fn every_gallery_example_gives_its_expected_findings_and_outcomes() {
             let args = variant.arguments(&format!("static/examples/{}", variant.scenario));
             let actual = observe(&args);
             let expect = examples().join(variant.scenario.replace(".toml", ".expected"));
-            if let Err(message) = check(&actual, &expect) {
+            if let Err(message) = interleave_expect::check(&actual, &expect) {
                 failures.push(message);
             }
             let wanted: BTreeSet<String> = variant.findings.iter().map(|kind| kind.as_str().to_string()).collect();

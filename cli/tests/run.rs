@@ -46,19 +46,6 @@ fn observe(subcommand: &str, relative: &str) -> String {
     )
 }
 
-/// Compares `actual` with the file `expect`, or rewrites it under `UPDATE_EXPECT=1`.
-fn check(actual: &str, expect: &Path) -> Result<(), String> {
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(expect, actual).map_err(|e| e.to_string())?;
-        return Ok(());
-    }
-    let expected = std::fs::read_to_string(expect).unwrap_or_default();
-    if expected == actual {
-        return Ok(());
-    }
-    Err(format!("{} differs (run with UPDATE_EXPECT=1 to accept):\n--- expected\n{expected}\n--- actual\n{actual}", expect.display()))
-}
-
 /// Checks every input of `tests/data/SUBCOMMAND`; there must be at least `min` of them.
 fn check_dir(subcommand: &str, min: usize) {
     check_dir_with(subcommand, subcommand, min)
@@ -80,7 +67,7 @@ fn check_dir_with(folder: &str, subcommand: &str, min: usize) {
         .filter_map(|path| {
             let name = path.file_name()?.to_str()?;
             let actual = observe(subcommand, &format!("tests/data/{folder}/{name}"));
-            check(&actual, &path.with_extension("expected")).err()
+            interleave_expect::check(&actual, &path.with_extension("expected")).err()
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), inputs.len(), failures.join("\n"));

@@ -117,7 +117,8 @@ fn generated_kernels_compile_and_run_within_their_limits() {
 }
 
 /// Runs one fuzz input as the target `target` does (`fuzz/fuzz_targets/<target>.rs`, with the
-/// same bounds) and describes how it ended.
+/// same bounds) and describes how it ended. Native only, like the test that uses it.
+#[cfg(not(target_arch = "wasm32"))]
 fn fuzz_outcome(target: &str, data: &[u8]) -> String {
     let Ok(text) = std::str::from_utf8(data) else {
         return "not UTF-8: skipped, as the target does\n".into();
@@ -161,20 +162,8 @@ fn fuzz_outcome(target: &str, data: &[u8]) -> String {
     }
 }
 
-/// Compares `actual` with the file `expect`, or rewrites it under `UPDATE_EXPECT=1`.
-fn check(actual: &str, expect: &std::path::Path) -> Result<(), String> {
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(expect, actual).map_err(|e| e.to_string())?;
-        return Ok(());
-    }
-    let expected = std::fs::read_to_string(expect).unwrap_or_default();
-    if expected == actual {
-        Ok(())
-    } else {
-        Err(format!("{}: expected {expected:?}, got {actual:?} (UPDATE_EXPECT=1 accepts)", expect.display()))
-    }
-}
-
+/// Native only: the saved inputs and their expected outcomes are read from disk.
+#[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn inputs_the_fuzzers_found_end_as_recorded() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/robustness");
@@ -189,7 +178,7 @@ fn inputs_the_fuzzers_found_end_as_recorded() {
             // A hang would show as a test that never ends; the expected outcome records the
             // limit finding that stops such an input, which is what bounds it.
             let outcome = fuzz_outcome(target, &data);
-            if let Err(e) = check(&outcome, &input.with_extension("expected")) {
+            if let Err(e) = interleave_expect::check(&outcome, &input.with_extension("expected")) {
                 failures.push(e);
             }
             checked += 1;

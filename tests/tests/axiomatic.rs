@@ -25,7 +25,7 @@
 //! [`KNOWN`] that no longer disagrees.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use interleave_engine::explore::{explore_with, Config};
 use interleave_engine::report::FindingKind;
@@ -232,26 +232,13 @@ fn report(title: &str, cases: &[(String, String, Test, bool)], summary: &str) ->
     (out, problems)
 }
 
-/// Compares `actual` with the file `expect`, or rewrites it under `UPDATE_EXPECT=1`.
-fn check_expected(actual: &str, expect: &Path) -> Result<(), String> {
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(expect, actual).map_err(|e| format!("{}: {e}", expect.display()))?;
-        return Ok(());
-    }
-    let expected = std::fs::read_to_string(expect).unwrap_or_default();
-    if expected == actual {
-        return Ok(());
-    }
-    Err(format!("{} differs (run with UPDATE_EXPECT=1 to accept):\n--- expected\n{expected}\n--- actual\n{actual}", expect.display()))
-}
-
 fn expected_file(name: &str) -> PathBuf {
     workspace().join("tests/data/axiomatic").join(name)
 }
 
 fn finish(report: (String, Vec<String>), file: &str) {
     let (actual, mut problems) = report;
-    if let Err(e) = check_expected(&actual, &expected_file(file)) {
+    if let Err(e) = interleave_expect::check(&actual, &expected_file(file)) {
         problems.push(e);
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -4,8 +4,9 @@
 //!    `-D warnings` (settings in `clippy.toml`) on every target of the workspace natively, and
 //!    for `wasm32-unknown-unknown` on the app (whose browser tests exist only there) and on the
 //!    engine's library and tests (its wasm tests and benchmarks). A warning fails the stage.
-//! 2. Native tests of the engine, the CLI, the test-support library, the app's pure modules
-//!    and this crate: fast, and most failures show up here.
+//! 2. Native tests of the engine, the CLI, the test-support library, the expected files'
+//!    compare-or-bless, the app's pure modules and this crate: fast, and most failures show
+//!    up here.
 //! 3. The parse scoreboard of other projects' kernels (`cargo xtask corpus`, short form), only
 //!    when `../shared/corpus` exists beside the checkout, so a clone without it still passes.
 //!    It measures and does not gate, except that an engine panic fails it: user input must
@@ -33,7 +34,7 @@ use std::process::Command;
 const WASM_BINDGEN_TEST_TIMEOUT_SECS: &str = "300";
 
 /// The packages whose native tests the second stage runs, in one `cargo test`.
-const NATIVE_PACKAGES: &[&str] = &["interleave-engine", "interleave-cli", "interleave-tests", "interleave-app", "xtask"];
+const NATIVE_PACKAGES: &[&str] = &["interleave-engine", "interleave-cli", "interleave-tests", "interleave-expect", "interleave-app", "xtask"];
 
 /// The engine's test files that hold browser tests (`#[wasm_bindgen_test]`) run by this task.
 /// `wasm_bench.rs` and `wasm_memory.rs` hold browser tests too, but they are benchmarks, behind

@@ -11,7 +11,8 @@ use interleave_engine::session::Session;
 const COUNT: &str = include_str!("../../../static/examples/count.cl");
 const HELPERS: &str = include_str!("../../../tests/data/run/helpers_and_loops.cl");
 
-/// The pinned `name hash` lines, written natively by `UPDATE_EXPECT=1`.
+/// The pinned `name hash` lines, for the browser's comparison (tests/wasm.rs); the native test
+/// reads and re-pins the same file.
 pub const EXPECTED: &str = include_str!("../data/trace_hashes.txt");
 
 fn scenario(source: &str, global: u64, local: u64, args: &[&str], scheduler: SchedulerKind, seed: u64) -> Scenario {
@@ -166,8 +167,8 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// How many generated kernels the determinism tests run.
 pub const GENERATED_KERNELS: u64 = 1000;
 
-/// The pinned `k<index> <trace hash>` lines of the generated kernels, written natively by
-/// `UPDATE_EXPECT=1`.
+/// The pinned `k<index> <trace hash>` lines of the generated kernels, for the browser's
+/// comparison (tests/wasm.rs); the native test reads and re-pins the same file.
 pub const GENERATED_HASHES: &str = include_str!("../data/generated_hashes.txt");
 
 /// The generated kernels: each a kernel, launch, scheduler, seed, granularity and memory model
