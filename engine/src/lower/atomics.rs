@@ -113,12 +113,14 @@ impl<'u> FnLowerer<'_, 'u> {
         Some(self.c11_atomic_call(name, base, what, fixed, explicit, args, span))
     }
 
-    /// A memory order or scope argument: a constant, checked now, or a computed value, checked
-    /// when it runs (`allowed` has a bit per valid value). A computed order makes the
-    /// operation seq_cst, the strongest it could be.
+    /// A memory order or scope argument: a constant, checked now to be one of OpenCL's values
+    /// (what the operation allows of them its caller checks, with words of its own), or a
+    /// computed value, checked when it runs (`allowed` has a bit per valid value). A computed
+    /// order makes the operation seq_cst, the strongest it could be.
     pub(super) fn order_arg(&mut self, e: &ast::Expr, what: &str, allowed: u8, op: &str) -> Result<Option<u8>, Diagnostic> {
+        let values = if what.contains("scope") { ALL_SCOPES } else { ALL_ORDERS };
         match self.types.eval_int(e) {
-            Ok(v) if (0..=5).contains(&v) => Ok(Some(v as u8)),
+            Ok(v) if (0..8).contains(&v) && values & (1 << v) != 0 => Ok(Some(v as u8)),
             Ok(v) => Err(Diagnostic::error("invalid-memory-order", format!("{v} is not a valid {what}")).with_span(e.span, "here")),
             Err(_) => {
                 let v = self.rvalue(e)?;
@@ -358,5 +360,34 @@ impl<'u> FnLowerer<'_, 'u> {
         let order = ir::order::RELAXED;
         self.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2, order, scope }, span);
         Ok(Val { reg: dst, ty: vt })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::Dialect;
+
+    /// The diagnostic `source` fails to compile with, as `code: message`.
+    fn refusal(source: &str) -> String {
+        match crate::frontend::check(source, Dialect::OpenCl, &[]) {
+            Ok(_) => "compiles".to_string(),
+            Err(d) => d.iter().map(|d| format!("{}: {}", d.code, d.message)).collect::<Vec<_>>().join("\n"),
+        }
+    }
+
+    #[test]
+    fn constant_orders_and_scopes_are_opencl_values() {
+        let store =
+            |order: &str, scope: &str| refusal(&format!("__kernel void k(__global atomic_int *x) {{ atomic_store_explicit(x, 1, {order}, {scope}); }}"));
+        assert_eq!(store("memory_order_release", "memory_scope_device"), "compiles");
+        assert_eq!(store("memory_order_relaxed", "memory_scope_sub_group"), "compiles");
+        // 1 is C11's consume, which OpenCL C does not have; OpenCL's scopes stop at 4.
+        assert_eq!(store("1", "memory_scope_device"), "invalid-memory-order: 1 is not a valid memory order");
+        assert_eq!(store("6", "memory_scope_device"), "invalid-memory-order: 6 is not a valid memory order");
+        assert_eq!(store("memory_order_release", "5"), "invalid-memory-order: 5 is not a valid memory scope");
+        let fence = |order: &str, scope: &str| refusal(&format!("__kernel void k() {{ atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, {order}, {scope}); }}"));
+        assert_eq!(fence("memory_order_acq_rel", "memory_scope_work_group"), "compiles");
+        assert_eq!(fence("1", "memory_scope_device"), "invalid-memory-order: 1 is not a valid memory order");
+        assert_eq!(fence("memory_order_seq_cst", "5"), "invalid-memory-order: 5 is not a valid memory scope");
     }
 }
