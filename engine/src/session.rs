@@ -689,9 +689,9 @@ impl Session {
             }
             let (line, column) = self.line_col(acq.span);
             let (rl, rc) = self.line_col(rel.span);
-            let scope_name = |s: Option<u8>| match s.map(crate::ir::level_of_scope) {
-                Some(crate::ir::LEVEL_GROUP) => "memory_scope_work_group",
-                Some(crate::ir::LEVEL_DEVICE) => "memory_scope_device",
+            let scope_name = |s: Option<crate::ir::Scope>| match s.map(crate::ir::Scope::level) {
+                Some(crate::ir::Level::Group) => "memory_scope_work_group",
+                Some(crate::ir::Level::Device) => "memory_scope_device",
                 _ => "memory_scope_all_svm_devices",
             };
             let (rel_scope, acq_scope) = (scope_name(rel.scope), scope_name(acq.scope));

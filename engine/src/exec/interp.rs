@@ -645,7 +645,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 // A store that keeps a promise finds its own value in memory already: for the
                 // race detector it changes what was there before the promise.
                 let promised_before = if weak.enabled { weak.promised_before(wi, weak_key(p, group)) } else { None };
-                let ord = weak::Ordering { atomic: true, order, level: crate::ir::level_of_scope(scope) };
+                let ord = weak::Ordering { atomic: true, order, level: scope.level() };
                 let key = weak_key(p, group);
                 // Under the relaxed model a load (or an update) may read an older write, and
                 // then it synchronises with what that write released, not with the latest one.
@@ -819,11 +819,11 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
         Instr::Fence { flags } => {
             let f = reg(m, flags);
             let scope = if f & fence::SCOPE_GROUP != 0 {
-                Some(crate::ir::scope::WORK_GROUP)
+                Some(crate::ir::Scope::WorkGroup)
             } else if f & fence::SCOPE_DEVICE != 0 {
-                Some(crate::ir::scope::DEVICE)
+                Some(crate::ir::Scope::Device)
             } else if f & fence::SCOPE_SYSTEM != 0 {
-                Some(3)
+                Some(crate::ir::Scope::System)
             } else {
                 None
             };
