@@ -1372,7 +1372,7 @@ impl Session {
                     if alloc.init.as_ref().is_some_and(|init| init[at..at + size].iter().any(|b| !b)) {
                         return None;
                     }
-                    Some(number_of(elem, exec::decode_value(elem, &alloc.bytes[at..])))
+                    Some(number_of(elem, elem.decode(&alloc.bytes[at..])))
                 })
                 .collect();
             buffers.push(BufferReport { name: p.name.clone(), ty: elem.name().to_string(), values });

@@ -30,7 +30,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("exec", &["diag", "ir", "limits", "race", "report", "reuse", "rng", "scenario", "trace", "weak"]),
     ("litmus", &["diag", "scenario"]),
     ("syntax", &["diag", "scenario"]),
-    ("lower", &["diag", "exec", "ir", "scenario", "syntax", "trace"]),
+    ("lower", &["diag", "ir", "scenario", "syntax", "trace"]),
     ("litmus_ptx", &["diag", "ir", "litmus", "lower", "scenario", "trace"]),
     ("frontend", &["diag", "ir", "litmus", "litmus_ptx", "lower", "scenario", "syntax", "trace"]),
     ("inspect", &["diag", "exec", "ir", "scenario", "trace"]),

@@ -588,8 +588,8 @@ impl Machine {
         let (at, len) = (offset as usize, size as usize);
         let Some(bytes) = a.bytes.get_mut(at..at + len) else { return false };
         let elem = if size == 8 { crate::scenario::ElemType::ULong } else { crate::scenario::ElemType::UInt };
-        let before = value::decode(elem, bytes);
-        value::encode(elem, value, bytes);
+        let before = elem.decode(bytes);
+        elem.encode(value, bytes);
         let event = self.log.len() as u32;
         let race_release = if release { None } else { self.races.promise_release(agent, level, event) };
         self.weak.promise(agent, candidate, before, event, self.step, race_release);
@@ -1121,16 +1121,6 @@ impl Machine {
         let work_item = self.geometry.global_id(g, local);
         self.printf.push(PrintfLine { work_item, text });
     }
-}
-
-/// Decodes little-endian bytes of `ty` into register form.
-pub fn decode_value(ty: crate::scenario::ElemType, bytes: &[u8]) -> u64 {
-    value::decode(ty, bytes)
-}
-
-/// Encodes a register value of `ty` as little-endian bytes.
-pub fn encode_value(ty: crate::scenario::ElemType, bits: u64, bytes: &mut [u8]) {
-    value::encode(ty, bits, bytes)
 }
 
 impl Machine {
