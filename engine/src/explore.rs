@@ -71,7 +71,7 @@ pub struct Outcome {
     /// When the first run ending this way had reads the sequentially consistent model would
     /// not allow (relaxed model): the edges that made them (see `crate::why`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub explanation: Option<crate::why::Explanation>,
+    pub explanation: Option<crate::report::Explanation>,
 }
 
 /// A finding seen in some run, with the first seed that shows it.

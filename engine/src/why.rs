@@ -17,73 +17,10 @@
 //! Scans are bounded (`WINDOW` events, `MAX_SYNC` actions per work-item), so a long run costs
 //! little, and a log that lacks an event yields fewer edges, never a panic.
 
-use serde::{Deserialize, Serialize};
-
 use crate::ir::{fence, AtomicOp, Level, Order, Scope};
+use crate::report::{Access, Edge, EdgeKind, Explanation, Point};
 use crate::session::Session;
 use crate::trace::{Event, EventKind, Location, Space};
-
-/// Which relation an edge belongs to. The serialized strings are stable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EdgeKind {
-    Po,
-    Sw,
-    Rf,
-    Co,
-    Fr,
-    Barrier,
-}
-
-impl EdgeKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EdgeKind::Po => "po",
-            EdgeKind::Sw => "sw",
-            EdgeKind::Rf => "rf",
-            EdgeKind::Co => "co",
-            EdgeKind::Fr => "fr",
-            EdgeKind::Barrier => "barrier",
-        }
-    }
-}
-
-/// An event in the source: where, by whom, at which step.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Point {
-    pub line: u32,
-    pub column: u32,
-    pub work_item: [u64; 3],
-    pub step: u64,
-}
-
-/// One of the accesses a finding is about, with what it did.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Access {
-    pub line: u32,
-    pub column: u32,
-    pub work_item: [u64; 3],
-    pub step: u64,
-    pub text: String,
-}
-
-/// One edge of the execution graph.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Edge {
-    pub kind: EdgeKind,
-    pub from: Point,
-    pub to: Point,
-    pub text: String,
-}
-
-/// The explanation of a finding or of a relaxed outcome (`findings[].explanation`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Explanation {
-    pub accesses: Vec<Access>,
-    pub edges: Vec<Edge>,
-    /// The edge that would have ordered them, in words.
-    pub missing: String,
-}
 
 /// How far back a read's write, or between two accesses a work-item's actions, are looked for.
 const WINDOW: usize = 100_000;
@@ -913,14 +850,6 @@ fn flags_text(flags: u64) -> String {
         fence::GLOBAL => "CLK_GLOBAL_MEM_FENCE only".to_string(),
         _ => "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE".to_string(),
     }
-}
-
-/// The explanation as text lines for people: the edges, then what is missing.
-pub fn lines(e: &Explanation) -> Vec<String> {
-    let mut out: Vec<String> =
-        e.edges.iter().map(|x| format!("{} {}:{} -> {}:{}: {}", x.kind.as_str(), x.from.line, x.from.column, x.to.line, x.to.column, x.text)).collect();
-    out.push(format!("missing: {}", e.missing));
-    out
 }
 
 /// How an explanation names a release or acquire endpoint: the atomic itself, or a fence.

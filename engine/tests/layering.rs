@@ -41,7 +41,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("explore", &["diag", "exec", "ir", "limits", "litmus", "report", "scenario", "sched", "session", "trace", "why"]),
     ("compare", &["diag", "explore", "limits", "report", "scenario", "session"]),
     ("gallery", &["diag", "report"]),
-    ("lesson", &["diag", "explore", "limits", "report", "scenario", "why"]),
+    ("lesson", &["diag", "explore", "limits", "report", "scenario"]),
     ("link", &["diag", "scenario"]),
     ("shrink", &["diag", "exec", "explore", "limits", "report", "scenario", "session"]),
     ("sim", &["diag", "frontend", "ir", "scenario", "trace"]),
@@ -55,7 +55,6 @@ const BACK_EDGES: &[(&str, &str, &str)] = &[
         "litmus_ptx",
         "`litmus::parse` reads either dialect and hands a PTX test to `litmus_ptx`, whose code the `LitmusTest` carries (`ptx`); `litmus_ptx` builds on `litmus`'s model, cursor and condition reader",
     ),
-    ("report", "why", "a finding carries its explanation (`why::Explanation`), which `why` computes from a session"),
     ("session", "why", "a session's report is annotated with explanations (`why::annotate`), which read the run through `Session`"),
 ];
 
