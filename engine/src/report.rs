@@ -137,7 +137,7 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub addresses: Option<u64>,
     /// For a data race: the accesses, the edges between them that the run shows and the one
-    /// missing (see `crate::why`); filled in by `Session::report` and by explorations.
+    /// missing (see `crate::why`); filled in by `why::report` and by explorations.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub explanation: Option<Explanation>,
     /// The primary location as a byte range, for the app's editor.

@@ -1265,7 +1265,8 @@ impl Session {
         format!("{:016x}", self.machine.log.hash())
     }
 
-    /// The report of the run so far (the `interleave run --json` object).
+    /// The report of the run so far, without the explanations of its findings and stale
+    /// reads: `why::report` gives it with them (the `interleave run --json` object).
     pub fn report(&self) -> Report {
         let mut report = Report {
             status: self.status,
@@ -1291,7 +1292,6 @@ impl Session {
             report.registers = self.registers();
             report.exists = self.exists();
         }
-        crate::why::annotate(self, &mut report);
         report
     }
 

@@ -18,7 +18,7 @@
 //! little, and a log that lacks an event yields fewer edges, never a panic.
 
 use crate::ir::{fence, AtomicOp, Level, Order, Scope};
-use crate::report::{Access, Edge, EdgeKind, Explanation, Point};
+use crate::report::{Access, Edge, EdgeKind, Explanation, Point, Report};
 use crate::session::Session;
 use crate::trace::{Event, EventKind, Location, Space};
 
@@ -29,8 +29,16 @@ const MAX_SYNC: usize = 8;
 /// The most read-modify-writes followed back along a release sequence.
 const MAX_HOPS: usize = 64;
 
+/// The report of the session's run so far with the explanations of its data races, scope
+/// mismatches and stale reads (the `interleave run --json` object).
+pub fn report(s: &Session) -> Report {
+    let mut report = s.report();
+    annotate(s, &mut report);
+    report
+}
+
 /// Fills in the explanations of a report's data races, scope mismatches and stale reads.
-pub(crate) fn annotate(s: &Session, report: &mut crate::report::Report) {
+fn annotate(s: &Session, report: &mut Report) {
     for (k, f) in report.findings.iter_mut().enumerate() {
         f.explanation = finding(s, k);
     }

@@ -55,7 +55,6 @@ const BACK_EDGES: &[(&str, &str, &str)] = &[
         "litmus_ptx",
         "`litmus::parse` reads either dialect and hands a PTX test to `litmus_ptx`, whose code the `LitmusTest` carries (`ptx`); `litmus_ptx` builds on `litmus`'s model, cursor and condition reader",
     ),
-    ("session", "why", "a session's report is annotated with explanations (`why::annotate`), which read the run through `Session`"),
 ];
 
 /// Crates that belong to the browser, never to the engine.
