@@ -16,7 +16,7 @@
 //! (`LC00:`), an instruction, or both. Registers are `r<digits>` (or `%name`); any other name
 //! in a memory operand is a location (all in global memory; `[x]` is accepted too). Values
 //! are registers or integer constants. Comments are `(* *)`, `/* */` and `//`, as in the
-//! OpenCL reader. The final condition is read by the shared reader of
+//! OpenCL reader. The final condition is read by the shared reader of the parent module,
 //! [`crate::litmus`]: `exists`, `~exists` (or `not exists`) and `forall` over comparisons of
 //! registers (`P0:r1` or `0:r1`), locations and values.
 //!
