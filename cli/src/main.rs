@@ -28,6 +28,7 @@ use clap::{Parser, Subcommand};
 use interleave_engine::diag::Diagnostic;
 use interleave_engine::scenario::{ArgBinding, Dialect, Granularity, MemoryModel, Progress, Scenario, SchedulerKind};
 use interleave_engine::session::{Prepared, Session};
+use interleave_engine::why;
 
 #[derive(Parser)]
 #[command(name = "interleave", version, about = "Run OpenCL C and CUDA kernels over simulated work-items, step by step, under seeded schedules.")]
@@ -787,7 +788,7 @@ fn run(args: RunArgs) -> ExitCode {
     };
     render::warnings(session.warnings(), &scenario.file_name, &scenario.source);
     session.run(u64::MAX);
-    let report = session.report();
+    let report = why::report(&session);
     // The process ends right after printing: freeing a large launch's machine piece by piece
     // (hundreds of thousands of small vectors) would only delay the exit, so it is left to
     // the operating system.

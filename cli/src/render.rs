@@ -82,7 +82,7 @@ fn finding(f: &interleave_engine::report::Finding, scenario: &Scenario, extra: &
         }
     }
     if let Some(e) = &f.explanation {
-        for line in interleave_engine::why::lines(e) {
+        for line in e.lines() {
             d = d.with_note(format!("why: {line}"));
         }
     }
@@ -147,7 +147,7 @@ pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scena
             _ => out!("  {:>5} x  seed {:<6} {}{exists}", o.count, o.seed, shown.join(" ")),
         }
         if let Some(x) = &o.explanation {
-            for line in interleave_engine::why::lines(x) {
+            for line in x.lines() {
                 out!("           why: {line}");
             }
         }
@@ -259,7 +259,7 @@ pub fn report(report: &Report, scenario: &Scenario) {
         let newer = s.newer_at.map_or(String::new(), |step| format!("; the write at step {step} was not yet visible to it"));
         out!("stale read at step {}: work-item {} read {} = {} ({written}{newer})", s.step, s.work_item[0], s.location, s.value as i64,);
         if let Some(e) = &s.explanation {
-            for line in interleave_engine::why::lines(e) {
+            for line in e.lines() {
                 out!("  = why: {line}");
             }
         }

@@ -71,7 +71,7 @@ pub struct Outcome {
     /// When the first run ending this way had reads the sequentially consistent model would
     /// not allow (relaxed model): the edges that made them (see `crate::why`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub explanation: Option<crate::why::Explanation>,
+    pub explanation: Option<crate::report::Explanation>,
 }
 
 /// A finding seen in some run, with the first seed that shows it.
@@ -714,7 +714,7 @@ const MAX_PROMISING_ITEMS: usize = 64;
 /// Whether `agent` could promise a write that another agent is about to read: a promise
 /// matters only to a read, and one made just before that read gives every outcome an earlier
 /// one could. `enabled` and `reads` are scratch vectors the caller keeps.
-fn useful_promise(session: &mut Session, agent: u32, enabled: &mut Vec<u32>, reads: &mut Vec<(Footprint, usize)>) -> bool {
+fn useful_promise(session: &mut Session, agent: u32, enabled: &mut Vec<u32>, reads: &mut Vec<(Footprint, crate::ir::Level)>) -> bool {
     let m = session.machine();
     if agent as usize >= m.items.len() || m.weak.agents.get(agent as usize).is_some_and(|x| x.promise.is_some()) {
         return false;
@@ -737,7 +737,7 @@ fn useful_promise(session: &mut Session, agent: u32, enabled: &mut Vec<u32>, rea
     session.promise_candidates(agent).iter().any(|c| {
         let (space, owner, alloc, start) = c.key;
         let write = Footprint::Memory { space, owner, alloc, start, end: start + c.size as u64, write: true };
-        reads.iter().any(|&(r, level)| dependent(r, write) && c.fenced.is_none_or(|f| level > f as usize))
+        reads.iter().any(|&(r, level)| dependent(r, write) && c.fenced.is_none_or(|f| level > f))
     })
 }
 
@@ -808,7 +808,7 @@ fn footprint(session: &Session, agent: u32) -> Footprint {
         Instr::Atomic { op, ty, addr, .. } => memory(addr, ty.size(), op != AtomicOp::Load),
         Instr::Fence { flags } => {
             let (order, _) = fence::order_and_level(reg(flags));
-            if order == crate::ir::order::SEQ_CST {
+            if order == crate::ir::Order::SeqCst {
                 Footprint::ScFence
             } else {
                 Footprint::Nothing

@@ -59,7 +59,7 @@ pub(crate) fn compile_with(source: &str, dialect: Dialect, defines: &[String], o
 pub(crate) fn compile_litmus(test: &crate::litmus::LitmusTest, defines: &[String], options: lower::Options) -> Result<Program, Diagnostic> {
     // A PTX test lowers straight to the IR, each instruction with its own span.
     if let Some(code) = &test.ptx {
-        return Ok(crate::litmus_ptx::lower(test, code, options));
+        return Ok(crate::litmus::ptx::lower(test, code, options));
     }
     let result = compile_with(&test.kernel_source, Dialect::OpenCl, defines, options);
     if test.offsets_kept() {

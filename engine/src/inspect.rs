@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use crate::exec::{decode_value, Alloc, Machine};
+use crate::exec::{Alloc, Machine};
 use crate::ir::{ptr, DebugElem, DebugPlace, DebugVar, Function};
 use crate::scenario::ElemType;
 use crate::trace::{EventKind, EventLog, Space};
@@ -194,7 +194,7 @@ fn pointer(machine: &Machine, p: u64) -> String {
 /// A scalar as C would print it: integers in decimal, floats in the shortest form that reads
 /// back the same.
 pub fn format_scalar(t: ElemType, bits: u64) -> String {
-    let v = decode_value(t, &bits.to_le_bytes());
+    let v = t.decode(&bits.to_le_bytes());
     match t {
         ElemType::Float => format!("{}", f32::from_bits(v as u32)),
         ElemType::Double => format!("{}", f64::from_bits(v)),
@@ -241,7 +241,7 @@ pub fn memory(machine: &Machine, which: MemoryRef) -> Option<MemoryView> {
         .map(|k| {
             let at = (k * size) as usize;
             let init = alloc.init.as_ref().is_none_or(|bits| bits[at..at + size as usize].iter().all(|&b| b));
-            ElementView { value: init.then(|| format_scalar(elem, decode_value(elem, &alloc.bytes[at..]))), last_writer: writers[k as usize] }
+            ElementView { value: init.then(|| format_scalar(elem, elem.decode(&alloc.bytes[at..]))), last_writer: writers[k as usize] }
         })
         .collect();
     Some(MemoryView { memory: which, name: alloc.name.clone(), elem: elem.name().to_string(), elements, more: total - shown })

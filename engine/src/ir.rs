@@ -12,7 +12,10 @@
 use crate::diag::Span;
 use crate::scenario::ElemType;
 
+mod ordering;
 pub mod print;
+
+pub use ordering::{Level, Order, Scope};
 
 /// A register index, relative to the current frame.
 pub type Reg = u32;
@@ -285,39 +288,6 @@ impl AtomicOp {
     }
 }
 
-/// OpenCL's `memory_order` values, as the lowering records them.
-pub mod order {
-    pub const RELAXED: u8 = 0;
-    pub const ACQUIRE: u8 = 2;
-    pub const RELEASE: u8 = 3;
-    pub const ACQ_REL: u8 = 4;
-    pub const SEQ_CST: u8 = 5;
-}
-
-/// OpenCL's `memory_scope` values, as the lowering records them (3 is all SVM devices).
-pub mod scope {
-    pub const WORK_ITEM: u8 = 0;
-    pub const WORK_GROUP: u8 = 1;
-    pub const DEVICE: u8 = 2;
-    pub const SUB_GROUP: u8 = 4;
-    /// `memory_scope_all_svm_devices`; also CUDA's system scope.
-    pub const SYSTEM: u8 = 3;
-}
-
-/// Scope levels, narrowest first: what a release reaches and an acquire learns from.
-pub const LEVEL_GROUP: usize = 0;
-pub const LEVEL_DEVICE: usize = 1;
-pub const LEVEL_SYSTEM: usize = 2;
-
-/// The scope level of an OpenCL `memory_scope` value.
-pub fn level_of_scope(scope: u8) -> usize {
-    match scope {
-        scope::WORK_ITEM | scope::WORK_GROUP | scope::SUB_GROUP => LEVEL_GROUP,
-        scope::DEVICE => LEVEL_DEVICE,
-        _ => LEVEL_SYSTEM,
-    }
-}
-
 /// Bits of a fence's or barrier's flags register beyond `cl_mem_fence_flags` (1 = local,
 /// 2 = global): the scope the fence orders, for CUDA's `__threadfence*`.
 pub mod fence {
@@ -329,23 +299,39 @@ pub mod fence {
     /// Set by `atomic_work_item_fence`, whose memory order is in bits 16..24 (a relaxed
     /// order is 0, so the bit tells it from a fence that names no order).
     pub const ORDERED: u64 = 0x100_0000;
+    /// The flags of a scope level (beside the memory flags) for a fence that names a scope.
+    pub fn scope_bits(level: super::Level) -> u64 {
+        match level {
+            super::Level::Group => SCOPE_GROUP,
+            super::Level::Device => SCOPE_DEVICE,
+            super::Level::System => SCOPE_SYSTEM,
+        }
+    }
+
+    /// The flags of an `atomic_work_item_fence`-style fence with `order`, beside its scope's.
+    pub fn order_bits(order: super::Order) -> u64 {
+        ORDERED | (order.value() as u64) << 16
+    }
+
     /// The fence's memory order and scope level for the memory models: an explicit order, or
     /// sequentially consistent for CUDA's `__threadfence*` (which name a scope), or acq_rel at
-    /// work-group scope for OpenCL 1.x's `mem_fence`.
-    pub fn order_and_level(flags: u64) -> (u8, usize) {
+    /// work-group scope for OpenCL 1.x's `mem_fence`. The flags are a value the program
+    /// computes, so bits 16..24 may hold a number that is no memory order: such a fence
+    /// orders nothing, as a relaxed one.
+    pub fn order_and_level(flags: u64) -> (super::Order, super::Level) {
         let level = if flags & SCOPE_SYSTEM != 0 {
-            super::LEVEL_SYSTEM
+            super::Level::System
         } else if flags & SCOPE_DEVICE != 0 {
-            super::LEVEL_DEVICE
+            super::Level::Device
         } else {
-            super::LEVEL_GROUP
+            super::Level::Group
         };
         let order = if flags & ORDERED != 0 {
-            ((flags >> 16) & 0xff) as u8
+            super::Order::from_value(((flags >> 16) & 0xff) as u8).unwrap_or(super::Order::Relaxed)
         } else if flags & (SCOPE_GROUP | SCOPE_DEVICE | SCOPE_SYSTEM) != 0 {
-            super::order::SEQ_CST
+            super::Order::SeqCst
         } else {
-            super::order::ACQ_REL
+            super::Order::AcqRel
         };
         (order, level)
     }
@@ -505,8 +491,8 @@ pub enum Instr {
         addr: Reg,
         src: Reg,
     },
-    /// *Event*: atomic read-modify-write; `dst` receives the old value. `order` and `scope`
-    /// are the [`order`] and [`scope`] constants it was written with.
+    /// *Event*: atomic read-modify-write; `dst` receives the old value, with the order and
+    /// scope it was written with.
     Atomic {
         op: AtomicOp,
         ty: ElemType,
@@ -514,8 +500,8 @@ pub enum Instr {
         addr: Reg,
         operand: Reg,
         operand2: Reg,
-        order: u8,
-        scope: u8,
+        order: Order,
+        scope: Scope,
     },
     /// *Event*: work-group barrier with `cl_mem_fence_flags` in `flags`.
     Barrier {

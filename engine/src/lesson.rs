@@ -364,7 +364,7 @@ pub struct ExpectResult {
     /// Why the run it names fails, when the engine can say ([`crate::why`]): the finding's
     /// explanation, or the outcome's under the relaxed model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub why: Option<crate::why::Explanation>,
+    pub why: Option<crate::report::Explanation>,
 }
 
 /// A check's result: passed when every expectation passed.

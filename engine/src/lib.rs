@@ -19,7 +19,6 @@ pub mod lesson;
 pub mod limits;
 pub mod link;
 pub mod litmus;
-pub mod litmus_ptx;
 pub mod locks;
 pub mod report;
 pub mod scenario;

@@ -831,8 +831,8 @@ mod tests {
             };
             let offset = if matches!(ev, Other) { 64 } else { 0 };
             let location = (kind != EventKind::Finish).then_some(Location { space: Space::Global, alloc: 1, offset });
-            let order = op.map(|_| 0);
-            let event = Event { step: step as u64 + 1, work_item, kind, location, read, written, span: Span::default(), order, scope: order };
+            let (order, scope) = (op.map(|_| crate::ir::Order::Relaxed), op.map(|_| crate::ir::Scope::WorkItem));
+            let event = Event { step: step as u64 + 1, work_item, kind, location, read, written, span: Span::default(), order, scope };
             match op {
                 Some(op) => log.push_atomic(event, op),
                 None => log.push(event),

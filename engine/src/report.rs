@@ -7,6 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::diag::{Severity, Span};
 
+mod explanation;
+pub use explanation::{Access, Edge, EdgeKind, Explanation, Point};
+
 /// What a finding is about. The serialized strings are stable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -134,9 +137,9 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub addresses: Option<u64>,
     /// For a data race: the accesses, the edges between them that the run shows and the one
-    /// missing (see `crate::why`); filled in by `Session::report` and by explorations.
+    /// missing (see `crate::why`); filled in by `why::report` and by explorations.
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub explanation: Option<crate::why::Explanation>,
+    pub explanation: Option<Explanation>,
     /// The primary location as a byte range, for the app's editor.
     #[serde(skip)]
     pub span: Option<Span>,
@@ -260,7 +263,7 @@ pub struct StaleReadView {
     pub newer_at: Option<u64>,
     /// The edges that let it read the older write (see `crate::why`), in the report only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub explanation: Option<crate::why::Explanation>,
+    pub explanation: Option<Explanation>,
 }
 
 /// What `interleave run --json` prints.

@@ -216,6 +216,31 @@ impl ElemType {
             ElemType::ULong => (0, u64::MAX as i128),
         }
     }
+
+    /// Reads a value of this type from the little-endian bytes at the start of `bytes` into
+    /// register form (signed integers sign-extended to 64 bits, `bool` as 0 or 1).
+    #[inline]
+    pub fn decode(self, bytes: &[u8]) -> u64 {
+        let mut buf = [0u8; 8];
+        let n = self.size() as usize;
+        buf[..n].copy_from_slice(&bytes[..n]);
+        let raw = u64::from_le_bytes(buf);
+        match self {
+            ElemType::Bool => (raw != 0) as u64,
+            ElemType::Char => raw as i8 as i64 as u64,
+            ElemType::Short => raw as i16 as i64 as u64,
+            ElemType::Int => raw as i32 as i64 as u64,
+            _ => raw,
+        }
+    }
+
+    /// Writes register value `v` of this type as little-endian bytes at the start of `bytes`.
+    #[inline]
+    pub fn encode(self, v: u64, bytes: &mut [u8]) {
+        let n = self.size() as usize;
+        let v = if self == ElemType::Bool { (v != 0) as u64 } else { v };
+        bytes[..n].copy_from_slice(&v.to_le_bytes()[..n]);
+    }
 }
 
 /// A number written in an argument spec, kept as written so that integers stay exact.

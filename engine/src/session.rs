@@ -689,9 +689,9 @@ impl Session {
             }
             let (line, column) = self.line_col(acq.span);
             let (rl, rc) = self.line_col(rel.span);
-            let scope_name = |s: Option<u8>| match s.map(crate::ir::level_of_scope) {
-                Some(crate::ir::LEVEL_GROUP) => "memory_scope_work_group",
-                Some(crate::ir::LEVEL_DEVICE) => "memory_scope_device",
+            let scope_name = |s: Option<crate::ir::Scope>| match s.map(crate::ir::Scope::level) {
+                Some(crate::ir::Level::Group) => "memory_scope_work_group",
+                Some(crate::ir::Level::Device) => "memory_scope_device",
                 _ => "memory_scope_all_svm_devices",
             };
             let (rel_scope, acq_scope) = (scope_name(rel.scope), scope_name(acq.scope));
@@ -1265,7 +1265,8 @@ impl Session {
         format!("{:016x}", self.machine.log.hash())
     }
 
-    /// The report of the run so far (the `interleave run --json` object).
+    /// The report of the run so far, without the explanations of its findings and stale
+    /// reads: `why::report` gives it with them (the `interleave run --json` object).
     pub fn report(&self) -> Report {
         let mut report = Report {
             status: self.status,
@@ -1291,7 +1292,6 @@ impl Session {
             report.registers = self.registers();
             report.exists = self.exists();
         }
-        crate::why::annotate(self, &mut report);
         report
     }
 
@@ -1372,7 +1372,7 @@ impl Session {
                     if alloc.init.as_ref().is_some_and(|init| init[at..at + size].iter().any(|b| !b)) {
                         return None;
                     }
-                    Some(number_of(elem, exec::decode_value(elem, &alloc.bytes[at..])))
+                    Some(number_of(elem, elem.decode(&alloc.bytes[at..])))
                 })
                 .collect();
             buffers.push(BufferReport { name: p.name.clone(), ty: elem.name().to_string(), values });

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::diag::Span;
 /// The address spaces are the IR's; events name them too, and so do the views built on the log.
 pub use crate::ir::Space;
+use crate::ir::{Order, Scope};
 
 /// What a work-item did at a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -60,10 +61,10 @@ pub struct Event {
     /// The value written (stores, atomics), as raw bits.
     pub written: u64,
     pub span: Span,
-    /// The memory order of an atomic (`crate::ir::order` values); `None` for other events.
-    pub order: Option<u8>,
-    /// The memory scope of an atomic or a fence (`crate::ir::scope` values).
-    pub scope: Option<u8>,
+    /// The memory order of an atomic; `None` for other events.
+    pub order: Option<Order>,
+    /// The memory scope of an atomic or a fence.
+    pub scope: Option<Scope>,
 }
 
 /// The columns of the event log. Copying one into another reuses the columns' allocations.
@@ -89,7 +90,8 @@ pub struct EventLog {
     /// The distinct spans, in the order first seen; truncating the log keeps them, so an
     /// index stays valid for the log's whole life.
     spans: SpanTable,
-    /// Order and scope, `NONE` where the event has none. An atomic's order column also holds
+    /// Order and scope as their OpenCL values ([`Order::value`], [`Scope::value`]), `NONE`
+    /// where the event has none. An atomic's order column also holds
     /// its operation ([`EventLog::atomic_op`]): orders take three bits, and the operation's
     /// index plus one the five above them, so an event costs no extra byte for it.
     order: Vec<u8>,
@@ -105,8 +107,8 @@ crate::reuse::clone_fields!(EventLog { step, work_item, kind, location, spilled,
 /// The `order` and `scope` column value of events that have none.
 const NONE: u8 = u8::MAX;
 
-/// The bits of the order column that hold the memory order (`crate::ir::order` values are at
-/// most 5); an atomic's operation is above them.
+/// The bits of the order column that hold the memory order (OpenCL's `memory_order` values
+/// are at most 5); an atomic's operation is above them.
 const ORDER_BITS: u32 = 3;
 const ORDER_MASK: u8 = (1 << ORDER_BITS) - 1;
 
@@ -227,8 +229,8 @@ impl EventLog {
             read: self.read[index],
             written: self.written[index],
             span: self.spans.get(self.span[index]),
-            order: Some(self.order[index]).filter(|&o| o != NONE).map(|o| o & ORDER_MASK),
-            scope: Some(self.scope[index]).filter(|&o| o != NONE),
+            order: Some(self.order[index]).filter(|&o| o != NONE).and_then(|o| Order::from_value(o & ORDER_MASK)),
+            scope: Some(self.scope[index]).filter(|&o| o != NONE).and_then(Scope::from_value),
         })
     }
 
@@ -371,8 +373,8 @@ impl EventLog {
         self.written.push(event.written);
         let span = self.spans.intern(event.span);
         self.span.push(span);
-        self.order.push(event.order.unwrap_or(NONE));
-        self.scope.push(event.scope.unwrap_or(NONE));
+        self.order.push(event.order.map_or(NONE, Order::value));
+        self.scope.push(event.scope.map_or(NONE, Scope::value));
     }
 
     /// Folds `event` into the running hash.
@@ -392,8 +394,9 @@ impl EventLog {
         bytes[34..42].copy_from_slice(&event.written.to_le_bytes());
         bytes[42..46].copy_from_slice(&event.span.start.to_le_bytes());
         bytes[46..50].copy_from_slice(&event.span.end.to_le_bytes());
-        bytes[50] = event.order.map_or(0, |o| o + 1);
-        bytes[51] = event.scope.map_or(0, |s| s + 1);
+        // Order and scope as their OpenCL values, plus one (0 for none).
+        bytes[50] = event.order.map_or(0, |o| o.value() + 1);
+        bytes[51] = event.scope.map_or(0, |s| s.value() + 1);
         self.hash = xxhash_rust::xxh3::xxh3_64_with_seed(&bytes, self.hash);
     }
 }
@@ -412,7 +415,7 @@ mod tests {
             written: 0,
             span: Span { start: span.0, end: span.1 },
             order: None,
-            scope: Some(1),
+            scope: Some(Scope::WorkGroup),
         }
     }
 

@@ -17,73 +17,10 @@
 //! Scans are bounded (`WINDOW` events, `MAX_SYNC` actions per work-item), so a long run costs
 //! little, and a log that lacks an event yields fewer edges, never a panic.
 
-use serde::{Deserialize, Serialize};
-
-use crate::ir::{fence, order, AtomicOp};
+use crate::ir::{fence, AtomicOp, Level, Order, Scope};
+use crate::report::{Access, Edge, EdgeKind, Explanation, Point, Report};
 use crate::session::Session;
 use crate::trace::{Event, EventKind, Location, Space};
-
-/// Which relation an edge belongs to. The serialized strings are stable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EdgeKind {
-    Po,
-    Sw,
-    Rf,
-    Co,
-    Fr,
-    Barrier,
-}
-
-impl EdgeKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EdgeKind::Po => "po",
-            EdgeKind::Sw => "sw",
-            EdgeKind::Rf => "rf",
-            EdgeKind::Co => "co",
-            EdgeKind::Fr => "fr",
-            EdgeKind::Barrier => "barrier",
-        }
-    }
-}
-
-/// An event in the source: where, by whom, at which step.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Point {
-    pub line: u32,
-    pub column: u32,
-    pub work_item: [u64; 3],
-    pub step: u64,
-}
-
-/// One of the accesses a finding is about, with what it did.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Access {
-    pub line: u32,
-    pub column: u32,
-    pub work_item: [u64; 3],
-    pub step: u64,
-    pub text: String,
-}
-
-/// One edge of the execution graph.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Edge {
-    pub kind: EdgeKind,
-    pub from: Point,
-    pub to: Point,
-    pub text: String,
-}
-
-/// The explanation of a finding or of a relaxed outcome (`findings[].explanation`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Explanation {
-    pub accesses: Vec<Access>,
-    pub edges: Vec<Edge>,
-    /// The edge that would have ordered them, in words.
-    pub missing: String,
-}
 
 /// How far back a read's write, or between two accesses a work-item's actions, are looked for.
 const WINDOW: usize = 100_000;
@@ -92,8 +29,16 @@ const MAX_SYNC: usize = 8;
 /// The most read-modify-writes followed back along a release sequence.
 const MAX_HOPS: usize = 64;
 
+/// The report of the session's run so far with the explanations of its data races, scope
+/// mismatches and stale reads (the `interleave run --json` object).
+pub fn report(s: &Session) -> Report {
+    let mut report = s.report();
+    annotate(s, &mut report);
+    report
+}
+
 /// Fills in the explanations of a report's data races, scope mismatches and stale reads.
-pub(crate) fn annotate(s: &Session, report: &mut crate::report::Report) {
+fn annotate(s: &Session, report: &mut Report) {
     for (k, f) in report.findings.iter_mut().enumerate() {
         f.explanation = finding(s, k);
     }
@@ -283,15 +228,8 @@ impl Graph<'_> {
     }
 
     fn order_text(&self, e: &Event) -> String {
-        let order = match e.order {
-            Some(order::RELAXED) => "relaxed",
-            Some(order::ACQUIRE) => "acquire",
-            Some(order::RELEASE) => "release",
-            Some(order::ACQ_REL) => "acq_rel",
-            Some(order::SEQ_CST) => "seq_cst",
-            _ => return String::new(),
-        };
-        format!(" ({order}, {})", scope_name(e.scope.map_or(crate::ir::LEVEL_SYSTEM, crate::ir::level_of_scope)))
+        let Some(order) = e.order else { return String::new() };
+        format!(" ({}, {})", order.name(), scope_name(e.scope.map_or(Level::System, Scope::level)))
     }
 
     /// The location key of an event: local memory is one copy per work-group.
@@ -815,7 +753,7 @@ impl Graph<'_> {
     /// The release end of a write `w` (at `wi`) of the chain's first work-item: the write
     /// itself when it releases, or a release fence among `pa` before it.
     fn release_end(&self, pa: &[Action], wi: usize, w: &Event) -> Option<Event> {
-        if w.kind == EventKind::Atomic && matches!(w.order, Some(order::RELEASE | order::ACQ_REL | order::SEQ_CST)) {
+        if w.kind == EventKind::Atomic && w.order.is_some_and(Order::releases) {
             return Some(*w);
         }
         if w.kind != EventKind::Atomic {
@@ -824,37 +762,34 @@ impl Graph<'_> {
         pa.iter()
             .rev()
             .filter(|x| x.index < wi && x.event.kind == EventKind::Fence)
-            .find(|x| matches!(fence::order_and_level(x.event.written).0, order::RELEASE | order::ACQ_REL | order::SEQ_CST))
+            .find(|x| fence::order_and_level(x.event.written).0.releases())
             .map(|x| x.event)
     }
 
     /// The acquire end of a read `r` (at `ri`) of the chain's second work-item: the read
     /// itself when it acquires, or an acquire fence among `qb` after it.
     fn acquire_end(&self, qb: &[Action], ri: usize, r: &Event) -> Option<Event> {
-        if r.kind == EventKind::Atomic && matches!(r.order, Some(order::ACQUIRE | order::ACQ_REL | order::SEQ_CST)) {
+        if r.kind == EventKind::Atomic && r.order.is_some_and(Order::acquires) {
             return Some(*r);
         }
         if r.kind != EventKind::Atomic {
             return None;
         }
-        qb.iter()
-            .filter(|x| x.index > ri && x.event.kind == EventKind::Fence)
-            .find(|x| matches!(fence::order_and_level(x.event.written).0, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST))
-            .map(|x| x.event)
+        qb.iter().filter(|x| x.index > ri && x.event.kind == EventKind::Fence).find(|x| fence::order_and_level(x.event.written).0.acquires()).map(|x| x.event)
     }
 
     /// Whether `other` is within scope `level` of `wi`.
-    fn within(&self, level: usize, wi: u32, other: u32) -> bool {
+    fn within(&self, level: Level, wi: u32, other: u32) -> bool {
         match level {
-            crate::ir::LEVEL_GROUP => self.group(wi) == self.group(other),
-            crate::ir::LEVEL_DEVICE => self.device(wi) == self.device(other),
-            _ => true,
+            Level::Group => self.group(wi) == self.group(other),
+            Level::Device => self.device(wi) == self.device(other),
+            Level::System => true,
         }
     }
 
     /// Whether a release at `lr` by `p` and an acquire at `la` by `q` synchronise: OpenCL 2.0
     /// asks for the same scope including both, PTX for each including the other.
-    fn inclusive(&self, lr: usize, p: u32, la: usize, q: u32) -> bool {
+    fn inclusive(&self, lr: Level, p: u32, la: Level, q: u32) -> bool {
         let mutual = self.within(lr, p, q) && self.within(la, q, p);
         mutual && (self.s.machine().races.ptx || lr == la)
     }
@@ -900,18 +835,18 @@ fn place(group: Option<u32>) -> String {
     format!("work-group {}", group.unwrap_or(0))
 }
 
-fn level(e: &Event) -> usize {
+fn level(e: &Event) -> Level {
     if e.kind == EventKind::Fence {
         return fence::order_and_level(e.written).1;
     }
-    e.scope.map_or(crate::ir::LEVEL_SYSTEM, crate::ir::level_of_scope)
+    e.scope.map_or(Level::System, Scope::level)
 }
 
-fn scope_name(level: usize) -> &'static str {
+fn scope_name(level: Level) -> &'static str {
     match level {
-        crate::ir::LEVEL_GROUP => "work-group",
-        crate::ir::LEVEL_DEVICE => "device",
-        _ => "system",
+        Level::Group => "work-group",
+        Level::Device => "device",
+        Level::System => "system",
     }
 }
 
@@ -923,14 +858,6 @@ fn flags_text(flags: u64) -> String {
         fence::GLOBAL => "CLK_GLOBAL_MEM_FENCE only".to_string(),
         _ => "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE".to_string(),
     }
-}
-
-/// The explanation as text lines for people: the edges, then what is missing.
-pub fn lines(e: &Explanation) -> Vec<String> {
-    let mut out: Vec<String> =
-        e.edges.iter().map(|x| format!("{} {}:{} -> {}:{}: {}", x.kind.as_str(), x.from.line, x.from.column, x.to.line, x.to.column, x.text)).collect();
-    out.push(format!("missing: {}", e.missing));
-    out
 }
 
 /// How an explanation names a release or acquire endpoint: the atomic itself, or a fence.

@@ -9,6 +9,7 @@
 use interleave_engine::report::RunStatus;
 use interleave_engine::scenario::{ArgBinding, Dialect, Number, Scenario};
 use interleave_engine::session::Session;
+use interleave_engine::why;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
@@ -404,7 +405,7 @@ fn check(case: &Case, init: u64, a: u64, b: u64) -> Result<(), TestCaseError> {
     let mut session = Session::new(s).map_err(|d| TestCaseError::fail(format!("{case:?} does not compile: {d:?}\n{source}")))?;
     session.run(u64::MAX);
     prop_assert_eq!(session.status(), RunStatus::Completed, "{:?}: {:?}\n{}", case, session.findings(), source);
-    let report = session.report();
+    let report = why::report(&session);
     let out: Vec<u64> = report.buffers[2]
         .values
         .iter()

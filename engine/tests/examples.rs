@@ -8,6 +8,7 @@ use interleave_engine::report::RunStatus;
 use interleave_engine::scenario::{Number, Progress, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
 use interleave_engine::trace::EventKind;
+use interleave_engine::why;
 
 /// Runs `scenario` to its end.
 fn run(scenario: Scenario) -> Session {
@@ -18,7 +19,7 @@ fn run(scenario: Scenario) -> Session {
 
 /// The final contents of buffer `name` as integers (floats truncated).
 fn buffer(session: &Session, name: &str) -> Vec<i64> {
-    let report = session.report();
+    let report = why::report(session);
     let buffer = report.buffers.iter().find(|b| b.name == name).expect("the buffer is reported");
     buffer
         .values

@@ -9,6 +9,7 @@ use interleave_engine::report::{LockAction, LockReport, RunStatus};
 use interleave_engine::scenario::{Scenario, SchedulerKind};
 use interleave_engine::session::Session;
 use interleave_engine::trace::EventKind;
+use interleave_engine::why;
 
 fn run(scenario: Scenario) -> Session {
     let mut session = Session::new(scenario).expect("the example compiles and launches");
@@ -75,7 +76,7 @@ fn the_atomic_flag_mutex_is_one_lock_with_one_holder_at_a_time() {
         let sets = session.events().iter().filter(|e| e.kind == EventKind::Atomic && e.location == Some(address) && e.read == 0 && e.written != 0).count();
         assert_eq!(sets as u64, lock.acquisitions, "{context}");
         // The report carries the same locks as the session.
-        assert_eq!(session.report().locks, locks, "{context}");
+        assert_eq!(why::report(&session).locks, locks, "{context}");
     }
 }
 

@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use interleave_engine::explore::{explore_with, Config, Exploration, Outcome};
 use interleave_engine::scenario::{ArgBinding, Dialect, MemoryModel, Number, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
+use interleave_engine::why;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../static/examples/litmus");
 const RMW_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/explore");
@@ -235,7 +236,7 @@ fn every_exhaustive_outcome_replays_from_its_schedule_and_choices() {
                 s.choices = o.choices.clone().expect("an exhaustive outcome has choices");
                 let mut session = Session::new(s).expect("the test compiles");
                 session.run(u64::MAX);
-                let report = session.report();
+                let report = why::report(&session);
                 if report.registers != o.registers || report.exists != o.exists {
                     wrong.push(format!(
                         "{file} ({}): schedule {:?} choices {:?} gave {:?}, the explorer reported {}",
@@ -412,7 +413,7 @@ fn cuda_updates_show_exactly_the_weak_outcomes_the_ptx_model_allows() {
             s.choices = o.choices.clone().expect("an exhaustive outcome has choices");
             let mut session = Session::new(s).expect("it compiles");
             session.run(u64::MAX);
-            let report = session.report();
+            let report = why::report(&session);
             let replayed = report.buffers.iter().find(|b| b.name == "seen").map(|b| b.values.clone());
             if replayed.as_ref() != Some(&o.values["seen"]) {
                 wrong.push(format!("{file}: schedule {:?} choices {:?} gave {replayed:?}, not {:?}", o.schedule, o.choices, o.values["seen"]));

@@ -12,6 +12,7 @@ use interleave_engine::report::RunStatus;
 use interleave_engine::scenario::{ArgBinding, Dialect, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
 use interleave_engine::trace::EventKind;
+use interleave_engine::why;
 use proptest::prelude::*;
 
 /// One OpenCL 1.x atomic operation on `c[0]` with its operand(s).
@@ -145,7 +146,7 @@ proptest! {
         for (w, ops) in programs.iter().enumerate() {
             prop_assert_eq!(next[w], ops.len());
         }
-        let report = session.report();
+        let report = why::report(&session);
         let final_value = &report.buffers[0].values[0];
         prop_assert_eq!(final_value.map(|n| n.as_f64() as u32), Some(value));
         for (k, old) in olds.iter().enumerate() {
@@ -173,7 +174,7 @@ proptest! {
             let mut fresh = Session::new(s.clone()).unwrap();
             fresh.run(reached);
             prop_assert_eq!(session.trace_hash(), fresh.trace_hash());
-            prop_assert_eq!(session.report(), fresh.report());
+            prop_assert_eq!(why::report(&session), why::report(&fresh));
         }
     }
 }

@@ -16,6 +16,7 @@ use interleave_engine::explore::{explore_with, Config, Exploration};
 use interleave_engine::report::Report;
 use interleave_engine::scenario::{MemoryModel, Number, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
+use interleave_engine::why;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
@@ -37,7 +38,7 @@ fn scenario(kernel: u64, model: MemoryModel, scheduler: SchedulerKind, max_state
 fn run(scenario: Scenario) -> Report {
     let mut session = Session::new(scenario).expect("a generated kernel compiles");
     session.run(u64::MAX);
-    session.report()
+    why::report(&session)
 }
 
 fn values(report: &Report) -> BTreeMap<String, Vec<Option<Number>>> {

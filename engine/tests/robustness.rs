@@ -8,6 +8,7 @@ mod common;
 
 use interleave_engine::scenario::{ArgBinding, Dialect, Scenario};
 use interleave_engine::session::Session;
+use interleave_engine::why;
 
 const SOURCES: [&str; 3] = [
     include_str!("../../static/examples/count.cl"),
@@ -91,7 +92,7 @@ fn mutated_kernels_give_diagnostics_or_reports_never_panics() {
         scenario.max_steps = 2000;
         if let Ok(mut session) = Session::new(scenario) {
             session.run(2000);
-            let report = session.report();
+            let report = why::report(&session);
             assert!(report.steps <= 2000);
             ran += 1;
         }
@@ -112,7 +113,7 @@ fn generated_kernels_compile_and_run_within_their_limits() {
             Err(diagnostics) => panic!("generated kernel {seed} does not compile: {diagnostics:?}\n{source}"),
         };
         session.run(u64::MAX);
-        assert!(session.report().steps <= limit, "generated kernel {seed} ran past its step limit");
+        assert!(why::report(&session).steps <= limit, "generated kernel {seed} ran past its step limit");
     }
 }
 
@@ -154,7 +155,7 @@ fn fuzz_outcome(target: &str, data: &[u8]) -> String {
     match Session::new(scenario) {
         Ok(mut session) => {
             session.run(2000);
-            let report = session.report();
+            let report = why::report(&session);
             let kinds: Vec<String> = report.findings.iter().map(|f| format!("{:?}", f.kind)).collect();
             format!("ran: {:?} after {} steps; findings: {}\n", report.status, report.steps, kinds.join(", "))
         }

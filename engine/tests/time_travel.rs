@@ -5,6 +5,7 @@ mod common;
 
 use interleave_engine::scenario::{ArgBinding, Dialect, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
+use interleave_engine::why;
 
 /// Eight work-items each doing 600 atomic adds and plain read-modify-writes: about 9,600
 /// steps, so seeks cross several snapshots.
@@ -24,7 +25,7 @@ fn scenario(seed: u64) -> Scenario {
 
 /// What a session shows at its current step.
 fn state(session: &Session) -> String {
-    let report = session.report();
+    let report = why::report(session);
     let lanes: Vec<String> = (0..session.work_item_count()).map(|i| format!("{:?}", session.work_item(i))).collect();
     format!("{} {} {} {:?} {:?} {}", report.steps, report.trace_hash, session.events().len(), report.buffers, report.findings, lanes.join(";"))
 }

@@ -5,6 +5,7 @@
 use interleave_engine::report::RunStatus;
 use interleave_engine::scenario::{ArgBinding, Dialect, Number, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
+use interleave_engine::why;
 
 /// The scenario of a `tests/data/run` CUDA kernel from its `// ARGS:` line, under `scheduler`.
 fn scenario(source: &str, scheduler: SchedulerKind, seed: u64) -> Scenario {
@@ -31,7 +32,7 @@ fn run(s: Scenario) -> Session {
 }
 
 fn values(session: &Session, name: &str) -> Vec<i64> {
-    let report = session.report();
+    let report = why::report(session);
     let buffer = report.buffers.iter().find(|b| b.name == name).expect("the buffer");
     buffer
         .values

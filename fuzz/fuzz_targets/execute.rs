@@ -6,6 +6,7 @@
 
 use interleave_engine::scenario::{Dialect, Scenario};
 use interleave_engine::session::Session;
+use interleave_engine::why;
 use libfuzzer_sys::fuzz_target;
 
 /// Small enough that libFuzzer's one-second timeout flags a hang, not a long but legal run.
@@ -25,6 +26,6 @@ fuzz_target!(|data: &[u8]| {
     scenario.max_instructions_per_step = 20_000;
     if let Ok(mut session) = Session::new(scenario) {
         session.run(STEPS);
-        let _ = session.report();
+        let _ = why::report(&session);
     }
 });

@@ -7,6 +7,7 @@
 
 use interleave_engine::link;
 use interleave_engine::session::Session;
+use interleave_engine::why;
 use libfuzzer_sys::fuzz_target;
 
 /// Small enough that libFuzzer's one-second timeout flags a hang, not a long but legal run.
@@ -33,6 +34,6 @@ fuzz_target!(|data: &[u8]| {
     scenario.max_work_items = scenario.max_work_items.min(WORK_ITEMS);
     if let Ok(mut session) = Session::new(scenario) {
         session.run(STEPS);
-        let _ = session.report();
+        let _ = why::report(&session);
     }
 });

@@ -6,6 +6,7 @@
 #![no_main]
 
 use interleave_engine::session::Session;
+use interleave_engine::why;
 use interleave_engine::sim;
 use libfuzzer_sys::fuzz_target;
 
@@ -35,6 +36,6 @@ fuzz_target!(|data: &[u8]| {
     scenario.max_work_items = WORK_ITEMS;
     if let Ok(mut session) = Session::new(scenario) {
         session.run(STEPS);
-        let _ = session.report();
+        let _ = why::report(&session);
     }
 });

@@ -22,6 +22,7 @@ use interleave_engine::diag::Severity;
 use interleave_engine::report::RunStatus;
 use interleave_engine::scenario::{MemoryModel, SchedulerKind};
 use interleave_engine::session::Session;
+use interleave_engine::why;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -38,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
         Err(diagnostics) => panic!("a well-typed kernel was refused: {diagnostics:?}\n{source}"),
     };
     session.run(u64::MAX);
-    assert!(session.report().steps <= limit, "the run went past its step limit");
+    assert!(why::report(&session).steps <= limit, "the run went past its step limit");
 });
 
 /// A kernel correct by construction, under the model, scheduler and seed the bytes pick.
@@ -56,7 +57,7 @@ fn correct_by_construction(data: &[u8]) {
         Err(diagnostics) => panic!("a generated kernel was refused: {diagnostics:?}\n{source}"),
     };
     session.run(u64::MAX);
-    let report = session.report();
+    let report = why::report(&session);
     let errors: Vec<_> = report.findings.iter().filter(|f| f.severity == Severity::Error).collect();
     assert!(errors.is_empty(), "{}: error findings on a correct kernel: {errors:?}\n{source}", spec.describe());
     if report.status == RunStatus::Completed {

@@ -9,8 +9,7 @@
 use std::rc::Rc;
 
 use interleave_engine::diag::Span;
-use interleave_engine::report::{Finding, FindingKind};
-use interleave_engine::why::Explanation;
+use interleave_engine::report::{Explanation, Finding, FindingKind};
 use yew::prelude::*;
 
 use crate::explain::explain;

@@ -434,7 +434,7 @@ fn lockstep_scenes_join_the_active_lanes_and_mark_the_masked_ones() {
 /// the earlier access to the later, and labels that do not cover each other.
 #[test]
 fn why_arrows_join_the_accesses_and_keep_their_labels_apart() {
-    use interleave_engine::why::{Access, Edge, EdgeKind, Explanation, Point};
+    use interleave_engine::report::{Access, Edge, EdgeKind, Explanation, Point};
     let point = |wi: u64, step: u64| Point { line: 1, column: 1, work_item: [wi, 0, 0], step };
     let access = |wi: u64, step: u64| Access { line: 1, column: 1, work_item: [wi, 0, 0], step, text: String::new() };
     let explanation = Explanation {

@@ -4,7 +4,7 @@
 //! the error colour. The edges and their meaning are the engine's; here they only become
 //! points on the lanes and then shapes.
 
-use interleave_engine::why::Explanation;
+use interleave_engine::report::Explanation;
 
 use super::*;
 

@@ -14,7 +14,7 @@ use crate::scenario::{Access, ElemType};
 use crate::trace::{EventKind, Location, Space};
 use crate::weak;
 
-use super::value::{atomic, binary, canon_int, compare, convert, decode, encode, f32_of, f64_of, round, signed_overflow};
+use super::value::{atomic, binary, canon_int, compare, convert, f32_of, f64_of, round, signed_overflow};
 
 /// The relaxed model's key for the location `p` points to, accessed by a member of `group`
 /// (local memory is one copy per group).
@@ -302,7 +302,7 @@ fn exec_private(
                     let (private, private_init) = rare.as_deref().map_or((&[][..], &[][..]), |r| (&r.private[..], &r.private_init[..]));
                     match private_range(private, p, ty.size(), spans[pc]) {
                         Ok(at) => {
-                            r[dst as usize] = decode(ty, &private[at..]);
+                            r[dst as usize] = ty.decode(&private[at..]);
                             if private_init[at..at + ty.size() as usize].contains(&false) {
                                 // Of an array, struct or vector, only the part read may be
                                 // missing: say so when other parts were stored.
@@ -336,7 +336,7 @@ fn exec_private(
                     let (private, private_init) = rare.as_deref_mut().map_or((&mut [][..], &mut [][..]), |r| (&mut r.private[..], &mut r.private_init[..]));
                     match private_range(private, p, ty.size(), spans[pc]) {
                         Ok(at) => {
-                            encode(ty, r[src as usize], &mut private[at..]);
+                            ty.encode(r[src as usize], &mut private[at..]);
                             private_init[at..at + ty.size() as usize].fill(true);
                         }
                         Err(problem) => {
@@ -560,7 +560,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             let (v, problem) = match resolve(global, constant, &mut groups[group].local, p, size) {
                 Err(problem) => (0, Some(problem)),
                 Ok((a, at)) => {
-                    let mut v = decode(ty, &a.bytes[at..]);
+                    let mut v = ty.decode(&a.bytes[at..]);
                     if weak.enabled {
                         let key = weak_key(p, group);
                         let read = weak.load(wi, key, size as u8, weak::Ordering::PLAIN, event, Some(&mut |n| rng.below(n as u64) as u32));
@@ -600,21 +600,21 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 if a.access == Access::ReadOnly || ptr::space(p) == Space::Constant {
                     return Err((FindingKind::ReadOnlyWrite, format!("write to the read-only buffer `{}`", a.name)));
                 }
-                let before = decode(ty, &a.bytes[at..]);
+                let before = ty.decode(&a.bytes[at..]);
                 let was_uninit = is_uninit(a, at, size as usize);
-                encode(ty, v, &mut a.bytes[at..]);
+                ty.encode(v, &mut a.bytes[at..]);
                 if weak.enabled {
-                    let written = decode(ty, &a.bytes[at..]);
+                    let written = ty.decode(&a.bytes[at..]);
                     let store = weak::Store { ord: weak::Ordering::PLAIN, rmw: None, event, step: *step, everyone: false };
                     if let Some(keep) = weak.store(wi, weak_key(p, group), size as u8, before, written, store, &mut |_| 0).keep {
-                        encode(ty, keep, &mut a.bytes[at..]);
+                        ty.encode(keep, &mut a.bytes[at..]);
                     }
                 }
                 mark_init(a, at, size as usize);
                 // Storing what memory already holds is benign for the race detector even where
                 // that memory was never written (its contents are arbitrary, not absent); for
                 // spin detection, initialising memory is a change.
-                let same = decode(ty, &a.bytes[at..]) == before;
+                let same = ty.decode(&a.bytes[at..]) == before;
                 let changed = was_uninit || !same;
                 let value = stored_bits(&a.bytes[at..at + size as usize]);
                 let info = RaceAccess { write: true, same_value: same, value, ..access_info(wi, p, group, size, event, span) };
@@ -640,12 +640,12 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 if a.access != Access::ReadWrite || ptr::space(p) == Space::Constant {
                     return Err((FindingKind::ReadOnlyWrite, format!("atomic update of the read-only or write-only buffer `{}`", a.name)));
                 }
-                let latest = decode(ty, &a.bytes[at..]);
+                let latest = ty.decode(&a.bytes[at..]);
                 let mut old = latest;
                 // A store that keeps a promise finds its own value in memory already: for the
                 // race detector it changes what was there before the promise.
                 let promised_before = if weak.enabled { weak.promised_before(wi, weak_key(p, group)) } else { None };
-                let ord = weak::Ordering { atomic: true, order, level: crate::ir::level_of_scope(scope) };
+                let ord = weak::Ordering { atomic: true, order, level: scope.level() };
                 let key = weak_key(p, group);
                 // Under the relaxed model a load (or an update) may read an older write, and
                 // then it synchronises with what that write released, not with the latest one.
@@ -688,11 +688,11 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 let was_uninit = is_uninit(a, at, size as usize);
                 // A compare-exchange that failed wrote nothing: memory keeps the latest write,
                 // even when it read an older one (whose value `new` then is).
-                encode(ty, if cas_failed { latest } else { new }, &mut a.bytes[at..]);
+                ty.encode(if cas_failed { latest } else { new }, &mut a.bytes[at..]);
                 mark_init(a, at, size as usize);
                 // A load changes nothing, even of a location its work-item has promised to
                 // write (whose memory already shows the promised value).
-                let mut same = op == AtomicOp::Load || decode(ty, &a.bytes[at..]) == promised_before.unwrap_or(latest);
+                let mut same = op == AtomicOp::Load || ty.decode(&a.bytes[at..]) == promised_before.unwrap_or(latest);
                 // A load reads only, a store writes only, anything else reads and writes, but
                 // for a compare-exchange that failed, which only read: it neither races as a
                 // write nor continues or starts a release sequence.
@@ -725,11 +725,11 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                         // A compare-exchange that failed only read.
                         weak.rmw_failed(wi, key, size as u8, rmw_read.unwrap_or(0), ord, event);
                     } else {
-                        let written = decode(ty, &a.bytes[at..]);
+                        let written = ty.decode(&a.bytes[at..]);
                         let store = weak::Store { ord, rmw: rmw_read, event, step: *step, everyone: false };
                         let w = weak.store(wi, key, size as u8, old, written, store, &mut |n| rng.below(n as u64) as u32);
                         if let Some(keep) = w.keep {
-                            encode(ty, keep, &mut a.bytes[at..]);
+                            ty.encode(keep, &mut a.bytes[at..]);
                             // Memory shows no change, but an older write gained a successor.
                             same = false;
                         }
@@ -819,11 +819,11 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
         Instr::Fence { flags } => {
             let f = reg(m, flags);
             let scope = if f & fence::SCOPE_GROUP != 0 {
-                Some(crate::ir::scope::WORK_GROUP)
+                Some(crate::ir::Scope::WorkGroup)
             } else if f & fence::SCOPE_DEVICE != 0 {
-                Some(crate::ir::scope::DEVICE)
+                Some(crate::ir::Scope::Device)
             } else if f & fence::SCOPE_SYSTEM != 0 {
-                Some(3)
+                Some(crate::ir::Scope::System)
             } else {
                 None
             };
@@ -991,7 +991,7 @@ fn access_info(wi: u32, p: u64, group: usize, size: u64, event: u32, span: Span)
 /// The bits of a value of `ty` in register form as memory holds them, for the race detector.
 fn bits_of(ty: ElemType, v: u64) -> u64 {
     let mut b = [0u8; 8];
-    encode(ty, v, &mut b);
+    ty.encode(v, &mut b);
     u64::from_le_bytes(b)
 }
 
@@ -1105,11 +1105,11 @@ fn read_event(m: &mut Machine, wi: u32, p: u64) -> Option<u64> {
     if ptr::space(p) == Space::Private {
         let item = &m.items[wi as usize];
         let at = ptr::offset(p) as usize;
-        return item.private().get(at..at + 8).map(|b| decode(ElemType::ULong, b));
+        return item.private().get(at..at + 8).map(|b| ElemType::ULong.decode(b));
     }
     let g = m.items[wi as usize].group as usize;
     let Machine { global, constant, groups, .. } = m;
-    resolve(global, constant, &mut groups[g].local, p, 8).ok().map(|(a, at)| decode(ElemType::ULong, &a.bytes[at..]))
+    resolve(global, constant, &mut groups[g].local, p, 8).ok().map(|(a, at)| ElemType::ULong.decode(&a.bytes[at..]))
 }
 
 /// Moves the next element of group `g`'s oldest unfinished async copy.

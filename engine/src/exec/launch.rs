@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use super::{interp, value, Alloc, Group, Limits, Machine, Status, WorkItem};
+use super::{interp, Alloc, Group, Limits, Machine, Status, WorkItem};
 use crate::diag::Diagnostic;
 use crate::ir::{ptr, Function, Instr, ParamKind, Program};
 use crate::limits::thousands;
@@ -156,8 +156,8 @@ pub fn number_bits(n: Number, ty: ElemType) -> u64 {
                 Number::UInt(u) => u,
             };
             let mut bytes = [0u8; 8];
-            value::encode(ty, v, &mut bytes);
-            value::decode(ty, &bytes)
+            ty.encode(v, &mut bytes);
+            ty.decode(&bytes)
         }
     }
 }
@@ -185,7 +185,7 @@ fn fill_buffer(name: &str, elem: ElemType, len: u64, init: &BufferInit, access: 
     let mut bytes = filled(len.saturating_mul(size), 0u8, &format!("buffer `{name}`"))?;
     let mut put = |i: u64, n: Number| {
         let at = (i * size) as usize;
-        value::encode(elem, number_bits(n, elem), &mut bytes[at..]);
+        elem.encode(number_bits(n, elem), &mut bytes[at..]);
     };
     let mut init_bits = None;
     match init {

@@ -588,10 +588,10 @@ impl Machine {
         let (at, len) = (offset as usize, size as usize);
         let Some(bytes) = a.bytes.get_mut(at..at + len) else { return false };
         let elem = if size == 8 { crate::scenario::ElemType::ULong } else { crate::scenario::ElemType::UInt };
-        let before = value::decode(elem, bytes);
-        value::encode(elem, value, bytes);
+        let before = elem.decode(bytes);
+        elem.encode(value, bytes);
         let event = self.log.len() as u32;
-        let race_release = if release { None } else { self.races.promise_release(agent, level as usize, event) };
+        let race_release = if release { None } else { self.races.promise_release(agent, level, event) };
         self.weak.promise(agent, candidate, before, event, self.step, race_release);
         let span = self.items[agent as usize].position();
         let span = self.program.functions[self.items[agent as usize].func as usize].spans.get(span as usize).copied().unwrap_or_default();
@@ -674,8 +674,8 @@ impl Machine {
         read: u64,
         written: u64,
         span: Span,
-        order: Option<u8>,
-        scope: Option<u8>,
+        order: Option<crate::ir::Order>,
+        scope: Option<crate::ir::Scope>,
     ) {
         self.log.push(Event { step: self.step, work_item: wi, kind, location, read, written, span, order, scope });
     }
@@ -683,7 +683,17 @@ impl Machine {
     /// An atomic read-modify-write, load or store, with its operation (lock recognition reads
     /// it, see `crate::locks`).
     #[allow(clippy::too_many_arguments)]
-    fn atomic_event(&mut self, wi: u32, location: Location, read: u64, written: u64, span: Span, order: u8, scope: u8, op: crate::ir::AtomicOp) {
+    fn atomic_event(
+        &mut self,
+        wi: u32,
+        location: Location,
+        read: u64,
+        written: u64,
+        span: Span,
+        order: crate::ir::Order,
+        scope: crate::ir::Scope,
+        op: crate::ir::AtomicOp,
+    ) {
         let event = Event {
             step: self.step,
             work_item: wi,
@@ -1111,16 +1121,6 @@ impl Machine {
         let work_item = self.geometry.global_id(g, local);
         self.printf.push(PrintfLine { work_item, text });
     }
-}
-
-/// Decodes little-endian bytes of `ty` into register form.
-pub fn decode_value(ty: crate::scenario::ElemType, bytes: &[u8]) -> u64 {
-    value::decode(ty, bytes)
-}
-
-/// Encodes a register value of `ty` as little-endian bytes.
-pub fn encode_value(ty: crate::scenario::ElemType, bits: u64, bytes: &mut [u8]) {
-    value::encode(ty, bits, bytes)
 }
 
 impl Machine {

@@ -27,7 +27,7 @@
 //! [`Instr::NamedBarrier`]: crate::ir::Instr::NamedBarrier
 
 use crate::diag::Span;
-use crate::ir::{fence, order, scope};
+use crate::ir::{fence, Level, Order, Scope};
 use crate::race::shadow::Shadow;
 use crate::race::AccessInfo;
 use crate::report::FindingKind;
@@ -274,16 +274,16 @@ fn release(m: &mut Machine, by: u32, group: usize, name: u64, arrivals: &[Arriva
 }
 
 /// The fence flags of a barrier's fence: both memories, at work-group scope.
-fn flags(ord: u8) -> u64 {
-    fence::GLOBAL | fence::LOCAL | fence::ORDERED | (ord as u64) << 16 | fence::SCOPE_GROUP
+fn flags(ord: Order) -> u64 {
+    fence::GLOBAL | fence::LOCAL | fence::order_bits(ord) | fence::scope_bits(Level::Group)
 }
 
 /// `wi`'s arrival releases what it did: a fence, then a release store to its word.
 fn publish(m: &mut Machine, wi: u32, group: usize, name: u64, arrive: bool, event: u32, span: Span) {
-    let ord = if arrive { order::RELEASE } else { order::ACQ_REL };
+    let ord = if arrive { Order::Release } else { Order::AcqRel };
     m.races.fence(wi, flags(ord));
     if m.weak.enabled {
-        m.weak.fence(wi, ord, crate::ir::LEVEL_GROUP, flags(ord));
+        m.weak.fence(wi, ord, Level::Group, flags(ord));
     }
     let offset = word(wi, name);
     let Machine { races, log, weak, named_barriers, step, .. } = m;
@@ -298,7 +298,7 @@ fn publish(m: &mut Machine, wi: u32, group: usize, name: u64, arrive: bool, even
         offset,
         size: 4,
         write: true,
-        atomic: Some((order::RELEASE, scope::WORK_GROUP)),
+        atomic: Some((Order::Release, Scope::WorkGroup)),
         same_value: false,
         value: state.writes,
         rmw: false,
@@ -307,7 +307,7 @@ fn publish(m: &mut Machine, wi: u32, group: usize, name: u64, arrive: bool, even
     };
     races.access(&mut state.shadow, log, info);
     if weak.enabled {
-        let ord = weak::Ordering { atomic: true, order: order::RELEASE, level: crate::ir::LEVEL_GROUP };
+        let ord = weak::Ordering { atomic: true, order: Order::Release, level: Level::Group };
         let store = weak::Store { ord, rmw: None, event, step: *step, everyone: false };
         weak.store(wi, (Space::Global as u8, 0, WORDS, offset), 4, before, state.writes, store, &mut |_| 0);
     }
@@ -326,7 +326,7 @@ fn acquire(m: &mut Machine, wi: u32, group: usize, from: u32, name: u64, event: 
         offset,
         size: 4,
         write: false,
-        atomic: Some((order::ACQUIRE, scope::WORK_GROUP)),
+        atomic: Some((Order::Acquire, Scope::WorkGroup)),
         same_value: false,
         value: 0,
         rmw: false,
@@ -335,7 +335,7 @@ fn acquire(m: &mut Machine, wi: u32, group: usize, from: u32, name: u64, event: 
     };
     races.access(&mut state.shadow, log, info);
     if weak.enabled {
-        let ord = weak::Ordering { atomic: true, order: order::ACQUIRE, level: crate::ir::LEVEL_GROUP };
+        let ord = weak::Ordering { atomic: true, order: Order::Acquire, level: Level::Group };
         weak.load(wi, (Space::Global as u8, 0, WORDS, offset), 4, ord, event, None);
     }
 }

@@ -1,5 +1,6 @@
 //! Values in register form: the arithmetic, comparisons and conversions of the IR's number
-//! types, the new value of an atomic read-modify-write, and the encoding of values in memory.
+//! types and the new value of an atomic read-modify-write (their encoding in memory is
+//! [`ElemType::encode`]'s).
 //! The interpreter and the collective operations compute through these, so a value is the
 //! same whichever path computed it.
 
@@ -177,30 +178,6 @@ pub(super) fn convert(from: NumTy, to: NumTy, v: u64) -> u64 {
             }
         }
     }
-}
-
-/// Reads a value of `ty` from little-endian bytes into register form.
-#[inline]
-pub fn decode(ty: ElemType, bytes: &[u8]) -> u64 {
-    let mut buf = [0u8; 8];
-    let n = ty.size() as usize;
-    buf[..n].copy_from_slice(&bytes[..n]);
-    let raw = u64::from_le_bytes(buf);
-    match ty {
-        ElemType::Bool => (raw != 0) as u64,
-        ElemType::Char => raw as i8 as i64 as u64,
-        ElemType::Short => raw as i16 as i64 as u64,
-        ElemType::Int => raw as i32 as i64 as u64,
-        _ => raw,
-    }
-}
-
-/// Writes a register value of `ty` as little-endian bytes.
-#[inline]
-pub fn encode(ty: ElemType, v: u64, bytes: &mut [u8]) {
-    let n = ty.size() as usize;
-    let v = if ty == ElemType::Bool { (v != 0) as u64 } else { v };
-    bytes[..n].copy_from_slice(&v.to_le_bytes()[..n]);
 }
 
 /// Whether a signed `op` on register values `a` and `b` of type `ty` overflows.

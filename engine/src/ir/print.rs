@@ -119,7 +119,7 @@ fn instruction(program: &Program, f: &Function, instr: &Instr) -> String {
                 AtomicOp::CmpXchg | AtomicOp::CmpXchgWeak => format!(", expected r{operand2}, desired r{operand}"),
                 _ => format!(", r{operand}"),
             };
-            format!("r{dst} = atomic.{}.{} [r{addr}]{operands} {} {}", snake(op), ty.name(), order_name(order), scope_name(scope))
+            format!("r{dst} = atomic.{}.{} [r{addr}]{operands} {} {}", snake(op), ty.name(), order.name(), scope.name())
         }
         Instr::Barrier { flags } => format!("barrier r{flags}"),
         Instr::Fence { flags } => format!("fence r{flags}"),
@@ -229,30 +229,6 @@ fn space_name(s: Space) -> &'static str {
         Space::Local => "local",
         Space::Constant => "constant",
         Space::Private => "private",
-    }
-}
-
-/// The names of the [`super::order`] constants.
-fn order_name(order: u8) -> String {
-    match order {
-        super::order::RELAXED => "relaxed".to_string(),
-        super::order::ACQUIRE => "acquire".to_string(),
-        super::order::RELEASE => "release".to_string(),
-        super::order::ACQ_REL => "acq_rel".to_string(),
-        super::order::SEQ_CST => "seq_cst".to_string(),
-        other => format!("order{other}"),
-    }
-}
-
-/// The names of the [`super::scope`] constants.
-fn scope_name(scope: u8) -> String {
-    match scope {
-        super::scope::WORK_ITEM => "work_item".to_string(),
-        super::scope::WORK_GROUP => "work_group".to_string(),
-        super::scope::DEVICE => "device".to_string(),
-        super::scope::SYSTEM => "system".to_string(),
-        super::scope::SUB_GROUP => "sub_group".to_string(),
-        other => format!("scope{other}"),
     }
 }
 

@@ -1,6 +1,6 @@
 //! Litmus tests: [`dialect`] says which dialect a text is, [`parse`] reads it. This module
 //! reads OpenCL litmus tests (the herd/Dat3M format) and translates them into a kernel; PTX
-//! tests are [`crate::litmus_ptx`]'s. The final condition's reader and the placement of
+//! tests are its submodule [`ptx`]'s. The final condition's reader and the placement of
 //! threads serve both.
 //!
 //! # The format
@@ -63,6 +63,7 @@ mod condition;
 mod cursor;
 mod model;
 mod parse;
+pub mod ptx;
 #[cfg(test)]
 mod tests;
 mod translate;
@@ -121,7 +122,7 @@ pub(crate) fn is_ident_byte(b: u8) -> bool {
 /// read as OpenCL, whose reader explains what a test starts with).
 pub fn parse(text: &str) -> Result<LitmusTest, Diagnostic> {
     match dialect(text) {
-        Some(LitmusDialect::Ptx) => crate::litmus_ptx::parse(text),
+        Some(LitmusDialect::Ptx) => ptx::parse(text),
         _ => parse_opencl(text),
     }
 }

@@ -37,7 +37,7 @@ pub struct LitmusTest {
     pub work_item_thread: Vec<Option<usize>>,
     pub dialect: LitmusDialect,
     /// A PTX test's instructions, which lower to the IR directly (`kernel_source` is empty).
-    pub ptx: Option<std::rc::Rc<crate::litmus_ptx::PtxCode>>,
+    pub ptx: Option<std::rc::Rc<super::ptx::PtxCode>>,
 }
 
 /// Where a test's threads run: work-groups are the distinct (device, work-group) pairs in
@@ -230,6 +230,6 @@ impl LitmusTest {
 pub enum LitmusDialect {
     /// `OPENCL <name>`: threads are OpenCL C functions, under the OpenCL 2.0 model.
     OpenCl,
-    /// `PTX <name>`: a table of PTX instructions, under the PTX model (see [`crate::litmus_ptx`]).
+    /// `PTX <name>`: a table of PTX instructions, under the PTX model (see [`super::ptx`]).
     Ptx,
 }

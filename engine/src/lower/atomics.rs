@@ -6,18 +6,19 @@
 //! Orders and scopes are part of every synchronisation, so they are decided in one file.
 
 use super::*;
+use Order::{AcqRel, Acquire, Relaxed, Release, SeqCst};
 
 /// CUDA atomics and how each maps to a read-modify-write, with the scope its name gives:
 /// `atomicAdd` is device-scoped, `atomicAdd_block` orders only the block's threads and
 /// `atomicAdd_system` the host and other devices too (CUDA C++ Programming Guide, "Atomic
 /// Functions").
-pub(super) fn cuda_atomic(name: &str) -> Option<(AtomicOp, usize, u8)> {
+pub(super) fn cuda_atomic(name: &str) -> Option<(AtomicOp, usize, Scope)> {
     let (name, scope) = if let Some(stem) = name.strip_suffix("_block") {
-        (stem, ir::scope::WORK_GROUP)
+        (stem, Scope::WorkGroup)
     } else if let Some(stem) = name.strip_suffix("_system") {
-        (stem, ir::scope::SYSTEM)
+        (stem, Scope::System)
     } else {
-        (name, ir::scope::DEVICE)
+        (name, Scope::Device)
     };
     let (op, arity) = match name {
         "atomicAdd" => (AtomicOp::Add, 2),
@@ -62,15 +63,31 @@ pub(super) fn cuda_type_name(t: ElemType) -> &'static str {
     }
 }
 
-/// Bit sets of valid `memory_order` values (relaxed 0, acquire 2, release 3, acq_rel 4,
-/// seq_cst 5) and `memory_scope` values (0 to 4).
-pub(super) const ALL_ORDERS: u8 = 0b11_1101;
+/// The bit set of `values` (each below 8), as [`Instr::CheckOrder`] checks a computed order
+/// or scope against.
+const fn bits(values: &[u8]) -> u8 {
+    let (mut set, mut k) = (0, 0);
+    while k < values.len() {
+        set |= 1 << values[k];
+        k += 1;
+    }
+    set
+}
 
-pub(super) const ORDERS_NO_ACQUIRE: u8 = 0b10_1001;
+/// Every memory order, and every memory scope.
+pub(super) const ALL_ORDERS: u8 = bits(&[Relaxed.value(), Acquire.value(), Release.value(), AcqRel.value(), SeqCst.value()]);
 
-pub(super) const ORDERS_NO_RELEASE: u8 = 0b10_0101;
+/// A store's orders: none with an acquire part but seq_cst.
+pub(super) const ORDERS_NO_ACQUIRE: u8 = bits(&[Relaxed.value(), Release.value(), SeqCst.value()]);
 
-pub(super) const ALL_SCOPES: u8 = 0b1_1111;
+/// A load's orders: none with a release part but seq_cst.
+pub(super) const ORDERS_NO_RELEASE: u8 = bits(&[Relaxed.value(), Acquire.value(), SeqCst.value()]);
+
+pub(super) const ALL_SCOPES: u8 =
+    bits(&[Scope::WorkItem.value(), Scope::SubGroup.value(), Scope::WorkGroup.value(), Scope::Device.value(), Scope::System.value()]);
+
+/// An atomic's scopes: all but the work-item's, which is only for image fences.
+pub(super) const ATOMIC_SCOPES: u8 = bits(&[Scope::SubGroup.value(), Scope::WorkGroup.value(), Scope::Device.value(), Scope::System.value()]);
 
 pub(super) fn atomic_op(name: &str) -> Option<AtomicOp> {
     let op = name.strip_prefix("atomic_").or_else(|| name.strip_prefix("atom_"))?;
@@ -113,19 +130,33 @@ impl<'u> FnLowerer<'_, 'u> {
         Some(self.c11_atomic_call(name, base, what, fixed, explicit, args, span))
     }
 
-    /// A memory order or scope argument: a constant, checked now, or a computed value, checked
-    /// when it runs (`allowed` has a bit per valid value). A computed order makes the
-    /// operation seq_cst, the strongest it could be.
-    pub(super) fn order_arg(&mut self, e: &ast::Expr, what: &str, allowed: u8, op: &str) -> Result<Option<u8>, Diagnostic> {
+    /// A memory order argument: a constant, checked now to be one of OpenCL's orders (what the
+    /// operation allows of them its caller checks, with words of its own), or a computed
+    /// value, checked when it runs (`allowed` has a bit per valid value, see [`bits`]). A
+    /// computed order makes the operation seq_cst, the strongest it could be.
+    pub(super) fn order_arg(&mut self, e: &ast::Expr, allowed: u8, op: &str) -> Result<Option<Order>, Diagnostic> {
+        self.ordering_arg(e, false, allowed, op, Order::from_value)
+    }
+
+    /// A memory scope argument, as [`FnLowerer::order_arg`] an order.
+    pub(super) fn scope_arg(&mut self, e: &ast::Expr, allowed: u8, op: &str) -> Result<Option<Scope>, Diagnostic> {
+        self.ordering_arg(e, true, allowed, op, Scope::from_value)
+    }
+
+    /// An order (`scope` false) or scope argument, `decode` reading a constant's value.
+    fn ordering_arg<T>(&mut self, e: &ast::Expr, scope: bool, allowed: u8, op: &str, decode: fn(u8) -> Option<T>) -> Result<Option<T>, Diagnostic> {
+        let what = if scope { "memory scope" } else { "memory order" };
         match self.types.eval_int(e) {
-            Ok(v) if (0..=5).contains(&v) => Ok(Some(v as u8)),
-            Ok(v) => Err(Diagnostic::error("invalid-memory-order", format!("{v} is not a valid {what}")).with_span(e.span, "here")),
+            Ok(v) => match u8::try_from(v).ok().and_then(decode) {
+                Some(x) => Ok(Some(x)),
+                None => Err(Diagnostic::error("invalid-memory-order", format!("{v} is not a valid {what}")).with_span(e.span, "here")),
+            },
             Err(_) => {
                 let v = self.rvalue(e)?;
                 let v = self.convert(v, &Ty::Scalar(ElemType::UInt), e.span)?;
                 let text = self.program.strings.len() as u32;
                 self.program.strings.push(op.to_string());
-                self.emit(Instr::CheckOrder { value: v.reg, allowed, scope: what.contains("scope"), text }, e.span);
+                self.emit(Instr::CheckOrder { value: v.reg, allowed, scope, text }, e.span);
                 Ok(None)
             }
         }
@@ -142,7 +173,6 @@ impl<'u> FnLowerer<'_, 'u> {
         args: &[ast::Expr],
         span: Span,
     ) -> Result<Val, Diagnostic> {
-        use ir::order::{ACQUIRE, ACQ_REL, RELAXED, RELEASE, SEQ_CST};
         let orders = if what == "cmpxchg" { 2 } else { 1 };
         let allowed: Vec<usize> = if explicit { vec![fixed + orders, fixed + orders + 1] } else { vec![fixed] };
         if !allowed.contains(&args.len()) {
@@ -153,29 +183,19 @@ impl<'u> FnLowerer<'_, 'u> {
                 "wrong number of arguments",
             ));
         }
-        let order_name = |o: u8| match o {
-            RELAXED => "memory_order_relaxed",
-            ACQUIRE => "memory_order_acquire",
-            RELEASE => "memory_order_release",
-            ACQ_REL => "memory_order_acq_rel",
-            _ => "memory_order_seq_cst",
-        };
+        let order_name = |o: Order| format!("memory_order_{}", o.name());
         let invalid = |e: &ast::Expr, message: String| Err(Diagnostic::error("invalid-memory-order", message).with_span(e.span, "this order"));
         if what == "fence" {
             let flags = self.rvalue(&args[0])?;
             let flags = self.convert(flags, &Ty::Scalar(ElemType::UInt), args[0].span)?;
-            let order = self.order_arg(&args[1], "memory order", ALL_ORDERS, base)?.unwrap_or(SEQ_CST);
-            let scope = self.order_arg(&args[2], "memory scope", ALL_SCOPES, base)?.unwrap_or(ir::scope::DEVICE);
+            let order = self.order_arg(&args[1], ALL_ORDERS, base)?.unwrap_or(SeqCst);
+            let scope = self.scope_arg(&args[2], ALL_SCOPES, base)?.unwrap_or(Scope::Device);
             let image_only = self.types.eval_int(&args[0]).is_ok_and(|f| f == 4);
-            if scope == ir::scope::WORK_ITEM && !image_only {
+            if scope == Scope::WorkItem && !image_only {
                 return invalid(&args[2], "memory_scope_work_item is only valid with CLK_IMAGE_MEM_FENCE".into());
             }
-            let bits = match scope {
-                ir::scope::WORK_GROUP | ir::scope::SUB_GROUP | ir::scope::WORK_ITEM => ir::fence::SCOPE_GROUP,
-                ir::scope::DEVICE => ir::fence::SCOPE_DEVICE,
-                _ => ir::fence::SCOPE_SYSTEM,
-            };
-            let scoped = self.constant(bits | ir::fence::ORDERED | (order as u64) << 16, ElemType::UInt, span)?;
+            let bits = ir::fence::scope_bits(scope.level()) | ir::fence::order_bits(order);
+            let scoped = self.constant(bits, ElemType::UInt, span)?;
             let f = self.reg()?;
             self.emit(Instr::Binary { op: BinaryOp::Or, ty: NumTy::U32, dst: f, lhs: flags.reg, rhs: scoped.reg }, span);
             self.emit(Instr::Fence { flags: f }, span);
@@ -196,44 +216,44 @@ impl<'u> FnLowerer<'_, 'u> {
         }
         let vt = Ty::Scalar(elem);
         // The orders and scope after the fixed arguments.
-        let default_scope = ir::scope::DEVICE;
-        let (mut order, mut failure, mut scope) = (SEQ_CST, SEQ_CST, default_scope);
+        let default_scope = Scope::Device;
+        let (mut order, mut failure, mut scope) = (SeqCst, SeqCst, default_scope);
         if explicit {
             let allowed = match what {
                 "store" | "clear" => ORDERS_NO_ACQUIRE,
                 "load" => ORDERS_NO_RELEASE,
                 _ => ALL_ORDERS,
             };
-            order = self.order_arg(&args[fixed], "memory order", allowed, base)?.unwrap_or(SEQ_CST);
+            order = self.order_arg(&args[fixed], allowed, base)?.unwrap_or(SeqCst);
             if what == "cmpxchg" {
                 // A computed failure order is checked against the fixed rules only.
-                failure = self.order_arg(&args[fixed + 1], "memory order", ORDERS_NO_RELEASE, base)?.unwrap_or(RELAXED);
+                failure = self.order_arg(&args[fixed + 1], ORDERS_NO_RELEASE, base)?.unwrap_or(Relaxed);
             }
             if let Some(s) = args.get(fixed + orders) {
-                scope = self.order_arg(s, "memory scope", ALL_SCOPES & !1, base)?.unwrap_or(default_scope);
-                if scope == ir::scope::WORK_ITEM {
+                scope = self.scope_arg(s, ATOMIC_SCOPES, base)?.unwrap_or(default_scope);
+                if scope == Scope::WorkItem {
                     return invalid(s, format!("`{name}` cannot use memory_scope_work_item, which is only for image fences"));
                 }
             }
             let oarg = &args[fixed];
             match what {
-                "store" | "clear" if matches!(order, ACQUIRE | ACQ_REL) => {
+                "store" | "clear" if matches!(order, Acquire | AcqRel) => {
                     return invalid(oarg, format!("`{base}` cannot use {}: a store has no acquire part", order_name(order)))
                         .map_err(|d: Diagnostic| d.with_help("use memory_order_release, memory_order_seq_cst or memory_order_relaxed"));
                 }
-                "load" if matches!(order, RELEASE | ACQ_REL) => {
+                "load" if matches!(order, Release | AcqRel) => {
                     return invalid(oarg, format!("`{base}` cannot use {}: a load has no release part", order_name(order)))
                         .map_err(|d: Diagnostic| d.with_help("use memory_order_acquire, memory_order_seq_cst or memory_order_relaxed"));
                 }
                 "cmpxchg" => {
                     let farg = &args[fixed + 1];
-                    if matches!(failure, RELEASE | ACQ_REL) {
+                    if matches!(failure, Release | AcqRel) {
                         return invalid(farg, format!("the failure order of `{base}` cannot be {}", order_name(failure)));
                     }
                     let stronger = match order {
-                        RELAXED | RELEASE => failure != RELAXED,
-                        ACQUIRE | ACQ_REL => failure == SEQ_CST,
-                        _ => false,
+                        Relaxed | Release => failure != Relaxed,
+                        Acquire | AcqRel => failure == SeqCst,
+                        SeqCst => false,
                     };
                     if stronger {
                         return invalid(farg, format!("the failure order {} is stronger than the success order {}", order_name(failure), order_name(order)));
@@ -242,7 +262,9 @@ impl<'u> FnLowerer<'_, 'u> {
                 _ => {}
             }
         }
-        let scope = if space == Space::Local && scope > ir::scope::WORK_GROUP { ir::scope::WORK_GROUP } else { scope };
+        // An atomic on local memory reaches its work-group only (a sub-group's scope is
+        // recorded as the work-group's too).
+        let scope = if space == Space::Local { Scope::WorkGroup } else { scope };
         let operand = |this: &mut Self, k: usize| -> Result<Reg, Diagnostic> {
             let v = this.rvalue(&args[k])?;
             Ok(this.convert(v, &vt, args[k].span)?.reg)
@@ -326,7 +348,7 @@ impl<'u> FnLowerer<'_, 'u> {
         }
     }
 
-    pub(super) fn cuda_atomic_call(&mut self, name: &str, op: AtomicOp, n: usize, scope: u8, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
+    pub(super) fn cuda_atomic_call(&mut self, name: &str, op: AtomicOp, n: usize, scope: Scope, args: &[ast::Expr], span: Span) -> Result<Val, Diagnostic> {
         if args.len() != n {
             return Err(type_error(span, format!("`{name}` takes {n} arguments, but {} were given", args.len()), "wrong number of arguments"));
         }
@@ -355,8 +377,36 @@ impl<'u> FnLowerer<'_, 'u> {
         };
         let dst = self.reg()?;
         // CUDA's atomics are relaxed; their scope is the name's.
-        let order = ir::order::RELAXED;
-        self.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2, order, scope }, span);
+        self.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2, order: Relaxed, scope }, span);
         Ok(Val { reg: dst, ty: vt })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::Dialect;
+
+    /// The diagnostic `source` fails to compile with, as `code: message`.
+    fn refusal(source: &str) -> String {
+        match crate::frontend::check(source, Dialect::OpenCl, &[]) {
+            Ok(_) => "compiles".to_string(),
+            Err(d) => d.iter().map(|d| format!("{}: {}", d.code, d.message)).collect::<Vec<_>>().join("\n"),
+        }
+    }
+
+    #[test]
+    fn constant_orders_and_scopes_are_opencl_values() {
+        let store =
+            |order: &str, scope: &str| refusal(&format!("__kernel void k(__global atomic_int *x) {{ atomic_store_explicit(x, 1, {order}, {scope}); }}"));
+        assert_eq!(store("memory_order_release", "memory_scope_device"), "compiles");
+        assert_eq!(store("memory_order_relaxed", "memory_scope_sub_group"), "compiles");
+        // 1 is C11's consume, which OpenCL C does not have; OpenCL's scopes stop at 4.
+        assert_eq!(store("1", "memory_scope_device"), "invalid-memory-order: 1 is not a valid memory order");
+        assert_eq!(store("6", "memory_scope_device"), "invalid-memory-order: 6 is not a valid memory order");
+        assert_eq!(store("memory_order_release", "5"), "invalid-memory-order: 5 is not a valid memory scope");
+        let fence = |order: &str, scope: &str| refusal(&format!("__kernel void k() {{ atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, {order}, {scope}); }}"));
+        assert_eq!(fence("memory_order_acq_rel", "memory_scope_work_group"), "compiles");
+        assert_eq!(fence("1", "memory_scope_device"), "invalid-memory-order: 1 is not a valid memory order");
+        assert_eq!(fence("memory_order_seq_cst", "5"), "invalid-memory-order: 5 is not a valid memory scope");
     }
 }

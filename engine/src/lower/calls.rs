@@ -267,9 +267,8 @@ impl<'u> FnLowerer<'_, 'u> {
             };
             let dst = self.reg()?;
             // OpenCL 1.x atomics are relaxed, at device scope (work-group scope for local memory).
-            let scope = if *space == Space::Local { ir::scope::WORK_GROUP } else { ir::scope::DEVICE };
-            let order = ir::order::RELAXED;
-            self.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2, order, scope }, span);
+            let scope = if *space == Space::Local { Scope::WorkGroup } else { Scope::Device };
+            self.emit(Instr::Atomic { op, ty: elem, dst, addr: p.reg, operand, operand2, order: Order::Relaxed, scope }, span);
             return Ok(Val { reg: dst, ty: vt });
         }
         Err(type_error(callee.span, format!("cannot find function `{name}`"), "not a known function or built-in")

@@ -20,7 +20,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::diag::{Diagnostic, Span};
 use crate::ir::{
-    self, AtomicOp, BinaryOp, CmpOp, CollectiveOp, Instr, Kernel, KernelParam, LocalDecl, MathOp, NumTy, ParamKind, PrintfArg, Query, Reg, ScanOp, UnaryOp,
+    self, AtomicOp, BinaryOp, CmpOp, CollectiveOp, Instr, Kernel, KernelParam, LocalDecl, MathOp, NumTy, Order, ParamKind, PrintfArg, Query, Reg, ScanOp,
+    Scope, UnaryOp,
 };
 use crate::scenario::{Dialect, ElemType};
 use crate::syntax::ast::{self, AddrSpaceQual, BinOp, Designator, ExprKind, Initializer, Item, StmtKind, TypeExpr, UnOp};

@@ -137,7 +137,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 let mt = ty.mem_type().ok_or_else(|| type_error(span, format!("cannot read a `{}`", ty.describe()), "here"))?;
                 let dst = self.reg()?;
                 if self.volatile_addrs.contains(&addr) {
-                    let (order, scope) = (ir::order::RELAXED, ir::scope::SYSTEM);
+                    let (order, scope) = (Order::Relaxed, Scope::System);
                     self.emit(Instr::Atomic { op: AtomicOp::Load, ty: mt, dst, addr, operand: dst, operand2: dst, order, scope }, span);
                 } else {
                     self.emit(Instr::Load { ty: mt, dst, addr }, span);
@@ -200,7 +200,7 @@ impl<'u> FnLowerer<'_, 'u> {
                 let v = self.convert(v, ty, span)?;
                 let mt = ty.mem_type().ok_or_else(|| type_error(span, format!("cannot assign to a `{}`", ty.describe()), "here"))?;
                 if self.volatile_addrs.contains(addr) {
-                    let (order, scope) = (ir::order::RELAXED, ir::scope::SYSTEM);
+                    let (order, scope) = (Order::Relaxed, Scope::System);
                     let dst = self.reg()?;
                     self.emit(Instr::Atomic { op: AtomicOp::Store, ty: mt, dst, addr: *addr, operand: v.reg, operand2: v.reg, order, scope }, span);
                 } else {

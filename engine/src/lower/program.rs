@@ -363,7 +363,7 @@ pub(super) fn const_init(types: &Types, refs: &mut ConstRefs, ty: &Ty, init: &In
                 (ConstNum::Int(v), true) => (v as f64).to_bits(),
                 (ConstNum::Float(v), true) => v.to_bits(),
             };
-            crate::exec::encode_value(*t, bits, bytes);
+            t.encode(bits, bytes);
             Ok(())
         }
         (Ty::Ptr { .. }, Initializer::Expr(e)) => {

@@ -57,7 +57,7 @@ use clock::Knowledge;
 use release::{Contribution, Inclusion, LEVELS};
 use shadow::{Access, Cell, Release, Shadow};
 
-use crate::ir::{fence, order};
+use crate::ir::{fence, Level, Order, Scope};
 use crate::report::{RaceKind, RaceMemory};
 use crate::trace::{EventLog, Space};
 
@@ -332,7 +332,7 @@ pub struct AccessInfo {
     pub size: u64,
     pub write: bool,
     /// An atomic access, with its order and scope.
-    pub atomic: Option<(u8, u8)>,
+    pub atomic: Option<(Order, Scope)>,
     /// Whether the write (if it is one) left the bytes as they were.
     pub same_value: bool,
     /// The bits a write stored or a read returned, its first byte lowest (bytes past the
@@ -485,7 +485,7 @@ impl Races {
     /// now to acquirers within the atomic's scope level `level`; of the memory its earlier
     /// release fences named, what it knew at the latest fence that reaches each distance.
     /// `None` when it releases nothing.
-    fn contribution(&self, agent: u32, space: usize, direct: bool, level: usize) -> Option<Contribution> {
+    fn contribution(&self, agent: u32, space: usize, direct: bool, level: Level) -> Option<Contribution> {
         let a = agent as usize;
         let now = self.clock[a];
         let fenced = self.fenced.get(a).as_deref();
@@ -594,7 +594,7 @@ impl Races {
             let mask = (((1u16 << hi) - 1) & !((1u16 << lo) - 1)) as u8;
             let mut flags = 0;
             if let Some((_, sc)) = a.atomic {
-                flags |= Access::ATOMIC | (crate::ir::level_of_scope(sc) as u8) << Access::LEVEL_SHIFT;
+                flags |= Access::ATOMIC | (sc.level().index() as u8) << Access::LEVEL_SHIFT;
             }
             if a.write {
                 flags |= Access::WRITE;
@@ -624,8 +624,7 @@ impl Races {
             if let Some((ord, sc)) = sync {
                 if !a.write || a.rmw {
                     if let Some(rel) = &cell.release {
-                        let acquire = matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST);
-                        self.observe(rel, a, crate::ir::level_of_scope(sc), acquire);
+                        self.observe(rel, a, sc.level(), ord.acquires());
                     }
                 }
             }
@@ -714,11 +713,11 @@ impl Races {
     }
 
     /// Whether agent `other` is within scope `level` of agent `agent`.
-    fn within(&self, level: usize, agent: u32, other: u32) -> bool {
+    fn within(&self, level: Level, agent: u32, other: u32) -> bool {
         match level {
-            crate::ir::LEVEL_GROUP => self.agent_group[agent as usize] == self.agent_group[other as usize],
-            crate::ir::LEVEL_DEVICE => self.device(agent as usize) == self.device(other as usize),
-            _ => true,
+            Level::Group => self.agent_group[agent as usize] == self.agent_group[other as usize],
+            Level::Device => self.device(agent as usize) == self.device(other as usize),
+            Level::System => true,
         }
     }
 
@@ -744,11 +743,11 @@ impl Races {
 
     /// The release side of an atomic at `cell`, on memory of space index `space` (its
     /// acquire side, [`Races::observe`], came before its check).
-    fn synchronise(&mut self, cell: &mut Cell, a: AccessInfo, space: usize, ord: u8, sc: u8) {
+    fn synchronise(&mut self, cell: &mut Cell, a: AccessInfo, space: usize, ord: Order, sc: Scope) {
         let agent = a.agent as usize;
         let (my_group, my_device) = (self.agent_group[agent], self.device(agent));
-        let direct = matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST);
-        let level = crate::ir::level_of_scope(sc);
+        let direct = ord.releases();
+        let level = sc.level();
         if a.write {
             if direct {
                 self.released.get_mut(agent)[space] = self.clock[agent];
@@ -768,7 +767,7 @@ impl Races {
                     cell.release = None;
                 }
             } else if let Some(c) = c {
-                cell.release = Some(Box::new(Release::new(c, a.agent, my_group, my_device, level as u8, a.event, self.inclusion())));
+                cell.release = Some(Box::new(Release::new(c, a.agent, my_group, my_device, level, a.event, self.inclusion())));
             }
         }
     }
@@ -787,7 +786,7 @@ impl Races {
     /// Atomic read `a` (scope level `level`) reads from release `rel`. An acquire learns
     /// each part whose releasers its scope includes and whose reach includes it; a relaxed
     /// read keeps the parts that reach it pending, by distance, for a later acquire fence.
-    fn observe(&mut self, rel: &Release, a: AccessInfo, level: usize, acquire: bool) {
+    fn observe(&mut self, rel: &Release, a: AccessInfo, level: Level, acquire: bool) {
         let agent = a.agent as usize;
         let (my_group, my_device) = (self.agent_group[agent], self.device(agent));
         let (mut learned, mut held) = (false, false);
@@ -1040,11 +1039,11 @@ impl Races {
         }
         let (ord, level) = fence::order_and_level(flags);
         let a = agent as usize;
-        if self.ptx && ord == order::SEQ_CST && a < self.work_items as usize {
+        if self.ptx && ord == Order::SeqCst && a < self.work_items as usize {
             self.sc_fence(agent, level);
         }
         for space in (0..SPACES).filter(|&s| flags & fence_bit(s) != 0) {
-            if matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST) {
+            if ord.acquires() {
                 // Taking a pending value that was never written allocates nothing.
                 let rule = self.inclusion();
                 for d in 0..LEVELS {
@@ -1060,7 +1059,7 @@ impl Races {
                     }
                 }
             }
-            if matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) {
+            if ord.releases() {
                 let rule = self.inclusion();
                 let f = self.fenced.get_mut(a).get_or_insert_with(Default::default);
                 for d in (0..LEVELS).filter(|&d| rule.fills(level, d)) {
@@ -1077,14 +1076,14 @@ impl Races {
     /// ("sync_fence" in the PTX model), so this one learns what every earlier fence it is
     /// morally strong with knew (those of its group; of its device, for device scope or
     /// wider; all system-scope ones, for system scope) and publishes what it knows.
-    fn sc_fence(&mut self, agent: u32, level: usize) {
+    fn sc_fence(&mut self, agent: u32, level: Level) {
         let a = agent as usize;
         let (group, device) = (self.agent_group[a], self.device(a));
         let mut earlier: [Knowledge; SPACES] = Default::default();
         let sources = [
             self.sc_fences.groups.get(&group),
-            self.sc_fences.devices.get(&device).filter(|_| level >= crate::ir::LEVEL_DEVICE),
-            Some(&self.sc_fences.system).filter(|_| level >= crate::ir::LEVEL_SYSTEM),
+            self.sc_fences.devices.get(&device).filter(|_| level >= Level::Device),
+            Some(&self.sc_fences.system).filter(|_| level >= Level::System),
         ];
         for known in sources.into_iter().flatten() {
             for (e, k) in earlier.iter_mut().zip(known.iter()) {
@@ -1101,17 +1100,17 @@ impl Races {
             }
         };
         join(self.sc_fences.groups.entry(group).or_default());
-        if level >= crate::ir::LEVEL_DEVICE {
+        if level >= Level::Device {
             join(self.sc_fences.devices.entry(device).or_default());
         }
-        if level >= crate::ir::LEVEL_SYSTEM {
+        if level >= Level::System {
             join(&mut self.sc_fences.system);
         }
     }
 
     /// The release a relaxed write promised now by `agent` makes (relaxed model): what it
     /// knows, when a release fence before makes its relaxed writes releases.
-    pub fn promise_release(&self, agent: u32, level: usize, event: u32) -> Option<Box<Release>> {
+    pub fn promise_release(&self, agent: u32, level: Level, event: u32) -> Option<Box<Release>> {
         if !self.enabled {
             return None;
         }
@@ -1119,7 +1118,7 @@ impl Races {
         let c = self.contribution(agent, GLOBAL, false, level)?;
         let group = self.agent_group[agent as usize];
         let device = self.device(agent as usize);
-        Some(Box::new(Release::new(c, agent, group, device, level as u8, event, self.inclusion())))
+        Some(Box::new(Release::new(c, agent, group, device, level, event, self.inclusion())))
     }
 
     /// `free`: what the freeing agent did with the block happens before any later `malloc`

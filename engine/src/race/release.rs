@@ -35,10 +35,11 @@
 
 use super::clock::Knowledge;
 use super::SPACES;
+use crate::ir::Level;
 
 /// Scope levels, and distances between work-items: 0 the same work-group, 1 the same
-/// device, 2 anywhere (the relaxed model's `LEVEL_GROUP`, `LEVEL_DEVICE`, `LEVEL_SYSTEM`).
-pub const LEVELS: usize = 3;
+/// device, 2 anywhere (the [`Level`]s, by [`Level::index`]).
+pub const LEVELS: usize = Level::COUNT;
 
 /// The most releasing work-items per reach that keep a part of their own in one release.
 pub const MAX_PARTS: usize = 16;
@@ -62,19 +63,19 @@ pub enum Inclusion {
 
 impl Inclusion {
     /// Whether an endpoint at scope level `level` fills entry `entry` of its contribution.
-    pub fn fills(self, level: usize, entry: usize) -> bool {
+    pub fn fills(self, level: Level, entry: usize) -> bool {
         match self {
-            Inclusion::SameScope => entry == level,
-            Inclusion::Mutual => entry <= level,
+            Inclusion::SameScope => entry == level.index(),
+            Inclusion::Mutual => entry <= level.index(),
         }
     }
 
     /// Whether an acquire at scope level `level`, at distance `distance` from the releaser,
     /// learns a part of entry (its `reach`) `entry` that reaches it (`distance <= entry`).
-    pub fn acquires(self, entry: usize, distance: usize, level: usize) -> bool {
+    pub fn acquires(self, entry: usize, distance: usize, level: Level) -> bool {
         match self {
-            Inclusion::SameScope => entry == level,
-            Inclusion::Mutual => distance <= level,
+            Inclusion::SameScope => entry == level.index(),
+            Inclusion::Mutual => distance <= level.index(),
         }
     }
 
@@ -140,13 +141,13 @@ pub struct Release {
     /// The head's group, device and scope level, for the finding's words.
     pub group: u32,
     pub device: u32,
-    pub level: u8,
+    pub level: Level,
 }
 
 impl Release {
     /// A new release sequence headed by `agent` (of `group` on `device`) at `event`, whose
     /// atomic has scope level `level`.
-    pub fn new(c: Contribution, agent: u32, group: u32, device: u32, level: u8, event: u32, rule: Inclusion) -> Release {
+    pub fn new(c: Contribution, agent: u32, group: u32, device: u32, level: Level, event: u32, rule: Inclusion) -> Release {
         let mut r = Release { parts: Vec::new(), agent, event, group, device, level };
         r.add(c, agent, group, device, rule);
         r

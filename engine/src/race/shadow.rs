@@ -17,6 +17,7 @@
 //! touched, so work-items writing neighbouring bytes of one word do not race.
 
 pub use super::release::Release;
+use crate::ir::Level;
 
 /// Words per shadow page.
 const PAGE_WORDS: usize = 64;
@@ -44,7 +45,7 @@ impl Access {
     pub const ATOMIC: u8 = 1;
     /// A write that left the bytes as they were.
     pub const SAME_VALUE: u8 = 2;
-    /// Bits 2..4: an atomic access's scope level (0 work-group, 1 device, 2 system).
+    /// Bits 2..4: an atomic access's scope level ([`Level::index`]).
     pub const LEVEL_SHIFT: u8 = 2;
     pub const WRITE: u8 = 16;
     /// An access whose `value` does not stand for everything its site wrote or read: the
@@ -53,8 +54,8 @@ impl Access {
     pub const MIXED: u8 = 32;
 
     /// The scope level of an atomic access.
-    pub fn level(self) -> usize {
-        ((self.flags >> Access::LEVEL_SHIFT) & 3) as usize
+    pub fn level(self) -> Level {
+        Level::from_index(((self.flags >> Access::LEVEL_SHIFT) & 3) as usize).unwrap_or(Level::System)
     }
 
     pub fn is_atomic(self) -> bool {

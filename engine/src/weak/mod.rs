@@ -78,7 +78,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::ir::{order, LEVEL_DEVICE, LEVEL_GROUP, LEVEL_SYSTEM};
+use crate::ir::{Level, Order};
 use crate::reuse::clone_fields;
 
 mod promise;
@@ -87,7 +87,7 @@ mod rmw;
 pub use promise::{Candidate, Certify, Promise};
 pub use rmw::Update;
 
-const LEVELS: usize = 3;
+const LEVELS: usize = Level::COUNT;
 
 /// Timestamps of writes appended to a history are this far apart, so that a later write can
 /// still be placed between two (a store need not come after writes it has not seen).
@@ -517,24 +517,24 @@ pub struct Read {
 pub struct Ordering {
     /// Whether it is an atomic access at all.
     pub atomic: bool,
-    pub order: u8,
-    /// Scope level of the atomic ([`LEVEL_GROUP`], ...).
-    pub level: usize,
+    pub order: Order,
+    /// Scope level of the atomic.
+    pub level: Level,
 }
 
 impl Ordering {
-    pub const PLAIN: Ordering = Ordering { atomic: false, order: order::RELAXED, level: LEVEL_SYSTEM };
+    pub const PLAIN: Ordering = Ordering { atomic: false, order: Order::Relaxed, level: Level::System };
 
     fn acquires(self) -> bool {
-        self.atomic && matches!(self.order, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST)
+        self.atomic && self.order.acquires()
     }
 
     fn releases(self) -> bool {
-        self.atomic && matches!(self.order, order::RELEASE | order::ACQ_REL | order::SEQ_CST)
+        self.atomic && self.order.releases()
     }
 
     fn sc(self) -> bool {
-        self.atomic && self.order == order::SEQ_CST
+        self.atomic && self.order == Order::SeqCst
     }
 }
 
@@ -551,13 +551,13 @@ impl Weak {
     }
 
     /// The level at which `reader` sees a write by someone in `group` and `device`.
-    fn level_between(&self, reader: u32, group: u32, device: u32) -> usize {
+    fn level_between(&self, reader: u32, group: u32, device: u32) -> Level {
         if self.agent_group[reader as usize] == group {
-            LEVEL_GROUP
+            Level::Group
         } else if self.agent_device[reader as usize] == device {
-            LEVEL_DEVICE
+            Level::Device
         } else {
-            LEVEL_SYSTEM
+            Level::System
         }
     }
 
@@ -688,7 +688,7 @@ impl Weak {
         let level = self.level_between(agent, group, device);
         self.read_promised(agent, id, ts, level);
         let promised_release =
-            promiser.and_then(|p| self.agents.get(p as usize)).and_then(|a| a.promise).is_some_and(|p| p.release && p.ts == ts && level <= p.level as usize);
+            promiser.and_then(|p| self.agents.get(p as usize)).and_then(|a| a.promise).is_some_and(|p| p.release && p.ts == ts && level <= p.level);
         if promised_release && ord.acquires() && level <= ord.level {
             self.invalid = true;
         }
@@ -706,11 +706,11 @@ impl Weak {
             a.observed.raise(id, ts);
         }
         if let Some(p) = published {
-            let view = &p.views[level];
+            let view = &p.views[level.index()];
             if ord.acquires() && level <= ord.level {
                 a.cur.join(view);
             } else if ord.atomic {
-                a.pending[level].join(view);
+                a.pending[level.index()].join(view);
             }
         }
         Read { value: (k > 0).then_some(value), stale: k > 0, race_release }
@@ -738,11 +738,11 @@ impl Weak {
             let h = &self.histories[id as usize];
             let follows_existing = rmw.is_none_or(|r| h.message(r).is_some_and(|m| m.step <= c.start));
             if promisable && same_size && follows_existing {
-                c.stores.push(Candidate { key, size, value, level: ord.level as u8, release: ord.releases(), rmw: rmw.is_some(), fenced: c.fenced });
+                c.stores.push(Candidate { key, size, value, level: ord.level, release: ord.releases(), rmw: rmw.is_some(), fenced: c.fenced });
             }
         }
         if let Some(p) = self.agents[agent as usize].promise {
-            let same = p.id == id && p.value == value && p.size == size && p.release == ord.releases() && p.level as usize == ord.level;
+            let same = p.id == id && p.value == value && p.size == size && p.release == ord.releases() && p.level == ord.level;
             match (p.rmw, rmw) {
                 (Some(after), Some(r)) if p.id == id => {
                     // The update its agent promised (it read the write the promise follows,
@@ -841,16 +841,16 @@ impl Weak {
         let a = &mut self.agents[agent as usize];
         if let Some((Some(p), g, d)) = &read {
             let level = if self.agent_group[agent as usize] == *g {
-                LEVEL_GROUP
+                Level::Group
             } else if self.agent_device[agent as usize] == *d {
-                LEVEL_DEVICE
+                Level::Device
             } else {
-                LEVEL_SYSTEM
+                Level::System
             };
             if ord.acquires() && level <= ord.level {
-                a.cur.join(&p.views[level]);
+                a.cur.join(&p.views[level.index()]);
             } else {
-                a.pending[level].join(&p.views[level]);
+                a.pending[level.index()].join(&p.views[level.index()]);
             }
         }
         a.cur.raise(id, ts);
@@ -863,7 +863,7 @@ impl Weak {
         let mut published = Published::default();
         for (l, view) in published.views.iter_mut().enumerate() {
             view.clone_from(&a.released[l]);
-            if ord.releases() && l <= ord.level {
+            if ord.releases() && l <= ord.level.index() {
                 view.join(&direct);
             }
         }
@@ -916,26 +916,26 @@ impl Weak {
     /// `__threadfence*`).
     ///
     /// `flags` are its `cl_mem_fence_flags`: it orders local memory, global memory or both.
-    pub fn fence(&mut self, agent: u32, ord: u8, level: usize, flags: u64) {
-        if matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) {
-            self.release_point(agent, level.min(LEVELS - 1));
+    pub fn fence(&mut self, agent: u32, ord: Order, level: Level, flags: u64) {
+        if ord.releases() {
+            self.release_point(agent, level);
         }
         let group = self.agent_group[agent as usize];
         let device = self.agent_device[agent as usize];
         let spaces = &self.spaces;
         let covered = |loc: u32| covers(spaces, flags, loc);
         let a = &mut self.agents[agent as usize];
-        if matches!(ord, order::ACQUIRE | order::ACQ_REL | order::SEQ_CST) {
+        if ord.acquires() {
             if a.tainted {
                 self.invalid = true;
             }
-            for l in 0..=level.min(LEVELS - 1) {
+            for l in 0..=level.index() {
                 let pending = std::mem::take(&mut a.pending[l]);
                 a.cur.join(&pending.filtered(covered));
                 a.pending[l] = pending.filtered(|loc| !covered(loc));
             }
         }
-        if ord == order::SEQ_CST {
+        if ord == Order::SeqCst {
             // Every seq_cst write made so far precedes this fence in the SC order, so what
             // comes after the fence reads that write or a later one (the fence rule of C11
             // and OpenCL 2.0 for an SC write before an SC fence).
@@ -949,27 +949,27 @@ impl Weak {
             // narrower one, so that two fences whose scopes include each other's work-items
             // (a system fence and a device fence on the same device) meet in the narrower
             // instance, and fences whose scopes do not never meet.
-            let top = level.min(LEVELS - 1);
-            for l in 0..=top {
+            let instances = &Level::ALL[..=level.index()];
+            for l in instances {
                 let shared = match l {
-                    LEVEL_GROUP => self.sc_group.entry(group).or_default(),
-                    LEVEL_DEVICE => self.sc_device.entry(device).or_default(),
-                    _ => &mut self.sc_system,
+                    Level::Group => self.sc_group.entry(group).or_default(),
+                    Level::Device => self.sc_device.entry(device).or_default(),
+                    Level::System => &mut self.sc_system,
                 };
                 a.cur.join(shared);
             }
-            for l in 0..=top {
+            for l in instances {
                 let shared = match l {
-                    LEVEL_GROUP => self.sc_group.entry(group).or_default(),
-                    LEVEL_DEVICE => self.sc_device.entry(device).or_default(),
-                    _ => &mut self.sc_system,
+                    Level::Group => self.sc_group.entry(group).or_default(),
+                    Level::Device => self.sc_device.entry(device).or_default(),
+                    Level::System => &mut self.sc_system,
                 };
                 shared.clone_from(&a.cur);
             }
         }
-        if matches!(ord, order::RELEASE | order::ACQ_REL | order::SEQ_CST) {
+        if ord.releases() {
             let view = a.known().filtered(covered);
-            for l in 0..=level.min(LEVELS - 1) {
+            for l in 0..=level.index() {
                 a.released[l].join(&view);
             }
         }
@@ -980,21 +980,21 @@ impl Weak {
     /// view includes every member's view of that memory.
     pub fn barrier(&mut self, members: &[(u32, u64)]) {
         for &(m, _) in members {
-            self.release_point(m, LEVEL_GROUP);
+            self.release_point(m, Level::Group);
         }
         let spaces = &self.spaces;
         let covers = |flags: u64, loc: u32| covers(spaces, flags, loc);
         let mut joined = View::default();
         for &(m, flags) in members {
             let a = &mut self.agents[m as usize];
-            let pending = std::mem::take(&mut a.pending[LEVEL_GROUP]);
+            let pending = std::mem::take(&mut a.pending[Level::Group.index()]);
             a.cur.join(&pending);
             joined.join(&a.known().filtered(|loc| covers(flags, loc)));
         }
         for &(m, flags) in members {
             let a = &mut self.agents[m as usize];
             a.cur.join(&joined.filtered(|loc| covers(flags, loc)));
-            a.released[LEVEL_GROUP] = a.cur.clone();
+            a.released[Level::Group.index()] = a.cur.clone();
         }
     }
 
@@ -1005,13 +1005,13 @@ impl Weak {
     /// the scope nothing changes, so a fence of a narrower scope than the promise's readers
     /// (`__threadfence_block` across blocks) orders nothing for them, as in the PTX and
     /// OpenCL models.
-    fn release_point(&mut self, agent: u32, level: usize) {
+    fn release_point(&mut self, agent: u32, level: Level) {
         if let Some(c) = self.certifying.as_mut().filter(|c| c.agent == agent) {
-            c.fenced = Some(c.fenced.map_or(level as u8, |f| f.max(level as u8)));
+            c.fenced = Some(c.fenced.map_or(level, |f| f.max(level)));
         }
         let Some(p) = self.agents[agent as usize].promise.as_mut() else { return };
-        p.fenced = Some(p.fenced.map_or(level as u8, |f| f.max(level as u8)));
-        let within = (2u8 << level) - 1;
+        p.fenced = Some(p.fenced.map_or(level, |f| f.max(level)));
+        let within = (2u8 << level.index()) - 1;
         let read = self.histories[p.id as usize].message(p.ts).map_or(0, |m| m.read_at);
         if read & within != 0 {
             self.invalid = true;
@@ -1021,18 +1021,18 @@ impl Weak {
     /// `agent` read the write with timestamp `ts` of location `id` at scope level `level`
     /// from its writer: if that is a promise, it is noted, and a promise that passed a release
     /// fence of that scope may not be read (see [`Weak::release_point`]).
-    fn read_promised(&mut self, agent: u32, id: u32, ts: u32, level: usize) {
+    fn read_promised(&mut self, agent: u32, id: u32, ts: u32, level: Level) {
         let Some(m) = self.histories[id as usize].message_mut(ts) else { return };
         let Some(promiser) = m.promised_by.filter(|&p| p != agent) else { return };
-        m.read_at |= 1 << level;
+        m.read_at |= 1 << level.index();
         let fenced = self.agents.get(promiser as usize).and_then(|a| a.promise).filter(|p| p.ts == ts).and_then(|p| p.fenced);
-        if fenced.is_some_and(|f| level <= f as usize) {
+        if fenced.is_some_and(|f| level <= f) {
             self.invalid = true;
         }
     }
 
     /// The scope level between `reader` and the agent `writer`.
-    pub fn level_of(&self, reader: u32, writer: u32) -> usize {
+    pub fn level_of(&self, reader: u32, writer: u32) -> Level {
         self.level_between(reader, self.agent_group[writer as usize], self.agent_device[writer as usize])
     }
 

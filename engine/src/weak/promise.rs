@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use super::{LocKey, Message, Published, Weak, TS_GAP};
+use crate::ir::Level;
 use crate::race::shadow::Release;
 
 /// A write an agent promised and has not made yet.
@@ -18,7 +19,7 @@ pub struct Promise {
     /// an acquire of it before then would be a cycle (such executions are discarded).
     pub release: bool,
     /// The release's scope level.
-    pub level: u8,
+    pub level: Level,
     /// What the location held before the promise.
     pub before: u64,
     /// A read-modify-write's: the timestamp of the write it will read, which the promised
@@ -26,7 +27,7 @@ pub struct Promise {
     pub rmw: Option<u32>,
     /// The widest scope level of the release fences (or barriers) its agent passed since the
     /// promise: nobody within it may read the promise before it is kept.
-    pub fenced: Option<u8>,
+    pub fenced: Option<Level>,
 }
 
 /// A write a solo run made, which its agent may promise.
@@ -36,14 +37,14 @@ pub struct Candidate {
     pub size: u8,
     pub value: u64,
     /// Scope level of the store.
-    pub level: u8,
+    pub level: Level,
     pub release: bool,
     /// Made by a read-modify-write, of the latest write of its location when the solo run
     /// started (so its promise follows that write).
     pub rmw: bool,
     /// The widest scope level of the release fences the solo run passed before this write:
     /// only agents beyond it can use its promise.
-    pub fenced: Option<u8>,
+    pub fenced: Option<Level>,
 }
 
 /// What a solo run of one agent wrote, to certify the promises it may make.
@@ -58,7 +59,7 @@ pub struct Certify {
     /// made after it (by the solo run) cannot be promised, as that write does not exist yet.
     pub start: u64,
     /// The widest scope level of the release fences it passed so far.
-    pub fenced: Option<u8>,
+    pub fenced: Option<Level>,
 }
 
 impl Weak {
@@ -83,10 +84,10 @@ impl Weak {
         let a = &mut self.agents[agent as usize];
         a.promise = None;
         if let Some((Some(published), level)) = &read {
-            if ord.acquires() && level <= &ord.level {
-                a.cur.join(&published.views[*level]);
+            if ord.acquires() && *level <= ord.level {
+                a.cur.join(&published.views[level.index()]);
             } else {
-                a.pending[*level].join(&published.views[*level]);
+                a.pending[level.index()].join(&published.views[level.index()]);
             }
         }
         a.cur.raise(p.id, p.ts);
@@ -106,7 +107,7 @@ impl Weak {
             let mut published = Published::default();
             for (l, view) in published.views.iter_mut().enumerate() {
                 view.clone_from(&a.released[l]);
-                if l <= p.level as usize {
+                if l <= p.level.index() {
                     view.join(&direct);
                 }
             }

@@ -4,9 +4,9 @@ use super::*;
 
 const X: LocKey = (1, 0, 1, 0);
 const Y: LocKey = (1, 0, 2, 0);
-const RLX: Ordering = Ordering { atomic: true, order: order::RELAXED, level: LEVEL_DEVICE };
-const REL: Ordering = Ordering { atomic: true, order: order::RELEASE, level: LEVEL_DEVICE };
-const ACQ: Ordering = Ordering { atomic: true, order: order::ACQUIRE, level: LEVEL_DEVICE };
+const RLX: Ordering = Ordering { atomic: true, order: Order::Relaxed, level: Level::Device };
+const REL: Ordering = Ordering { atomic: true, order: Order::Release, level: Level::Device };
+const ACQ: Ordering = Ordering { atomic: true, order: Order::Acquire, level: Level::Device };
 
 fn st(ord: Ordering) -> Store {
     Store { ord, rmw: None, event: 0, step: 0, everyone: false }
@@ -54,8 +54,8 @@ fn release_acquire_at_device_scope_publishes_across_groups() {
 #[test]
 fn work_group_scope_release_does_not_reach_another_group() {
     let mut w = model(&[0, 1]);
-    let rel_wg = Ordering { level: LEVEL_GROUP, ..REL };
-    let acq_wg = Ordering { level: LEVEL_GROUP, ..ACQ };
+    let rel_wg = Ordering { level: Level::Group, ..REL };
+    let acq_wg = Ordering { level: Level::Group, ..ACQ };
     w.store(0, X, 4, 0, 1, st(Ordering::PLAIN), &mut |_| 0);
     w.store(0, Y, 4, 0, 1, st(rel_wg), &mut |_| 0);
     w.load(1, Y, 4, acq_wg, 0, Some(&mut |_| 0));
@@ -77,9 +77,9 @@ fn coherence_forbids_reading_older_after_newer() {
 fn sc_fences_forbid_store_buffering() {
     let mut w = model(&[0, 1]);
     w.store(0, X, 4, 0, 1, st(RLX), &mut |_| 0);
-    w.fence(0, order::SEQ_CST, LEVEL_DEVICE, 3);
+    w.fence(0, Order::SeqCst, Level::Device, 3);
     w.store(1, Y, 4, 0, 1, st(RLX), &mut |_| 0);
-    w.fence(1, order::SEQ_CST, LEVEL_DEVICE, 3);
+    w.fence(1, Order::SeqCst, Level::Device, 3);
     assert_eq!(readable(&w, 1, X, RLX).len(), 1, "the second fence sees the first one's view");
 }
 
@@ -150,7 +150,7 @@ fn a_compare_exchange_that_fails_may_read_a_write_an_update_follows() {
 #[test]
 fn a_sequentially_consistent_update_reads_the_latest_write() {
     let mut w = model(&[0, 1]);
-    let sc = Ordering { order: order::SEQ_CST, ..RLX };
+    let sc = Ordering { order: Order::SeqCst, ..RLX };
     w.store(0, X, 4, 0, 1, st(RLX), &mut |_| 0);
     w.store(0, X, 4, 1, 2, st(RLX), &mut |_| 0);
     assert_eq!(update_options(&w, 1, X, sc, &|v| Some(v + 1)), vec![u64::MAX]);

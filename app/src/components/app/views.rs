@@ -5,8 +5,9 @@
 
 use std::rc::Rc;
 
+use interleave_engine::report::Explanation;
 use interleave_engine::session::Session;
-use interleave_engine::why::{self, Explanation};
+use interleave_engine::why;
 use yew::prelude::*;
 
 use super::session::{lane_of, SessionCell};

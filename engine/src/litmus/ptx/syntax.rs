@@ -2,7 +2,7 @@
 //! instructions, and the final condition (see the parent module for the format).
 
 use crate::diag::{Diagnostic, Span};
-use crate::ir::{order, scope, AtomicOp, BinaryOp, CmpOp, NumTy, UnaryOp};
+use crate::ir::{AtomicOp, BinaryOp, CmpOp, NumTy, Order, Scope, UnaryOp};
 use crate::litmus::{error, parse_condition, span, ConditionNames, Cursor, LitmusCondition, MAX_LOCATIONS, MAX_THREADS};
 use crate::scenario::ElemType;
 
@@ -246,7 +246,7 @@ impl Operand {
 #[derive(Default)]
 struct Quals {
     sem: Option<(String, Span)>,
-    scope: Option<(u8, Span)>,
+    scope: Option<(Scope, Span)>,
     /// `.global` (the only state space a location has).
     space: Option<Span>,
     /// Width in bytes, signedness (`None` for `.b32`/`.b64`), span.
@@ -590,9 +590,9 @@ impl Reader {
                         return Err(duplicate("a scope"));
                     }
                     let s = match word.as_str() {
-                        "cta" => scope::WORK_GROUP,
-                        "gpu" => scope::DEVICE,
-                        _ => scope::SYSTEM,
+                        "cta" => Scope::WorkGroup,
+                        "gpu" => Scope::Device,
+                        _ => Scope::System,
                     };
                     q.scope = Some((s, at));
                 }
@@ -842,7 +842,10 @@ impl Reader {
         Ok(q.elem())
     }
 
-    fn sem(&self, q: &mut Quals, name: &str, allowed: &[&str], default: &str, default_scope: Option<u8>) -> Result<(u8, Option<u8>, bool), Diagnostic> {
+    /// The semantics of an access from its qualifiers: `allowed` are the words it may have,
+    /// `default` the one it has without any, `default_scope` the scope of a strong access
+    /// that names none (without one, it must name one).
+    fn sem(&self, q: &mut Quals, name: &str, allowed: &[&str], default: &str, default_scope: Option<Scope>) -> Result<Sem, Diagnostic> {
         let (word, at) = q.sem.take().map_or((default.to_string(), None), |(w, s)| (w, Some(s)));
         if !allowed.contains(&word.as_str()) {
             let at = at.unwrap_or_default();
@@ -854,31 +857,29 @@ impl Reader {
             });
         }
         let scope = q.scope.take();
-        let (order, weak) = match word.as_str() {
-            "weak" => (order::RELAXED, true),
-            "relaxed" | "volatile" => (order::RELAXED, false),
-            "acquire" => (order::ACQUIRE, false),
-            "release" => (order::RELEASE, false),
-            "acq_rel" => (order::ACQ_REL, false),
-            _ => (order::SEQ_CST, false),
-        };
-        if weak {
-            if let Some((_, s)) = scope {
-                return Err(
-                    error(s, format!("`{name}`: a weak access has no scope"), "unexpected scope").with_help("drop the scope, or make the access `.relaxed`")
-                );
+        let order = match word.as_str() {
+            "weak" => {
+                if let Some((_, s)) = scope {
+                    return Err(error(s, format!("`{name}`: a weak access has no scope"), "unexpected scope")
+                        .with_help("drop the scope, or make the access `.relaxed`"));
+                }
+                return Ok(Sem::Weak);
             }
-            return Ok((order, None, true));
-        }
+            "relaxed" | "volatile" => Order::Relaxed,
+            "acquire" => Order::Acquire,
+            "release" => Order::Release,
+            "acq_rel" => Order::AcqRel,
+            _ => Order::SeqCst,
+        };
         if word == "volatile" {
             // A volatile access is a relaxed one at system scope.
             if let Some((_, s)) = scope {
                 return Err(error(s, format!("`{name}`: a volatile access has no scope"), "unexpected scope"));
             }
-            return Ok((order, Some(scope::SYSTEM), false));
+            return Ok(Sem::Strong { order, scope: Scope::System });
         }
         match scope.map(|(s, _)| s).or(default_scope) {
-            Some(s) => Ok((order, Some(s), false)),
+            Some(scope) => Ok(Sem::Strong { order, scope }),
             None => Err(error(at.unwrap_or_default(), format!("`{name}` needs a scope"), "no scope")
                 .with_help(format!("write `.{word}.cta`, `.{word}.gpu` or `.{word}.sys`"))),
         }
@@ -890,21 +891,19 @@ impl Reader {
         if q.sem.is_none() && (matches!(src, Operand::Const(..)) || matches!(src, Operand::Name(n, _) if is_register_name(n))) {
             return Ok(Op::Move { dst: self.dst(column, dst)?, src: self.value(column, src, name)? });
         }
-        let (order, scope, weak) = self.sem(q, name, &["weak", "relaxed", "acquire", "volatile"], "weak", None)?;
+        let sem = self.sem(q, name, &["weak", "relaxed", "acquire", "volatile"], "weak", None)?;
         let dst = self.dst(column, dst)?;
         let loc = self.loc(src, name)?;
         let ty = self.typed(loc, q, name)?;
-        let sem = if weak { Sem::Weak } else { Sem::Strong { order, scope: scope.unwrap_or(scope::SYSTEM) } };
         Ok(Op::Load { dst, loc, sem, ty })
     }
 
     fn store(&mut self, column: usize, name: &str, q: &mut Quals, operands: &[Operand], whole: Span) -> Result<Op, Diagnostic> {
         let (dst, src) = two(name, operands, whole)?;
-        let (order, scope, weak) = self.sem(q, name, &["weak", "relaxed", "release", "volatile"], "weak", None)?;
+        let sem = self.sem(q, name, &["weak", "relaxed", "release", "volatile"], "weak", None)?;
         let loc = self.loc(dst, name)?;
         let src = self.value(column, src, name)?;
         let ty = self.typed(loc, q, name)?;
-        let sem = if weak { Sem::Weak } else { Sem::Strong { order, scope: scope.unwrap_or(scope::SYSTEM) } };
         Ok(Op::Store { loc, src, sem, ty })
     }
 
@@ -933,8 +932,11 @@ impl Reader {
             }
         };
         // Dat3M's format lets a reduction acquire too; PTX's `red` is relaxed or release.
-        let (order, scope, _) = self.sem(q, name, &["relaxed", "acquire", "release", "acq_rel"], "relaxed", Some(scope::DEVICE))?;
-        let scope = scope.unwrap_or(scope::DEVICE);
+        // Not `.weak`, which is not among the words allowed, so the access is strong.
+        let (order, scope) = match self.sem(q, name, &["relaxed", "acquire", "release", "acq_rel"], "relaxed", Some(Scope::Device))? {
+            Sem::Strong { order, scope } => (order, scope),
+            Sem::Weak => (Order::Relaxed, Scope::Device),
+        };
         let expected_operands = match (mnemonic, op) {
             ("atom", AtomicOp::CmpXchg) => 4,
             ("atom", _) => 3,
@@ -962,7 +964,7 @@ impl Reader {
         }
         // `.cta` is the only scope a barrier has.
         if let Some((s, at)) = q.scope.take() {
-            if s != scope::WORK_GROUP {
+            if s != Scope::WorkGroup {
                 return Err(error(at, format!("`{name}`: a barrier belongs to its CTA"), "not `.cta`"));
             }
         }
@@ -1168,19 +1170,19 @@ fn fence(mnemonic: &str, name: &str, q: &mut Quals, opcode: Span) -> Result<Op, 
     if mnemonic == "membar" {
         // `membar` is `fence.sc` at its level.
         let scope = match (q.take_one_of(&["gl"]), q.scope.take()) {
-            (Some(_), None) => scope::DEVICE,
+            (Some(_), None) => Scope::Device,
             (None, Some((s, _))) => s,
             _ => return Err(error(opcode, format!("`{name}` needs one level: `.cta`, `.gl` or `.sys`"), "expected a level")),
         };
-        return Ok(Op::Fence { order: order::SEQ_CST, scope });
+        return Ok(Op::Fence { order: Order::SeqCst, scope });
     }
     if let Some((w, at)) = q.take_one_of(&["proxy", "mbarrier_init", "op_restrict"]) {
         return Err(unsupported(at, format!("`{name}` is not supported: `fence.{w}` orders proxies, which are not modelled")));
     }
     let order = match q.sem.take() {
-        None => order::ACQ_REL,
-        Some((w, _)) if w == "sc" => order::SEQ_CST,
-        Some((w, _)) if w == "acq_rel" => order::ACQ_REL,
+        None => Order::AcqRel,
+        Some((w, _)) if w == "sc" => Order::SeqCst,
+        Some((w, _)) if w == "acq_rel" => Order::AcqRel,
         Some((w, at)) => return Err(error(at, format!("`{name}`: a fence is `.sc` or `.acq_rel`, not `.{w}`"), "not a fence order")),
     };
     let Some((scope, _)) = q.scope.take() else {

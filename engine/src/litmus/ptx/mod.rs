@@ -16,7 +16,7 @@
 //! (`LC00:`), an instruction, or both. Registers are `r<digits>` (or `%name`); any other name
 //! in a memory operand is a location (all in global memory; `[x]` is accepted too). Values
 //! are registers or integer constants. Comments are `(* *)`, `/* */` and `//`, as in the
-//! OpenCL reader. The final condition is read by the shared reader of
+//! OpenCL reader. The final condition is read by the shared reader of the parent module,
 //! [`crate::litmus`]: `exists`, `~exists` (or `not exists`) and `forall` over comparisons of
 //! registers (`P0:r1` or `0:r1`), locations and values.
 //!
@@ -79,7 +79,7 @@ pub use lower::lower;
 use std::rc::Rc;
 
 use crate::diag::{Diagnostic, Span};
-use crate::ir::{AtomicOp, BinaryOp, CmpOp, NumTy, UnaryOp};
+use crate::ir::{AtomicOp, BinaryOp, CmpOp, NumTy, Order, Scope, UnaryOp};
 use crate::litmus::{LitmusDialect, LitmusLocation, LitmusRegister, LitmusSpace, LitmusTest, LitmusThread};
 use crate::scenario::ElemType;
 
@@ -114,12 +114,11 @@ pub enum Value {
     Const(i64),
 }
 
-/// How a load or store orders memory: plain, or atomic with an order and a scope (the
-/// [`crate::ir::order`] and [`crate::ir::scope`] constants).
+/// How a load or store orders memory: plain, or atomic with an order and a scope.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sem {
     Weak,
-    Strong { order: u8, scope: u8 },
+    Strong { order: Order, scope: Scope },
 }
 
 /// What an instruction does. Registers are indices into the thread's registers, locations
@@ -146,13 +145,13 @@ pub enum Op {
         loc: usize,
         operand: Value,
         operand2: Value,
-        order: u8,
-        scope: u8,
+        order: Order,
+        scope: Scope,
         ty: Option<ElemType>,
     },
     Fence {
-        order: u8,
-        scope: u8,
+        order: Order,
+        scope: Scope,
     },
     /// A barrier (see the module documentation): `members` is the bit mask of the local ids in
     /// the thread's CTA that take part in the meeting; `quorum` a thread count, if given.

@@ -4,7 +4,7 @@
 
 use crate::diag::Span;
 use crate::ir::{
-    fence, scope, AtomicOp, CmpOp, DebugElem, DebugPlace, DebugVar, Function, Instr as Ir, Kernel, KernelParam, NumTy, ParamKind, Program, Query, Reg,
+    fence, AtomicOp, CmpOp, DebugElem, DebugPlace, DebugVar, Function, Instr as Ir, Kernel, KernelParam, NumTy, Order, ParamKind, Program, Query, Reg, Scope,
 };
 use crate::litmus::LitmusTest;
 use crate::scenario::ElemType;
@@ -181,13 +181,8 @@ fn value(b: &mut Builder, v: Value, regs: &[Reg], at: Span) -> Reg {
 }
 
 /// The fence flags of a fence with `order` at `scope` (see [`crate::ir::fence`]).
-fn fence_flags(order: u8, s: u8) -> u64 {
-    let level = match s {
-        scope::WORK_GROUP => fence::SCOPE_GROUP,
-        scope::DEVICE => fence::SCOPE_DEVICE,
-        _ => fence::SCOPE_SYSTEM,
-    };
-    fence::GLOBAL | fence::LOCAL | fence::ORDERED | (order as u64) << 16 | level
+fn fence_flags(order: Order, scope: Scope) -> u64 {
+    fence::GLOBAL | fence::LOCAL | fence::order_bits(order) | fence::scope_bits(scope.level())
 }
 
 fn lower_instr(b: &mut Builder, test: &LitmusTest, instr: &Instr, regs: &[Reg], branches: &mut Vec<(usize, usize)>) {

@@ -70,7 +70,7 @@ fn message_passing_reads_into_threads_registers_and_a_condition() {
     assert_eq!(code.threads[0].instrs[0].op, Op::Store { loc: 0, src: Value::Const(1), sem: Sem::Weak, ty: None });
     assert_eq!(
         code.threads[0].instrs[1].op,
-        Op::Store { loc: 1, src: Value::Const(1), sem: Sem::Strong { order: crate::ir::order::RELEASE, scope: crate::ir::scope::DEVICE }, ty: None }
+        Op::Store { loc: 1, src: Value::Const(1), sem: Sem::Strong { order: crate::ir::Order::Release, scope: crate::ir::Scope::Device }, ty: None }
     );
 }
 
