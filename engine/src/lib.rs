@@ -28,12 +28,11 @@ pub mod sim;
 pub mod trace;
 pub mod why;
 
+mod concurrency;
 mod exec;
 mod ir;
 mod lower;
-mod race;
 mod reuse;
 mod rng;
 mod sched;
 mod syntax;
-mod weak;

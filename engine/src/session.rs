@@ -95,7 +95,7 @@ pub struct Session {
     /// they are asked for to the next step: an explorer asks whether a promise is useful,
     /// how many candidates there are, and then makes it, and each answer would otherwise
     /// take its own solo run. Any step clears it.
-    candidates: Option<(u32, Vec<crate::weak::Candidate>)>,
+    candidates: Option<(u32, Vec<crate::concurrency::weak::Candidate>)>,
     /// The machine that certifying solo runs copy the state into, kept so that each copy
     /// reuses its allocations.
     solo: Option<Box<Machine>>,
@@ -1137,7 +1137,7 @@ impl Session {
     /// The relaxed writes work-item `agent` could promise now (see
     /// `Machine::promise_candidates`). The answer is kept until the next step, and the solo
     /// run that finds it runs on a machine this session keeps for the purpose.
-    pub(crate) fn promise_candidates(&mut self, agent: u32) -> &[crate::weak::Candidate] {
+    pub(crate) fn promise_candidates(&mut self, agent: u32) -> &[crate::concurrency::weak::Candidate] {
         if !matches!(&self.candidates, Some((who, _)) if *who == agent) {
             let mut found = self.candidates.take().map(|(_, c)| c).unwrap_or_default();
             self.machine.promise_candidates(agent, &mut self.solo, &mut found);

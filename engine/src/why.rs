@@ -101,7 +101,7 @@ fn race(s: &Session, first: usize, second: usize, why: &str) -> Option<Explanati
 }
 
 /// The explanation of one read that read an older write than the latest.
-fn stale_read(s: &Session, read: &crate::weak::StaleRead) -> Option<Explanation> {
+fn stale_read(s: &Session, read: &crate::concurrency::weak::StaleRead) -> Option<Explanation> {
     let log = &s.machine().log;
     let (ri, li) = (read.event as usize, read.latest as usize);
     let (r, latest) = (log.get(ri)?, log.get(li)?);

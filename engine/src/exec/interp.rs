@@ -6,13 +6,13 @@
 //! one `Copy` enum: no allocation, no dynamic dispatch.
 
 use super::{Alloc, Arrival, Fault, Frame, Geometry, Machine, Rare, Scope, Status, WorkItem};
+use crate::concurrency::race::AccessInfo as RaceAccess;
+use crate::concurrency::weak;
 use crate::diag::Span;
 use crate::ir::{fence, ptr, AtomicOp, BinaryOp, Instr, NumTy, Program, Query, UnaryOp};
-use crate::race::AccessInfo as RaceAccess;
 use crate::report::FindingKind;
 use crate::scenario::{Access, ElemType};
 use crate::trace::{EventKind, Location, Space};
-use crate::weak;
 
 use super::value::{atomic, binary, canon_int, compare, convert, f32_of, f64_of, round, signed_overflow};
 
@@ -1070,7 +1070,7 @@ fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
 }
 
 /// Forgets what `wi`'s spin watch saw: its last event's outcome was drawn from the generator
-/// (see [`crate::weak::Weak::decide`]), so it may go otherwise from the same state next time,
+/// (see [`crate::concurrency::weak::Weak::decide`]), so it may go otherwise from the same state next time,
 /// and a state that repeats across it is a retry that can still succeed, not a spin. The next
 /// quiet event starts a new watch.
 pub fn unsettle(m: &mut Machine, wi: u32) {

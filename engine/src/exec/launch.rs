@@ -236,7 +236,7 @@ impl Held {
         let private = kernel_private_bytes(kernel, image);
         let rare = if private > 0 { size_of::<super::Rare>() as u64 } else { 0 };
         // The ready list and its positions, and the agent's group (and device) in each detector.
-        let bookkeeping = 5 * size_of::<u32>() as u64 + if relaxed { size_of::<crate::weak::Agent>() as u64 } else { 0 };
+        let bookkeeping = 5 * size_of::<u32>() as u64 + if relaxed { size_of::<crate::concurrency::weak::Agent>() as u64 } else { 0 };
         let work_item = size_of::<WorkItem>() as u64 + kernel.num_regs as u64 * 8 + rare + private * 2 + bookkeeping;
         let grown = (private - image) * 2 + if image == 0 { rare } else { 0 };
         Held { work_item, grown, private, group: size_of::<Group>() as u64 + bookkeeping }
@@ -547,8 +547,12 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         next_group: resident_limit.min(n_groups),
         // A stream of its own, derived from the seed, so the scheduler's draws stay as they were.
         rng: Rng::new(scenario.seed ^ MACHINE_STREAM),
-        weak: crate::weak::Weak::new(scenario.memory_model == crate::scenario::MemoryModel::Relaxed, agent_group.clone(), vec![0; agent_group.len()]),
-        races: crate::race::Races::new(scenario.race_detection, agent_group, n as u32, n_groups as usize),
+        weak: crate::concurrency::weak::Weak::new(
+            scenario.memory_model == crate::scenario::MemoryModel::Relaxed,
+            agent_group.clone(),
+            vec![0; agent_group.len()],
+        ),
+        races: crate::concurrency::race::Races::new(scenario.race_detection, agent_group, n as u32, n_groups as usize),
         barriers_by_count: false,
         converged_warps: scenario.scheduler == crate::scenario::SchedulerKind::Lockstep,
         named_barriers: None,

@@ -38,7 +38,7 @@ pub struct Alloc {
     /// The element type its contents are shown in, when known.
     pub elem: Option<crate::scenario::ElemType>,
     /// The race detector's record of its accesses.
-    pub shadow: crate::race::shadow::Shadow,
+    pub shadow: crate::concurrency::race::shadow::Shadow,
 }
 
 clone_fields!(Alloc { name, bytes, init, access, elem, shadow });
@@ -410,9 +410,9 @@ pub struct Machine {
     /// from the run's generator at launch, so the seed still decides everything.
     pub rng: crate::rng::Rng,
     /// The data-race detector.
-    pub races: crate::race::Races,
+    pub races: crate::concurrency::race::Races,
     /// The relaxed memory model (disabled under sequential consistency).
-    pub weak: crate::weak::Weak,
+    pub weak: crate::concurrency::weak::Weak,
     /// Barriers meet by count, wherever each work-item calls them: a litmus test's threads
     /// are separate functions, each with its own `barrier` call.
     pub barriers_by_count: bool,
@@ -463,7 +463,7 @@ clone_fields!(Machine {
 });
 
 /// In a schedule, an agent index with this bit set is a promise step of that work-item (the
-/// relaxed model's speculative write; see `crate::weak`).
+/// relaxed model's speculative write; see `crate::concurrency::weak`).
 pub const PROMISE: u32 = 0x8000_0000;
 
 /// The most steps a solo run takes to certify promises.
@@ -499,7 +499,7 @@ impl Machine {
             + self.global.iter().chain(&self.constant).map(alloc).sum::<usize>()
             + (self.ready.capacity() + self.ready_pos.capacity()) * size_of::<u32>()
             + self.races.heap_bytes()
-            + self.weak.agents.capacity() * size_of::<crate::weak::Agent>()
+            + self.weak.agents.capacity() * size_of::<crate::concurrency::weak::Agent>()
     }
 
     /// The relaxed writes `agent` could promise now, into `found` (emptied first): those a
@@ -509,7 +509,7 @@ impl Machine {
     /// had not written before included. The solo
     /// run is on `solo`, a machine kept between calls, into which this one is copied reusing
     /// its allocations (made on the first call).
-    pub fn promise_candidates(&self, agent: u32, solo: &mut Option<Box<Machine>>, found: &mut Vec<crate::weak::Candidate>) {
+    pub fn promise_candidates(&self, agent: u32, solo: &mut Option<Box<Machine>>, found: &mut Vec<crate::concurrency::weak::Candidate>) {
         found.clear();
         let wi = agent as usize;
         if !self.weak.enabled || wi >= self.items.len() || self.items[wi].status != Status::Ready || self.weak.agents[wi].promise.is_some() {
@@ -523,7 +523,7 @@ impl Machine {
             None => solo.insert(Box::new(self.clone())),
         };
         // The solo run collects its stores straight into `found`'s vector.
-        solo.weak.certifying = Some(crate::weak::Certify { agent, stores: std::mem::take(found), start: self.step, fenced: None });
+        solo.weak.certifying = Some(crate::concurrency::weak::Certify { agent, stores: std::mem::take(found), start: self.step, fenced: None });
         for _ in 0..SOLO_STEPS {
             if solo.items[wi].status != Status::Ready || solo.runaway.is_some() || solo.weak.certifying.is_none() {
                 break;
@@ -551,21 +551,21 @@ impl Machine {
 
     /// Whether memory holds the `size` bytes at `key` (space, owning group, allocation,
     /// offset).
-    fn holds(&self, key: crate::weak::LocKey, size: u8) -> bool {
+    fn holds(&self, key: crate::concurrency::weak::LocKey, size: u8) -> bool {
         let offset = key.3;
         self.allocation(key).is_some_and(|a| offset.checked_add(size as u64).is_some_and(|end| end <= a.bytes.len() as u64))
     }
 
     /// The allocation a relaxed-model location key (space, owning group, allocation, offset)
     /// names, if memory holds one: as the next two functions read it.
-    fn allocation(&self, key: crate::weak::LocKey) -> Option<&Alloc> {
+    fn allocation(&self, key: crate::concurrency::weak::LocKey) -> Option<&Alloc> {
         match local_owner(key)? {
             Some(g) => self.groups.get(g)?.local.get(key.2 as usize),
             None => self.global.get(key.2 as usize),
         }
     }
 
-    fn allocation_mut(&mut self, key: crate::weak::LocKey) -> Option<&mut Alloc> {
+    fn allocation_mut(&mut self, key: crate::concurrency::weak::LocKey) -> Option<&mut Alloc> {
         match local_owner(key)? {
             Some(g) => self.groups.get_mut(g)?.local.get_mut(key.2 as usize),
             None => self.global.get_mut(key.2 as usize),
@@ -574,7 +574,7 @@ impl Machine {
 
     /// Work-item `agent` promises one of `candidates`, its candidate writes in the current
     /// state (a decision among them); `false` when it has none.
-    pub fn promise(&mut self, agent: u32, candidates: &[crate::weak::Candidate]) -> bool {
+    pub fn promise(&mut self, agent: u32, candidates: &[crate::concurrency::weak::Candidate]) -> bool {
         let n = candidates.len() as u32;
         if n == 0 {
             return false;
@@ -582,7 +582,7 @@ impl Machine {
         let Machine { weak, rng, .. } = self;
         let k = if n > 1 { weak.decide(n, &mut || rng.below(n as u64) as u32) } else { 0 };
         let candidate = candidates[k as usize];
-        let crate::weak::Candidate { key, size, value, level, release, .. } = candidate;
+        let crate::concurrency::weak::Candidate { key, size, value, level, release, .. } = candidate;
         let (space, _, alloc, offset) = key;
         let Some(a) = self.allocation_mut(key) else { return false };
         let (at, len) = (offset as usize, size as usize);
@@ -1153,7 +1153,7 @@ impl Machine {
 /// The memory a relaxed-model location key's space names: `Some(Some(group))` for local
 /// memory of that group, `Some(None)` for global memory, `None` for neither (a named
 /// barrier's arrival words, which no allocation holds).
-fn local_owner(key: crate::weak::LocKey) -> Option<Option<usize>> {
+fn local_owner(key: crate::concurrency::weak::LocKey) -> Option<Option<usize>> {
     match key.0 {
         s if s == Space::Local as u8 => Some(Some(key.1 as usize)),
         s if s == Space::Global as u8 => Some(None),

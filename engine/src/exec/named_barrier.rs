@@ -26,13 +26,13 @@
 //!
 //! [`Instr::NamedBarrier`]: crate::ir::Instr::NamedBarrier
 
+use crate::concurrency::race::shadow::Shadow;
+use crate::concurrency::race::AccessInfo;
+use crate::concurrency::weak;
 use crate::diag::Span;
 use crate::ir::{fence, Level, Order, Scope};
-use crate::race::shadow::Shadow;
-use crate::race::AccessInfo;
 use crate::report::FindingKind;
 use crate::trace::{EventKind, Space};
-use crate::weak;
 
 use super::{interp, Fault, Machine, Status};
 

@@ -212,7 +212,7 @@ pub struct Message {
     pub published: Option<Rc<Published>>,
     /// The race detector's release at this write, so that an acquire reading this write
     /// (rather than the latest) synchronises with what this write released.
-    pub race_release: Option<Box<crate::race::shadow::Release>>,
+    pub race_release: Option<Box<crate::concurrency::race::shadow::Release>>,
     /// A promise of this agent not yet kept: others may read it, the promiser may not.
     pub promised_by: Option<u32>,
     /// Written by a read-modify-write, which follows the write it read immediately: no
@@ -509,7 +509,7 @@ pub struct Written {
 pub struct Read {
     pub value: Option<u64>,
     pub stale: bool,
-    pub race_release: Option<Option<Box<crate::race::shadow::Release>>>,
+    pub race_release: Option<Option<Box<crate::concurrency::race::shadow::Release>>>,
 }
 
 /// How an access orders memory.
@@ -903,7 +903,7 @@ impl Weak {
 
     /// Keeps the race detector's release of the write just made at `key`, with timestamp
     /// `ts`.
-    pub fn set_race_release(&mut self, key: LocKey, ts: u32, release: Option<Box<crate::race::shadow::Release>>) {
+    pub fn set_race_release(&mut self, key: LocKey, ts: u32, release: Option<Box<crate::concurrency::race::shadow::Release>>) {
         if let Some(id) = self.find_id(key) {
             let h = &mut self.histories[id as usize];
             if let Ok(i) = h.messages.binary_search_by_key(&ts, |m| m.ts) {

@@ -35,7 +35,7 @@
 //!   happens-before per memory region. So each agent keeps its knowledge per space (indexed by
 //!   [`GLOBAL`] and [`LOCAL`]), a release publishes, per space, what it releases of that
 //!   memory, and an access is checked against the knowledge of its own space: a chain through
-//!   a local atomic orders no global access, as in the relaxed model ([`crate::weak`]). CUDA's
+//!   a local atomic orders no global access, as in the relaxed model ([`crate::concurrency::weak`]). CUDA's
 //!   atomics are relaxed and its `__threadfence*` and `__syncthreads` name both spaces, so in
 //!   CUDA synchronisation covers all memory, `__shared__` included;
 //! - an async copy's elements are written by its group's copy engine, which knows what the

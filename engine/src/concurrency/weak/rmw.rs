@@ -13,7 +13,7 @@
 //! the update's write, see `promise.rs`.
 
 use super::{History, Ordering, Weak};
-use crate::race::shadow::Release;
+use crate::concurrency::race::shadow::Release;
 
 /// What a read-modify-write does with the value it reads.
 pub struct Update<'a> {

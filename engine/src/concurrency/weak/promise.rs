@@ -4,8 +4,8 @@
 use std::rc::Rc;
 
 use super::{LocKey, Message, Published, Weak, TS_GAP};
+use crate::concurrency::race::shadow::Release;
 use crate::ir::Level;
-use crate::race::shadow::Release;
 
 /// A write an agent promised and has not made yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
