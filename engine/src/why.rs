@@ -179,6 +179,15 @@ impl Graph<'_> {
         m.geometry.global_id(item.group, e.work_item.saturating_sub(first))
     }
 
+    /// Whether the kernel has a barrier of any kind (work-group, named or a collective that
+    /// synchronises), wherever it is.
+    fn kernel_has_barrier(&self) -> bool {
+        use crate::ir::{CollectiveOp, Instr};
+        self.s.machine().program.functions.iter().flat_map(|f| &f.code).any(|i| {
+            matches!(i, Instr::Barrier { .. } | Instr::NamedBarrier { .. } | Instr::Collective { op: CollectiveOp::Sync | CollectiveOp::Count | CollectiveOp::All | CollectiveOp::Any, .. })
+        })
+    }
+
     fn group(&self, wi: u32) -> Option<u32> {
         self.s.machine().items.get(wi as usize).map(|i| i.group)
     }
@@ -566,12 +575,15 @@ impl Graph<'_> {
                 .filter(|x| !self.within(level(&x.event), p, q))
                 .collect();
             if gp != gq && chain.facts.is_empty() {
+                // The barrier clause answers "but there is a barrier": where the kernel has
+                // none, it would only make the reader look for one.
                 chain.facts.push(format!(
-                    "{} (work-group {}) and {} (work-group {}) are in different work-groups, and a barrier orders only its own work-group",
+                    "{} (work-group {}) and {} (work-group {}) are in different work-groups{}",
                     who(&a),
                     gp.unwrap_or(0),
                     who(&b),
-                    gq.unwrap_or(0)
+                    gq.unwrap_or(0),
+                    if self.kernel_has_barrier() { ", and a barrier orders only its own work-group" } else { "" }
                 ));
             }
             let releases: Vec<&Action> = pa.iter().filter(|x| x.event.kind != EventKind::BarrierArrive).collect();
