@@ -184,7 +184,12 @@ impl Graph<'_> {
     fn kernel_has_barrier(&self) -> bool {
         use crate::ir::{CollectiveOp, Instr};
         self.s.machine().program.functions.iter().flat_map(|f| &f.code).any(|i| {
-            matches!(i, Instr::Barrier { .. } | Instr::NamedBarrier { .. } | Instr::Collective { op: CollectiveOp::Sync | CollectiveOp::Count | CollectiveOp::All | CollectiveOp::Any, .. })
+            matches!(
+                i,
+                Instr::Barrier { .. }
+                    | Instr::NamedBarrier { .. }
+                    | Instr::Collective { op: CollectiveOp::Sync | CollectiveOp::Count | CollectiveOp::All | CollectiveOp::Any, .. }
+            )
         })
     }
 
