@@ -1,22 +1,24 @@
-//! The engine's layering, checked against its source: which top-level module may use which
-//! (`crate::module` paths outside test code), written down once in [`ALLOWED`]; and no web
-//! crate among the engine's dependencies (the engine builds for the native target and for
-//! wasm, and the browser belongs to the app).
+//! The layering of the engine and of the app, checked against their source: which top-level
+//! module of a crate may use which (`crate::module` paths outside comments and test code),
+//! written down once per crate ([`ENGINE`], [`APP`]); and no web crate among the engine's
+//! dependencies (the engine builds for the native target and for wasm, and the browser
+//! belongs to the app).
 //!
-//! A new use of one module by another fails here until it is added to [`ALLOWED`]; one that
-//! would close a cycle cannot be added there (the table must stay acyclic: the modules form
-//! layers, and no use goes up them). Test
-//! code (`#[cfg(test)]` modules and the files they declare) may use any module: a test of a
-//! low module may well drive it through a higher one.
-
-#![cfg(not(target_arch = "wasm32"))]
+//! A new use of one module by another fails here until it is added to its crate's table; one
+//! that would close a cycle cannot be added there (each table must stay acyclic: the modules
+//! form layers, and no use goes up them). Test code (`#[cfg(test)]` modules and the files they
+//! declare) may use any module: a test of a low module may well drive it through a higher one.
+//! The reader is one for both crates, so they are held to the same rule.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+/// A crate's table: each top-level module and the modules it uses, lowest layers first.
+type Table = &'static [(&'static str, &'static [&'static str])];
+
 /// Each top-level module of `engine/src` and the modules it uses, lowest layers first: every
 /// edge the source has, and no more.
-const ALLOWED: &[(&str, &[&str])] = &[
+const ENGINE: Table = &[
     ("diag", &[]),
     ("limits", &["diag"]),
     ("scenario", &["diag", "limits"]),
@@ -48,11 +50,68 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("sim", &["diag", "frontend", "ir", "scenario", "trace"]),
 ];
 
+/// Each top-level module of `app/src` and the modules it uses, lowest layers first: every edge
+/// the source has, and no more. `components` (one component per file) composes everything
+/// below it; `state` is the reducer over the launch's description (`inputs`).
+const APP: Table = &[
+    ("args", &[]),
+    ("codemirror", &[]),
+    ("inspector", &[]),
+    ("share", &["inspector"]),
+    ("crash", &["share"]),
+    ("examples", &[]),
+    ("explain", &[]),
+    ("explore", &[]),
+    ("inputs", &["args", "examples"]),
+    ("files", &["inputs"]),
+    ("form", &["args", "inputs"]),
+    ("route", &[]),
+    ("gallery", &["examples", "route"]),
+    ("lessons", &[]),
+    ("marks", &[]),
+    ("pool", &["explore"]),
+    ("shrink", &[]),
+    ("timeline", &[]),
+    ("snapshot", &["timeline"]),
+    ("task", &["explore", "pool"]),
+    ("state", &["examples", "explore", "files", "inputs", "inspector", "share", "task"]),
+    ("tutorial", &["explore", "lessons"]),
+    ("worker", &["explore"]),
+    (
+        "components",
+        &[
+            "args",
+            "codemirror",
+            "crash",
+            "examples",
+            "explain",
+            "explore",
+            "files",
+            "form",
+            "gallery",
+            "inputs",
+            "inspector",
+            "lessons",
+            "marks",
+            "pool",
+            "route",
+            "share",
+            "shrink",
+            "snapshot",
+            "state",
+            "task",
+            "timeline",
+            "tutorial",
+        ],
+    ),
+];
+
 /// Crates that belong to the browser, never to the engine.
 const WEB_CRATES: &[&str] = &["wasm-bindgen", "web-sys", "js-sys", "yew", "gloo"];
 
-fn src_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+/// The workspace's root (this crate is `tests/` in it).
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 /// Every `.rs` file under `dir`, sorted.
@@ -73,7 +132,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn top_module(src: &Path, file: &Path) -> Option<String> {
     let first = file.strip_prefix(src).ok()?.components().next()?.as_os_str().to_str()?.to_string();
     let name = first.strip_suffix(".rs").unwrap_or(&first).to_string();
-    (name != "lib").then_some(name)
+    (name != "lib" && name != "main").then_some(name)
 }
 
 /// The text of a file without comments and without its `#[cfg(test)]` modules, and the files
@@ -168,9 +227,10 @@ fn modules_used(code: &str) -> BTreeSet<String> {
     used
 }
 
-/// Every edge between top-level modules, with the first file that makes it.
-fn edges() -> BTreeMap<(String, String), String> {
-    let src = src_dir();
+/// Every edge between the top-level modules of the crate whose source is `crate_dir/src`,
+/// with the first file that makes it.
+fn edges(crate_dir: &str) -> BTreeMap<(String, String), String> {
+    let src = workspace().join(crate_dir).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     let mut code_of = BTreeMap::new();
@@ -236,40 +296,53 @@ fn cycle(edges: &Edges) -> Option<Vec<String>> {
     next.keys().find_map(|node| visit(node, &next, &mut state, &mut Vec::new()))
 }
 
-/// The allowed edges, from their table.
-fn table() -> Edges {
-    ALLOWED.iter().flat_map(|(from, tos)| tos.iter().map(|to| (from.to_string(), to.to_string()))).collect()
+/// The allowed edges, from a crate's table.
+fn table(allowed: Table) -> Edges {
+    allowed.iter().flat_map(|(from, tos)| tos.iter().map(|to| (from.to_string(), to.to_string()))).collect()
 }
 
-#[test]
-fn the_modules_use_each_other_only_as_the_table_allows() {
-    let found = edges();
-    let allowed = table();
+/// Fails unless the edges of `crate_dir`'s source are exactly those of its table (`name` is
+/// the table's name, for the message).
+fn check_layers(crate_dir: &str, allowed: Table, name: &str) {
+    let found = edges(crate_dir);
+    let allowed = table(allowed);
     let new: Vec<String> = found
         .iter()
         .filter(|(edge, _)| !allowed.contains(*edge))
-        .map(|((from, to), file)| format!("`{from}` uses `crate::{to}` (first in src/{file})"))
+        .map(|((from, to), file)| format!("`{from}` uses `crate::{to}` (first in {crate_dir}/src/{file})"))
         .collect();
     assert!(
         new.is_empty(),
-        "new dependencies between engine modules:\n  {}\nadd each to ALLOWED in engine/tests/layering.rs if it goes down the layers, \
-         or use the module the other way round",
+        "new dependencies between the modules of {crate_dir}:\n  {}\nadd each to {name} in tests/tests/layering.rs if it goes down the \
+         layers, or use the module the other way round",
         new.join("\n  ")
     );
     let stale: Vec<String> = allowed.iter().filter(|edge| !found.contains_key(*edge)).map(|(from, to)| format!("`{from}` -> `{to}`")).collect();
-    assert!(stale.is_empty(), "edges in engine/tests/layering.rs that the source no longer has (remove them):\n  {}", stale.join("\n  "));
+    assert!(stale.is_empty(), "edges in {name} (tests/tests/layering.rs) that the source no longer has (remove them):\n  {}", stale.join("\n  "));
+}
+
+#[test]
+fn the_engine_modules_use_each_other_only_as_the_table_allows() {
+    check_layers("engine", ENGINE, "ENGINE");
+}
+
+#[test]
+fn the_app_modules_use_each_other_only_as_the_table_allows() {
+    check_layers("app", APP, "APP");
 }
 
 #[test]
 fn the_allowed_edges_form_no_cycle() {
-    if let Some(path) = cycle(&table()) {
-        panic!("the allowed edges form a cycle: {}; break it, so that every use goes down the layers", path.join(" -> "));
+    for (name, allowed) in [("ENGINE", ENGINE), ("APP", APP)] {
+        if let Some(path) = cycle(&table(allowed)) {
+            panic!("the edges of {name} form a cycle: {}; break it, so that every use goes down the layers", path.join(" -> "));
+        }
     }
 }
 
 #[test]
 fn the_engine_depends_on_no_web_crate() {
-    let manifest: toml::Table = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap().parse().unwrap();
+    let manifest: toml::Table = std::fs::read_to_string(workspace().join("engine/Cargo.toml")).unwrap().parse().unwrap();
     // The dependencies the engine builds with, on every target (dev-dependencies are the
     // tests' own: the wasm tests run in a browser).
     let mut tables: Vec<&toml::Table> = ["dependencies", "build-dependencies"].iter().filter_map(|k| manifest.get(*k)?.as_table()).collect();
