@@ -11,12 +11,13 @@
 //!    (`engine/tests/wasm_bench.rs` and `wasm_memory.rs`, feature `wasm-bench`);
 //! 4. the Oclgrind comparison: `interleave run FILE.sim` (release CLI) against
 //!    `oclgrind-kernel --data-races FILE.sim` on the `.sim` files in `engine/benches/`, wall
-//!    time, one after the other;
-//! 5. the timeline's paint of 1,024 lanes and 100,000 events, the app's component benchmark in
+//!    time, one after the other (Debian's `oclgrind` is installed when missing);
+//! 5. the reduction's `.sim` file under each scheduler (release CLI), against the random one;
+//! 6. the timeline's paint of 1,024 lanes and 100,000 events, the app's component benchmark in
 //!    Chromium (release);
-//! 6. the app's size: `trunk build --release --offline`, then every file of `dist/`
+//! 7. the app's size: `trunk build --release --offline`, then every file of `dist/`
 //!    brotli-compressed;
-//! 7. the built app in Chromium (`tests/tests/app_bench.rs`): navigation to interactive, and
+//! 8. the built app in Chromium (`tests/tests/app_bench.rs`): navigation to interactive, and
 //!    the exploration rate of one worker against all of them.
 //!
 //! Then it rewrites the figures section of BENCHMARKS.md (between its two markers) with one
@@ -137,6 +138,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     });
     figures.stage("Oclgrind comparison", |f| {
         let lines = crate::bench_sim::compare(&root)?;
+        f.add_lines("sim", &lines);
+        Ok(())
+    });
+    figures.stage("schedulers", |f| {
+        let lines = crate::bench_sim::compare_schedulers(&root)?;
         f.add_lines("sim", &lines);
         Ok(())
     });

@@ -28,9 +28,21 @@ const MAX_STEPS: &str = "10000000";
 /// a little more than four million events.
 const MAX_HISTORY_EVENTS: &str = "8000000";
 
-/// Runs every workload with both tools and returns one `NAME KEY=VALUE...` line each.
+/// Runs every workload with both tools (installing Oclgrind where it is missing) and returns
+/// one `NAME KEY=VALUE...` line each.
 pub fn compare(root: &Path) -> Result<Vec<String>, String> {
-    let oclgrind = crate::setup::find_on_path("oclgrind-kernel").ok_or("oclgrind-kernel is not installed (Debian package `oclgrind`)")?;
+    let oclgrind = crate::setup::ensure(&[crate::setup::Tool::Oclgrind])?.oclgrind.ok_or("oclgrind-kernel was not found")?;
+    with_release_cli(root, |interleave| compare_with(&oclgrind, interleave, &root.join("engine/benches")))
+}
+
+/// Times the reduction under each scheduler; see [`schedulers`].
+pub fn compare_schedulers(root: &Path) -> Result<Vec<String>, String> {
+    with_release_cli(root, |interleave| Ok(vec![schedulers(interleave, &root.join("engine/benches"))?]))
+}
+
+/// Builds the release CLI and runs `work` with a private copy of it: other builds sharing the
+/// target directory could replace the binary between runs.
+fn with_release_cli(root: &Path, work: impl FnOnce(&Path) -> Result<Vec<String>, String>) -> Result<Vec<String>, String> {
     let mut build = Command::new(crate::setup::cargo());
     build.current_dir(root).args(["build", "--release", "-p", "interleave-cli"]);
     let shown = crate::describe(&build);
@@ -39,12 +51,10 @@ pub fn compare(root: &Path) -> Result<Vec<String>, String> {
     if !status.success() {
         return Err(format!("`{shown}` exited with {status}"));
     }
-    // A private copy of the binary: other builds sharing the target directory could replace
-    // it between runs.
     let interleave = std::env::temp_dir().join(format!("interleave-bench-{}", std::process::id()));
     std::fs::copy(target_dir(root).join("release/interleave"), &interleave)
         .map_err(|e| format!("cannot copy the release CLI to {}: {e}", interleave.display()))?;
-    let result = compare_with(&oclgrind, &interleave, &root.join("engine/benches"));
+    let result = work(&interleave);
     let _ = std::fs::remove_file(&interleave);
     result
 }
@@ -79,7 +89,6 @@ fn compare_with(oclgrind: &Path, interleave: &Path, dir: &Path) -> Result<Vec<St
         println!("sim {line}");
         lines.push(line);
     }
-    lines.push(schedulers(interleave, dir)?);
     Ok(lines)
 }
 

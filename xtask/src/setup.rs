@@ -41,6 +41,8 @@ pub enum Tool {
     Rustfmt,
     /// Clippy, for the tidy stage (a rustup component).
     Clippy,
+    /// `oclgrind-kernel` from Debian's `oclgrind`, the peer `cargo xtask bench` compares with.
+    Oclgrind,
 }
 
 /// What building the app with Trunk needs.
@@ -51,6 +53,7 @@ pub const BUILD_TOOLS: &[Tool] = &[Tool::WasmTarget, Tool::Trunk, Tool::WasmBind
 pub struct Found {
     pub chromium: Option<PathBuf>,
     pub chromedriver: Option<PathBuf>,
+    pub oclgrind: Option<PathBuf>,
 }
 
 /// Makes sure every tool in `tools` is installed, printing one line per tool.
@@ -71,6 +74,7 @@ pub fn ensure(tools: &[Tool]) -> Result<Found, String> {
                 found.chromium = Some(chromium);
                 found.chromedriver = Some(chromedriver);
             }
+            Tool::Oclgrind => found.oclgrind = Some(setup.ensure_oclgrind()?),
         }
     }
     Ok(found)
@@ -235,6 +239,22 @@ impl Setup {
             );
         }
         Ok((chromium, chromedriver))
+    }
+
+    /// Returns the path of `oclgrind-kernel`, installing Debian's `oclgrind` when it is missing.
+    fn ensure_oclgrind(&mut self) -> Result<PathBuf, String> {
+        let path = match find_on_path("oclgrind-kernel") {
+            Some(path) => path,
+            None => {
+                installing("oclgrind (apt-get)");
+                require_root("install Oclgrind", "apt-get install -y oclgrind")?;
+                self.apt_update()?;
+                run(apt().args(["install", "-y", "oclgrind"]))?;
+                find_on_path("oclgrind-kernel").ok_or("oclgrind was installed but oclgrind-kernel is not on PATH")?
+            }
+        };
+        ok(&format!("oclgrind-kernel {}", path.display()));
+        Ok(path)
     }
 
     fn apt_update(&mut self) -> Result<(), String> {
