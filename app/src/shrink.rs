@@ -38,8 +38,9 @@ pub fn reduction(shrunk: &Shrunk) -> String {
         None => (plural(after.steps, "step"), plural(u64::from(after.preemptions), "preemption")),
     };
     let mut text = format!("{steps}, {preemptions} ({} executions", interleave_engine::limits::thousands(shrunk.executions));
-    if shrunk.fewest_preemptions {
-        text.push_str("; no schedule with fewer preemptions shows it");
+    if let Some(proof) = interleave_engine::shrink::proof(shrunk) {
+        text.push_str("; ");
+        text.push_str(&proof);
     } else if shrunk.budget_exhausted {
         text.push_str("; the budget ran out, so a smaller one may exist");
     }

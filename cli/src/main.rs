@@ -682,7 +682,7 @@ fn shrink(args: ShrinkArgs) -> ExitCode {
         Some(b) => out!("before: {}", size(b.steps, b.preemptions)),
         None => out!("before: the run as given does not show it"),
     }
-    let fewest = if shrunk.fewest_preemptions { " (no schedule with fewer preemptions shows it)" } else { "" };
+    let fewest = shrink::proof(&shrunk).map(|p| format!(" ({p})")).unwrap_or_default();
     out!("after:  {}{fewest}", size(shrunk.after.steps, shrunk.after.preemptions));
     out!("replay: {options}");
     out!("link:   {url}");
