@@ -60,8 +60,10 @@ pub fn finding(s: &Session, k: usize) -> Option<Explanation> {
 /// write, joined (`None` when every read read the latest write).
 pub fn outcome(s: &Session) -> Option<Explanation> {
     let mut all: Option<Explanation> = None;
-    for read in s.machine().weak.stale.iter().take(4) {
-        let Some(e) = stale_read(s, read) else { continue };
+    let weak = &s.machine().weak;
+    let stale = weak.stale.iter().take(4).filter_map(|read| stale_read(s, read));
+    let early = weak.early.iter().take(4).filter_map(|read| early_read(s, read));
+    for e in stale.chain(early) {
         match &mut all {
             None => all = Some(e),
             Some(a) => {
@@ -128,6 +130,53 @@ fn stale_read(s: &Session, read: &crate::concurrency::weak::StaleRead) -> Option
         g.line(&r),
         g.line(&latest)
     );
+    Some(Explanation { accesses, edges, missing })
+}
+
+/// The explanation of one read that read a write its writer had only promised: the write
+/// comes after an access of its own work-item in program order, and was seen before it.
+fn early_read(s: &Session, read: &crate::concurrency::weak::EarlyRead) -> Option<Explanation> {
+    let log = &s.machine().log;
+    let (ri, pi) = (read.event as usize, read.promise as usize);
+    let (r, promise) = (log.get(ri)?, log.get(pi)?);
+    // The write that kept the promise: its work-item's first write after it to the place,
+    // with the promised value.
+    let g = Graph { s };
+    let (wi, w) = (pi + 1..log.len())
+        .filter_map(|i| log.get(i).map(|e| (i, e)))
+        .find(|(i, e)| e.work_item == promise.work_item && e.location == promise.location && g.writes(*i, e) && e.written == promise.written)?;
+    // The access the write overtook: its work-item's last one before the write, in program
+    // order (the promise itself aside).
+    let before = (0..wi)
+        .rev()
+        .filter(|&i| i != pi)
+        .filter_map(|i| log.get(i).map(|e| (i, e)))
+        .find(|(_, e)| e.work_item == w.work_item && e.location.is_some() && matches!(e.kind, EventKind::Load | EventKind::Store | EventKind::Atomic));
+    let writer = g.id(&w)[0];
+    let value = r.read as i64;
+    let accesses = vec![
+        g.access(&w, &format!("work-item {writer} writes {}", g.name(&w))),
+        g.access(&r, &format!("work-item {} reads {} = {value}", g.id(&r)[0], g.name(&r))),
+    ];
+    let mut edges = vec![g.edge(EdgeKind::Rf, &w, &r, format!("it reads the value written at line {}, before that write was made", g.line(&w)))];
+    let missing = match before {
+        Some((bi, b)) => {
+            edges.push(g.edge(EdgeKind::Po, &b, &w, format!("work-item {writer} accesses {} at line {} before this write", g.name(&b), g.line(&b))));
+            // Only a read can be an acquire.
+            let reads = b.kind == EventKind::Load || g.atomic(bi, &b).is_some_and(|op| op != AtomicOp::Store);
+            let acquire = if reads { format!("an acquire at line {}, ", g.line(&b)) } else { String::new() };
+            format!(
+                "the read at line {} saw the write at line {} before work-item {writer}'s access at line {}, which comes first in its program: \
+                 a relaxed write to one place may be seen before the work-item's earlier accesses to others, and nothing holds it back \
+                 ({acquire}a release at line {}, or a fence between them would)",
+                g.line(&r),
+                g.line(&w),
+                g.line(&b),
+                g.line(&w)
+            )
+        }
+        None => format!("the read at line {} saw the write at line {} before it was made: nothing holds a relaxed write back", g.line(&r), g.line(&w)),
+    };
     Some(Explanation { accesses, edges, missing })
 }
 

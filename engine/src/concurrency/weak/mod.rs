@@ -309,6 +309,16 @@ pub struct StaleRead {
     pub latest: u32,
 }
 
+/// A load that read a write its writer had only promised: the write comes later in the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EarlyRead {
+    /// Log index of the load's event.
+    pub event: u32,
+    /// Log index of the promise's event (the write that keeps it comes later, by the same
+    /// work-item, to the same location, with the same value).
+    pub promise: u32,
+}
+
 /// A location's key: space, owning group (local memory) or 0, allocation, byte offset.
 pub type LocKey = (u8, u32, u32, u64);
 
@@ -345,6 +355,8 @@ pub struct Weak {
     pub script_pos: usize,
     /// Loads that read older writes, in order.
     pub stale: Vec<StaleRead>,
+    /// Loads that read a write only promised so far (load buffering), in order.
+    pub early: Vec<EarlyRead>,
     /// Every decision taken, in order (what replays this run as `choices`).
     pub made: Vec<u32>,
     /// A promise was passed by a release or a read-modify-write: the execution is invalid.
@@ -384,6 +396,7 @@ impl Clone for Weak {
             script,
             script_pos,
             stale,
+            early,
             made,
             invalid,
             certifying,
@@ -409,6 +422,7 @@ impl Clone for Weak {
             script: script.clone(),
             script_pos: *script_pos,
             stale: stale.clone(),
+            early: early.clone(),
             made: made.clone(),
             invalid: *invalid,
             certifying: certifying.clone(),
@@ -437,6 +451,7 @@ impl Clone for Weak {
             script,
             script_pos,
             stale,
+            early,
             made,
             invalid,
             certifying,
@@ -471,6 +486,7 @@ impl Clone for Weak {
         self.script.clone_from(script);
         self.script_pos.clone_from(script_pos);
         self.stale.clone_from(stale);
+        self.early.clone_from(early);
         self.made.clone_from(made);
         self.invalid.clone_from(invalid);
         self.certifying.clone_from(certifying);
@@ -681,6 +697,9 @@ impl Weak {
         if k > 0 {
             let latest_event = h.messages.last().map_or(u32::MAX, |l| l.event);
             self.stale.push(StaleRead { event, read_from: m.event, latest: latest_event });
+        }
+        if promiser.is_some() {
+            self.early.push(EarlyRead { event, promise: m.event });
         }
         // Reading a release that is only promised, within the release's scope: an acquire of
         // it would close a cycle, and so would a later acquire fence of the reader. (Beyond its
