@@ -17,8 +17,9 @@
 //!    (`explore::Config::max_preemptions`); the first that shows the target is the
 //!    candidate, and a bound whose space was covered without it proves that fewer do not
 //!    reproduce it in as many steps as the run first found. Its runs stop at the original
-//!    run's length, so a spin that the bound keeps going ends; a candidate is then replayed
-//!    under the scenario's own limit. It takes at most half the
+//!    run's length (twice that and a little more when the run as given does not show the
+//!    target), so a spin that the bound keeps going ends; a candidate is then replayed under
+//!    the scenario's own limit. It takes at most half the
 //!    budget (all of it while the run as given does not show the target).
 //! 2. **Moving steps.** At each preemption of the best schedule, the next step of the agent
 //!    that was preempted is moved forward to where it was preempted, which removes that
@@ -202,11 +203,13 @@ pub struct Shrinker {
     fewest_preemptions: bool,
 }
 
-/// The step limit of the bounded search: the original run's length, since no schedule
-/// longer than the run first found is taken (so a spin that the bound keeps going ends as
-/// soon as it could not give one), but never above the scenario's own.
-fn bounded_steps(original: u64, max: u64) -> u64 {
-    original.min(max)
+/// The step limit of the bounded search, never above the scenario's own. Where the run
+/// shows the target, its length: no schedule longer than the run first found is taken, so a
+/// spin that the bound keeps going ends as soon as it could not give one. Where it does not
+/// (an outcome picked from an exploration), twice the run's length and a little more: room
+/// for the steps another schedule needs, such as a promise's.
+fn bounded_steps(original: u64, shows_target: bool, max: u64) -> u64 {
+    if shows_target { original } else { original.saturating_mul(2).saturating_add(16) }.min(max)
 }
 
 /// What the bounded search proved about the shrunk schedule's preemptions, in words, when it
@@ -295,8 +298,7 @@ impl Shrinker {
         manual.choices = Vec::new();
         let mut prepared = Prepared::new(manual.clone())?;
         prepared.history = false;
-        let mut bounded = manual.clone();
-        bounded.max_steps = bounded_steps(original.steps(), scenario.max_steps);
+        let bounded = manual.clone();
         let mut shrinker = Shrinker {
             target,
             manual,
@@ -313,6 +315,7 @@ impl Shrinker {
         // The original run, measured as the replays measure (its steps with their decisions).
         let steps = steps_of(&shrinker.manual, &original.schedule(), &original.choices())?;
         let attempt = shrinker.attempt(&steps, false)?;
+        shrinker.bounded.max_steps = bounded_steps(original.steps(), attempt.matched, scenario.max_steps);
         if attempt.matched {
             shrinker.before = Some(attempt.replay.clone());
             shrinker.best = Some(attempt);
