@@ -60,6 +60,7 @@ async fn a_finding_has_a_shrink_button_and_its_explanation_in_words() {
         current: Some(index),
         on_open: Callback::noop(),
         why: Some((index, Rc::new(explanation.clone()))),
+        outcome_why: None,
         on_shrink: {
             let shrunk = shrunk.clone();
             Callback::from(move |i| shrunk.set(Some(i)))
@@ -74,6 +75,37 @@ async fn a_finding_has_a_shrink_button_and_its_explanation_in_words() {
     find(&root, &format!("#shrink-finding-{index}")).unchecked_into::<HtmlElement>().click();
     settle().await;
     assert_eq!(shrunk.get(), Some(index));
+}
+
+/// Message passing with relaxed atomics, replayed to the outcome where the flag is seen and
+/// the data is not: an outcome no interleaving gives, which the panel explains in words.
+#[wasm_bindgen_test]
+async fn a_weak_outcome_is_explained_in_words() {
+    let mut scenario = Scenario::new(include_str!("../../static/examples/litmus/mp.litmus"), "mp.litmus", Dialect::Litmus);
+    scenario.memory_model = interleave_engine::scenario::MemoryModel::Relaxed;
+    scenario.scheduler = interleave_engine::scenario::SchedulerKind::Manual;
+    scenario.schedule = vec![0, 0, 1, 1];
+    scenario.choices = vec![0, 1];
+    let mut session = Session::new(scenario).unwrap();
+    session.run(u64::MAX);
+    let explanation = why::outcome(&session).expect("the stale read is explained");
+    let root = fresh_root();
+    let props = FindingsProps {
+        findings: Rc::new(session.findings().to_vec()),
+        live: true,
+        seed: None,
+        current: None,
+        on_open: Callback::noop(),
+        why: None,
+        outcome_why: Some(Rc::new(explanation.clone())),
+        on_shrink: Callback::noop(),
+        shrinking: false,
+    };
+    yew::Renderer::<Findings>::with_root_and_props(root.clone(), props).render();
+    settle().await;
+    let why = find(&root, "#outcome-why .why");
+    assert!(why.text_content().unwrap_or_default().contains(&explanation.missing), "{:?}", why.text_content());
+    assert_eq!(count(&root, "#outcome-why .why-edges li"), explanation.edges.len() as u32);
 }
 
 #[wasm_bindgen_test]

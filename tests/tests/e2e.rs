@@ -1886,11 +1886,14 @@ async fn check_explained_bug(client: &Client, url: &str) -> Check {
         ensure!(registers.contains(WEAK_MP), "#registers reads {registers:?}");
         let kinds = attribute(client, "#timeline-canvas", "data-why-kinds").await?;
         ensure!(kinds.split(' ').any(|k| k == "rf") && kinds.split(' ').any(|k| k == "missing"), "the arrows are {kinds:?}");
+        // And in words, under the findings.
+        exactly(count(client, "#outcome-why .why-missing").await?, 1, "#outcome-why .why-missing")?;
         Ok(())
     })
     .await?;
     scroll_to(client, "body").await?;
     save_screenshot(client, "e2e-weak-outcome-shrunk-1600.png").await?;
+    element_picture(client, "#outcome-why", "e2e-weak-outcome-why-1600.png").await?;
     element_picture(client, "#lanes", "e2e-weak-outcome-lanes-1600.png").await?;
     // The arrows in the other theme too.
     click(client, "#theme").await?;

@@ -49,6 +49,11 @@ pub struct Props {
     /// The explanation of a finding (by index): the edges the run has and the one it lacks.
     #[prop_or_default]
     pub why: Option<(usize, Rc<Explanation>)>,
+    /// The explanation of the run's outcome, when the relaxed model made it one no
+    /// interleaving gives (a read of an older write, or of a write only promised) and no
+    /// finding is opened: shown under the findings, in the same words as a finding's.
+    #[prop_or_default]
+    pub outcome_why: Option<Rc<Explanation>>,
     /// Shrinks the finding at this index (a worker finds a smaller schedule that shows it).
     #[prop_or_default]
     pub on_shrink: Callback<usize>,
@@ -57,8 +62,8 @@ pub struct Props {
     pub shrinking: bool,
 }
 
-/// The explanation of a finding in words: what is missing (the engine's words) first, then
-/// each edge the run has.
+/// The explanation of a finding or of a weak outcome in words: what is missing (the
+/// engine's words) first, then each edge the run has.
 fn why_view(explanation: &Explanation) -> Html {
     html! {
         <div class="why" data-edges={explanation.edges.len().to_string()}>
@@ -175,6 +180,12 @@ pub fn Findings(props: &Props) -> Html {
                 <p class="placeholder">{ empty }</p>
             } else {
                 <ol id="findings">{ for items }</ol>
+            }
+            if let Some(explanation) = &props.outcome_why {
+                <div id="outcome-why" class="outcome-why">
+                    <h3>{ "Why this outcome" }</h3>
+                    { why_view(explanation) }
+                </div>
             }
         </section>
     }

@@ -289,6 +289,7 @@ pub fn App() -> Html {
                         current={state.view.finding}
                         on_open={on_open_finding}
                         why={why.as_ref().and_then(|w| Some((w.finding?, w.explanation.clone())))}
+                        outcome_why={why.as_ref().filter(|w| w.finding.is_none()).map(|w| w.explanation.clone())}
                         on_shrink={on_shrink_finding}
                         shrinking={state.shrinking()}
                     />
