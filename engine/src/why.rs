@@ -142,14 +142,13 @@ fn early_read(s: &Session, read: &crate::concurrency::weak::EarlyRead) -> Option
     // The write that kept the promise: its work-item's first write after it to the place,
     // with the promised value.
     let g = Graph { s };
-    let (wi, w) = (pi + 1..log.len())
+    let (wi, w) = (pi + 1..log.len().min(pi.saturating_add(WINDOW)))
         .filter_map(|i| log.get(i).map(|e| (i, e)))
         .find(|(i, e)| e.work_item == promise.work_item && e.location == promise.location && g.writes(*i, e) && e.written == promise.written)?;
-    // The access the write overtook: its work-item's last one before the write, in program
-    // order (the promise itself aside).
-    let before = (0..wi)
+    // The access the write overtook: the last one its work-item made between promising the
+    // write and making it, which comes before the write in program order.
+    let before = (pi + 1..wi)
         .rev()
-        .filter(|&i| i != pi)
         .filter_map(|i| log.get(i).map(|e| (i, e)))
         .find(|(_, e)| e.work_item == w.work_item && e.location.is_some() && matches!(e.kind, EventKind::Load | EventKind::Store | EventKind::Atomic));
     let writer = g.id(&w)[0];

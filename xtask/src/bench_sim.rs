@@ -92,8 +92,9 @@ fn compare_with(oclgrind: &Path, interleave: &Path, dir: &Path) -> Result<Vec<St
     Ok(lines)
 }
 
-/// Times [`SCHEDULER_WORKLOAD`] under each of [`SCHEDULER_NAMES`] (the fastest of its runs) and
-/// returns `schedulers NAME_ms=...` with each scheduler's name in snake case.
+/// Times [`SCHEDULER_WORKLOAD`] under each of [`SCHEDULER_NAMES`] (the fastest of its runs; an
+/// error if a run does not complete) and returns `schedulers_WORKLOAD NAME_ms=...`, each
+/// scheduler's name in snake case.
 fn schedulers(interleave: &Path, dir: &Path) -> Result<String, String> {
     let (name, file, runs) = SCHEDULER_WORKLOAD;
     let mut line = format!("schedulers_{name}");
@@ -102,7 +103,13 @@ fn schedulers(interleave: &Path, dir: &Path) -> Result<String, String> {
         for _ in 0..runs {
             let mut command = Command::new(interleave);
             command.current_dir(dir).args(["run", file, "--sched", scheduler, "--max-steps", MAX_STEPS, "--max-history-events", MAX_HISTORY_EVENTS]);
-            best = best.min(timed(&mut command)?.0);
+            let (ms, output) = timed(&mut command)?;
+            // A run a limit stopped would be quick for the wrong reason: no figure then.
+            let status = output.lines().find(|l| l.starts_with("status: ")).unwrap_or("status: unknown");
+            if !status.starts_with("status: completed") {
+                return Err(format!("`interleave run {file} --sched {scheduler}` did not complete ({status})"));
+            }
+            best = best.min(ms);
         }
         line.push_str(&format!(" {}_ms={best:.0}", scheduler.replace('-', "_")));
     }

@@ -23,7 +23,7 @@ use std::rc::Rc;
 /// thing: after a barrier every member, and in a lockstep warp every lane after every
 /// instruction. Sharing makes handing that knowledge to each of them, and comparing two clocks
 /// that share it, cost nothing per entry; it also makes forking a machine copy no list.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Knowledge {
     lists: Option<Rc<Lists>>,
 }
@@ -38,13 +38,6 @@ struct Lists {
     /// barriers, so what its members did before a barrier among those (in the memory they
     /// fenced there) happens before.
     groups: Vec<(u32, u32)>,
-}
-
-impl Clone for Knowledge {
-    fn clone(&self) -> Knowledge {
-        // An emptied clock (its lists kept for their allocations) clones to the null one.
-        Knowledge { lists: if self.is_empty() { None } else { self.lists.clone() } }
-    }
 }
 
 /// Two clocks are equal when they know the same, however their storage came about.

@@ -767,7 +767,7 @@ impl Races {
                     cell.release = None;
                 }
             } else if let Some(c) = c {
-                cell.release = Some(Box::new(Release::new(c, a.agent, my_group, my_device, level, a.event, self.inclusion())));
+                cell.release = Some(Box::new(Release::new(c, a.agent, my_group, my_device, a.event, self.inclusion())));
             }
         }
     }
@@ -1118,7 +1118,7 @@ impl Races {
         let c = self.contribution(agent, GLOBAL, false, level)?;
         let group = self.agent_group[agent as usize];
         let device = self.device(agent as usize);
-        Some(Box::new(Release::new(c, agent, group, device, level, event, self.inclusion())))
+        Some(Box::new(Release::new(c, agent, group, device, event, self.inclusion())))
     }
 
     /// `free`: what the freeing agent did with the block happens before any later `malloc`

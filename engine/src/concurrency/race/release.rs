@@ -138,17 +138,16 @@ pub struct Release {
     pub agent: u32,
     /// The latest releasing event, for a scope-mismatch finding.
     pub event: u32,
-    /// The head's group, device and scope level, for the finding's words.
+    /// The head's group and device.
     pub group: u32,
     pub device: u32,
-    pub level: Level,
 }
 
 impl Release {
-    /// A new release sequence headed by `agent` (of `group` on `device`) at `event`, whose
-    /// atomic has scope level `level`.
-    pub fn new(c: Contribution, agent: u32, group: u32, device: u32, level: Level, event: u32, rule: Inclusion) -> Release {
-        let mut r = Release { parts: Vec::new(), agent, event, group, device, level };
+    /// A new release sequence headed by `agent` (of `group` on `device`) at `event`; its scope
+    /// is in what `c` fills.
+    pub fn new(c: Contribution, agent: u32, group: u32, device: u32, event: u32, rule: Inclusion) -> Release {
+        let mut r = Release { parts: Vec::new(), agent, event, group, device };
         r.add(c, agent, group, device, rule);
         r
     }
