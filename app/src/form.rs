@@ -20,7 +20,7 @@ use interleave_engine::diag::{Diagnostic, LineIndex};
 use interleave_engine::frontend::{self, KernelSignature};
 use interleave_engine::limits::{self, Limit};
 use interleave_engine::litmus::{self, LitmusTest};
-use interleave_engine::scenario::{self, Dialect, Launch, Scenario, SchedulerKind};
+use interleave_engine::scenario::{self, Dialect, Launch, Scenario};
 
 use crate::args::{self, Sizes, Table};
 use crate::inputs::{set_limit, Inputs, LIMITS};
@@ -390,7 +390,8 @@ fn schedule(scenario: &mut Scenario, state: &Inputs) {
     scenario.memory_model = state.memory_model;
     scenario.scheduler = state.scheduler;
     if let Some(replay) = &state.replay {
-        scenario.scheduler = SchedulerKind::Manual;
+        // Lockstep replays under lockstep, every other scheduler's run under the manual one.
+        scenario.scheduler = state.scheduler.replayed_by();
         scenario.schedule = replay.schedule.clone();
         scenario.choices = replay.choices.clone();
     }
@@ -401,6 +402,7 @@ mod tests {
     use super::*;
     use crate::inputs::InputEdit;
     use interleave_engine::scenario::MemoryModel;
+    use interleave_engine::scenario::SchedulerKind;
 
     /// `inputs` after `edit`.
     fn reduce(inputs: &Inputs, edit: InputEdit) -> Inputs {

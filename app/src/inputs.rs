@@ -478,7 +478,9 @@ pub fn from_scenario(scenario: &Scenario) -> Inputs {
         (Dialect::Cuda, None) => (sizes_text(&launch.global), String::new()),
         (_, local) => (sizes_text(&launch.global), local.as_deref().map(sizes_text).unwrap_or_default()),
     };
-    let replay = (scenario.scheduler == SchedulerKind::Manual).then(|| Replay { schedule: scenario.schedule.clone(), choices: scenario.choices.clone() });
+    // A replay is the manual scheduler's, or lockstep's when it follows a schedule.
+    let replay = (scenario.scheduler == SchedulerKind::Manual || !scenario.schedule.is_empty())
+        .then(|| Replay { schedule: scenario.schedule.clone(), choices: scenario.choices.clone() });
     let scheduler = match scenario.scheduler {
         SchedulerKind::Manual => SchedulerKind::Random,
         other => other,
@@ -692,6 +694,20 @@ mod tests {
         for (global, local) in [("9", "4"), ("8", ""), ("8", "2,2"), ("x", "1")] {
             assert_eq!(convert_sizes(global, local, Dialect::Cuda), (global.to_string(), local.to_string()));
         }
+    }
+
+    /// A lockstep replay (a shrunk lockstep hang, say) stays a lockstep run: the form shows
+    /// lockstep with the replay, and makes the same scenario again.
+    #[test]
+    fn a_lockstep_replay_stays_in_lockstep() {
+        let mut scenario = Scenario::new("__kernel void f(__global int *p) { p[0] = 1; }", "k.cl", Dialect::OpenCl);
+        scenario.scheduler = SchedulerKind::Lockstep;
+        scenario.schedule = vec![0, 1, 0, 1];
+        let inputs = from_scenario(&scenario);
+        assert_eq!(inputs.scheduler, SchedulerKind::Lockstep);
+        assert_eq!(inputs.replay.as_ref().map(|r| r.schedule.clone()), Some(vec![0, 1, 0, 1]));
+        let again = crate::form::validate(&inputs).scenario.expect("the form makes a scenario");
+        assert_eq!((again.scheduler, &again.schedule), (SchedulerKind::Lockstep, &scenario.schedule));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use interleave_engine::explore::{self, Outcome};
 use interleave_engine::report::Finding;
-use interleave_engine::scenario::{Scenario, SchedulerKind};
+use interleave_engine::scenario::Scenario;
 use interleave_engine::session::Session;
 use interleave_engine::shrink::Shrunk;
 use interleave_engine::why;
@@ -16,16 +16,10 @@ use interleave_engine::why;
 /// The scenario whose own run shows an explored `outcome`: `explored` (the exploration's
 /// scenario) with the outcome's replay, or its first seed.
 pub fn outcome_scenario(explored: &Scenario, outcome: &Outcome) -> Scenario {
-    let mut scenario = explored.clone();
     match &outcome.schedule {
-        Some(schedule) => {
-            scenario.scheduler = SchedulerKind::Manual;
-            scenario.schedule = schedule.clone();
-            scenario.choices = outcome.choices.clone().unwrap_or_default();
-        }
-        None => scenario.seed = outcome.seed,
+        Some(schedule) => explored.replaying(schedule, outcome.choices.as_deref().unwrap_or_default()),
+        None => Scenario { seed: outcome.seed, ..explored.clone() },
     }
-    scenario
 }
 
 /// The reduction a shrink made, for the status line: `41 → 12 steps, 3 → 1 preemptions

@@ -190,8 +190,9 @@ struct RunArgs {
     /// Scheduler: round-robin, random, pct, run-to-block, lockstep or manual (default random).
     #[arg(long, value_name = "NAME")]
     sched: Option<String>,
-    /// For --sched manual (refused with any other scheduler): the work-item (linear index) of
-    /// each step, e.g. 0,1,1,0.
+    /// For --sched manual: the work-item (linear index) of each step, e.g. 0,1,1,0; with
+    /// --sched lockstep, the lanes of each step, whose warps it follows (refused with any
+    /// other scheduler).
     #[arg(long, value_name = "I,J,...")]
     schedule: Option<String>,
     /// The decisions of the steps that have several options, in order (which write a relaxed
@@ -641,15 +642,11 @@ fn shrink(args: ShrinkArgs) -> ExitCode {
         Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
     };
     let target = shrinker.target().clone();
-    // The replay: the manual scheduler following the shrunk schedule and its decisions.
-    let mut replay = scenario.clone();
-    replay.scheduler = interleave_engine::scenario::SchedulerKind::Manual;
-    replay.schedule = shrunk.after.schedule.clone();
-    replay.choices = shrunk.after.choices.clone();
+    // The replay: the scheduler that follows a schedule (lockstep keeps its warps together)
+    // following the shrunk schedule and its decisions.
+    let replay = scenario.replaying(&shrunk.after.schedule, &shrunk.after.choices);
     let url = share_link(&args.base, replay.clone(), Some(shrunk.after.steps));
-    let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
-    let choices = if shrunk.after.choices.is_empty() { String::new() } else { format!(" --choices {}", list(&shrunk.after.choices)) };
-    let options = format!("--sched manual --schedule {}{choices}", list(&shrunk.after.schedule));
+    let options = scenario.replay_options(&shrunk.after.schedule, &shrunk.after.choices);
     let is_error = matches!(&target, Target::Finding(f) if f.severity == interleave_engine::diag::Severity::Error);
     let mut replayed = match Session::new(replay) {
         Ok(s) => s,

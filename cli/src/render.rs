@@ -99,14 +99,12 @@ pub fn shrunk_finding(wanted: &interleave_engine::report::Finding, found: &[inte
 
 /// Prints an exploration for people: each finding with its seed, then the outcomes.
 pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scenario) {
-    let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
     for f in &e.findings {
         // A finding of the exhaustive search replays from the schedule and decisions of the
         // execution that showed it; one of random exploration from its seed.
         match (&f.schedule, &f.choices) {
             (Some(schedule), Some(choices)) => {
-                let choices = if choices.is_empty() { String::new() } else { format!(" --choices {}", list(choices)) };
-                let replay = format!("replay: --sched manual --schedule {}{choices} --seed {}", list(schedule), f.seed);
+                let replay = format!("replay: {} --seed {}", scenario.replay_options(schedule, choices), f.seed);
                 finding(&f.finding, scenario, &format!(" (in {} of {} runs)", f.runs, e.runs), Some(replay));
             }
             // A finding about the search itself (it stopped at a limit) is no run's.
@@ -141,8 +139,7 @@ pub fn exploration(e: &interleave_engine::explore::Exploration, scenario: &Scena
         match (&o.schedule, &o.choices) {
             (Some(schedule), Some(choices)) => {
                 out!("  {:>5} x  {}{exists}", o.count, shown.join(" "));
-                let choices = if choices.is_empty() { String::new() } else { format!(" --choices {}", list(choices)) };
-                out!("           replay: --sched manual --schedule {}{choices}", list(schedule));
+                out!("           replay: {}", scenario.replay_options(schedule, choices));
             }
             _ => out!("  {:>5} x  seed {:<6} {}{exists}", o.count, o.seed, shown.join(" ")),
         }

@@ -90,8 +90,8 @@ fn shrink_outputs_match_their_expectations() {
 
 /// Every shrink of `tests/data/shrink` that succeeds gives a schedule no longer, and with no
 /// more preemptions, than the run it started from (where that run shows the target), and
-/// `run --sched manual` with that schedule shows the same finding (kind and places) or the
-/// same outcome.
+/// `run` with the replay options it prints (`--sched manual --schedule ...`, or `--sched
+/// lockstep` for a lockstep run) shows the same finding (kind and places) or the same outcome.
 #[test]
 fn shrunk_schedules_replay_to_their_target_and_are_no_larger() {
     let dir = workspace().join("tests/data/shrink");
@@ -136,7 +136,8 @@ fn shrunk_schedules_replay_to_their_target_and_are_no_larger() {
                     }
                     continue;
                 }
-                "--budget" | "--finding" => i += 2,
+                // The replay options name their own scheduler.
+                "--budget" | "--finding" | "--sched" => i += 2,
                 _ => {
                     run_args.push(args[i].clone());
                     i += 1;

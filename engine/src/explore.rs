@@ -15,13 +15,17 @@
 //!   steps of different agents are dependent when they touch the same memory and one writes,
 //!   meet at the same barrier, order each other's sequentially consistent fences, or use the
 //!   heap or printf. Each outcome and finding comes with the schedule and decisions that
-//!   reproduce it (`--sched manual --schedule ... --choices ...`). A drawn outcome that brings
+//!   reproduce it (`--sched manual --schedule ... --choices ...`; a lockstep scenario's with
+//!   `--sched lockstep`, which keeps a replay's warps together). A drawn outcome that brings
 //!   its agent back to a state it had on the path, with nothing written since and no other
 //!   agent stepping between (a weak compare-exchange's spurious failure in a retry loop, a
 //!   stale read read again), is not followed: what comes after it comes after that earlier
 //!   state too, and following it would retry for ever. With a preemption bound every
 //!   schedule within the bound is enumerated, without reduction, since reduction and
-//!   preemption bounding do not combine soundly.
+//!   preemption bounding do not combine soundly. Lockstep is enumerated without reduction
+//!   too: its unit of choice is a warp's instruction, so a step disables steps independent of
+//!   it (see `sched::Scheduler::Lockstep`), which reduction assumes never happens; a
+//!   preemption there is a switch away from a warp that could go on.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::BTreeMap;
@@ -567,9 +571,15 @@ impl Explorer {
             let agents = root.machine().items.len() + root.machine().groups.len();
             let budget = if config.runs == 0 { DEFAULT_EXHAUSTIVE_RUNS } else { config.runs };
             let mut solo = None;
+            let lockstep = root.lockstep();
             let stack = vec![node(root, Vec::new(), 0, None, 0, &mut solo)];
             let max_bytes = prepared.scenario.max_memory_bytes;
-            State::Exhaustive(Box::new(Search { stack, agents, budget, reduce: config.max_preemptions.is_none(), solo, max_bytes }))
+            // Partial-order reduction assumes that a step never disables an independent one.
+            // Lockstep breaks that (an instruction begun holds every other warp back until it
+            // ends, and a lane that loops back holds its warp's lanes back), so its executions
+            // are enumerated without it.
+            let reduce = config.max_preemptions.is_none() && !lockstep;
+            State::Exhaustive(Box::new(Search { stack, agents, budget, reduce, solo, max_bytes }))
         } else {
             State::Seeds { next: 0 }
         };
@@ -858,7 +868,8 @@ fn node(
 ) -> Node {
     let enabled = session.enabled();
     let mut promises = Vec::new();
-    if promising(&session) && promises_made < MAX_PROMISES {
+    // A promise is made between lockstep instructions, never inside one.
+    if promising(&session) && promises_made < MAX_PROMISES && session.forced().is_none() {
         let (mut scratch, mut reads) = (Vec::new(), Vec::new());
         session.swap_solo(solo);
         for &a in &enabled {
@@ -947,7 +958,13 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
                 }
             }
         }
-        let preempts = matches!(top.last_agent, Some(last) if last != agent && top.enabled.contains(&last));
+        let preempts = match top.last_agent {
+            Some(last) => {
+                let (unit, session) = (top.session.unit(last), &top.session);
+                unit != session.unit(agent) && top.enabled.iter().any(|&a| session.unit(a) == unit)
+            }
+            None => false,
+        };
         let preemptions = top.preemptions + preempts as u32;
         if max_preemptions.is_some_and(|k| preemptions > k) {
             // Beyond the bound: this branch is not part of the space.

@@ -56,6 +56,23 @@ impl SchedulerKind {
     pub fn name(self) -> &'static str {
         SchedulerKind::ALL.iter().find(|(_, kind)| *kind == self).map_or("random", |(name, _)| name)
     }
+
+    /// Whether this scheduler follows a scenario's `schedule`: the manual one, step by step,
+    /// and lockstep, which takes the warp of each instruction from it (its lanes stay in
+    /// lockstep, so a replay keeps the execution model it was found under).
+    pub fn follows_schedule(self) -> bool {
+        matches!(self, SchedulerKind::Manual | SchedulerKind::Lockstep)
+    }
+
+    /// The scheduler that replays a schedule recorded under this one: lockstep itself, every
+    /// other one the manual scheduler (they differ only in how they choose).
+    pub fn replayed_by(self) -> SchedulerKind {
+        if self == SchedulerKind::Lockstep {
+            SchedulerKind::Lockstep
+        } else {
+            SchedulerKind::Manual
+        }
+    }
 }
 
 /// Which memory model decides what a load may read.
@@ -648,6 +665,24 @@ impl Scenario {
             max_history_events: default_max_history_events(),
         }
     }
+
+    /// The command-line options that replay `schedule` with `choices` under this scenario's
+    /// replaying scheduler: `--sched manual --schedule 0,1,1 --choices 1`.
+    pub fn replay_options(&self, schedule: &[u32], choices: &[u32]) -> String {
+        let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+        let choices = if choices.is_empty() { String::new() } else { format!(" --choices {}", list(choices)) };
+        format!("--sched {} --schedule {}{choices}", self.scheduler.replayed_by().name(), list(schedule))
+    }
+
+    /// This scenario replaying `schedule` with `choices` (as an exploration or a shrink
+    /// reports them), under the scheduler that follows it ([`SchedulerKind::replayed_by`]).
+    pub fn replaying(&self, schedule: &[u32], choices: &[u32]) -> Scenario {
+        let mut replay = self.clone();
+        replay.scheduler = self.scheduler.replayed_by();
+        replay.schedule = schedule.to_vec();
+        replay.choices = choices.to_vec();
+        replay
+    }
 }
 
 /// The warp (sub-group) sizes the engine simulates.
@@ -764,10 +799,10 @@ impl Scenario {
         errors.extend(check_warp_size(self.warp_size).err());
         errors.extend(check_pct_depth(self.pct_depth).err());
         errors.extend(check_resident_groups(self.max_resident_groups).err());
-        if !self.schedule.is_empty() && self.scheduler != SchedulerKind::Manual {
+        if !self.schedule.is_empty() && !self.scheduler.follows_schedule() {
             errors.push(invalid(
-                format!("a schedule is followed only by the manual scheduler, and this scenario uses `{}`", self.scheduler.name()),
-                "choose the manual scheduler (`--sched manual`, `scheduler = \"manual\"`) or leave the schedule out",
+                format!("a schedule is followed only by the manual and lockstep schedulers, and this scenario uses `{}`", self.scheduler.name()),
+                "choose the manual scheduler (`--sched manual`, `scheduler = \"manual\"`), or lockstep to keep warps together, or leave the schedule out",
             ));
         }
         if self.dialect == Dialect::Cuda && self.launch.offset.iter().any(|&o| o != 0) {

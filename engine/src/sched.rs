@@ -45,6 +45,16 @@ pub enum Scheduler {
     /// one instruction. Lanes that diverged wait until the lanes behind them catch up, which
     /// is how a warp reconverges (the "minimum PC" policy), and why a lane spinning on a lock
     /// held by another lane of its warp can spin forever.
+    ///
+    /// The unit of choice is a warp's instruction, not a lane's step: once an instruction
+    /// has begun, only its next lane may step, whoever asks (the scheduler, an explorer, a
+    /// replay, a click on a lane); between instructions, only an instruction's first lane
+    /// (the lowest lane furthest behind in its warp) or a copy engine. [`Scheduler::allows`]
+    /// is that rule and [`Scheduler::stepped`] keeps the state it reads.
+    ///
+    /// With a schedule (a replay), the warp of each instruction is the one the schedule's
+    /// next lane names, instead of a random one; a step the rule refuses pauses the run, as
+    /// a manual schedule pauses at a work-item that cannot step.
     Lockstep {
         /// The lanes of the current instruction still to step, last first.
         queue: Vec<u32>,
@@ -52,8 +62,10 @@ pub enum Scheduler {
         /// complete: lanes executing one instruction in lockstep are ordered with each other
         /// (the warp-synchronous model of GPUs without independent thread scheduling).
         lanes: Vec<u32>,
-        /// Whether the last pick completed an instruction.
+        /// Whether the last step completed an instruction.
         completed: bool,
+        /// The schedule followed, and the index of its next step.
+        follow: Option<(std::rc::Rc<[u32]>, usize)>,
     },
     /// The caller's list of work-items, one per step; the run pauses where it ends.
     Manual {
@@ -78,7 +90,12 @@ impl Scheduler {
             SchedulerKind::RoundRobin => Scheduler::RoundRobin { last: u32::MAX },
             SchedulerKind::Random => Scheduler::Random,
             SchedulerKind::RunToBlock => Scheduler::RunToBlock { current: None, floor: 0 },
-            SchedulerKind::Lockstep => Scheduler::Lockstep { queue: Vec::new(), lanes: Vec::new(), completed: false },
+            SchedulerKind::Lockstep => Scheduler::Lockstep {
+                queue: Vec::new(),
+                lanes: Vec::new(),
+                completed: false,
+                follow: (!scenario.schedule.is_empty()).then(|| (scenario.schedule.clone().into(), 0)),
+            },
             SchedulerKind::Manual => Scheduler::Manual { schedule: scenario.schedule.clone().into(), next: 0 },
             SchedulerKind::Pct => {
                 let n = machine.ready_pos.len();
@@ -176,30 +193,32 @@ impl Scheduler {
                 }
                 pick
             }
-            Scheduler::Lockstep { queue, lanes, completed } => {
-                while let Some(lane) = queue.pop() {
-                    if machine.ready_pos[lane as usize] != u32::MAX {
-                        *completed = queue.is_empty();
-                        return Some(lane);
+            Scheduler::Lockstep { queue, lanes, follow, .. } => {
+                // Lanes of the instruction under way that can no longer step are passed over.
+                while queue.last().is_some_and(|&lane| machine.ready_pos[lane as usize] == u32::MAX) {
+                    queue.pop();
+                }
+                if let Some((schedule, next)) = follow {
+                    let &agent = schedule.get(*next)?;
+                    if !lockstep_allows(machine, queue, agent) {
+                        return None;
                     }
+                    *next += 1;
+                    return Some(agent);
+                }
+                if let Some(&lane) = queue.last() {
+                    return Some(lane);
                 }
                 let agent = ready[rng.below(ready.len() as u64) as usize];
                 if agent as usize >= machine.items.len() {
                     // A copy engine is not a lane of any warp.
                     return Some(agent);
                 }
-                let warp = machine.items[agent as usize].warp;
-                let mut group: Vec<u32> = warp_lanes(machine, warp).filter(|&a| machine.ready_pos[a as usize] != u32::MAX).collect();
-                let behind = group.iter().copied().min_by(|&a, &b| position_order(machine, a, b)).unwrap_or(agent);
-                group.retain(|&a| position_order(machine, a, behind) == std::cmp::Ordering::Equal);
-                // Lanes step in lane order: the queue is popped from the back.
-                group.sort_unstable_by(|a, b| b.cmp(a));
+                // The instruction begins here (`stepped` takes its first lane off the queue).
+                instruction_of(machine, agent, queue);
                 lanes.clear();
-                lanes.extend_from_slice(&group);
-                let first = group.pop().unwrap_or(agent);
-                *completed = group.is_empty();
-                *queue = group;
-                first
+                lanes.extend_from_slice(queue);
+                queue.last().copied().unwrap_or(agent)
             }
             Scheduler::Manual { schedule, next } => {
                 let &agent = schedule.get(*next)?;
@@ -256,6 +275,45 @@ impl Scheduler {
         }
     }
 
+    /// Whether `agent` (a work-item, a copy engine, or a promise step) may take the next step
+    /// now. Only lockstep refuses a ready agent: see [`Scheduler::Lockstep`].
+    pub fn allows(&self, machine: &Machine, agent: u32) -> bool {
+        match self {
+            Scheduler::Lockstep { queue, .. } => lockstep_allows(machine, queue, agent),
+            _ => true,
+        }
+    }
+
+    /// The lane that must take the next step, while a lockstep instruction is under way.
+    pub fn forced(&self, machine: &Machine) -> Option<u32> {
+        match self {
+            Scheduler::Lockstep { queue, .. } => next_lane(machine, queue),
+            _ => None,
+        }
+    }
+
+    /// Before `agent`'s step (never a promise step), whoever chose it: lockstep takes the lane
+    /// off its instruction, or begins the instruction of `agent`'s warp.
+    pub fn stepped(&mut self, machine: &Machine, agent: u32) {
+        if let Scheduler::Lockstep { queue, lanes, completed, .. } = self {
+            if agent as usize >= machine.items.len() {
+                return;
+            }
+            while queue.last().is_some_and(|&lane| lane != agent && machine.ready_pos[lane as usize] == u32::MAX) {
+                queue.pop();
+            }
+            if queue.last() != Some(&agent) {
+                // Only an instruction's first lane gets here (`allows`), and `pick` begins
+                // the instruction itself; a step chosen elsewhere begins it now.
+                instruction_of(machine, agent, queue);
+                lanes.clear();
+                lanes.extend_from_slice(queue);
+            }
+            queue.pop();
+            *completed = queue.is_empty();
+        }
+    }
+
     /// Whether this scheduler could ever pick ready work-item `wi` in the machine's present
     /// state. Only lockstep holds lanes back: a lane ahead of others of its warp waits for
     /// them, so lanes spinning behind it starve it for as long as they spin.
@@ -268,6 +326,49 @@ impl Scheduler {
             _ => true,
         }
     }
+}
+
+/// The next lane of the instruction under way in `queue` that can step.
+fn next_lane(machine: &Machine, queue: &[u32]) -> Option<u32> {
+    queue.iter().rev().copied().find(|&lane| machine.ready_pos[lane as usize] != u32::MAX)
+}
+
+/// The lockstep rule (see [`Scheduler::Lockstep`]): while an instruction is under way only its
+/// next lane steps; between instructions, a copy engine, a promise, or the first lane of an
+/// instruction (ready, no ready lane of its warp behind it, and none at its position before
+/// it).
+fn lockstep_allows(machine: &Machine, queue: &[u32], agent: u32) -> bool {
+    if let Some(lane) = next_lane(machine, queue) {
+        return agent == lane;
+    }
+    if agent & crate::exec::PROMISE != 0 || agent as usize >= machine.items.len() {
+        return true;
+    }
+    if machine.ready_pos[agent as usize] == u32::MAX {
+        return false;
+    }
+    let warp = machine.items[agent as usize].warp;
+    warp_lanes(machine, warp).all(|a| {
+        a == agent
+            || machine.ready_pos[a as usize] == u32::MAX
+            || match position_order(machine, a, agent) {
+                std::cmp::Ordering::Less => false,
+                std::cmp::Ordering::Equal => a > agent,
+                std::cmp::Ordering::Greater => true,
+            }
+    })
+}
+
+/// The lanes of the instruction `agent`'s warp runs next, into `queue`, last first: its ready
+/// lanes furthest behind in the program, which step in lane order.
+fn instruction_of(machine: &Machine, agent: u32, queue: &mut Vec<u32>) {
+    let warp = machine.items[agent as usize].warp;
+    queue.clear();
+    queue.extend(warp_lanes(machine, warp).filter(|&a| machine.ready_pos[a as usize] != u32::MAX));
+    let behind = queue.iter().copied().min_by(|&a, &b| position_order(machine, a, b)).unwrap_or(agent);
+    queue.retain(|&a| position_order(machine, a, behind) == std::cmp::Ordering::Equal);
+    // Lanes step in lane order: the queue is popped from the back.
+    queue.sort_unstable_by(|a, b| b.cmp(a));
 }
 
 /// The work-items of warp `warp`: consecutive from its first lane, so finding them costs the

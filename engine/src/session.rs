@@ -408,7 +408,7 @@ impl Session {
         let agent = index as u32;
         // A promise step names its work-item with the `PROMISE` bit.
         let who = (agent & !exec::PROMISE) as usize;
-        if self.status != RunStatus::Running || self.machine.ready_pos.get(who).is_none_or(|&p| p == u32::MAX) {
+        if self.status != RunStatus::Running || self.machine.ready_pos.get(who).is_none_or(|&p| p == u32::MAX) || !self.scheduler.allows(&self.machine, agent) {
             return false;
         }
         self.decisions.truncate(self.steps as usize);
@@ -438,6 +438,7 @@ impl Session {
             self.machine.promise(wi, &candidates);
             self.candidates = Some((u32::MAX, candidates));
         } else {
+            self.scheduler.stepped(&self.machine, agent);
             self.machine.perform(agent);
             if let Some(lanes) = self.scheduler.completed_instruction() {
                 self.machine.races.warp_sync(lanes);
@@ -1158,16 +1159,42 @@ impl Session {
         ready
     }
 
+    /// The lane that must take the next step, while a lockstep instruction is under way.
+    pub(crate) fn forced(&self) -> Option<u32> {
+        self.scheduler.forced(&self.machine)
+    }
+
+    /// Whether the scheduler picks warps' instructions rather than work-items' steps.
+    pub(crate) fn lockstep(&self) -> bool {
+        matches!(self.scheduler, Scheduler::Lockstep { .. })
+    }
+
+    /// What a preemption switches away from: the agent (as given), or under lockstep the warp
+    /// of a work-item, since there a warp's instruction is the unit of choice.
+    pub(crate) fn unit(&self, agent: u32) -> u64 {
+        let who = agent & !exec::PROMISE;
+        match self.machine.items.get(who as usize) {
+            Some(item) if self.lockstep() => (1 << 32) | u64::from(item.warp),
+            _ => u64::from(agent),
+        }
+    }
+
     /// [`Session::enabled`] into `ready`, a vector the caller keeps between steps.
     pub(crate) fn enabled_into(&self, ready: &mut Vec<u32>) {
         ready.clear();
         if self.status != RunStatus::Running {
             return;
         }
+        let m = &self.machine;
+        // A lockstep instruction under way is finished first, by its next lane, even one that
+        // spins: the warp's other lanes run the same instruction.
+        if let Some(lane) = self.scheduler.forced(m) {
+            ready.push(lane);
+            return;
+        }
         // A spinning work-item would only repeat its state until another agent writes: its
         // step leads nowhere new, and an exploration that took it could take it forever.
-        let m = &self.machine;
-        ready.extend(m.ready.iter().copied().filter(|&a| self.scheduler.could_pick(m, a) && ((a as usize) >= m.items.len() || !m.is_spinning(a))));
+        ready.extend(m.ready.iter().copied().filter(|&a| self.scheduler.allows(m, a) && ((a as usize) >= m.items.len() || !m.is_spinning(a))));
         ready.sort_unstable();
     }
 

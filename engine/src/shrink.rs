@@ -37,6 +37,12 @@
 //! smaller. The result is checked at the end by replaying its schedule and decisions with the
 //! manual scheduler (`run --sched manual --schedule ... --choices ...`), as a user would.
 //!
+//! A lockstep run shrinks under lockstep: its replays follow the schedule with the lockstep
+//! scheduler (`--sched lockstep --schedule ...`), whose unit of choice is a warp's
+//! instruction, so a preemption is a switch away from a warp that could go on, and an
+//! instruction begun is always finished before the next is chosen. A hang that only lockstep
+//! causes (a lane spinning on a lock its own warp holds) therefore replays as a hang.
+//!
 //! Everything is deterministic: the same scenario, target and budget give the same result.
 //! [`Shrinker`] works a number of executions at a time, like `explore::Explorer`, so a caller
 //! can report progress or stop between chunks; [`shrink`] runs it to the end.
@@ -48,7 +54,7 @@ use serde::{Deserialize, Serialize};
 use crate::diag::{Diagnostic, Severity};
 use crate::explore::{self, Explorer, FindingKey};
 use crate::report::{Finding, RunStatus};
-use crate::scenario::{Number, Scenario, SchedulerKind};
+use crate::scenario::{Number, Scenario};
 use crate::session::{Prepared, Session};
 
 /// Marks a promise step in a schedule (its work-item is the rest of the word).
@@ -186,8 +192,9 @@ enum Phase {
 /// A shrink in progress, advanced a number of executions at a time.
 pub struct Shrinker {
     target: Target,
-    /// The scenario as replays run it: the manual scheduler with no schedule of its own; and
-    /// compiled (a litmus test's launch filled in).
+    /// The scenario as replays run it: the scheduler that follows a schedule (lockstep for a
+    /// lockstep run, else the manual one) with no schedule of its own; and compiled (a litmus
+    /// test's launch filled in).
     manual: Scenario,
     prepared: Prepared,
     /// The same with a step limit for the bounded search.
@@ -237,13 +244,6 @@ impl Shrinker {
     /// Runs the scenario once (its own scheduler and seed) to find the target; nothing is
     /// shrunk yet.
     pub fn new(scenario: &Scenario, pick: Pick, config: Config) -> Result<Shrinker, Vec<Diagnostic>> {
-        if scenario.scheduler == SchedulerKind::Lockstep {
-            return Err(vec![Diagnostic::error(
-                "invalid-option",
-                "a lockstep run cannot be shrunk: its schedule replays with the manual scheduler, whose work-items are never held back for their warp, so a lockstep failure may not happen there",
-            )
-            .with_help("shrink the run under another scheduler (`--sched random`), or explore it with `interleave compare`")]);
-        }
         let budget = if config.budget == 0 { DEFAULT_BUDGET } else { config.budget };
         crate::limits::EXPLORATION_RUNS.check(budget).map_err(|d| vec![d])?;
         let mut first = Prepared::new(scenario.clone())?;
@@ -292,10 +292,7 @@ impl Shrinker {
             )
             .with_help("pick another finding with --finding N")]);
         }
-        let mut manual = scenario.clone();
-        manual.scheduler = SchedulerKind::Manual;
-        manual.schedule = Vec::new();
-        manual.choices = Vec::new();
+        let manual = scenario.replaying(&[], &[]);
         let mut prepared = Prepared::new(manual.clone())?;
         prepared.history = false;
         let bounded = manual.clone();
@@ -458,11 +455,13 @@ impl Shrinker {
     fn move_step(&mut self, from: usize) -> Result<Phase, Vec<Diagnostic>> {
         let Some(best) = &self.best else { return Ok(Phase::Done) };
         let steps = best.steps.clone();
-        let points = preemption_points(&self.prepared, &steps)?;
+        let Points { preemptions: points, units } = preemption_points(&self.prepared, &steps)?;
         let Some(&(at, preempted)) = points.iter().find(|&&(i, _)| i >= from) else {
             return Ok(Phase::Ddmin { chunks: 2, next: 0 });
         };
-        let Some(later) = (at + 1..steps.len()).find(|&j| steps[j].0 & !PROMISE == preempted) else {
+        // Under lockstep the unit is a warp, and its first later step begins its next
+        // instruction.
+        let Some(later) = (at + 1..steps.len()).find(|&j| units[j] == preempted) else {
             return Ok(Phase::Moves { from: at + 1 });
         };
         let mut candidate = steps;
@@ -534,9 +533,19 @@ impl Shrinker {
         let mut done: Vec<Step> = Vec::with_capacity(steps.len());
         let mut count = Preemptions::default();
         let mut enabled = Vec::new();
-        for &(agent, choice) in steps {
+        'steps: for &(agent, choice) in steps {
             if session.status() != RunStatus::Running || self.shows(&session) {
                 break;
+            }
+            // A lockstep instruction under way ends before the next one is chosen; a step
+            // left out of it (by delta debugging) is taken anyway, without a decision of its
+            // own, and where the candidate has it it is taken with its decision.
+            while let Some(lane) = session.forced().filter(|&lane| lane != agent) {
+                session.enabled_into(&mut enabled);
+                done.push(count.step(&mut session, lane, None, &enabled));
+                if session.status() != RunStatus::Running || self.shows(&session) {
+                    break 'steps;
+                }
             }
             session.enabled_into(&mut enabled);
             if !enabled.contains(&(agent & !PROMISE)) {
@@ -549,9 +558,10 @@ impl Shrinker {
                 session.enabled_into(&mut enabled);
                 let m = session.machine();
                 let spins = |a: u32| (a as usize) < m.items.len() && m.is_spinning(a);
+                // The agent of the step before goes on (under lockstep, its warp).
                 let next = count
                     .last
-                    .filter(|l| enabled.contains(l) && !spins(*l))
+                    .and_then(|l| enabled.iter().copied().find(|&a| session.unit(a) == session.unit(l) && !spins(a)))
                     .or_else(|| enabled.iter().copied().find(|&a| !spins(a)))
                     .or_else(|| enabled.first().copied());
                 let Some(agent) = next else { break };
@@ -573,12 +583,21 @@ struct Preemptions {
     last: Option<u32>,
 }
 
+/// Whether stepping `agent` after `last` is a preemption: `last`'s unit (its work-item, or
+/// under lockstep its warp) could have gone on, among `enabled`, and `agent` is another.
+fn preempts(session: &Session, last: Option<u32>, agent: u32, enabled: &[u32]) -> bool {
+    last.is_some_and(|l| {
+        let unit = session.unit(l);
+        unit != session.unit(agent) && enabled.iter().any(|&a| session.unit(a) == unit)
+    })
+}
+
 impl Preemptions {
     /// Steps `agent` (one of `enabled`, the agents that could step) with `choice` forced for
     /// its decision; returns the step with the decision it took.
     fn step(&mut self, session: &mut Session, agent: u32, choice: Option<u32>, enabled: &[u32]) -> Step {
         let who = agent & !PROMISE;
-        if self.last.is_some_and(|l| l != who && enabled.contains(&l)) {
+        if preempts(session, self.last, who, enabled) {
             self.preemptions += 1;
         }
         let made = session.machine().weak.made.len();
@@ -608,23 +627,30 @@ fn steps_of(manual: &Scenario, schedule: &[u32], choices: &[u32]) -> Result<Vec<
     Ok(steps)
 }
 
-/// The preemptions of `steps` as a replay runs them: the index of each preempting step and
-/// the agent it preempted.
-fn preemption_points(prepared: &Prepared, steps: &[Step]) -> Result<Vec<(usize, u32)>, Vec<Diagnostic>> {
+/// A replay's preemptions: the index of each preempting step and the unit
+/// (`Session::unit`) it preempted; and the unit of every step.
+struct Points {
+    preemptions: Vec<(usize, u64)>,
+    units: Vec<u64>,
+}
+
+/// The preemptions of `steps` as a replay runs them.
+fn preemption_points(prepared: &Prepared, steps: &[Step]) -> Result<Points, Vec<Diagnostic>> {
     let mut session = Session::start(prepared, prepared.scenario.seed)?;
+    let units = steps.iter().map(|&(agent, _)| session.unit(agent)).collect();
     let mut points = Vec::new();
     let mut last: Option<u32> = None;
     let mut enabled = Vec::new();
     for (i, &(agent, choice)) in steps.iter().enumerate() {
         session.enabled_into(&mut enabled);
         let who = agent & !PROMISE;
-        if let Some(l) = last.filter(|&l| l != who && enabled.contains(&l)) {
-            points.push((i, l));
+        if let Some(l) = last.filter(|_| preempts(&session, last, who, &enabled)) {
+            points.push((i, session.unit(l)));
         }
         session.step_agent(agent, choice.unwrap_or(0));
         last = Some(who);
     }
-    Ok(points)
+    Ok(Points { preemptions: points, units })
 }
 
 /// Whether every named buffer (or register) holds exactly the given values.
@@ -670,7 +696,7 @@ pub fn describe(target: &Target) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{ArgBinding, Dialect};
+    use crate::scenario::{ArgBinding, Dialect, SchedulerKind};
 
     /// The laws of a shrink, over many runs: the result replays with the manual scheduler to
     /// the same finding, and has no more preemptions and no more steps than the run it
@@ -702,11 +728,7 @@ mod tests {
                 let mut original = Session::new(s.clone()).unwrap();
                 original.run(u64::MAX);
                 let wanted = original.findings().iter().find(|f| f.severity == Severity::Error).unwrap().clone();
-                let mut replay = s.clone();
-                replay.scheduler = SchedulerKind::Manual;
-                replay.schedule = after.schedule.clone();
-                replay.choices = after.choices.clone();
-                let mut session = Session::new(replay).unwrap();
+                let mut session = Session::new(s.replaying(&after.schedule, &after.choices)).unwrap();
                 session.run(u64::MAX);
                 assert_eq!(session.steps(), after.steps, "seed {seed}");
                 assert!(session.findings().iter().any(|f| explore::same_finding(f, &wanted)), "seed {seed}: {:?}", session.findings());
@@ -714,5 +736,33 @@ mod tests {
             }
         }
         assert!(shrunk >= 12, "only {shrunk} runs had an error finding to shrink");
+    }
+
+    /// A lock taken inside one warp hangs only in lockstep: its shrink replays under lockstep
+    /// (to the same livelock), and the same schedule under the manual scheduler, which never
+    /// holds a lane back for its warp, does not hang.
+    #[test]
+    fn a_lockstep_hang_shrinks_and_replays_under_lockstep() {
+        let source = "__kernel void f(__global int *lock, __global int *count) { while (atomic_cmpxchg(lock, 0, 1) != 0) ; count[0] = count[0] + 1; atomic_xchg(lock, 0); }";
+        let mut s = Scenario::new(source, "f.cl", Dialect::OpenCl);
+        s.launch.global = vec![8];
+        s.launch.local = Some(vec![8]);
+        s.warp_size = 4;
+        s.scheduler = SchedulerKind::Lockstep;
+        s.args = vec![ArgBinding::parse("lock=int[1]").unwrap(), ArgBinding::parse("count=int[1]").unwrap()];
+        for seed in 0..6 {
+            s.seed = seed;
+            let result = shrink(&s, Pick::FirstError, Config { budget: 400 }).unwrap_or_else(|d| panic!("seed {seed}: {d:?}"));
+            let before = result.before.clone().expect("the lockstep run hangs");
+            assert!(result.after.steps <= before.steps && result.after.preemptions <= before.preemptions, "seed {seed}: {result:?}");
+            let replay = s.replaying(&result.after.schedule, &result.after.choices);
+            assert_eq!(replay.scheduler, SchedulerKind::Lockstep);
+            let mut session = Session::new(replay.clone()).unwrap();
+            session.run(u64::MAX);
+            assert_eq!(session.status(), RunStatus::Livelock, "seed {seed}");
+            let mut manual = Session::new(Scenario { scheduler: SchedulerKind::Manual, ..replay }).unwrap();
+            manual.run(u64::MAX);
+            assert!(manual.findings().iter().all(|f| f.kind != crate::report::FindingKind::Livelock), "seed {seed}: {:?}", manual.findings());
+        }
     }
 }

@@ -219,3 +219,82 @@ fn relaxed_outcomes_include_the_sequentially_consistent_ones() {
     assert!(missing.is_empty(), "SC outcomes the relaxed model never reached:\n{}", missing.join("\n"));
     assert!(checked >= KERNELS / 4, "only {checked} of {KERNELS} generated kernels were explored completely");
 }
+
+/// Lockstep, replayed: a lockstep run's schedule and decisions, given back to the lockstep
+/// scheduler, make the same run (trace hash, findings, status) on generated kernels with warps
+/// of one, two and four lanes. The replay follows the schedule only where lockstep allows
+/// (`sched::Scheduler::Lockstep`), so a run it could not make would stop short instead.
+#[test]
+fn a_lockstep_run_replays_under_lockstep() {
+    let mut replayed = 0;
+    for kernel in 0..40u64 {
+        let config = common::generate::Config { max_statements: 5, relaxed: true };
+        let mut s = common::generate::scenario(&mut common::generate::Lcg(7000 + kernel), config);
+        s.scheduler = SchedulerKind::Lockstep;
+        s.warp_size = [1, 2, 4][kernel as usize % 3];
+        s.max_steps = 400;
+        let mut first = Session::new(s.clone()).unwrap_or_else(|d| panic!("kernel {kernel}: {d:?}"));
+        first.run(u64::MAX);
+        let mut again = Session::new(s.replaying(&first.schedule(), &first.choices())).unwrap();
+        again.run(u64::MAX);
+        let context = format!("kernel {kernel}, warps of {}\n{}", s.warp_size, s.source);
+        assert_eq!(again.steps(), first.steps(), "{context}");
+        assert_eq!(again.trace_hash(), first.trace_hash(), "{context}");
+        assert_eq!(why::report(&again).findings, why::report(&first).findings, "{context}");
+        if first.status() != RunStatus::Running {
+            assert_eq!(again.status(), first.status(), "{context}");
+        }
+        replayed += 1;
+    }
+    assert_eq!(replayed, 40);
+}
+
+/// The exhaustive search under lockstep against runs of the lockstep scheduler, on small
+/// generated kernels: every outcome a run reaches is among the search's (when the search
+/// covered everything), and every outcome of the search replays under lockstep
+/// (`reproduce.rs` checks the replays of generated kernels under lockstep too).
+#[test]
+fn lockstep_runs_reach_only_what_the_lockstep_search_enumerates() {
+    use interleave_engine::explore::{explore_with, Config};
+    const KERNELS: u64 = 40;
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for kernel in 0..KERNELS {
+        let config = common::generate::Config { max_statements: 3, relaxed: false };
+        let mut s = common::generate::scenario(&mut common::generate::Lcg(9000 + kernel), config);
+        if s.source.matches("l[").count() > 1 {
+            // Local memory (`l`, past its declaration) starts with contents drawn from the
+            // seed, so runs of other seeds would start elsewhere than the search, which runs
+            // one.
+            continue;
+        }
+        // Four work-items in warps of two: two warps to interleave, lanes to keep together.
+        s.launch.global = vec![4];
+        s.launch.local = Some(vec![2 + 2 * (kernel % 2)]);
+        s.max_resident_groups = None;
+        s.scheduler = SchedulerKind::Lockstep;
+        s.warp_size = 2;
+        s.max_steps = 120;
+        let every = explore_with(&s, Config { runs: 4000, first_seed: 0, exhaustive: true, max_preemptions: None })
+            .unwrap_or_else(|d| panic!("generated kernel {kernel}: {d:?}"));
+        if !every.complete {
+            continue;
+        }
+        checked += 1;
+        let runs = explore_with(&s, Config { runs: 200, first_seed: 0, exhaustive: false, max_preemptions: None }).unwrap();
+        for outcome in &runs.outcomes {
+            if !every.outcomes.iter().any(|o| o.values == outcome.values) {
+                missing.push(format!("kernel {kernel}, seed {}: {:?}\n{}", outcome.seed, outcome.values, s.source));
+            }
+        }
+        for o in &every.outcomes {
+            let schedule = o.schedule.as_ref().expect("an exhaustive outcome has its schedule");
+            let mut replay = Session::new(s.replaying(schedule, o.choices.as_deref().unwrap_or_default())).unwrap();
+            replay.run(u64::MAX);
+            let values: std::collections::BTreeMap<_, _> = why::report(&replay).buffers.into_iter().map(|b| (b.name, b.values)).collect();
+            assert_eq!(values, o.values, "kernel {kernel}: the replay of {schedule:?}\n{}", s.source);
+        }
+    }
+    assert!(missing.is_empty(), "outcomes of lockstep runs the lockstep search never reached:\n{}", missing.join("\n"));
+    assert!(checked >= KERNELS / 4, "only {checked} of {KERNELS} generated kernels were explored completely");
+}

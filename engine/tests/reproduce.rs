@@ -50,13 +50,11 @@ fn values(report: &Report) -> BTreeMap<String, Vec<Option<Number>>> {
 fn check(s: &Scenario, e: &Exploration) -> Vec<String> {
     let mut wrong = Vec::new();
     let again = |seed: u64, replay: Option<(&Vec<u32>, &Vec<u32>)>| {
-        let mut s = s.clone();
+        let mut s = match replay {
+            Some((schedule, choices)) => s.replaying(schedule, choices),
+            None => s.clone(),
+        };
         s.seed = seed;
-        if let Some((schedule, choices)) = replay {
-            s.scheduler = SchedulerKind::Manual;
-            s.schedule = schedule.clone();
-            s.choices = choices.clone();
-        }
         run(s)
     };
     for o in &e.outcomes {
@@ -110,13 +108,15 @@ proptest! {
         prop_assert!(wrong.is_empty(), "{}\n{}", wrong.join("\n"), s.source);
     }
 
-    /// Exhaustive exploration: each outcome and finding replays from its schedule and choices.
+    /// Exhaustive exploration: each outcome and finding replays from its schedule and choices
+    /// (a lockstep exploration's under lockstep, whose warps the replay keeps together).
     #[test]
     fn every_replay_exhaustive_exploration_records_reproduces_it(
         kernel in any::<u64>(),
         model in model(),
+        scheduler in prop_oneof![Just(SchedulerKind::Random), Just(SchedulerKind::Lockstep)],
     ) {
-        let mut s = scenario(kernel, model, SchedulerKind::Random, 3);
+        let mut s = scenario(kernel, model, scheduler, 3);
         // Short executions, so that a spin ends soon at the step limit.
         s.max_steps = 150;
         let e = explore_with(&s, Config { runs: 60, first_seed: 0, exhaustive: true, max_preemptions: None }).expect("a generated kernel compiles");

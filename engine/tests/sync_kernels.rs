@@ -83,3 +83,32 @@ proptest! {
         }
     }
 }
+
+/// A warp-synchronous reduction (no barrier: each step reads what the lanes of its warp wrote
+/// one instruction before) is correct by construction in lockstep, where the lanes of one
+/// instruction are ordered with each other, and racy with independent work-items. The
+/// exhaustive search must agree with that under lockstep too: every execution, no finding,
+/// the one sum per warp; and find the race without lockstep.
+#[test]
+fn a_warp_synchronous_reduction_is_correct_only_in_lockstep() {
+    use interleave_engine::explore::{explore_with, Config};
+    use interleave_engine::scenario::{ArgBinding, Dialect, Number, Scenario};
+    let source = "__kernel void wsum(__global int *out)\n{\n    __local int s[8];\n    int t = get_local_id(0);\n    int w = t & ~3;\n    int l = t & 3;\n    \
+                  s[t] = t;\n    if (l < 2) s[t] = s[t] + s[w + l + 2];\n    if (l < 1) s[t] = s[t] + s[w + l + 1];\n    if (l == 0) out[t >> 2] = s[t];\n}\n";
+    let mut s = Scenario::new(source, "wsum.cl", Dialect::OpenCl);
+    s.launch.global = vec![8];
+    s.launch.local = Some(vec![8]);
+    s.warp_size = 4;
+    s.args = vec![ArgBinding::parse("out=int[2]").unwrap()];
+    let every = |scheduler: SchedulerKind| {
+        let s = Scenario { scheduler, ..s.clone() };
+        explore_with(&s, Config { runs: 200_000, first_seed: 0, exhaustive: true, max_preemptions: None }).unwrap()
+    };
+    let lockstep = every(SchedulerKind::Lockstep);
+    assert!(lockstep.complete, "{} executions", lockstep.runs);
+    assert!(lockstep.findings.is_empty(), "{:?}", lockstep.findings.iter().map(|f| &f.finding.message).collect::<Vec<_>>());
+    let sums: Vec<_> = lockstep.outcomes.iter().map(|o| o.values["out"].clone()).collect();
+    assert_eq!(sums, [vec![Some(Number::Int(6)), Some(Number::Int(22))]]);
+    let independent = every(SchedulerKind::Random);
+    assert!(independent.findings.iter().any(|f| f.finding.kind.as_str() == "data-race"), "no race without lockstep");
+}

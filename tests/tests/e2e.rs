@@ -1629,7 +1629,8 @@ async fn check_gallery(client: &Client, url: &str) -> Check {
 /// the two work-items, which `#focus-off` undoes), its explanation is drawn over the timeline
 /// (`#timeline-canvas[data-why-arrows]`, the missing edge among them) and written under the
 /// finding, a share link made then reopens on the shrunk schedule (the same steps and trace),
-/// and Compare models fills `#compare-matrix`, whose cell runs that model and seed.
+/// and Compare models fills `#compare-matrix`, whose cell runs that model and seed; the warp
+/// lock's lockstep hang, opened from its comparison, shrinks and replays under lockstep.
 #[tokio::test]
 async fn the_bug_is_shrunk_explained_and_compared_in_chromium() {
     let _turn = ONE_BROWSER.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -1900,5 +1901,57 @@ async fn check_explained_bug(client: &Client, url: &str) -> Check {
     tokio::time::sleep(Duration::from_millis(300)).await;
     element_picture(client, "#lanes", "e2e-weak-outcome-lanes-other-theme.png").await?;
     click(client, "#theme").await?;
+
+    // A hang only lockstep causes: the warp lock's comparison, its lockstep cell, and that
+    // hang shrunk, which replays under lockstep (a manual replay would not hang).
+    select(client, "#examples", "warp_lock.toml").await?;
+    wait_until("the warp lock", WAIT, || async {
+        let text = editor_text(client).await?;
+        ensure!(text.contains("atomicCAS"), "the editor holds {:?}", abbreviate(&text));
+        Ok(())
+    })
+    .await?;
+    retype(client, "#compare-runs", "10").await?;
+    scroll_to(client, "#compare-title").await?;
+    click(client, "#compare-start").await?;
+    let row = wait_until("the warp lock's comparison", EXPLORE_WAIT, || async {
+        ensure!(attribute(client, "#compare-status", "data-phase").await? == "done", "the comparison is not done");
+        let row = client
+            .execute(
+                "const r = [...document.querySelectorAll('#compare-matrix tbody tr')];                  return r.findIndex(tr => tr.classList.contains('finding-row') && tr.querySelector('th').textContent.includes('livelock'));",
+                vec![],
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        let row = row.as_i64().unwrap_or(-1);
+        ensure!(row >= 0, "no livelock row in #compare-matrix");
+        Ok(row)
+    })
+    .await?;
+    // Column 2 is lockstep warps of 32 (`compare::models`).
+    let cell = format!("#compare-matrix td.model-cell.seen[data-model=\"2\"][data-row=\"{row}\"] button");
+    click(client, &cell).await?;
+    wait_for_status(client, "livelock").await?;
+    let hang = client
+        .execute("return [...document.querySelectorAll('#findings > li')].findIndex(li => li.dataset.kind === 'livelock');", vec![])
+        .await
+        .map_err(|e| e.to_string())?
+        .as_i64()
+        .unwrap_or(-1);
+    ensure!(hang >= 0, "the lockstep run shows no livelock finding");
+    click(client, &format!("#shrink-finding-{hang}")).await?;
+    wait_until("the lockstep hang shrunk", EXPLORE_WAIT, || async {
+        ensure!(attribute(client, "#shrink-status", "data-phase").await? == "done", "the shrink is not done");
+        ensure!(attribute(client, "#status", "data-status").await? == "livelock", "the shrunk replay does not hang");
+        let scheduler = client
+            .execute("const s = document.querySelector('#scheduler'); return s.options[s.selectedIndex].textContent;", vec![])
+            .await
+            .map_err(|e| e.to_string())?;
+        ensure!(scheduler.as_str() == Some("lockstep (replay)"), "the scheduler reads {scheduler:?}");
+        Ok(())
+    })
+    .await?;
+    scroll_to(client, "body").await?;
+    save_screenshot(client, "e2e-lockstep-shrunk-1600.png").await?;
     Ok(())
 }

@@ -187,7 +187,9 @@ pub fn LaunchPanel(props: &Props) -> Html {
             <label for="scheduler">{ "Scheduler" }</label>
             <select id="scheduler" onchange={onchange_scheduler} title={replaying.then_some("Replaying an explored execution step by step; choose a scheduler to leave the replay")}>
                 if replaying {
-                    <option value={REPLAY} selected=true>{ "manual (replay)" }</option>
+                    // A lockstep run replays under lockstep, every other one under the manual
+                    // scheduler.
+                    <option value={REPLAY} selected=true>{ format!("{} (replay)", inputs.scheduler.replayed_by().name()) }</option>
                 }
                 { for SCHEDULERS.iter().map(|&kind| html! {
                     <option value={kind.name()} selected={!replaying && kind == inputs.scheduler}>{ kind.name() }</option>

@@ -69,11 +69,12 @@ fn a_shrink_of_inputs_edited_since_is_not_loaded() {
 #[test]
 fn a_refused_shrink_fails_with_the_engines_reason() {
     let started = reduce(&State::default(), Action::ShrinkStarted { id: 3, target: "the race".into(), finding: None });
-    let diagnostics = vec![interleave_engine::diag::Diagnostic::error("invalid-option", "a lockstep run cannot be shrunk")];
+    let diagnostics =
+        vec![interleave_engine::diag::Diagnostic::error("invalid-option", "no schedule found within 2,000 executions shows a data-race at line 3")];
     let failed = reduce(&started, Action::ShrinkEvent { id: 3, event: answer(FromWorker::Failed { diagnostics }) });
     let task = &failed.shrink.as_ref().unwrap().task;
     assert_eq!(task.phase, Phase::Failed);
-    assert_eq!(task.problem.as_deref(), Some("a lockstep run cannot be shrunk"));
+    assert_eq!(task.problem.as_deref(), Some("no schedule found within 2,000 executions shows a data-race at line 3"));
     assert!(failed.inputs.replay.is_none() && !failed.run.autorun);
 }
 
