@@ -246,23 +246,6 @@ pub fn job_count(runs: u64, workers: usize) -> usize {
     usize::try_from(jobs).unwrap_or(usize::MAX)
 }
 
-/// Splits seeds `first_seed ..` (`runs` of them) into `parts` contiguous ranges, in seed
-/// order, as `(first seed, runs)`; the earlier ranges take one more seed when the division
-/// leaves a remainder. Seeds wrap around as the engine's do.
-pub fn split_seeds(first_seed: u64, runs: u64, parts: usize) -> Vec<(u64, u64)> {
-    let workers = (parts.max(1) as u64).min(runs.max(1));
-    let (share, extra) = (runs / workers, runs % workers);
-    let mut next = first_seed;
-    (0..workers)
-        .map(|i| {
-            let count = share + u64::from(i < extra);
-            let range = (next, count);
-            next = next.wrapping_add(count);
-            range
-        })
-        .collect()
-}
-
 /// The scenario a worker explores: the launch panel's, without a replay (a manual schedule
 /// would make every seed run the same execution); random exploration keeps the panel's
 /// scheduler unless it is the manual one.
@@ -411,7 +394,7 @@ pub fn next_chunk(executions: u64, elapsed_ms: f64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use interleave_engine::explore::{explore_with, merge};
+    use interleave_engine::explore::{explore_with, merge, split_seeds};
     use interleave_engine::scenario::{Dialect, MemoryModel};
 
     const MP: &str = include_str!("../../static/examples/litmus/mp.litmus");
@@ -437,15 +420,6 @@ mod tests {
                 assert_eq!(merge(&parts), whole, "{workers} workers");
             }
         }
-    }
-
-    #[test]
-    fn seeds_split_into_contiguous_ranges() {
-        assert_eq!(split_seeds(10, 10, 3), [(10, 4), (14, 3), (17, 3)]);
-        assert_eq!(split_seeds(0, 2, 8), [(0, 1), (1, 1)]);
-        assert_eq!(split_seeds(u64::MAX, 3, 2), [(u64::MAX, 2), (1, 1)]);
-        let ranges = split_seeds(7, 1001, 4);
-        assert_eq!(ranges.iter().map(|r| r.1).sum::<u64>(), 1001);
     }
 
     #[test]

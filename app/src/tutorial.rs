@@ -97,7 +97,7 @@ pub fn jobs(config: Config, hardware: usize) -> Vec<Job> {
         return vec![Job { runs: config.runs, first_seed: config.first_seed, exhaustive: true, max_preemptions: config.max_preemptions, offer: false }];
     }
     let workers = explore::worker_count(config.runs, hardware);
-    explore::split_seeds(config.first_seed, config.runs, workers)
+    interleave_engine::explore::split_seeds(config.first_seed, config.runs, workers)
         .into_iter()
         .map(|(first_seed, runs)| Job { runs, first_seed, exhaustive: false, max_preemptions: None, offer: false })
         .collect()

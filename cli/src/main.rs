@@ -19,6 +19,7 @@ macro_rules! out {
     }};
 }
 
+mod parallel;
 mod render;
 
 use std::path::{Path, PathBuf};
@@ -128,6 +129,10 @@ struct ExploreArgs {
     /// on) in one execution.
     #[arg(long, value_name = "K", requires = "exhaustive")]
     max_preemptions: Option<u32>,
+    /// Threads that run the seeds, from 1 to 256 (default: one per core). The result is the
+    /// same whatever the number; the exhaustive search runs on one.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=parallel::MAX_THREADS as i64), conflicts_with = "exhaustive")]
+    jobs: Option<u32>,
 }
 
 #[derive(clap::Args)]
@@ -731,7 +736,8 @@ fn explore(args: ExploreArgs) -> ExitCode {
     if let Ok(prepared) = Prepared::new(scenario.clone()) {
         render::warnings(prepared.warnings(), &scenario.file_name, &scenario.source);
     }
-    let mut exploration = match interleave_engine::explore::explore_with(&scenario, config) {
+    let threads = args.jobs.map_or_else(parallel::cores, |n| n as usize);
+    let mut exploration = match parallel::explore(&scenario, config, threads) {
         Ok(e) => e,
         Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
     };

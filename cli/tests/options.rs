@@ -55,6 +55,9 @@ const KINDS: [Kind; 6] = [Kind::Cl, Kind::Cu, Kind::Toml, Kind::Sim, Kind::Litmu
 enum Expect {
     /// The output differs from the command without the option, which still runs.
     Changes,
+    /// The output is the same as without the option: it changes how the work is done, never
+    /// its result (`--jobs`).
+    Same,
     /// Exit status 2, with this in the message.
     Refused(&'static str),
     /// Refused when the scenario is launched (`run`, `explore`: exit status 2 with this in the
@@ -154,6 +157,9 @@ const EXPLORE_ROWS: &[Row] = &[
     Row { option: &["--runs", "5"], context: &[], default: Expect::Changes, except: &[], only: &[] },
     Row { option: &["--exhaustive"], context: &[], default: Expect::Changes, except: &[], only: &[] },
     Row { option: &["--max-preemptions", "0"], context: &["--exhaustive"], default: Expect::Changes, except: &[], only: &[] },
+    Row { option: &["--jobs", "3"], context: &["--runs", "300"], default: Expect::Same, except: &[], only: &[] },
+    Row { option: &["--jobs", "0"], context: &[], default: Expect::Refused("0 is not in 1..=256"), except: &[], only: &[] },
+    Row { option: &["--jobs", "2"], context: &["--exhaustive"], default: Expect::Refused("cannot be used with"), except: &[], only: &[] },
 ];
 
 /// The options of `link` alone.
@@ -222,6 +228,17 @@ fn check_rows(subcommand: &str, own: &[&'static str], rows: &[Row], link: &str) 
                 Expect::Refused(message) => {
                     if out.code != Some(2) || !out.stderr.contains(message) {
                         failures.push(format!("{shown} ({kind:?}): expected exit 2 with `{message}`, got {:?}:\n{}", out.code, out.stderr));
+                    }
+                }
+                Expect::Same => {
+                    let before = baselines.entry(common.clone()).or_insert_with(|| interleave(&common)).clone();
+                    if out.code == Some(2) || out != before {
+                        failures.push(format!(
+                            "{shown} ({kind:?}): prints otherwise than without `{}`:\n{}\n{}",
+                            row.option.join(" "),
+                            out.stderr,
+                            before.stderr
+                        ));
                     }
                 }
                 Expect::Changes | Expect::RefusedAtLaunch(_) => {

@@ -249,6 +249,24 @@ fn plain(o: &Outcome) -> bool {
     o.explanation.is_none() && o.schedule.as_ref().is_none_or(|s| s.iter().all(|&a| a & crate::exec::PROMISE == 0))
 }
 
+/// Splits seeds `first_seed ..` (`runs` of them) into `parts` contiguous ranges, in seed
+/// order, as `(first seed, runs)`; the earlier ranges take one more seed when the division
+/// leaves a remainder. Seeds wrap around as runs' do. [`merge`] puts their explorations
+/// back together: the app's workers and the CLI's threads explore such ranges.
+pub fn split_seeds(first_seed: u64, runs: u64, parts: usize) -> Vec<(u64, u64)> {
+    let workers = (parts.max(1) as u64).min(runs.max(1));
+    let (share, extra) = (runs / workers, runs % workers);
+    let mut next = first_seed;
+    (0..workers)
+        .map(|i| {
+            let count = share + u64::from(i < extra);
+            let range = (next, count);
+            next = next.wrapping_add(count);
+            range
+        })
+        .collect()
+}
+
 /// Merges the explorations of consecutive seed ranges, given in seed order, into the one
 /// exploration of all the seeds (the app splits a random exploration over workers and merges
 /// their parts with this): outcomes are the same final state when their buffers and
@@ -1231,6 +1249,15 @@ mod tests {
 
     fn random(first_seed: u64, runs: u64) -> Config {
         Config { runs, first_seed, exhaustive: false, max_preemptions: None }
+    }
+
+    #[test]
+    fn seeds_split_into_contiguous_ranges() {
+        assert_eq!(split_seeds(10, 10, 3), [(10, 4), (14, 3), (17, 3)]);
+        assert_eq!(split_seeds(0, 2, 8), [(0, 1), (1, 1)]);
+        assert_eq!(split_seeds(u64::MAX, 3, 2), [(u64::MAX, 2), (1, 1)]);
+        let ranges = split_seeds(7, 1001, 4);
+        assert_eq!(ranges.iter().map(|r| r.1).sum::<u64>(), 1001);
     }
 
     #[test]

@@ -146,6 +146,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
         f.add_lines("sim", &lines);
         Ok(())
     });
+    figures.stage("exploration threads (native)", |f| {
+        let lines = crate::bench_sim::compare_threads(&root)?;
+        f.add_lines("sim", &lines);
+        Ok(())
+    });
     figures.stage("timeline paint in Chromium", |f| {
         let lines = timeline_bench(&root)?;
         f.add_lines("timeline", &lines);

@@ -241,6 +241,16 @@ pub fn section(f: &Figures, machine: &str) -> String {
         or_none(one.zip(most).map(|(o, (n, r))| format!("{n} workers/1 {:.2}x", r / o))),
         format!("≥ 1.7x on 2 cores: {}", at_least(one.zip(most).map(|(o, (_, r))| r / o), 1.7)),
     ]);
+    let (one, two) = (f.get("sim", "explore_threads_reduce", "one_ms"), f.get("sim", "explore_threads_reduce", "two_ms"));
+    let runs = f.get("sim", "explore_threads_reduce", "runs").map_or("?".to_owned(), |r| thousands(r as u64));
+    rows.push([
+        format!("4. `interleave explore` of the gallery's reduction ({runs} random schedules): two threads (`--jobs 2`) against one"),
+        or_none(one.zip(two).map(|(o, t)| format!("1 thread {}, 2 threads {}", ms(o), ms(t)))),
+        NONE.into(),
+        NONE.into(),
+        or_none(one.zip(two).map(|(o, t)| format!("2 threads/1 {:.2}x", o / t))),
+        format!("≥ 1.8x on 2 cores: {}", at_least(one.zip(two).map(|(o, t)| o / t), 1.8)),
+    ]);
 
     // 5. Time travel.
     let seek_rows = [
@@ -412,7 +422,7 @@ mod tests {
     fn every_row_is_in_the_table_even_with_nothing_measured() {
         let out = section(&Figures::default(), "Measured here.");
         let rows = out.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| workload") && !l.starts_with("| benchmark")).count();
-        assert_eq!(rows, 20, "{out}");
+        assert_eq!(rows, 21, "{out}");
         assert!(out.contains("Measured here."));
     }
 

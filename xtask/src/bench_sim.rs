@@ -40,6 +40,40 @@ pub fn compare_schedulers(root: &Path) -> Result<Vec<String>, String> {
     with_release_cli(root, |interleave| Ok(vec![schedulers(interleave, &root.join("engine/benches"))?]))
 }
 
+/// The exploration timed on one thread and on two: the gallery's reduction, random schedules.
+const THREADS_WORKLOAD: (&str, &str, u32) = ("reduce", "static/examples/reduce.toml", 10_000);
+
+/// Times `interleave explore` of [`THREADS_WORKLOAD`] with `--jobs 1` and `--jobs 2` (the
+/// fastest of two runs each) and returns `explore_threads_NAME one_ms=... two_ms=... runs=...`.
+pub fn compare_threads(root: &Path) -> Result<Vec<String>, String> {
+    let (name, file, runs) = THREADS_WORKLOAD;
+    with_release_cli(root, |interleave| {
+        let mut line = format!("explore_threads_{name}");
+        let mut outputs = Vec::new();
+        for (jobs, key) in [("1", "one_ms"), ("2", "two_ms")] {
+            let mut best = f64::INFINITY;
+            for _ in 0..2 {
+                let mut command = Command::new(interleave);
+                command.current_dir(root).args(["explore", file, "--runs", &runs.to_string(), "--jobs", jobs]);
+                let (ms, output) = timed(&mut command)?;
+                if !output.contains(&format!("explored {runs} schedules")) {
+                    return Err(format!("`interleave explore {file} --jobs {jobs}` did not explore {runs} schedules"));
+                }
+                best = best.min(ms);
+                outputs.push(output);
+            }
+            line.push_str(&format!(" {key}={best:.0}"));
+        }
+        // The result does not depend on the threads: the benchmark checks it too.
+        if outputs.windows(2).any(|w| w[0] != w[1]) {
+            return Err("`--jobs 1` and `--jobs 2` printed different explorations".into());
+        }
+        line.push_str(&format!(" runs={runs}"));
+        println!("sim {line}");
+        Ok(vec![line])
+    })
+}
+
 /// Builds the release CLI and runs `work` with a private copy of it: other builds sharing the
 /// target directory could replace the binary between runs.
 fn with_release_cli(root: &Path, work: impl FnOnce(&Path) -> Result<Vec<String>, String>) -> Result<Vec<String>, String> {

@@ -37,7 +37,7 @@ pub(super) fn start_exploration(pool: &PoolCell, id: u64, mode: ExploreMode, sta
                 return;
             };
             let workers = explore::worker_count(runs, hardware_concurrency());
-            let jobs = explore::split_seeds(scenario.seed, runs, explore::job_count(runs, workers))
+            let jobs = interleave_engine::explore::split_seeds(scenario.seed, runs, explore::job_count(runs, workers))
                 .into_iter()
                 .enumerate()
                 // The first job also tries the exhaustive search, to offer it when it is small.
