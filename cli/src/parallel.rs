@@ -36,6 +36,9 @@ pub fn explore(scenario: &Scenario, config: Config, threads: usize) -> Result<Ex
     if config.exhaustive || threads <= 1 || ranges <= 1 {
         return explore::explore_with(scenario, config);
     }
+    // The exploration as a whole is checked as one thread would check it (its limits, the
+    // kernel compiling): each range alone could be within a limit the whole is over.
+    explore::Explorer::new(scenario, config)?;
     let ranges = explore::split_seeds(config.first_seed, config.runs, ranges);
     let parts: Vec<Part> = ranges.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
@@ -92,6 +95,17 @@ mod tests {
                 assert_eq!(explore(&s, config, threads).unwrap(), one, "{} on {threads} threads", scheduler.name());
             }
         }
+    }
+
+    /// More runs than the limit allows are refused as on one thread, though every range
+    /// alone would be within it.
+    #[test]
+    fn the_runs_limit_holds_for_the_whole_exploration() {
+        let s = Scenario::new("__kernel void f(__global int *c) { c[0] = 1; }", "f.cl", Dialect::OpenCl);
+        let runs = interleave_engine::limits::EXPLORATION_RUNS.max + 1;
+        let config = Config { runs, first_seed: 0, exhaustive: false, max_preemptions: None };
+        let one = explore(&s, config, 1).unwrap_err();
+        assert_eq!(explore(&s, config, 2).unwrap_err(), one);
     }
 
     /// A scenario that does not compile fails once, with the engine's diagnostics.
