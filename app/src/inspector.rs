@@ -154,6 +154,9 @@ fn status_text(session: &Session, view: &WorkItemView) -> String {
     let line = view.line.map(|l| format!(" (line {l})")).unwrap_or_default();
     match view.status {
         WorkItemStatus::Ready => format!("running{line}"),
+        WorkItemStatus::HeldBack => {
+            format!("held back by lockstep{line}: a warp's lanes step together, one instruction at a time, the lanes furthest behind first")
+        }
         WorkItemStatus::Finished => "finished".into(),
         WorkItemStatus::Faulted => format!("stopped by a fault{line}"),
         WorkItemStatus::NotStarted => "not started: its work-group is not resident yet".into(),

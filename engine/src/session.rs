@@ -30,6 +30,9 @@ pub enum WorkItemStatus {
     Waiting,
     /// Ready, but known to spin: re-reading shared values that have not changed.
     Spinning,
+    /// Ready, but lockstep does not let it step now: lanes of its warp behind it go first, or
+    /// another instruction is under way (see `sched::Scheduler::Lockstep`).
+    HeldBack,
     /// Its work-group is not resident yet.
     NotStarted,
 }
@@ -43,6 +46,7 @@ impl WorkItemStatus {
             WorkItemStatus::Faulted => "faulted",
             WorkItemStatus::Waiting => "waiting",
             WorkItemStatus::Spinning => "spinning",
+            WorkItemStatus::HeldBack => "held-back",
             WorkItemStatus::NotStarted => "not-started",
         }
     }
@@ -1025,6 +1029,7 @@ impl Session {
         let geometry = &self.machine.geometry;
         let status = match item.status {
             Status::Ready if self.machine.is_spinning(wi) => WorkItemStatus::Spinning,
+            Status::Ready if !self.scheduler.allows(&self.machine, wi) => WorkItemStatus::HeldBack,
             Status::Ready => WorkItemStatus::Ready,
             Status::NotStarted => WorkItemStatus::NotStarted,
             Status::AtBarrier => WorkItemStatus::AtBarrier,

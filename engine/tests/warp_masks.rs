@@ -90,3 +90,38 @@ fn both_sides_of_a_branch_meet_with_independent_scheduling_and_not_in_lockstep()
     let kinds: Vec<&str> = session.findings().iter().map(|f| f.kind.as_str()).collect();
     assert_eq!(kinds, ["barrier-divergence"]);
 }
+
+/// Lockstep by hand: in a launch of one warp, exactly one lane may step at any time (the
+/// next lane of the instruction under way, or the first lane of the next one); the others
+/// show as held back and a click on one of them does nothing. Stepping the one lane that may
+/// step, by hand, runs the kernel to its end as lockstep runs it.
+#[test]
+fn lockstep_holds_lanes_back_from_a_step_by_hand() {
+    use interleave_engine::session::WorkItemStatus;
+    let source = "__kernel void f(__global int *out) { int t = get_local_id(0); if (t == 0) out[0] = 1; out[1 + t] = t; }";
+    let mut s = Scenario::new(source, "f.cl", Dialect::OpenCl);
+    s.launch.global = vec![4];
+    s.launch.local = Some(vec![4]);
+    s.warp_size = 4;
+    s.scheduler = SchedulerKind::Lockstep;
+    s.args = vec![ArgBinding::parse("out=int[5]").unwrap()];
+    let mut session = Session::new(s.clone()).unwrap();
+    let mut by_hand = Vec::new();
+    while session.status() == RunStatus::Running {
+        let statuses: Vec<WorkItemStatus> = (0..4).map(|i| session.work_item(i).status).collect();
+        let free: Vec<usize> = (0..4).filter(|&i| statuses[i] == WorkItemStatus::Ready).collect();
+        assert_eq!(free.len(), 1, "step {}: {statuses:?}", session.steps());
+        for held in (0..4).filter(|&i| statuses[i] == WorkItemStatus::HeldBack) {
+            assert!(!session.step_work_item(held), "step {}: held-back lane {held} stepped", session.steps());
+        }
+        assert!(session.step_work_item(free[0]));
+        by_hand.push(free[0] as u32);
+    }
+    assert_eq!(session.status(), RunStatus::Completed);
+    assert!(session.findings().is_empty(), "{:?}", session.findings());
+    assert_eq!(values(&session, "out"), [1, 0, 1, 2, 3]);
+    // The lockstep scheduler makes the same run.
+    let mut scheduled = Session::new(s).unwrap();
+    scheduled.run(u64::MAX);
+    assert_eq!(scheduled.schedule(), by_hand);
+}
