@@ -46,7 +46,7 @@ impl WorkItemStatus {
             WorkItemStatus::Faulted => "faulted",
             WorkItemStatus::Waiting => "waiting",
             WorkItemStatus::Spinning => "spinning",
-            WorkItemStatus::HeldBack => "held-back",
+            WorkItemStatus::HeldBack => "held",
             WorkItemStatus::NotStarted => "not-started",
         }
     }
