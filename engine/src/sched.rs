@@ -344,19 +344,10 @@ fn lockstep_allows(machine: &Machine, queue: &[u32], agent: u32) -> bool {
     if agent & crate::exec::PROMISE != 0 || agent as usize >= machine.items.len() {
         return true;
     }
-    if machine.ready_pos[agent as usize] == u32::MAX {
-        return false;
-    }
+    // The lane its warp's next instruction begins with (`instruction_of`'s first).
+    let ready = |a: u32| machine.ready_pos[a as usize] != u32::MAX;
     let warp = machine.items[agent as usize].warp;
-    warp_lanes(machine, warp).all(|a| {
-        a == agent
-            || machine.ready_pos[a as usize] == u32::MAX
-            || match position_order(machine, a, agent) {
-                std::cmp::Ordering::Less => false,
-                std::cmp::Ordering::Equal => a > agent,
-                std::cmp::Ordering::Greater => true,
-            }
-    })
+    ready(agent) && warp_lanes(machine, warp).filter(|&a| ready(a)).min_by(|&a, &b| position_order(machine, a, b).then(a.cmp(&b))) == Some(agent)
 }
 
 /// The lanes of the instruction `agent`'s warp runs next, into `queue`, last first: its ready

@@ -195,7 +195,7 @@ pub struct Shrinker {
     /// The scenario as replays run it: the scheduler that follows a schedule (lockstep for a
     /// lockstep run, else the manual one) with no schedule of its own; and compiled (a litmus
     /// test's launch filled in).
-    manual: Scenario,
+    replayer: Scenario,
     prepared: Prepared,
     /// The same with a step limit for the bounded search.
     bounded: Scenario,
@@ -292,13 +292,13 @@ impl Shrinker {
             )
             .with_help("pick another finding with --finding N")]);
         }
-        let manual = scenario.replaying(&[], &[]);
-        let mut prepared = Prepared::new(manual.clone())?;
+        let replayer = scenario.replaying(&[], &[]);
+        let mut prepared = Prepared::new(replayer.clone())?;
         prepared.history = false;
-        let bounded = manual.clone();
+        let bounded = replayer.clone();
         let mut shrinker = Shrinker {
             target,
-            manual,
+            replayer,
             prepared,
             bounded,
             budget,
@@ -310,7 +310,7 @@ impl Shrinker {
             fewest_preemptions: false,
         };
         // The original run, measured as the replays measure (its steps with their decisions).
-        let steps = steps_of(&shrinker.manual, &original.schedule(), &original.choices())?;
+        let steps = steps_of(&shrinker.replayer, &original.schedule(), &original.choices())?;
         let attempt = shrinker.attempt(&steps, false)?;
         shrinker.bounded.max_steps = bounded_steps(original.steps(), attempt.matched, scenario.max_steps);
         if attempt.matched {
@@ -386,11 +386,9 @@ impl Shrinker {
             )
             .with_help("the run as given does not show it; raise the budget (--budget), or pick a target the run shows")]);
         };
-        // The replay a user makes: the manual scheduler following the schedule and decisions.
-        let mut scenario = self.manual.clone();
-        scenario.schedule = best.replay.schedule.clone();
-        scenario.choices = best.replay.choices.clone();
-        let mut session = Session::new(scenario)?;
+        // The replay a user makes: the schedule and decisions followed (by the manual
+        // scheduler, or lockstep's).
+        let mut session = Session::new(self.replayer.replaying(&best.replay.schedule, &best.replay.choices))?;
         session.run(u64::MAX);
         if !self.shows(&session) {
             return Err(vec![Diagnostic::error("invalid-input", format!("the shrunk schedule did not replay to {}", describe(&self.target)))
@@ -427,7 +425,7 @@ impl Shrinker {
             }
         };
         if let Some((schedule, choices)) = replay {
-            let steps = steps_of(&self.manual, &schedule, &choices)?;
+            let steps = steps_of(&self.replayer, &schedule, &choices)?;
             let attempt = self.attempt(&steps, true)?;
             if attempt.matched {
                 self.offer(attempt);
@@ -608,12 +606,9 @@ impl Preemptions {
 }
 
 /// The steps of a recorded schedule with the decision each took: the schedule replayed with
-/// its decisions by the manual scheduler, one step at a time.
-fn steps_of(manual: &Scenario, schedule: &[u32], choices: &[u32]) -> Result<Vec<Step>, Vec<Diagnostic>> {
-    let mut scenario = manual.clone();
-    scenario.schedule = schedule.to_vec();
-    scenario.choices = choices.to_vec();
-    let mut replay = Prepared::new(scenario)?;
+/// its decisions by `replayer`'s scheduler (manual, or lockstep), one step at a time.
+fn steps_of(replayer: &Scenario, schedule: &[u32], choices: &[u32]) -> Result<Vec<Step>, Vec<Diagnostic>> {
+    let mut replay = Prepared::new(replayer.replaying(schedule, choices))?;
     replay.history = false;
     let mut session = Session::start(&replay, replay.scenario.seed)?;
     let mut steps = Vec::with_capacity(schedule.len());
