@@ -2,7 +2,7 @@
 //! module of a crate may use which (`crate::module` paths outside comments and test code),
 //! written down once per crate ([`ENGINE`], [`APP`]); and no web crate among the engine's
 //! dependencies (the engine builds for the native target and for wasm, and the browser
-//! belongs to the app).
+//! belongs to the app); and no source file of either crate longer than [`MAX_LINES`].
 //!
 //! A new use of one module by another fails here until it is added to its crate's table; one
 //! that would close a cycle cannot be added there (each table must stay acyclic: the modules
@@ -338,6 +338,32 @@ fn the_allowed_edges_form_no_cycle() {
             panic!("the edges of {name} form a cycle: {}; break it, so that every use goes down the layers", path.join(" -> "));
         }
     }
+}
+
+/// The most lines a Rust source file of the engine or the app may have: a file past it holds
+/// more than one concern, and is split along its seams into a folder of files.
+const MAX_LINES: usize = 1_500;
+
+#[test]
+fn no_source_file_of_the_engine_or_the_app_is_longer_than_the_limit() {
+    let mut files = Vec::new();
+    for dir in ["engine", "app"] {
+        for sub in ["src", "tests", "benches"] {
+            let path = workspace().join(dir).join(sub);
+            if path.is_dir() {
+                rust_files(&path, &mut files);
+            }
+        }
+    }
+    assert!(files.len() > 100, "found only {} source files", files.len());
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let lines = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display())).lines().count();
+            (lines > MAX_LINES).then(|| format!("{} ({lines} lines)", f.strip_prefix(workspace()).unwrap_or(f).display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "source files longer than {MAX_LINES} lines; split each along its seams: {}", long.join(", "));
 }
 
 #[test]
