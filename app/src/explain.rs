@@ -134,6 +134,13 @@ pub fn explain(kind: FindingKind) -> Explanation {
             "Use memory_scope_device (or a wider scope) on both sides when the work-items may \
              be in different work-groups.",
         ),
+        FindingKind::RaceDetectionLimit => (
+            "More work-items touched one word with nothing ordering them than the race \
+             detector keeps accesses for, so it forgot the oldest; a race with one of those may \
+             not be reported. The run's other findings stand.",
+            "Run the kernel with fewer work-items too: a smaller launch shows the same races \
+             in most kernels, and keeps every access.",
+        ),
         FindingKind::StepLimit => (
             "The run stopped at the step limit: the kernel ran longer than allowed, which often \
              means an endless loop or a spin that never ends.",
@@ -178,6 +185,7 @@ mod tests {
         "lock-misuse",
         "invalid-memory-order",
         "scope-mismatch",
+        "race-detection-limit",
         "step-limit",
         "syntax-error",
         "type-error",

@@ -43,6 +43,9 @@ pub enum FindingKind {
     LockMisuse,
     InvalidMemoryOrder,
     ScopeMismatch,
+    /// The race detector forgot accesses of a word that more accesses than it keeps touched
+    /// at once, unordered (a warning: a race with them may go unreported).
+    RaceDetectionLimit,
     StepLimit,
     SyntaxError,
     TypeError,
@@ -74,6 +77,7 @@ impl FindingKind {
             FindingKind::LockMisuse => "lock-misuse",
             FindingKind::InvalidMemoryOrder => "invalid-memory-order",
             FindingKind::ScopeMismatch => "scope-mismatch",
+            FindingKind::RaceDetectionLimit => "race-detection-limit",
             FindingKind::StepLimit => "step-limit",
             FindingKind::SyntaxError => "syntax-error",
             FindingKind::TypeError => "type-error",

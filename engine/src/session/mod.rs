@@ -636,6 +636,32 @@ impl Session {
                 span: Some(acq.span),
             });
         }
+        for event in std::mem::take(&mut self.machine.races.forgotten) {
+            let Some(e) = self.machine.log.get(event as usize) else { continue };
+            let (line, column) = self.line_col(e.span);
+            let name = e.location.and_then(|loc| self.alloc_name(loc, e.work_item)).map(|n| format!(" `{n}`")).unwrap_or_default();
+            let memory = if e.location.is_some_and(|loc| loc.space == Space::Local) { "local" } else { "global" };
+            let kept = crate::concurrency::race::shadow::MAX_ACCESSES;
+            self.findings.push(Finding {
+                kind: FindingKind::RaceDetectionLimit,
+                severity: Severity::Warning,
+                message: format!(
+                    "race detection forgot accesses to {memory} memory{name}: a word here had more than {} accesses that no later one covers (many work-items touched it with nothing ordering them), and the detector keeps {kept} a word, so it forgot the oldest; a race with a forgotten access may go unreported",
+                    kept * 3 / 4
+                ),
+                line,
+                column,
+                work_item: Some(self.global_id(e.work_item)),
+                step: Some(e.step),
+                related: Vec::new(),
+                race: None,
+                memory: None,
+                benign: false,
+                addresses: None,
+                explanation: None,
+                span: Some(e.span),
+            });
+        }
         for k in 0..self.machine.races.records.len() {
             if !self.machine.races.records[k].dirty {
                 continue;

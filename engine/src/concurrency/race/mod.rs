@@ -52,6 +52,7 @@
 pub mod clock;
 pub mod release;
 pub mod shadow;
+mod word;
 
 use clock::Knowledge;
 use release::{Contribution, Inclusion, LEVELS};
@@ -256,6 +257,11 @@ pub struct Races {
     index: std::collections::BTreeMap<(u32, u32, u32, u32), usize>,
     /// Scope mismatches found: (releasing event, acquiring event), not yet reported.
     pub scope_mismatches: Vec<(u32, u32)>,
+    /// The memories (address space, owning group, allocation) in which a full word forgot
+    /// accesses (see `shadow`), each once.
+    forgetful: Vec<(u8, u32, u32)>,
+    /// The access at which a memory first forgot, not yet reported.
+    pub forgotten: Vec<u32>,
     /// Per agent and address space, what it would have learned had the scopes of the
     /// releases and acquires it met been wide enough (only explanations read it; kept for
     /// the few agents that met such a release).
@@ -290,6 +296,8 @@ crate::reuse::clone_fields!(Races {
     records,
     index,
     scope_mismatches,
+    forgetful,
+    forgotten,
     withheld,
     ptx,
     sc_fences,
@@ -636,75 +644,6 @@ impl Races {
                 self.plain_store(cell, a.agent);
             }
         }
-    }
-
-    /// Checks one word of access `a` (whose memory is ordered by the happens-before of space
-    /// index `space`) against its shadow `cell`, records what races and updates the cell.
-    fn check_word(&mut self, cell: &mut Cell, cur: Access, a: AccessInfo, space: usize, key: (u8, u32, u32, u64), log: &EventLog) {
-        let mut accesses = std::mem::take(&mut cell.accesses);
-        let mut cur = cur;
-        let my_group = self.agent_group[a.agent as usize];
-        let my_device = self.device(a.agent as usize);
-        // The races this access recorded (the kept access's site, the kind, whether benign):
-        // many kept accesses of one site race with it alike (concurrent readers of one word),
-        // and one record of the pair does for all.
-        let mut recorded = [None; 4];
-        // Which kept accesses a later kept write overlaps (bit k for the k-th; the list is in
-        // the order of the accesses and holds at most 64).
-        let mut overwritten = 0u64;
-        let mut later = 0u8;
-        for (k, p) in accesses.as_slice().iter().enumerate().rev() {
-            if p.mask & later & cur.mask != 0 {
-                overwritten |= 1 << k;
-            }
-            if p.is_write() {
-                later |= p.mask;
-            }
-        }
-        let mut k = 0;
-        accesses.retain(|&p| {
-            let position = k;
-            k += 1;
-            // Two accesses conflict when they share a byte and one writes; atomics race only
-            // when their scopes do not include each other (a heterogeneous race: work-group
-            // scope across groups, device scope across devices).
-            let conflict = p.mask & cur.mask != 0 && (p.is_write() || cur.is_write()) && !(p.is_atomic() && cur.is_atomic() && self.inclusive(p, cur));
-            // What `cur` covers goes (see `shadow`): an earlier access of the same site, kind
-            // and bytes that happens before it. Atomics are covered only within the same group
-            // and device, where scopes include the same work-items.
-            let same_kind = p.site == cur.site
-                && p.mask == cur.mask
-                && (p.flags & !Access::MIXED) == (cur.flags & !Access::MIXED)
-                && (!p.is_atomic() || (self.agent_group[p.agent as usize] == my_group && self.device(p.agent as usize) == my_device));
-            if !conflict && !same_kind {
-                return true;
-            }
-            let ordered = self.ordered(p, a.agent, space);
-            if conflict && !ordered {
-                let kind = if p.is_write() && cur.is_write() { RaceKind::WriteWrite } else { RaceKind::ReadWrite };
-                // Benign when the order cannot matter. Two writes: they store the same value.
-                // A read after the write: it read what the write stored, and would have read
-                // that without it (the write stored what was there, or a later write is what
-                // the read saw). A read before the write: the write stores what it read.
-                let benign = p.same_bytes(cur) && (!p.is_write() || cur.is_write() || p.same_value() || overwritten & (1 << position) != 0);
-                let race = Some((p.site, kind, benign));
-                if !recorded.contains(&race) {
-                    self.record(p, cur, kind, benign, a, space, key, log);
-                    if let Some(slot) = recorded.iter_mut().find(|r| r.is_none()) {
-                        *slot = race;
-                    }
-                }
-            }
-            let covered = same_kind && ordered;
-            // A covered access of another value leaves `cur` standing for both, which is then
-            // never a benign race.
-            if covered && (p.flags & Access::MIXED != 0 || p.value != cur.value) {
-                cur.flags |= Access::MIXED;
-            }
-            !covered
-        });
-        accesses.push(cur);
-        cell.accesses = accesses;
     }
 
     /// The device of `agent` (0 unless a litmus test placed it on another).

@@ -9,8 +9,23 @@
 //! is unordered with `q` is unordered with `p` too (happens-before is transitive), so `q`
 //! races wherever `p` would, with the same pair of locations. Accesses of different source
 //! locations are all kept (a plain write stays when an atomic write follows it, a read
-//! when a write follows it), and so are concurrent ones (FastTrack's read sets), up to
-//! [`MAX_ACCESSES`] (forgetting the oldest can only hide a race, never invent one).
+//! when a write follows it), and so are concurrent ones (FastTrack's read sets).
+//!
+//! A covered access is dropped as soon as it is seen to be covered, which costs a
+//! happens-before query. An access always covers its own work-item's earlier one of its kind;
+//! whether it covers another work-item's is asked only when the two conflict anyway, or when
+//! the word is full ([`MAX_ACCESSES`]). Until then the covered access stays, which changes no
+//! finding (it races only where the access covering it does). When a full word still holds
+//! more than three quarters of its room after dropping what is covered, it forgets its
+//! oldest accesses until half is free, each kind of access (`word`'s groups) in proportion
+//! to how many it keeps and never its newest, so that no source location is forgotten
+//! altogether while another fills the word. Forgetting can only hide a race, never invent
+//! one, and the accesses a kind keeps are marked as standing for what it forgot (`FORGOT`):
+//! a later access that conflicts with such a kind and finds no race with its site, nor any
+//! known before, may have missed one, and the run says so once per memory with a
+//! `race-detection-limit` warning; doing it by halves keeps a word that hundreds of work-items touch at once from
+//! paying a query per kept access at every access. The crowded kernels of the race oracle
+//! (`engine/tests/race_oracle.rs`) are what tell whether the room is enough.
 //!
 //! Shadow pages are allocated when a word of the page is first touched, so a large buffer of
 //! which a kernel uses a corner costs a corner. Each access keeps the bytes of the word it
@@ -37,7 +52,7 @@ pub struct Access {
     pub value: u32,
     /// The bytes of the word it touched (bit k = byte k).
     pub mask: u8,
-    /// `ATOMIC`, `WRITE`, `SAME_VALUE`, `MIXED` and the scope level.
+    /// `ATOMIC`, `WRITE`, `SAME_VALUE`, `MIXED`, `FORGOT` and the scope level.
     pub flags: u8,
 }
 
@@ -52,6 +67,10 @@ impl Access {
     /// bytes are wider than the access's value, or it covers earlier accesses of other values
     /// (so a race with it is never benign).
     pub const MIXED: u8 = 32;
+    /// An access of a kind of which the word forgot older accesses, or one that covers such
+    /// an access: it stands for them too, so where its site should race and does not, a race
+    /// with a forgotten access may have gone unreported.
+    pub const FORGOT: u8 = 64;
 
     /// The scope level of an atomic access.
     pub fn level(self) -> Level {
@@ -84,6 +103,8 @@ impl Access {
 }
 
 /// The accesses a word keeps (see the module documentation): most words have one or two.
+/// Several are kept in the order `word` groups them in: by kind, and each kind's in the order
+/// they happened.
 #[derive(Clone, Debug, Default)]
 pub enum Accesses {
     #[default]
@@ -92,50 +113,8 @@ pub enum Accesses {
     Many(Vec<Access>),
 }
 
-impl Accesses {
-    pub fn as_slice(&self) -> &[Access] {
-        match self {
-            Accesses::None => &[],
-            Accesses::One(a) => std::slice::from_ref(a),
-            Accesses::Many(v) => v,
-        }
-    }
-
-    /// Keeps the accesses for which `keep` holds.
-    pub fn retain(&mut self, mut keep: impl FnMut(&Access) -> bool) {
-        match self {
-            Accesses::None => {}
-            Accesses::One(p) => {
-                if !keep(p) {
-                    *self = Accesses::None;
-                }
-            }
-            Accesses::Many(v) => v.retain(|p| keep(p)),
-        }
-    }
-
-    /// Adds `a`, forgetting the oldest access when [`MAX_ACCESSES`] are kept.
-    pub fn push(&mut self, a: Access) {
-        *self = match std::mem::take(self) {
-            Accesses::None => Accesses::One(a),
-            Accesses::One(p) => Accesses::Many(vec![p, a]),
-            Accesses::Many(mut v) if v.is_empty() => {
-                v.push(a);
-                Accesses::Many(v)
-            }
-            Accesses::Many(mut v) => {
-                if v.len() >= MAX_ACCESSES {
-                    v.remove(0);
-                }
-                v.push(a);
-                Accesses::Many(v)
-            }
-        };
-    }
-}
-
 /// The most accesses a word remembers.
-pub const MAX_ACCESSES: usize = 64;
+pub const MAX_ACCESSES: usize = 128;
 
 /// The shadow of one word.
 #[derive(Clone, Debug, Default)]

@@ -1,0 +1,301 @@
+//! One access against the accesses a word's shadow keeps (which ones, and why, is `shadow`'s
+//! documentation): the races it makes, and the kept accesses it covers.
+//!
+//! A word keeps its accesses grouped by [`Kind`] (source location, bytes, kind of access and,
+//! for an atomic, the work-item's group and device), the groups sorted by kind and each
+//! group's accesses in the order they happened. Whether two accesses conflict, and whether
+//! one can cover the other, depends on their kinds alone, so a group that can do neither is
+//! passed over whole. Within a group that conflicts, the oldest access unordered with the new
+//! one is the one its finding names, as it was when the word kept one list; once this access
+//! has recorded a race that is not benign with the group's site, the group's other accesses
+//! can tell nothing new. So an access to a word that hundreds of work-items touch at once
+//! (a counter, a spin's flag) looks at its own work-item's earlier access and at one access
+//! per conflicting group, not at every access kept.
+
+use super::shadow::{Access, Accesses, Cell, MAX_ACCESSES};
+use super::{AccessInfo, Races};
+use crate::report::RaceKind;
+use crate::trace::EventLog;
+
+/// The agent of a kept access found covered, until the word's accesses are rewritten.
+const GONE: u32 = u32::MAX;
+
+/// What makes accesses of one kind, in the order a word's groups are sorted by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Kind {
+    site: (u32, u32),
+    mask: u8,
+    /// The access's flags but `MIXED` and `FORGOT`, which only say what it stands for.
+    flags: u8,
+    /// An atomic's group and device (0 for other accesses): atomics cover each other only
+    /// within one group and device, where their scopes include the same work-items.
+    group: u32,
+    device: u32,
+}
+
+/// The races one access has recorded so far (the kept access's site, the kind, whether
+/// benign): many kept accesses of one site race with it alike, and one record of the pair
+/// does for all.
+#[derive(Default)]
+struct Recorded([Option<Race>; 4]);
+
+/// A race as one access records it: the kept access's site, the kind, whether benign.
+type Race = ((u32, u32), RaceKind, bool);
+
+impl Recorded {
+    fn contains(&self, race: Race) -> bool {
+        self.0.contains(&Some(race))
+    }
+
+    fn add(&mut self, race: Race) {
+        if let Some(slot) = self.0.iter_mut().find(|r| r.is_none()) {
+            *slot = Some(race);
+        }
+    }
+}
+
+/// The access being checked, with what every kept access is compared with.
+struct Current {
+    access: Access,
+    kind: Kind,
+    info: AccessInfo,
+    space: usize,
+    word: (u8, u32, u32, u64),
+    recorded: Recorded,
+}
+
+impl Races {
+    fn kind(&self, p: Access) -> Kind {
+        let (group, device) = if p.is_atomic() { (self.agent_group[p.agent as usize], self.device(p.agent as usize)) } else { (0, 0) };
+        Kind { site: p.site, mask: p.mask, flags: p.flags & !(Access::MIXED | Access::FORGOT), group, device }
+    }
+
+    /// Whether accesses `p` and `cur` conflict: they share a byte and one writes, and they
+    /// are not two atomics whose scopes include each other (a heterogeneous race: work-group
+    /// scope across groups, device scope across devices). It depends on their kinds only.
+    fn conflict(&self, p: Access, cur: Access) -> bool {
+        p.mask & cur.mask != 0 && (p.is_write() || cur.is_write()) && !(p.is_atomic() && cur.is_atomic() && self.inclusive(p, cur))
+    }
+
+    /// Checks one word of access `info` (whose memory is ordered by the happens-before of
+    /// space index `space`) against its shadow `cell`, records what races and updates the
+    /// cell.
+    pub(super) fn check_word(&mut self, cell: &mut Cell, access: Access, info: AccessInfo, space: usize, word: (u8, u32, u32, u64), log: &EventLog) {
+        let mut cur = Current { access, kind: self.kind(access), info, space, word, recorded: Recorded::default() };
+        cell.accesses = match std::mem::take(&mut cell.accesses) {
+            Accesses::None => Accesses::One(cur.access),
+            Accesses::One(p) => {
+                let kind = self.kind(p);
+                let conflict = self.conflict(p, cur.access);
+                let same_kind = kind == cur.kind;
+                if self.visit(&mut cur, p, same_kind, conflict, &[p], log) {
+                    Accesses::One(cur.access)
+                } else if kind <= cur.kind {
+                    Accesses::Many(vec![p, cur.access])
+                } else {
+                    Accesses::Many(vec![cur.access, p])
+                }
+            }
+            Accesses::Many(mut kept) => {
+                self.check_kept(&mut cur, &mut kept, log);
+                Accesses::Many(kept)
+            }
+        };
+    }
+
+    /// [`Races::check_word`] for a word that keeps several accesses, in `kept`.
+    fn check_kept(&mut self, cur: &mut Current, kept: &mut Vec<Access>, log: &EventLog) {
+        let me = cur.access.agent;
+        let mut covered = false;
+        let mut start = 0;
+        while start < kept.len() {
+            let first = kept[start];
+            let kind = self.kind(first);
+            let end = start + kept[start..].partition_point(|p| self.kind(*p) == kind);
+            // Only accesses of its own kind can be covered by the new one: the other groups
+            // are looked through for races alone.
+            let same_kind = kind == cur.kind;
+            let conflict = self.conflict(first, cur.access);
+            if same_kind || conflict {
+                for k in start..end {
+                    let p = kept[k];
+                    // A work-item's own earlier access happens before its later one.
+                    if p.agent == me {
+                        if same_kind {
+                            self.cover(cur, p, true);
+                            kept[k].agent = GONE;
+                            covered = true;
+                        }
+                        continue;
+                    }
+                    // The group's site and kind of race are the same throughout, so once one
+                    // is recorded as not benign the rest of the group can add nothing.
+                    if !conflict || self.settled(cur, p) {
+                        if same_kind {
+                            continue;
+                        }
+                        break;
+                    }
+                    if self.race(cur, p, kept, log) == Some(true) && same_kind {
+                        self.cover(cur, p, true);
+                        kept[k].agent = GONE;
+                        covered = true;
+                    }
+                }
+                if conflict {
+                    self.check_forgotten(cur, &kept[start..end]);
+                }
+            }
+            start = end;
+        }
+        if covered {
+            kept.retain(|p| p.agent != GONE);
+        }
+        if kept.len() >= MAX_ACCESSES {
+            self.make_room(cur, kept);
+        }
+        let at = kept.partition_point(|p| self.kind(*p) <= cur.kind);
+        kept.insert(at, cur.access);
+    }
+
+    /// Whether the races `p` could make with the current access are all recorded already:
+    /// one that is not benign with `p`'s site and kind of race says all that the pair can.
+    fn settled(&self, cur: &Current, p: Access) -> bool {
+        cur.recorded.contains((p.site, race_kind(p, cur.access), false))
+    }
+
+    /// Looks at kept access `p` (of the current access's kind when `same_kind`; in conflict
+    /// with it when `conflict`; `kept` is every access the word keeps) and records a race of
+    /// the two if there is one. Returns whether the current access covers `p`.
+    fn visit(&mut self, cur: &mut Current, p: Access, same_kind: bool, conflict: bool, kept: &[Access], log: &EventLog) -> bool {
+        // A work-item's own earlier access happens before its later one.
+        if p.agent == cur.access.agent {
+            return self.cover(cur, p, same_kind);
+        }
+        if conflict && !self.settled(cur, p) && self.race(cur, p, kept, log) == Some(true) {
+            return self.cover(cur, p, same_kind);
+        }
+        false
+    }
+
+    /// Records a race of kept access `p` (of another work-item, in conflict with the current
+    /// access) if `p` does not happen before the current access, and returns whether it
+    /// does; `None` when a race of `p`'s site was recorded already, which needs no second
+    /// look. Whether the current access covers another work-item's access is asked only
+    /// here, when they conflict anyway, and when the word is full (see `shadow`).
+    fn race(&mut self, cur: &mut Current, p: Access, kept: &[Access], log: &EventLog) -> Option<bool> {
+        let kind = race_kind(p, cur.access);
+        let race = (p.site, kind, benign(p, cur.access, kept));
+        if cur.recorded.contains(race) {
+            return None;
+        }
+        if self.ordered(p, cur.access.agent, cur.space) {
+            return Some(true);
+        }
+        self.record(p, cur.access, kind, race.2, cur.info, cur.space, cur.word, log);
+        cur.recorded.add(race);
+        Some(false)
+    }
+
+    /// The current access covers `p`, which happens before it, when they are of the same
+    /// kind; a covered access of another value leaves the current one standing for both,
+    /// which is then never a benign race, and one that stood for forgotten accesses leaves it
+    /// standing for them.
+    fn cover(&self, cur: &mut Current, p: Access, same_kind: bool) -> bool {
+        if same_kind {
+            if p.flags & Access::MIXED != 0 || p.value != cur.access.value {
+                cur.access.flags |= Access::MIXED;
+            }
+            cur.access.flags |= p.flags & Access::FORGOT;
+        }
+        same_kind
+    }
+
+    /// After the current access was checked against `group` (one kind's accesses, which
+    /// conflict with it): if the word forgot accesses of that kind and no race of the pair of
+    /// sites is known, one with a forgotten access may have gone unreported, and the run says
+    /// so (once per memory). Where the pair is known, or the word forgot nothing of the kind,
+    /// nothing was missed.
+    fn check_forgotten(&mut self, cur: &Current, group: &[Access]) {
+        let (x, y) = (group[0].site, cur.access.site);
+        if cur.recorded.0.iter().flatten().any(|r| r.0 == x) {
+            return;
+        }
+        let (lo, hi) = if x <= y { (x, y) } else { (y, x) };
+        if self.index.contains_key(&(lo.0, lo.1, hi.0, hi.1)) || !group.iter().any(|p| p.flags & Access::FORGOT != 0) {
+            return;
+        }
+        let (space, owner, alloc, _) = cur.word;
+        if !self.forgetful.contains(&(space, owner, alloc)) {
+            self.forgetful.push((space, owner, alloc));
+            self.forgotten.push(cur.access.event);
+        }
+    }
+
+    /// A full word: the accesses of the current access's kind that happen before it go
+    /// first (each races only where the current one does, with the same pair of sites); if
+    /// that frees too little, the oldest go until half the room is free, so that a word many
+    /// work-items keep touching at once is looked through once per so many accesses, not at
+    /// each.
+    fn make_room(&self, cur: &mut Current, kept: &mut Vec<Access>) {
+        let mut gone = Vec::new();
+        kept.retain(|&p| {
+            let covered = self.kind(p) == cur.kind && self.ordered(p, cur.access.agent, cur.space);
+            if covered {
+                gone.push(p);
+            }
+            !covered
+        });
+        for p in gone {
+            self.cover(cur, p, true);
+        }
+        if kept.len() > MAX_ACCESSES * 3 / 4 {
+            self.forget(kept, MAX_ACCESSES / 2);
+        }
+    }
+
+    /// Forgets the oldest accesses of each kind, keeping about `keep` in all: each kind keeps
+    /// its share of them (at least its newest), so that no source location's accesses are
+    /// forgotten altogether while another's fill the word. The accesses a kind keeps after
+    /// forgetting some are marked `FORGOT`: they stand for the forgotten ones.
+    fn forget(&self, kept: &mut Vec<Access>, keep: usize) {
+        let total = kept.len();
+        let mut forgotten = Vec::with_capacity(total);
+        let mut start = 0;
+        while start < total {
+            let kind = self.kind(kept[start]);
+            let len = kept[start..].partition_point(|p| self.kind(*p) == kind);
+            let share = (len * keep / total).max(1);
+            forgotten.extend((0..len).map(|k| k + share < len));
+            if share < len {
+                for p in &mut kept[start + len - share..start + len] {
+                    p.flags |= Access::FORGOT;
+                }
+            }
+            start += len;
+        }
+        let mut k = 0;
+        kept.retain(|_| {
+            k += 1;
+            !forgotten[k - 1]
+        });
+    }
+}
+
+fn race_kind(p: Access, cur: Access) -> RaceKind {
+    if p.is_write() && cur.is_write() {
+        RaceKind::WriteWrite
+    } else {
+        RaceKind::ReadWrite
+    }
+}
+
+/// Whether a race of kept access `p` with `cur` is benign: the order cannot matter. Two
+/// writes: they store the same value. A read after the write: it read what the write stored,
+/// and would have read that without it (the write stored what was there, or a later write,
+/// among those `kept`, is what the read saw). A read before the write: the write stores what
+/// it read.
+fn benign(p: Access, cur: Access, kept: &[Access]) -> bool {
+    let overwritten = || kept.iter().any(|w| w.is_write() && w.event > p.event && w.mask & p.mask & cur.mask != 0);
+    p.same_bytes(cur) && (!p.is_write() || cur.is_write() || p.same_value() || overwritten())
+}
