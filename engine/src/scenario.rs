@@ -854,12 +854,20 @@ pub fn from_toml(text: &str, read_source: impl FnOnce(&str) -> Result<(String, S
         if scenario.file_name == Scenario::default().file_name {
             scenario.file_name = name;
         }
-        let dialect_given = toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("dialect"));
+        let dialect_given = toml::from_str::<DialectGiven>(text).is_ok_and(|given| given.dialect.is_some());
         if !dialect_given && file.ends_with(".cu") {
             scenario.dialect = Dialect::Cuda;
         }
     }
     Ok(scenario)
+}
+
+/// Whether a scenario file names its `dialect`, whatever the value. A struct of one field
+/// rather than a `toml::Table`: reading a whole table would bring TOML's generic value and
+/// date types into the page's wasm for this one question.
+#[derive(Deserialize)]
+struct DialectGiven {
+    dialect: Option<serde::de::IgnoredAny>,
 }
 
 /// Writes `scenario` as a scenario file with its source inline, which [`from_toml`] reads back
@@ -896,6 +904,16 @@ mod tests {
         scenario.pct_depth = *PCT_DEPTHS.start();
         scenario.max_resident_groups = None;
         assert!(scenario.check().is_ok());
+    }
+
+    #[test]
+    fn a_cu_source_file_means_cuda_unless_the_file_names_a_dialect() {
+        let read = |_: &str| Ok(("__global__ void k(int *p) { p[0] = 1; }\n".to_string(), "k.cu".to_string()));
+        let dialect = |text: &str| from_toml(text, read).map(|s| s.dialect).map_err(|d| d.message);
+        assert_eq!(dialect("source_file = \"k.cu\"\n"), Ok(Dialect::Cuda));
+        assert_eq!(dialect("source_file = \"k.cu\"\ndialect = \"opencl\"\n"), Ok(Dialect::OpenCl));
+        assert_eq!(dialect("dialect = \"cuda\"\nsource_file = \"k.cl\"\n"), Ok(Dialect::Cuda));
+        assert_eq!(dialect("source_file = \"k.cl\"\n"), Ok(Dialect::OpenCl));
     }
 
     #[test]
