@@ -20,6 +20,7 @@ use interleave_engine::report::{Finding, FindingKind, LockAction, RunStatus};
 use interleave_engine::scenario::{Dialect, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
 use interleave_engine::trace::{Event, EventKind, Space};
+use yew::AttrValue;
 
 use crate::timeline::{lock_bands, EventStore, LockBand, LockChange, RaceArc, StaleLink, Topology};
 
@@ -33,6 +34,9 @@ pub struct Snapshot {
     pub steps: u64,
     pub timeline: Rc<Timeline>,
     pub findings: Rc<Vec<Finding>>,
+    /// Why a run that follows a schedule (a replay) stopped before its end, in the engine's
+    /// words.
+    pub schedule_stop: Option<AttrValue>,
 }
 
 impl Snapshot {
@@ -188,6 +192,7 @@ pub fn take_with(session: &Session, litmus: Option<&LitmusTest>, cache: &mut Tim
         steps: session.steps(),
         timeline: Rc::new(timeline(session, litmus, cache)),
         findings: Rc::new(session.findings().to_vec()),
+        schedule_stop: session.schedule_stop().map(AttrValue::from),
     }
 }
 

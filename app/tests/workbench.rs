@@ -388,3 +388,17 @@ async fn a_splitter_resizes_its_pane_from_the_keyboard() {
     let after: f64 = find(&root, "#splitter-inspector").get_attribute("aria-valuenow").unwrap().parse().unwrap();
     assert_eq!(after, before + 24.0);
 }
+
+#[wasm_bindgen_test]
+async fn a_replay_that_cannot_go_on_says_why_in_the_status_line() {
+    use interleave_app::components::status::{Props as StatusProps, Status};
+    let root = fresh_root();
+    let why = "step 3 of the schedule names work-item 0, which cannot step there: it waits at a barrier (line 8) for the rest of its group";
+    let props = StatusProps { live: true, running: false, steps: 2, summary: None, failed: false, stopped: Some(why.into()) };
+    yew::Renderer::<Status>::with_root_and_props(root.clone(), props).render();
+    settle().await;
+    let status = find(&root, "#status");
+    assert_eq!(status.text_content().unwrap_or_default(), format!("stopped · 2 steps · {why}"));
+    assert_eq!(status.get_attribute("data-status").as_deref(), Some("running"));
+    assert_eq!(status.get_attribute("title").as_deref(), Some(why));
+}

@@ -232,6 +232,9 @@ pub fn report(report: &Report, scenario: &Scenario) {
         finding(f, scenario, "", None);
     }
     out!("status: {} after {} steps (trace {})", report.status.as_str(), report.steps, report.trace_hash);
+    if let Some(why) = &report.schedule_stop {
+        out!("stopped: {why}");
+    }
     for b in &report.buffers {
         const SHOWN: usize = 64;
         // Only the values shown are formatted: a buffer of a million elements would otherwise

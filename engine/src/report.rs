@@ -297,6 +297,11 @@ pub struct Report {
     /// left out when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<SourceWarning>,
+    /// Why a run that follows a schedule (`--sched manual` or lockstep with `--schedule`)
+    /// stopped before it ended: the schedule ran out, or its next step names a work-item that
+    /// cannot step there. Left out otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule_stop: Option<String>,
 }
 
 /// A compiler warning in the report: what the diagnostic says, and where.

@@ -234,6 +234,15 @@ impl Scheduler {
 }
 
 impl Scheduler {
+    /// For a scheduler that follows a schedule: how many of its steps were taken, and the
+    /// agent its next step names (`None` past its end).
+    pub fn followed(&self) -> Option<(usize, Option<u32>)> {
+        match self {
+            Scheduler::Manual { schedule, next } | Scheduler::Lockstep { follow: Some((schedule, next)), .. } => Some((*next, schedule.get(*next).copied())),
+            _ => None,
+        }
+    }
+
     /// Before a pick: learns which agents became ready or stopped being ready since the last
     /// one. Run-to-block lowers its floor to the lowest agent made ready; PCT updates its
     /// ordered ready set from the machine's log, which it starts the first time (membership

@@ -158,6 +158,7 @@ mod tests {
             exists: None,
             stale_reads: Vec::new(),
             warnings: Vec::new(),
+            schedule_stop: None,
         };
         let lines = dump_lines(&report);
         assert_eq!(lines, vec!["Argument 'out': 8 bytes", "  out[0] = 2", "  out[1] = 42.24", "a", "b"]);

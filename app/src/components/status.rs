@@ -16,6 +16,9 @@ pub struct Props {
     pub summary: Option<Summary>,
     /// Whether the last attempt to create a session failed.
     pub failed: bool,
+    /// Why a replay's schedule stopped the run before its end (the engine's words).
+    #[prop_or_default]
+    pub stopped: Option<AttrValue>,
 }
 
 /// The trace hash shortened for the status line; the full hash is in the tooltip.
@@ -37,10 +40,14 @@ pub fn Status(props: &Props) -> Html {
             format!("{} · {} {} · trace {}", summary.status.as_str(), summary.steps, plural(summary.steps), short_hash(&summary.trace_hash)),
             Some(format!("trace hash {}", summary.trace_hash).into()),
         ),
-        _ if props.live => {
-            let what = if props.running { "running…" } else { "paused" };
-            ("running", format!("running · {} {} · {what}", props.steps, plural(props.steps)), None)
-        }
+        _ if props.live => match props.stopped.as_ref().filter(|_| !props.running) {
+            // A replay that cannot go on says why, rather than looking merely paused.
+            Some(why) => ("running", format!("stopped · {} {} · {why}", props.steps, plural(props.steps)), Some(why.clone())),
+            None => {
+                let what = if props.running { "running…" } else { "paused" };
+                ("running", format!("running · {} {} · {what}", props.steps, plural(props.steps)), None)
+            }
+        },
         _ if props.failed => ("error", "error · see the problems below".into(), None),
         _ => ("idle", "ready · press Step or Run".into(), None),
     };

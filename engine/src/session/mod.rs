@@ -1240,12 +1240,61 @@ impl Session {
                     crate::report::SourceWarning { code: d.code.clone(), message: d.message.clone(), line, column, help: d.help.clone() }
                 })
                 .collect(),
+            schedule_stop: self.schedule_stop(),
         };
         if self.status != RunStatus::Running {
             report.registers = self.registers();
             report.exists = self.exists();
         }
         report
+    }
+
+    /// Why a run that follows a schedule cannot go on, in words, while it has not ended and
+    /// every step of it recorded so far has been taken: the schedule ran out, or its next
+    /// step names a work-item that does not exist or cannot step now. `None` for a run that
+    /// can go on, has ended, or follows no schedule.
+    pub fn schedule_stop(&self) -> Option<String> {
+        let (taken, next) = self.scheduler.followed()?;
+        if self.status != RunStatus::Running || (self.steps as usize) < self.decisions.len() {
+            return None;
+        }
+        let Some(agent) = next else {
+            let ready = (0..self.work_item_count())
+                .filter(|&wi| matches!(self.work_item(wi).status, WorkItemStatus::Ready | WorkItemStatus::Spinning | WorkItemStatus::HeldBack))
+                .count();
+            return Some(format!(
+                "the schedule ended after its {taken} step{} and the run has not: {ready} work-item{} can still step (a longer schedule, or another scheduler, goes on)",
+                if taken == 1 { "" } else { "s" },
+                if ready == 1 { "" } else { "s" }
+            ));
+        };
+        let who = agent & !exec::PROMISE;
+        let agents = self.machine.ready_pos.len();
+        let items = self.work_item_count();
+        let step = taken + 1;
+        if who as usize >= agents {
+            return Some(format!(
+                "step {step} of the schedule names work-item {who}, and the launch has {items} work-items (0 to {})",
+                items.saturating_sub(1)
+            ));
+        }
+        if who as usize >= items {
+            return Some(format!("step {step} of the schedule names agent {who}, a work-group's async-copy engine, which has no copy to make now"));
+        }
+        let view = self.work_item(who as usize);
+        let line = view.line.map(|l| format!(" (line {l})")).unwrap_or_default();
+        let state = match view.status {
+            WorkItemStatus::AtBarrier => format!("it waits at a barrier{line} for the rest of its group"),
+            WorkItemStatus::Finished => "it has finished".to_string(),
+            WorkItemStatus::Faulted => format!("a fault stopped it{line}"),
+            WorkItemStatus::Waiting => format!("it waits for async copies{line}"),
+            WorkItemStatus::NotStarted => "its work-group is not resident yet".to_string(),
+            WorkItemStatus::HeldBack => {
+                format!("lockstep holds it back{line}: the lanes of its warp behind it, or another warp's instruction under way, go first")
+            }
+            WorkItemStatus::Ready | WorkItemStatus::Spinning => format!("it is not this step's to take{line}"),
+        };
+        Some(format!("step {step} of the schedule names work-item {who}, which cannot step there: {state}"))
     }
 
     /// What an exploration keeps of a finished run: the buffers, a litmus test's registers and

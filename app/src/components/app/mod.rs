@@ -207,6 +207,7 @@ pub fn App() -> Html {
                     {steps}
                     summary={state.run.summary.clone()}
                     failed={state.session_failed()}
+                    stopped={snapshot.and_then(|s| s.schedule_stop.clone())}
                 />
             </div>
             if let Some(shrink) = &state.shrink {
