@@ -398,7 +398,7 @@ async fn a_replay_that_cannot_go_on_says_why_in_the_status_line() {
     yew::Renderer::<Status>::with_root_and_props(root.clone(), props).render();
     settle().await;
     let status = find(&root, "#status");
-    assert_eq!(status.text_content().unwrap_or_default(), format!("stopped · 2 steps · {why}"));
+    assert_eq!(status.text_content().unwrap_or_default(), format!("running · 2 steps · paused: {why}"));
     assert_eq!(status.get_attribute("data-status").as_deref(), Some("running"));
     assert_eq!(status.get_attribute("title").as_deref(), Some(why));
 }

@@ -41,8 +41,9 @@ pub fn Status(props: &Props) -> Html {
             Some(format!("trace hash {}", summary.trace_hash).into()),
         ),
         _ if props.live => match props.stopped.as_ref().filter(|_| !props.running) {
-            // A replay that cannot go on says why, rather than looking merely paused.
-            Some(why) => ("running", format!("stopped · {} {} · {why}", props.steps, plural(props.steps)), Some(why.clone())),
+            // A replay that cannot go on by itself says why, rather than looking merely paused
+            // (lanes may still be stepped by hand).
+            Some(why) => ("running", format!("running · {} {} · paused: {why}", props.steps, plural(props.steps)), Some(why.clone())),
             None => {
                 let what = if props.running { "running…" } else { "paused" };
                 ("running", format!("running · {} {} · {what}", props.steps, plural(props.steps)), None)

@@ -646,8 +646,7 @@ impl Session {
                 kind: FindingKind::RaceDetectionLimit,
                 severity: Severity::Warning,
                 message: format!(
-                    "race detection forgot accesses to {memory} memory{name}: a word here had more than {} accesses that no later one covers (many work-items touched it with nothing ordering them), and the detector keeps {kept} a word, so it forgot the oldest; a race with a forgotten access may go unreported",
-                    kept * 3 / 4
+                    "race detection forgot accesses to {memory} memory{name}: the detector keeps at most {kept} accesses a word, a word here had more that nothing ordered (many work-items touched it at once), so it forgot the oldest, and this access found no race with their source location; a race with a forgotten access may have gone unreported"
                 ),
                 line,
                 column,

@@ -15,17 +15,19 @@
 //! happens-before query. An access always covers its own work-item's earlier one of its kind;
 //! whether it covers another work-item's is asked only when the two conflict anyway, or when
 //! the word is full ([`MAX_ACCESSES`]). Until then the covered access stays, which changes no
-//! finding (it races only where the access covering it does). When a full word still holds
-//! more than three quarters of its room after dropping what is covered, it forgets its
-//! oldest accesses until half is free, each kind of access (`word`'s groups) in proportion
-//! to how many it keeps and never its newest, so that no source location is forgotten
-//! altogether while another fills the word. Forgetting can only hide a race, never invent
-//! one, and the accesses a kind keeps are marked as standing for what it forgot (`FORGOT`):
-//! a later access that conflicts with such a kind and finds no race with its site, nor any
-//! known before, may have missed one, and the run says so once per memory with a
-//! `race-detection-limit` warning; doing it by halves keeps a word that hundreds of work-items touch at once from
-//! paying a query per kept access at every access. The crowded kernels of the race oracle
-//! (`engine/tests/race_oracle.rs`) are what tell whether the room is enough.
+//! finding (it races only where the access covering it does).
+//!
+//! When a full word still holds more than three quarters of its room after dropping what is
+//! covered, it forgets its oldest accesses until half is free: each kind of access (`word`'s
+//! groups) in proportion to how many it keeps and never its newest, so that no source
+//! location is forgotten altogether while another fills the word. Doing it by halves keeps a
+//! word that hundreds of work-items touch at once from paying a query per kept access at
+//! every access. Forgetting can only hide a race, never invent one. The accesses a kind keeps
+//! are marked as standing for what it forgot (`FORGOT`): a later access that conflicts with
+//! such a kind and finds no race with its site, nor any known before, may have missed one,
+//! and the run says so once per memory with a `race-detection-limit` warning. The crowded
+//! kernels of the race oracle (`engine/tests/race_oracle.rs`) tell whether the room is
+//! enough.
 //!
 //! Shadow pages are allocated when a word of the page is first touched, so a large buffer of
 //! which a kernel uses a corner costs a corner. Each access keeps the bytes of the word it

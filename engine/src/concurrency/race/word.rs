@@ -47,6 +47,11 @@ impl Recorded {
         self.0.contains(&Some(race))
     }
 
+    /// Whether a race with the kept access's site `site` was recorded, of any kind.
+    fn has_site(&self, site: (u32, u32)) -> bool {
+        self.0.iter().flatten().any(|race| race.0 == site)
+    }
+
     fn add(&mut self, race: Race) {
         if let Some(slot) = self.0.iter_mut().find(|r| r.is_none()) {
             *slot = Some(race);
@@ -218,7 +223,7 @@ impl Races {
     /// nothing was missed.
     fn check_forgotten(&mut self, cur: &Current, group: &[Access]) {
         let (x, y) = (group[0].site, cur.access.site);
-        if cur.recorded.0.iter().flatten().any(|r| r.0 == x) {
+        if cur.recorded.has_site(x) {
             return;
         }
         let (lo, hi) = if x <= y { (x, y) } else { (y, x) };
