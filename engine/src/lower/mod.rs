@@ -36,6 +36,7 @@ mod expressions;
 mod library;
 mod places;
 mod program;
+mod regalloc;
 mod statements;
 mod types;
 mod warp;
@@ -106,6 +107,10 @@ pub struct Options {
     /// Mark the start of every statement with [`Instr::Statement`], an event, so that each
     /// statement is a scheduler step (the teaching granularity). Off, statements cost nothing.
     pub statements: bool,
+    /// Leave every value in a register of its own, as the lowering first made it, instead of
+    /// letting temporaries share registers ([`regalloc`]): only for checking the allocation
+    /// against the program without it.
+    pub keep_registers: bool,
 }
 
 /// Lowers a parsed translation unit. Stops at the first error.
@@ -222,7 +227,10 @@ pub fn lower(unit: &ast::TranslationUnit, dialect: Dialect, source: &str, option
         lowerer.func.name = lowerer.program.functions[id].name.clone();
         lowerer.function(f)?;
         let taken = std::mem::take(&mut lowerer.calls);
-        let func = lowerer.func;
+        let mut func = lowerer.func;
+        if !options.keep_registers {
+            regalloc::allocate(&mut func);
+        }
         for (n, prev) in saved {
             types.bind(&n, prev);
         }

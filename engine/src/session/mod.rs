@@ -87,8 +87,6 @@ pub struct Session {
     decisions: Vec<u32>,
     /// Machine states at some steps, from which `seek` replays.
     snapshots: Vec<Snapshot>,
-    /// Steps between snapshots, fixed at launch from the machine's size.
-    snapshot_every: u64,
     /// Events of the recorded path beyond the current step, kept after seeking backwards so
     /// that seeking forwards can restore a later snapshot instead of replaying to it; they
     /// start at event index `future_start`.
@@ -123,6 +121,8 @@ struct Snapshot {
     findings: Vec<Finding>,
     events: usize,
     hash: u64,
+    /// The step at which the next snapshot is due.
+    next: u64,
 }
 
 /// The most events a run records by default ([`crate::limits::HISTORY_EVENTS`]). The history is
@@ -137,8 +137,7 @@ const MANUAL: u32 = 0x4000_0000;
 
 /// How far apart snapshots are: every this many steps, and at least enough steps that the
 /// snapshots of a million-step run stay within about this many bytes in all (measured from
-/// the machine's real size at launch, [`Machine::heap_bytes`], which grows a little as
-/// work-items start watching for spins). The event log of such a run takes about 39 MB, so
+/// the machine's size at each snapshot, [`Machine::heap_bytes`]). The event log of such a run takes about 39 MB, so
 /// the two stay within the history target of 64 MB.
 const SNAPSHOT_EVERY: u64 = 2048;
 const SNAPSHOT_BUDGET_BYTES: u64 = 14 << 20;
@@ -192,7 +191,6 @@ impl Session {
             findings: Vec::new(),
             decisions: Vec::new(),
             snapshots: Vec::new(),
-            snapshot_every: SNAPSHOT_EVERY,
             future: EventLog::default(),
             future_start: 0,
             litmus: prepared.litmus.clone(),
@@ -200,7 +198,6 @@ impl Session {
             candidates: None,
             solo: None,
         };
-        session.snapshot_every = session.snapshot_interval();
         session.after_step();
         if session.history {
             session.snapshot();
@@ -233,7 +230,6 @@ impl Session {
         self.future = EventLog::default();
         self.future_start = 0;
         self.history = prepared.history;
-        self.snapshot_every = self.snapshot_interval();
         self.after_step();
         if self.history {
             self.snapshot();
@@ -344,18 +340,22 @@ impl Session {
             }
         }
         self.after_step();
-        if self.history && self.steps.is_multiple_of(self.snapshot_every) && self.snapshots.last().is_none_or(|s| s.step < self.steps) {
+        if self.history && self.snapshots.last().is_none_or(|s| self.steps >= s.next) {
             self.snapshot();
         }
     }
 
+    /// Steps from this snapshot to the next, from the machine's size now: it grows as the run
+    /// goes (work-items start watching for spins, agents learn what happened before), so a
+    /// spacing fixed at launch would let a long run's snapshots outgrow their budget.
     fn snapshot_interval(&self) -> u64 {
-        // The machine as launched, plus the race detector's shadow, which grows to about
+        // The machine as it is, plus what the race detector's shadow may still grow to: about
         // fourteen times the memory it watches as the run touches it (a word's 56-byte cell per
         // 4 bytes).
-        let memory: u64 = self.machine.global.iter().map(|a| a.bytes.len() as u64).sum::<u64>()
-            + self.machine.groups.iter().flat_map(|g| &g.local).map(|a| a.bytes.len() as u64).sum::<u64>();
-        let shadow = if self.scenario.race_detection { memory * 14 } else { 0 };
+        let allocs = || self.machine.global.iter().chain(self.machine.groups.iter().flat_map(|g| &g.local));
+        let memory: u64 = allocs().map(|a| a.bytes.len() as u64).sum();
+        let shadow_now: u64 = allocs().map(|a| a.shadow.bytes() as u64).sum();
+        let shadow = if self.scenario.race_detection { (memory * 14).saturating_sub(shadow_now) } else { 0 };
         let size = self.machine.heap_bytes() as u64 + shadow;
         // Snapshots of a run of N steps take about N / interval x size bytes; keep that under
         // the budget for a million-step run.
@@ -375,6 +375,7 @@ impl Session {
             findings: self.findings.clone(),
             events: log.len(),
             hash: log.hash(),
+            next: self.steps + self.snapshot_interval(),
         };
         self.machine.log = log;
         self.snapshots.push(snapshot);
@@ -1036,7 +1037,6 @@ impl Session {
             findings: self.findings.clone(),
             decisions: self.decisions.clone(),
             snapshots: Vec::new(),
-            snapshot_every: self.snapshot_every,
             future: EventLog::default(),
             future_start: 0,
             litmus: self.litmus.clone(),

@@ -15,7 +15,7 @@ use crate::scenario::{Number, Scenario};
 pub struct Prepared {
     /// The scenario as it runs (a litmus test's launch and arguments filled in).
     pub scenario: Scenario,
-    pub(super) program: Rc<crate::ir::Program>,
+    pub(crate) program: Rc<crate::ir::Program>,
     pub(super) kernel: usize,
     pub(super) lines: LineIndex,
     pub litmus: Option<Rc<crate::litmus::LitmusTest>>,
@@ -44,7 +44,7 @@ impl Prepared {
     pub fn new(mut scenario: Scenario) -> Result<Prepared, Vec<Diagnostic>> {
         // Checked as given, before a litmus test fills in its launch and arguments.
         scenario.check()?;
-        let options = crate::lower::Options { statements: scenario.granularity == crate::scenario::Granularity::Statement };
+        let options = crate::lower::Options { statements: scenario.granularity == crate::scenario::Granularity::Statement, ..Default::default() };
         let mut litmus = None;
         let program = if scenario.dialect == crate::scenario::Dialect::Litmus {
             let test = crate::litmus::parse(&scenario.source).map_err(|d| vec![d])?;
@@ -58,6 +58,13 @@ impl Prepared {
         let kernel = pick_kernel(&program, &scenario).map_err(|d| vec![d])?;
         let lines = LineIndex::new(&scenario.source);
         Ok(Prepared { scenario, program: Rc::new(program), kernel, lines, litmus, history: true, trace_hash: true, template: None })
+    }
+
+    /// The same scenario with `program` in place of the one it compiled to: for checking one
+    /// compilation of it against another.
+    #[cfg(test)]
+    pub(crate) fn with_program(&self, program: crate::ir::Program) -> Prepared {
+        Prepared { program: Rc::new(program), template: None, ..self.clone() }
     }
 
     /// The compiler's warnings about the source (it runs regardless).

@@ -50,6 +50,12 @@ impl PartialEq for Knowledge {
 impl Eq for Knowledge {}
 
 impl Knowledge {
+    /// The bytes its lists take, and their address, which clocks that share the lists have in
+    /// common (so a sum over many clocks can count each list once); `None` for an empty clock.
+    pub fn storage(&self) -> Option<(*const (), usize)> {
+        self.lists.as_ref().map(|l| (Rc::as_ptr(l).cast::<()>(), std::mem::size_of::<Lists>() + 16 + (l.items.capacity() + l.groups.capacity()) * 8))
+    }
+
     fn items(&self) -> &[(u32, u32)] {
         self.lists.as_ref().map_or(&[], |l| &l.items)
     }

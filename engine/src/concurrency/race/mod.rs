@@ -386,11 +386,14 @@ impl Races {
         }
     }
 
-    /// About how many bytes the per-agent state takes (empty clocks are counted as their
-    /// pointers; what agents learned is small next to the rest), for spacing snapshots.
+    /// About how many bytes the per-agent state takes, for spacing snapshots: clocks count
+    /// their lists once however many agents share them, since a snapshot shares them too.
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
-        self.agent_group.capacity() * 4
+        let mut seen = std::collections::HashSet::new();
+        let learned: usize = self.know.values.iter().flatten().filter_map(Knowledge::storage).filter(|&(at, _)| seen.insert(at)).map(|(_, bytes)| bytes).sum();
+        learned
+            + self.agent_group.capacity() * 4
             + self.agent_device.capacity() * 4
             + self.clock.capacity() * 4
             + self.know.capacity() * size_of::<[Knowledge; SPACES]>()

@@ -1,0 +1,488 @@
+//! Register allocation: temporaries whose lives do not overlap share a register.
+//!
+//! The lowering gives every value it computes a register of its own, so a function's register
+//! file grows with its length: the gallery's reduction, five variables, came to 62 registers.
+//! Every work-item carries its file, every snapshot copies every work-item's, and at 65,536
+//! work-items the files were most of the machine. This pass runs once per function after it
+//! is lowered and renumbers the temporaries by the classic method: liveness over the
+//! function's control flow, an interference graph, and a greedy colouring in order of the
+//! registers' first appearance.
+//!
+//! What it leaves alone, and why:
+//! - Parameters keep registers `0..num_params`: calls and the launch write them by position.
+//! - Registers that a variable lives in ([`ir::DebugVar`]) get one of their own for the whole
+//!   function, so the inspector reads a variable's value wherever it is in scope, even past
+//!   its last use.
+//! - A temporary that may be read before it is written (live where the function starts)
+//!   keeps one of its own too, so it still reads the zero a new frame starts with.
+//! - An instruction's result never shares a register with its own operands, so no
+//!   instruction depends on the order in which the interpreter reads operands and writes its
+//!   result (a collective's result arrives after its operands were taken).
+//!
+//! Instruction indices do not change, so jump targets, spans and variables' scopes stay valid.
+
+use crate::ir::{self, Instr, Reg};
+
+/// The most words of register sets liveness may take per kind of set (8 MB each).
+const MAX_SET_WORDS: usize = 1 << 20;
+/// The most interferences the graph may hold before the pass gives up on the function.
+const MAX_EDGES: usize = 1 << 21;
+
+/// Whether an operand is read or written by its instruction.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Use,
+    Def,
+}
+
+/// Calls `f` on every register operand of `instr` but the argument lists of calls and
+/// `printf`s, which live in the function's `arg_pool` (see [`pool_args`]).
+fn operands(instr: &mut Instr, mut f: impl FnMut(&mut Reg, Role)) {
+    use Role::{Def, Use};
+    match instr {
+        Instr::Const { dst, .. }
+        | Instr::Undefined { dst, .. }
+        | Instr::ActiveMask { dst }
+        | Instr::Clock { dst }
+        | Instr::LocalAddr { dst, .. }
+        | Instr::GlobalAddr { dst, .. }
+        | Instr::Alloca { dst, .. }
+        | Instr::Call { dst, .. } => f(dst, Def),
+        Instr::Move { dst, src } | Instr::Unary { dst, src, .. } | Instr::Convert { dst, src, .. } | Instr::Narrow { dst, src, .. } => {
+            f(src, Use);
+            f(dst, Def);
+        }
+        Instr::Binary { dst, lhs, rhs, .. } | Instr::Compare { dst, lhs, rhs, .. } | Instr::PtrDiff { dst, lhs, rhs, .. } => {
+            f(lhs, Use);
+            f(rhs, Use);
+            f(dst, Def);
+        }
+        Instr::PtrAdd { dst, ptr, index, .. } => {
+            f(ptr, Use);
+            f(index, Use);
+            f(dst, Def);
+        }
+        Instr::Jump { .. } | Instr::Statement | Instr::Printf { .. } => {}
+        Instr::BranchIf { cond, .. } | Instr::BranchIfNot { cond, .. } | Instr::Assert { cond, .. } => f(cond, Use),
+        Instr::Load { dst, addr, .. } => {
+            f(addr, Use);
+            f(dst, Def);
+        }
+        Instr::Store { addr, src, .. } => {
+            f(addr, Use);
+            f(src, Use);
+        }
+        Instr::Atomic { dst, addr, operand, operand2, .. } => {
+            f(addr, Use);
+            f(operand, Use);
+            f(operand2, Use);
+            f(dst, Def);
+        }
+        Instr::Barrier { flags } | Instr::Fence { flags } => f(flags, Use),
+        Instr::NamedBarrier { meeting, resource, members, quorum, .. } => {
+            f(meeting, Use);
+            f(resource, Use);
+            f(members, Use);
+            f(quorum, Use);
+        }
+        Instr::Collective { dst, a, b, mask, width, .. } => {
+            f(a, Use);
+            f(b, Use);
+            if let Some(mask) = mask {
+                f(mask, Use);
+            }
+            if let Some(width) = width {
+                f(width, Use);
+            }
+            f(dst, Def);
+        }
+        Instr::CheckIndex { index, .. } => f(index, Use),
+        Instr::CasSucceeded { dst, old, expected, .. } => {
+            f(old, Use);
+            f(expected, Use);
+            f(dst, Def);
+        }
+        Instr::Observe { src, .. } => f(src, Use),
+        Instr::Malloc { dst, size } => {
+            f(size, Use);
+            f(dst, Def);
+        }
+        Instr::Free { ptr } => f(ptr, Use),
+        Instr::AsyncCopy { dst, to, from, count, stride, event, .. } => {
+            for r in [to, from, count, stride, event] {
+                f(r, Use);
+            }
+            f(dst, Def);
+        }
+        Instr::WaitEvents { count, list } => {
+            f(count, Use);
+            f(list, Use);
+        }
+        Instr::Math { dst, a, b, c, .. } => {
+            f(a, Use);
+            f(b, Use);
+            f(c, Use);
+            f(dst, Def);
+        }
+        Instr::CheckOrder { value, .. } => f(value, Use),
+        Instr::WorkItem { dst, dim, .. } => {
+            f(dim, Use);
+            f(dst, Def);
+        }
+        Instr::Return { src } => {
+            if let Some(src) = src {
+                f(src, Use);
+            }
+        }
+    }
+}
+
+/// The `arg_pool` range an instruction reads its arguments from (calls and `printf`s).
+fn pool_args(instr: &Instr) -> std::ops::Range<usize> {
+    match *instr {
+        Instr::Call { args, argc, .. } | Instr::Printf { args, argc, .. } => args as usize..(args + argc) as usize,
+        _ => 0..0,
+    }
+}
+
+/// The instructions control may go to after `pc`.
+fn successors(code: &[Instr], pc: usize) -> impl Iterator<Item = usize> {
+    let next = (pc + 1 < code.len()).then_some(pc + 1);
+    let (fall, jump) = match code[pc] {
+        Instr::Jump { target } => (None, Some(target as usize)),
+        Instr::BranchIf { target, .. } | Instr::BranchIfNot { target, .. } => (next, Some(target as usize)),
+        Instr::Return { .. } => (None, None),
+        _ => (next, None),
+    };
+    fall.into_iter().chain(jump.filter(|&t| t < code.len()))
+}
+
+/// A set of registers.
+#[derive(Clone, PartialEq)]
+struct Set(Vec<u64>);
+
+impl Set {
+    fn new(n: usize) -> Set {
+        Set(vec![0; n.div_ceil(64)])
+    }
+    fn insert(&mut self, r: Reg) {
+        self.0[r as usize / 64] |= 1 << (r % 64);
+    }
+    fn remove(&mut self, r: Reg) {
+        self.0[r as usize / 64] &= !(1 << (r % 64));
+    }
+    fn contains(&self, r: Reg) -> bool {
+        self.0[r as usize / 64] & (1 << (r % 64)) != 0
+    }
+    fn union(&mut self, other: &Set) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+    fn iter(&self) -> impl Iterator<Item = Reg> + '_ {
+        self.0.iter().enumerate().flat_map(|(k, &word)| {
+            let mut w = word;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let bit = w.trailing_zeros();
+                    w &= w - 1;
+                    k as Reg * 64 + bit
+                })
+            })
+        })
+    }
+}
+
+/// A straight run of instructions entered only at its first.
+struct Block {
+    start: usize,
+    end: usize,
+    succ: Vec<usize>,
+}
+
+fn blocks(code: &[Instr]) -> (Vec<Block>, Vec<usize>) {
+    let mut leader = vec![false; code.len()];
+    if let Some(first) = leader.first_mut() {
+        *first = true;
+    }
+    for (pc, instr) in code.iter().enumerate() {
+        if matches!(instr, Instr::Jump { .. } | Instr::BranchIf { .. } | Instr::BranchIfNot { .. } | Instr::Return { .. }) {
+            if pc + 1 < code.len() {
+                leader[pc + 1] = true;
+            }
+            for s in successors(code, pc) {
+                leader[s] = true;
+            }
+        }
+    }
+    let starts: Vec<usize> = (0..code.len()).filter(|&pc| leader[pc]).collect();
+    let mut block_of = vec![0; code.len()];
+    let mut out = Vec::with_capacity(starts.len());
+    for (b, &start) in starts.iter().enumerate() {
+        let end = starts.get(b + 1).copied().unwrap_or(code.len());
+        block_of[start..end].fill(b);
+        out.push(Block { start, end, succ: Vec::new() });
+    }
+    for b in &mut out {
+        b.succ = successors(code, b.end - 1).collect();
+    }
+    for b in &mut out {
+        for s in &mut b.succ {
+            *s = block_of[*s];
+        }
+    }
+    (out, block_of)
+}
+
+/// Renumbers `func`'s registers so that temporaries whose lives do not overlap share one.
+pub(super) fn allocate(func: &mut ir::Function) {
+    let n = func.num_regs as usize;
+    if func.code.is_empty() || n == 0 {
+        return;
+    }
+    let mut code = std::mem::take(&mut func.code);
+    let (blocks, _) = blocks(&code);
+    // Liveness takes four sets per block; a function too large for that within a few tens of
+    // megabytes keeps its registers as they are (it runs the same, with a larger file).
+    if blocks.len().saturating_mul(n.div_ceil(64)) > MAX_SET_WORDS {
+        func.code = code;
+        return;
+    }
+
+    // Each block's upward-exposed uses and definitions.
+    let mut gen = vec![Set::new(n); blocks.len()];
+    let mut kill = vec![Set::new(n); blocks.len()];
+    for (b, block) in blocks.iter().enumerate() {
+        for pc in (block.start..block.end).rev() {
+            let pool = pool_args(&code[pc]);
+            operands(&mut code[pc], |r, role| {
+                if role == Role::Def {
+                    kill[b].insert(*r);
+                    gen[b].remove(*r);
+                }
+            });
+            operands(&mut code[pc], |r, role| {
+                if role == Role::Use {
+                    gen[b].insert(*r);
+                }
+            });
+            for &r in &func.arg_pool[pool] {
+                gen[b].insert(r);
+            }
+        }
+    }
+    // Live-in and live-out per block, to a fixed point (backwards, so loops settle in a few
+    // rounds).
+    let mut live_in = vec![Set::new(n); blocks.len()];
+    let mut live_out = vec![Set::new(n); blocks.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..blocks.len()).rev() {
+            let mut out = Set::new(n);
+            for &s in &blocks[b].succ {
+                out.union(&live_in[s]);
+            }
+            let mut inn = out.clone();
+            for (word, (k, g)) in inn.0.iter_mut().zip(kill[b].0.iter().zip(&gen[b].0)) {
+                *word = (*word & !k) | g;
+            }
+            if inn != live_in[b] {
+                live_in[b] = inn;
+                changed = true;
+            }
+            live_out[b] = out;
+        }
+    }
+
+    // Registers with a register of their own: parameters, variables, and whatever is live at
+    // the start.
+    let mut pinned = Set::new(n);
+    for r in 0..func.num_params.min(func.num_regs) {
+        pinned.insert(r);
+    }
+    for v in &func.vars {
+        match v.place {
+            ir::DebugPlace::Regs(r) => {
+                for k in 0..v.count.max(1) {
+                    if ((r + k) as usize) < n {
+                        pinned.insert(r + k);
+                    }
+                }
+            }
+            ir::DebugPlace::Mem(r) => {
+                if (r as usize) < n {
+                    pinned.insert(r);
+                }
+            }
+        }
+    }
+    pinned.union(&live_in[0]);
+
+    // Interference among the temporaries: a definition interferes with everything live after
+    // it and with its instruction's own operands.
+    let mut neighbours: Vec<Vec<Reg>> = vec![Vec::new(); n];
+    let mut seen = vec![false; n];
+    let mut edges = 0usize;
+    for (b, block) in blocks.iter().enumerate() {
+        let mut live = live_out[b].clone();
+        for pc in (block.start..block.end).rev() {
+            let mut defs = Vec::new();
+            let mut uses: Vec<Reg> = func.arg_pool[pool_args(&code[pc])].to_vec();
+            operands(&mut code[pc], |r, role| match role {
+                Role::Def => defs.push(*r),
+                Role::Use => uses.push(*r),
+            });
+            for &d in &defs {
+                if pinned.contains(d) {
+                    continue;
+                }
+                for other in live.iter().chain(uses.iter().copied()) {
+                    if other != d && !pinned.contains(other) {
+                        neighbours[d as usize].push(other);
+                        neighbours[other as usize].push(d);
+                        edges += 1;
+                    }
+                }
+            }
+            if edges > MAX_EDGES {
+                func.code = code;
+                return;
+            }
+            for &d in &defs {
+                seen[d as usize] = true;
+                live.remove(d);
+            }
+            for &u in &uses {
+                seen[u as usize] = true;
+                live.insert(u);
+            }
+        }
+    }
+
+    // Pinned registers first, in their order (parameters stay at `0..num_params`); then the
+    // temporaries, each in the lowest colour none of its coloured neighbours has.
+    const NONE: Reg = Reg::MAX;
+    let mut map = vec![NONE; n];
+    let mut next = 0;
+    for r in pinned.iter() {
+        map[r as usize] = next;
+        next += 1;
+    }
+    let base = next;
+    let mut taken: Vec<bool> = Vec::new();
+    let mut colours = 0;
+    for r in 0..n {
+        if map[r] != NONE || !seen[r] {
+            continue;
+        }
+        taken.clear();
+        taken.resize(colours as usize + 1, false);
+        for &o in &neighbours[r] {
+            let m = map[o as usize];
+            if m != NONE && m >= base {
+                taken[(m - base) as usize] = true;
+            }
+        }
+        let colour = taken.iter().position(|&t| !t).unwrap_or(taken.len()) as Reg;
+        colours = colours.max(colour + 1);
+        map[r] = base + colour;
+    }
+    // A register never mentioned (a typed-but-discarded expression's, say) needs none; map it
+    // anywhere valid so that nothing can index past the new file.
+    let total = base + colours;
+    for m in &mut map {
+        if *m == NONE {
+            *m = 0;
+        }
+    }
+
+    for instr in &mut code {
+        operands(instr, |r, _| *r = map[*r as usize]);
+    }
+    for r in &mut func.arg_pool {
+        *r = map[*r as usize];
+    }
+    for v in &mut func.vars {
+        match &mut v.place {
+            ir::DebugPlace::Regs(r) | ir::DebugPlace::Mem(r) => {
+                if (*r as usize) < n {
+                    *r = map[*r as usize];
+                }
+            }
+        }
+    }
+    func.code = code;
+    func.num_regs = total.max(func.num_params);
+}
+
+#[cfg(test)]
+mod tests {
+    //! The oracle for the allocation: a program runs exactly as it does with a register for
+    //! every value, which needs no analysis to be right. Every example of the gallery, under
+    //! several seeds and both granularities, gives the same report (status, steps, trace
+    //! hash, findings, buffers, printed lines) either way.
+
+    use crate::scenario::{Dialect, Granularity, Scenario};
+    use crate::session::{Prepared, Session};
+
+    const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../static/examples");
+
+    fn examples() -> Vec<(String, Scenario)> {
+        let mut names: Vec<String> = std::fs::read_dir(EXAMPLES)
+            .expect("the examples folder")
+            .map(|e| e.expect("a directory entry").file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".toml") && n != "gallery.toml")
+            .collect();
+        names.sort();
+        names
+            .into_iter()
+            .map(|name| {
+                let text = std::fs::read_to_string(format!("{EXAMPLES}/{name}")).expect("the scenario file");
+                let read = |file: &str| Ok((std::fs::read_to_string(format!("{EXAMPLES}/{file}")).expect("the example's source"), file.to_string()));
+                let scenario = crate::scenario::from_toml(&text, read).expect("a valid example");
+                (name, scenario)
+            })
+            .collect()
+    }
+
+    /// `prepared`'s scenario compiled with a register for every value.
+    fn without_allocation(prepared: &Prepared) -> Prepared {
+        let s = &prepared.scenario;
+        let options = crate::lower::Options { statements: s.granularity == Granularity::Statement, keep_registers: true };
+        let program = match &prepared.litmus {
+            Some(test) => crate::frontend::compile_litmus(test, &s.defines, options),
+            None => crate::frontend::compile_with(&s.source, s.dialect, &s.defines, options),
+        };
+        prepared.with_program(program.expect("the example compiles"))
+    }
+
+    #[test]
+    fn every_example_runs_the_same_with_a_register_for_every_value() {
+        let mut compared = 0;
+        for (name, scenario) in examples() {
+            for granularity in [Granularity::Event, Granularity::Statement] {
+                if granularity == Granularity::Statement && scenario.dialect == Dialect::Litmus {
+                    continue;
+                }
+                let mut s = scenario.clone();
+                s.granularity = granularity;
+                let allocated = Prepared::new(s).expect("the example compiles");
+                let plain = without_allocation(&allocated);
+                assert!(
+                    allocated.program.functions.iter().map(|f| f.num_regs).sum::<u32>() <= plain.program.functions.iter().map(|f| f.num_regs).sum::<u32>(),
+                    "{name}: the allocation never needs more registers"
+                );
+                for seed in [scenario.seed, 0, 1, 2, 3] {
+                    let mut a = Session::start(&allocated, seed).expect("the example launches");
+                    let mut b = Session::start(&plain, seed).expect("the example launches");
+                    a.run(u64::MAX);
+                    b.run(u64::MAX);
+                    assert_eq!(a.report(), b.report(), "{name} ({granularity:?}, seed {seed}) runs differently with shared registers");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared >= 100, "the examples were found ({compared} runs compared)");
+    }
+}
