@@ -502,6 +502,14 @@ pub fn explore_with(scenario: &Scenario, config: Config) -> Result<Exploration, 
 /// seeds: enough for small scenarios, and quick.
 pub const OFFER_EXECUTIONS: u64 = 2_000;
 
+/// The most work an offered search may do, in steps of bookkeeping along its path (each step
+/// it takes compares the new state with every state on the path, and each new state checks
+/// every enabled agent's next step against every step on the path). Executions alone do not
+/// bound it: one execution of a large launch is a path of thousands of steps with a thousand
+/// agents enabled at each, which would take minutes before the first execution counts. About
+/// a tenth of a second natively.
+const OFFER_WORK: u64 = 20_000_000;
+
 /// Whether an exhaustive exploration of `scenario` covers every execution within
 /// [`OFFER_EXECUTIONS`], and if so in how many: what an exploration by seeds that cannot be
 /// complete offers instead. The budget decides, not a guess at the scenario's size.
@@ -558,6 +566,9 @@ struct Search {
     /// keeps a copy of the machine and its events at every step, so a long execution (a spin
     /// that never ends before the step limit) would otherwise exhaust the host.
     max_bytes: u64,
+    /// Work the search may still do ([`OFFER_WORK`] for an offered search, unbounded for one
+    /// asked for); when it runs out, the search ends incomplete.
+    work_left: u64,
 }
 
 /// About how many bytes of the host one event of a recorded log takes (its columns; see
@@ -597,7 +608,7 @@ impl Explorer {
             // ends, and a lane that loops back holds its warp's lanes back), so its executions
             // are enumerated without it.
             let reduce = config.max_preemptions.is_none() && !lockstep;
-            State::Exhaustive(Box::new(Search { stack, agents, budget, reduce, solo, max_bytes }))
+            State::Exhaustive(Box::new(Search { stack, agents, budget, reduce, solo, max_bytes, work_left: u64::MAX }))
         } else {
             State::Seeds { next: 0 }
         };
@@ -626,7 +637,12 @@ impl Explorer {
                 Some(Offer::Pending) if matches!(self.state, State::Done { .. }) => {
                     let config = Config { runs: OFFER_EXECUTIONS, first_seed: self.prepared.scenario.seed, exhaustive: true, max_preemptions: None };
                     self.offer = Some(match Explorer::new(&self.prepared.scenario, config) {
-                        Ok(search) => Offer::Searching(Box::new(search)),
+                        Ok(mut search) => {
+                            if let State::Exhaustive(s) = &mut search.state {
+                                s.work_left = OFFER_WORK;
+                            }
+                            Offer::Searching(Box::new(search))
+                        }
                         Err(_) => Offer::Found(None),
                     });
                     continue;
@@ -908,6 +924,15 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
     let (budget, reduce, agents, max_bytes) = (search.budget, search.reduce, search.agents, search.max_bytes);
     let stack = &mut search.stack;
     let solo = &mut search.solo;
+    let work_left = &mut search.work_left;
+    // Charges `work` to the search's allowance; false once it is spent.
+    let mut charge = |work: u64| match work_left.checked_sub(work) {
+        Some(left) => {
+            *work_left = left;
+            true
+        }
+        None => false,
+    };
     // What the states on the path hold, kept up to date as they are pushed and popped.
     let mut held: u64 = stack.iter().map(|n| n.bytes).sum();
     while let Some(top) = stack.last_mut() {
@@ -934,6 +959,10 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
                 continue;
             }
             if reduce {
+                let enabled = stack.last().map_or(0, |n| n.enabled.len()) as u64;
+                if !charge((stack.len() as u64).saturating_mul(enabled)) {
+                    return Some(false);
+                }
                 add_backtrack_points(stack, agents);
             }
             let top = stack.last_mut().expect("the stack is not empty here");
@@ -989,6 +1018,10 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
             top.taken = Some((agent, 0, 1, Footprint::Everything));
             continue;
         }
+        if !charge(stack.len() as u64) {
+            return Some(false);
+        }
+        let top = stack.last_mut().expect("the stack is not empty here");
         let fp = footprint(&top.session, agent);
         let mut child = top.session.fork();
         child.swap_solo(solo);
@@ -1238,226 +1271,4 @@ fn path_replay(stack: &[Node]) -> (Vec<u32>, Vec<u32>) {
 }
 
 #[cfg(test)]
-mod tests {
-    const MP: &str = include_str!("../../static/examples/litmus/mp.litmus");
-
-    fn mp(model: crate::scenario::MemoryModel) -> Scenario {
-        let mut scenario = Scenario::new(MP, "mp.litmus", crate::scenario::Dialect::Litmus);
-        scenario.memory_model = model;
-        scenario
-    }
-
-    fn random(first_seed: u64, runs: u64) -> Config {
-        Config { runs, first_seed, exhaustive: false, max_preemptions: None }
-    }
-
-    #[test]
-    fn seeds_split_into_contiguous_ranges() {
-        assert_eq!(split_seeds(10, 10, 3), [(10, 4), (14, 3), (17, 3)]);
-        assert_eq!(split_seeds(0, 2, 8), [(0, 1), (1, 1)]);
-        assert_eq!(split_seeds(u64::MAX, 3, 2), [(u64::MAX, 2), (1, 1)]);
-        let ranges = split_seeds(7, 1001, 4);
-        assert_eq!(ranges.iter().map(|r| r.1).sum::<u64>(), 1001);
-    }
-
-    #[test]
-    fn a_split_exploration_merges_into_the_whole() {
-        let scenario = mp(crate::scenario::MemoryModel::Relaxed);
-        let whole = explore_with(&scenario, random(5, 300)).expect("explores");
-        let mut parts: Vec<Exploration> = [(5, 100), (105, 7), (112, 193)].iter().map(|&(first, runs)| part(&scenario, random(first, runs))).collect();
-        assert_eq!(merge(&parts), whole);
-        assert!(whole.distinct_schedules > 0 && whole.distinct_schedules <= whole.runs);
-        // The union of the parts' schedules does not depend on their order.
-        parts.reverse();
-        assert_eq!(merge(&parts).distinct_schedules, whole.distinct_schedules);
-    }
-
-    /// An exploration as a worker reports it, with its trace hashes.
-    fn part(scenario: &Scenario, config: Config) -> Exploration {
-        let mut explorer = Explorer::new(scenario, config).expect("compiles");
-        while !explorer.advance(u64::MAX).expect("explores") {}
-        explorer.result()
-    }
-
-    /// Every run by seed is equivalent to one execution of the exhaustive search: the random
-    /// runs' trace hashes are among the exhaustive search's, and its executions, one per
-    /// trace, are as many as their distinct hashes.
-    #[test]
-    fn random_runs_are_classes_of_the_exhaustive_search() {
-        let kernels = [
-            ("__kernel void f(__global int *c) { int v = c[0]; c[0] = v + 1; c[1 + get_global_id(0)] = v; }", "c=int[4]", MemoryModel::Sc),
-            ("__kernel void f(__global int *c) { c[get_global_id(0)] = 1; barrier(CLK_GLOBAL_MEM_FENCE); c[2 + get_global_id(0)] = c[1 - get_global_id(0)]; }", "c=int[4]", MemoryModel::Sc),
-        ];
-        for (source, arg, model) in kernels {
-            let mut s = Scenario::new(source, "f.cl", Dialect::OpenCl);
-            s.launch.global = vec![2];
-            s.launch.local = Some(vec![2]);
-            s.args = vec![ArgBinding::parse(arg).unwrap()];
-            s.memory_model = model;
-            let every = part(&s, Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None });
-            assert!(every.complete);
-            assert_eq!(every.distinct_schedules, every.runs, "{source}: one execution per trace");
-            let random = part(&s, random(0, 200));
-            assert!(random.distinct_schedules <= random.runs);
-            assert!(random.distinct_schedules > 1, "{source}");
-            for h in &random.schedule_hashes {
-                assert!(every.schedule_hashes.contains(h), "{source}: a random run outside the exhaustive search's traces");
-            }
-        }
-    }
-
-    #[test]
-    fn merging_keeps_the_first_seed_and_adds_counts() {
-        let scenario = mp(crate::scenario::MemoryModel::Relaxed);
-        let a = explore_with(&scenario, random(0, 50)).unwrap();
-        let b = explore_with(&scenario, random(50, 50)).unwrap();
-        let merged = merge(&[a.clone(), b.clone()]);
-        assert_eq!(merged.runs, 100);
-        assert!(!merged.complete);
-        for outcome in &merged.outcomes {
-            let count =
-                |e: &Exploration| e.outcomes.iter().filter(|o| o.values == outcome.values && o.registers == outcome.registers).map(|o| o.count).sum::<u64>();
-            assert_eq!(outcome.count, count(&a) + count(&b));
-        }
-        assert!(merged.outcomes.windows(2).all(|w| w[0].count >= w[1].count));
-        assert_eq!(merge(&[]).runs, 0);
-        assert!(!merge(&[]).complete);
-    }
-
-    #[test]
-    fn outcomes_equal_as_the_engine_compares_them_merge() {
-        let outcome = |value: f64, count: u64, seed: u64| Outcome {
-            values: [("f".to_string(), vec![Some(Number::Float(value))])].into(),
-            registers: None,
-            exists: None,
-            ended: None,
-            count,
-            seed,
-            schedule: None,
-            choices: None,
-            explanation: None,
-        };
-        let part = |outcomes: Vec<Outcome>| Exploration {
-            runs: outcomes.iter().map(|o| o.count).sum(),
-            discarded: 0,
-            complete: false,
-            findings: Vec::new(),
-            outcomes,
-            exists_observed: None,
-            distinct_schedules: 0,
-            distinct_schedules_capped: false,
-            schedule_hashes: Vec::new(),
-            pct: None,
-            exhaustive_offer: None,
-        };
-        let merged = merge(&[part(vec![outcome(0.0, 2, 0), outcome(1.5, 1, 1)]), part(vec![outcome(-0.0, 3, 7), outcome(2.5, 4, 8)])]);
-        let counts: Vec<(u64, u64)> = merged.outcomes.iter().map(|o| (o.count, o.seed)).collect();
-        assert_eq!(counts, [(5, 0), (4, 8), (1, 1)]);
-    }
-
-    use super::*;
-    use crate::scenario::{ArgBinding, Dialect, MemoryModel, SchedulerKind};
-
-    #[test]
-    fn lost_updates_show_several_outcomes_and_each_reproduces() {
-        let mut s = Scenario::new("__kernel void f(__global int *c) { c[0] = c[0] + 1; atomic_inc(&c[1]); }", "f.cl", Dialect::OpenCl);
-        s.launch.global = vec![8];
-        s.args = vec![ArgBinding::parse("c=int[2]").unwrap()];
-        let e = explore(&s, 0, 50).unwrap();
-        assert_eq!(e.runs, 50);
-        assert_eq!(e.outcomes.iter().map(|o| o.count).sum::<u64>(), 50);
-        assert!(e.outcomes.len() > 1, "lost updates should give several outcomes");
-        for o in &e.outcomes {
-            assert_eq!(o.values["c"][1], Some(Number::Int(8)), "the atomic counter never loses an update");
-            let mut again = s.clone();
-            again.seed = o.seed;
-            let mut session = Session::new(again).unwrap();
-            session.run(u64::MAX);
-            assert_eq!(outcome_key(&session.report().buffers), o.values, "seed {} reproduces its outcome", o.seed);
-        }
-    }
-
-    /// Two work-items each add one to a counter with a plain load and store: the exhaustive
-    /// exploration finds exactly the outcomes 1 and 2, and each replays.
-    #[test]
-    fn exhaustive_finds_every_outcome_and_each_replays() {
-        let mut s = Scenario::new("__kernel void f(__global int *c) { int v = c[0]; c[0] = v + 1; }", "f.cl", Dialect::OpenCl);
-        s.launch.global = vec![2];
-        s.args = vec![ArgBinding::parse("c=int[1]").unwrap()];
-        for model in [MemoryModel::Sc, MemoryModel::Relaxed] {
-            s.memory_model = model;
-            let e = explore_with(&s, Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None }).unwrap();
-            assert!(e.complete);
-            let mut finals: Vec<Option<Number>> = e.outcomes.iter().map(|o| o.values["c"][0]).collect();
-            finals.sort_by_key(|v| format!("{v:?}"));
-            assert_eq!(finals, vec![Some(Number::Int(1)), Some(Number::Int(2))], "{model:?}");
-            for o in &e.outcomes {
-                let mut again = s.clone();
-                again.scheduler = SchedulerKind::Manual;
-                again.schedule = o.schedule.clone().unwrap();
-                again.choices = o.choices.clone().unwrap();
-                let mut session = Session::new(again).unwrap();
-                session.run(u64::MAX);
-                assert_eq!(outcome_key(&session.report().buffers), o.values);
-            }
-        }
-    }
-
-    /// Advancing a few executions at a time (as the app's worker does) ends with the same
-    /// results as one call, for seeds and for the exhaustive search.
-    #[test]
-    fn chunked_exploration_equals_one_go() {
-        let mut s = Scenario::new("__kernel void f(__global int *c) { int v = c[0]; c[0] = v + 1; c[1] = v; }", "f.cl", Dialect::OpenCl);
-        s.launch.global = vec![3];
-        s.args = vec![ArgBinding::parse("c=int[2]").unwrap()];
-        s.memory_model = MemoryModel::Relaxed;
-        for exhaustive in [false, true] {
-            let config = Config { runs: if exhaustive { 0 } else { 40 }, first_seed: 7, exhaustive, max_preemptions: None };
-            let whole = explore_with(&s, config).unwrap();
-            let mut explorer = Explorer::new(&s, config).unwrap();
-            let mut chunks = 0;
-            while !explorer.advance(3).unwrap() {
-                chunks += 1;
-                assert!(explorer.executions() <= explorer.budget());
-            }
-            assert!(chunks > 1, "the exploration was not split");
-            assert_eq!(explorer.result(), whole, "exhaustive: {exhaustive}");
-        }
-    }
-
-    /// A small scenario is offered its exhaustive search, with the search's own count; one
-    /// whose executions do not fit the budget is not.
-    #[test]
-    fn exhaustive_search_is_offered_when_it_fits() {
-        let mut s = Scenario::new("__kernel void f(__global int *c) { int v = c[0]; c[0] = v + 1; }", "f.cl", Dialect::OpenCl);
-        s.launch.global = vec![2];
-        s.args = vec![ArgBinding::parse("c=int[1]").unwrap()];
-        let every = explore_with(&s, Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None }).unwrap();
-        assert_eq!(exhaustive_size(&s), Some(every.runs));
-        // Offered after seeds, in chunks as a worker runs it, it is the same.
-        let mut explorer = Explorer::new(&s, random(0, 10)).unwrap();
-        explorer.offer_exhaustive();
-        while !explorer.advance(3).unwrap() {}
-        let result = explorer.result();
-        assert_eq!((result.runs, result.exhaustive_offer), (10, Some(every.runs)));
-        s.source = "__kernel void f(__global int *c) { int v = c[0]; c[0] = v + 1; v = c[1]; c[1] = v + 1; v = c[2]; c[2] = v + 1; }".into();
-        s.launch.global = vec![6];
-        s.args = vec![ArgBinding::parse("c=int[3]").unwrap()];
-        assert_eq!(exhaustive_size(&s), None);
-    }
-
-    #[test]
-    fn independent_steps_are_not_reordered() {
-        // Four work-items writing four different words: one execution covers them all.
-        let mut s = Scenario::new("__kernel void f(__global int *c) { c[get_global_id(0)] = 1; c[get_global_id(0)] = 2; }", "f.cl", Dialect::OpenCl);
-        s.launch.global = vec![4];
-        s.args = vec![ArgBinding::parse("c=int[4]").unwrap()];
-        let e = explore_with(&s, Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: None }).unwrap();
-        assert!(e.complete);
-        assert_eq!(e.runs, 1);
-        // Without reduction, a preemption bound of 0 still runs each work-item to its end.
-        let bounded = explore_with(&s, Config { runs: 0, first_seed: 0, exhaustive: true, max_preemptions: Some(0) }).unwrap();
-        assert!(bounded.complete);
-        assert_eq!(bounded.runs, 24, "4! orders of whole work-items");
-    }
-}
+mod tests;
