@@ -457,6 +457,93 @@ mod tests {
         prepared.with_program(program.expect("the example compiles"))
     }
 
+    use super::{allocate, operands, Role, MAX_SET_WORDS};
+    use crate::ir::{BinaryOp, DebugElem, DebugPlace, DebugVar, Function, Instr, NumTy};
+
+    fn function(num_params: u32, num_regs: u32, code: Vec<Instr>) -> Function {
+        let spans = vec![crate::diag::Span::default(); code.len()];
+        Function { name: "f".into(), code, spans, num_regs, num_params, ..Function::default() }
+    }
+
+    fn add(dst: u32, lhs: u32, rhs: u32) -> Instr {
+        Instr::Binary { op: BinaryOp::Add, ty: NumTy::I32, dst, lhs, rhs }
+    }
+
+    #[test]
+    fn temporaries_with_disjoint_lives_share_a_register() {
+        // r1 = 1; r2 = p + r1; r3 = 2; r4 = r2 + r3; return r4: r1 is dead once r2 is made,
+        // so r3 can take its register; r4 shares with neither of its operands. Three
+        // registers hold the four temporaries.
+        let code = vec![Instr::Const { dst: 1, bits: 1 }, add(2, 0, 1), Instr::Const { dst: 3, bits: 2 }, add(4, 2, 3), Instr::Return { src: Some(4) }];
+        let mut f = function(1, 5, code);
+        allocate(&mut f);
+        assert_eq!(f.num_regs, 4, "the parameter and three registers: {:?}", f.code);
+        assert!(matches!((f.code[0], f.code[2]), (Instr::Const { dst: a, .. }, Instr::Const { dst: b, .. }) if a == b), "r1 and r3 share: {:?}", f.code);
+        let Instr::Binary { dst, lhs, rhs, .. } = f.code[3] else { unreachable!() };
+        assert_ne!(lhs, rhs, "operands live at once share nothing");
+        assert!(dst != lhs && dst != rhs, "a result never shares with its own operands");
+        assert!(matches!(f.code[1], Instr::Binary { lhs: 0, .. }), "the parameter stays in register 0");
+    }
+
+    #[test]
+    fn a_value_live_around_a_loop_keeps_its_register() {
+        // r1 = 10 (live around the loop); loop: r2 = r1 + p; r3 = r2 < ...; branch back.
+        // r1 is read in every iteration, so nothing made in the loop may take its register.
+        let code = vec![
+            Instr::Const { dst: 1, bits: 10 },
+            add(2, 1, 0),
+            Instr::Const { dst: 3, bits: 0 },
+            Instr::Compare { op: crate::ir::CmpOp::Lt, ty: NumTy::I32, dst: 4, lhs: 2, rhs: 3 },
+            Instr::BranchIf { cond: 4, target: 1 },
+            Instr::Return { src: None },
+        ];
+        let mut f = function(1, 5, code);
+        allocate(&mut f);
+        let Instr::Const { dst: kept, .. } = f.code[0] else { unreachable!() };
+        for pc in 1..4 {
+            let mut defs = Vec::new();
+            operands(&mut f.code[pc].clone(), |r, role| {
+                if role == Role::Def {
+                    defs.push(*r);
+                }
+            });
+            assert!(!defs.contains(&kept), "instruction {pc} overwrites the loop's live value: {:?}", f.code);
+        }
+    }
+
+    #[test]
+    fn variables_and_values_read_before_written_keep_registers_of_their_own() {
+        // r1 is a variable in scope for the first two instructions only, r2 is read before
+        // any write (it must still read 0), r3 and r4 are temporaries made after both.
+        let code = vec![Instr::Const { dst: 1, bits: 7 }, add(3, 2, 1), Instr::Const { dst: 4, bits: 1 }, add(4, 4, 3), Instr::Return { src: Some(4) }];
+        let mut f = function(0, 5, code);
+        f.vars.push(DebugVar { name: "x".into(), type_name: "int".into(), place: DebugPlace::Regs(1), elem: DebugElem::Pointer, count: 1, start: 0, end: 2 });
+        allocate(&mut f);
+        let DebugPlace::Regs(x) = f.vars[0].place else { unreachable!() };
+        let Instr::Binary { lhs: unwritten, .. } = f.code[1] else { unreachable!() };
+        for pc in [2, 3] {
+            let mut defs = Vec::new();
+            operands(&mut f.code[pc].clone(), |r, role| {
+                if role == Role::Def {
+                    defs.push(*r);
+                }
+            });
+            assert!(!defs.contains(&x), "the variable's register is reused past its last use: {:?}", f.code);
+            assert!(!defs.contains(&unwritten), "the register read before written is reused: {:?}", f.code);
+        }
+    }
+
+    #[test]
+    fn a_function_too_large_for_the_analysis_keeps_its_registers() {
+        // More blocks times register words than the liveness sets may take.
+        let blocks = 1_000;
+        let regs = (MAX_SET_WORDS / blocks + 1) as u32 * 64;
+        let code: Vec<Instr> = (0..blocks as u32).map(|b| Instr::Jump { target: b + 1 }).chain([Instr::Return { src: None }]).collect();
+        let mut f = function(0, regs, code.clone());
+        allocate(&mut f);
+        assert_eq!((f.num_regs, f.code), (regs, code));
+    }
+
     #[test]
     fn every_example_runs_the_same_with_a_register_for_every_value() {
         let mut compared = 0;
