@@ -137,8 +137,8 @@ const MANUAL: u32 = 0x4000_0000;
 
 /// How far apart snapshots are: every this many steps, and at least enough steps that the
 /// snapshots of a million-step run stay within about this many bytes in all (measured from
-/// the machine's size at each snapshot, [`Machine::heap_bytes`]). The event log of such a run takes about 39 MB, so
-/// the two stay within the history target of 64 MB.
+/// the machine's size at each snapshot, [`Machine::heap_bytes`]). The event log of such a
+/// run takes about 39 MB, so the two stay within the history target of 64 MB.
 const SNAPSHOT_EVERY: u64 = 2048;
 const SNAPSHOT_BUDGET_BYTES: u64 = 14 << 20;
 
