@@ -25,6 +25,9 @@ use crate::ir::{self, Instr, Reg};
 
 /// The most words of register sets liveness may take per kind of set (8 MB each).
 const MAX_SET_WORDS: usize = 1 << 20;
+/// The most words of register sets the liveness sweeps may visit in all before the pass gives
+/// up on the function (a few hundredths of a second natively).
+const MAX_LIVENESS_WORK: usize = 1 << 24;
 /// The most interferences the graph may hold before the pass gives up on the function.
 const MAX_EDGES: usize = 1 << 21;
 
@@ -275,23 +278,30 @@ pub(super) fn allocate(func: &mut ir::Function) {
     // rounds).
     let mut live_in = vec![Set::new(n); blocks.len()];
     let mut live_out = vec![Set::new(n); blocks.len()];
+    let sweep = blocks.len().saturating_mul(n.div_ceil(64));
+    let mut work = 0usize;
     let mut changed = true;
     while changed {
+        // Control flow that runs against the sweep's order (a chain of backward `goto`s)
+        // settles one block a sweep; past a bound the function keeps its registers rather
+        // than compiling for ever.
+        work = work.saturating_add(sweep);
+        if work > MAX_LIVENESS_WORK {
+            func.code = code;
+            return;
+        }
         changed = false;
         for b in (0..blocks.len()).rev() {
-            let mut out = Set::new(n);
+            let out = &mut live_out[b];
+            out.0.fill(0);
             for &s in &blocks[b].succ {
                 out.union(&live_in[s]);
             }
-            let mut inn = out.clone();
-            for (word, (k, g)) in inn.0.iter_mut().zip(kill[b].0.iter().zip(&gen[b].0)) {
-                *word = (*word & !k) | g;
+            for (((word, o), k), g) in live_in[b].0.iter_mut().zip(&out.0).zip(&kill[b].0).zip(&gen[b].0) {
+                let new = (o & !k) | g;
+                changed |= new != *word;
+                *word = new;
             }
-            if inn != live_in[b] {
-                live_in[b] = inn;
-                changed = true;
-            }
-            live_out[b] = out;
         }
     }
 
@@ -457,7 +467,7 @@ mod tests {
         prepared.with_program(program.expect("the example compiles"))
     }
 
-    use super::{allocate, operands, Role, MAX_SET_WORDS};
+    use super::{allocate, operands, Role, MAX_LIVENESS_WORK, MAX_SET_WORDS};
     use crate::ir::{BinaryOp, DebugElem, DebugPlace, DebugVar, Function, Instr, NumTy};
 
     fn function(num_params: u32, num_regs: u32, code: Vec<Instr>) -> Function {
@@ -542,6 +552,34 @@ mod tests {
         let mut f = function(0, regs, code.clone());
         allocate(&mut f);
         assert_eq!((f.num_regs, f.code), (regs, code));
+    }
+
+    /// A chain of jumps each to the instruction before it: liveness settles one block a
+    /// sweep. A short chain is allocated; one whose sweeps would exceed the bound is left as
+    /// it was, so no source makes compiling hang.
+    #[test]
+    fn a_chain_of_backward_jumps_is_allocated_or_left_within_a_bound() {
+        let chain = |len: u32| {
+            // r2 = 0; r3 = 0; r1 = 1; jump to the chain's end; return r1 (reached last); then
+            // jumps, each to the one before it. The three temporaries never live at once.
+            let mut code = vec![
+                Instr::Const { dst: 2, bits: 0 },
+                Instr::Const { dst: 3, bits: 0 },
+                Instr::Const { dst: 1, bits: 1 },
+                Instr::Jump { target: len + 4 },
+                Instr::Return { src: Some(1) },
+            ];
+            code.extend((5..=len + 4).map(|pc| Instr::Jump { target: pc - 1 }));
+            function(0, 4, code)
+        };
+        let mut short = chain(50);
+        allocate(&mut short);
+        assert_eq!(short.num_regs, 1, "one register holds the three: {:?}", &short.code[..5]);
+        let long_len = (MAX_LIVENESS_WORK as f64).sqrt() as u32 + 2;
+        let long = chain(long_len);
+        let mut allocated = long.clone();
+        allocate(&mut allocated);
+        assert_eq!((allocated.num_regs, allocated.code), (long.num_regs, long.code), "the long chain keeps its registers");
     }
 
     #[test]
