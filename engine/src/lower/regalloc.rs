@@ -386,17 +386,22 @@ pub(super) fn allocate(func: &mut ir::Function) {
         if map[r] != NONE || !seen[r] {
             continue;
         }
-        taken.clear();
-        taken.resize(colours as usize + 1, false);
-        for &o in &neighbours[r] {
-            let m = map[o as usize];
-            if m != NONE && m >= base {
-                taken[(m - base) as usize] = true;
+        // Mark the neighbours' colours, take the lowest unmarked (at most the degree, so
+        // finding it costs no more than marking), and unmark them again: the colouring costs
+        // the edges, not the registers times the colours.
+        let coloured = |o: &Reg| Some(map[*o as usize]).filter(|&m| m != NONE && m >= base).map(|m| (m - base) as usize);
+        for c in neighbours[r].iter().filter_map(coloured) {
+            if c >= taken.len() {
+                taken.resize(c + 1, false);
             }
+            taken[c] = true;
         }
-        let colour = taken.iter().position(|&t| !t).unwrap_or(taken.len()) as Reg;
-        colours = colours.max(colour + 1);
-        map[r] = base + colour;
+        let colour = taken.iter().position(|&t| !t).unwrap_or(taken.len());
+        for c in neighbours[r].iter().filter_map(coloured) {
+            taken[c] = false;
+        }
+        colours = colours.max(colour as Reg + 1);
+        map[r] = base + colour as Reg;
     }
     // A register never mentioned (a typed-but-discarded expression's, say) needs none; map it
     // anywhere valid so that nothing can index past the new file.
