@@ -203,7 +203,7 @@ struct Block {
     succ: Vec<usize>,
 }
 
-fn blocks(code: &[Instr]) -> (Vec<Block>, Vec<usize>) {
+fn blocks(code: &[Instr]) -> Vec<Block> {
     let mut leader = vec![false; code.len()];
     if let Some(first) = leader.first_mut() {
         *first = true;
@@ -234,7 +234,7 @@ fn blocks(code: &[Instr]) -> (Vec<Block>, Vec<usize>) {
             *s = block_of[*s];
         }
     }
-    (out, block_of)
+    out
 }
 
 /// Renumbers `func`'s registers so that temporaries whose lives do not overlap share one.
@@ -243,12 +243,10 @@ pub(super) fn allocate(func: &mut ir::Function) {
     if func.code.is_empty() || n == 0 {
         return;
     }
-    let mut code = std::mem::take(&mut func.code);
-    let (blocks, _) = blocks(&code);
+    let blocks = blocks(&func.code);
     // Liveness takes four sets per block; a function too large for that within a few tens of
     // megabytes keeps its registers as they are (it runs the same, with a larger file).
     if blocks.len().saturating_mul(n.div_ceil(64)) > MAX_SET_WORDS {
-        func.code = code;
         return;
     }
 
@@ -257,14 +255,14 @@ pub(super) fn allocate(func: &mut ir::Function) {
     let mut kill = vec![Set::new(n); blocks.len()];
     for (b, block) in blocks.iter().enumerate() {
         for pc in (block.start..block.end).rev() {
-            let pool = pool_args(&code[pc]);
-            operands(&mut code[pc], |r, role| {
+            let pool = pool_args(&func.code[pc]);
+            operands(&mut func.code[pc], |r, role| {
                 if role == Role::Def {
                     kill[b].insert(*r);
                     gen[b].remove(*r);
                 }
             });
-            operands(&mut code[pc], |r, role| {
+            operands(&mut func.code[pc], |r, role| {
                 if role == Role::Use {
                     gen[b].insert(*r);
                 }
@@ -287,7 +285,6 @@ pub(super) fn allocate(func: &mut ir::Function) {
         // than compiling for ever.
         work = work.saturating_add(sweep);
         if work > MAX_LIVENESS_WORK {
-            func.code = code;
             return;
         }
         changed = false;
@@ -338,8 +335,8 @@ pub(super) fn allocate(func: &mut ir::Function) {
         let mut live = live_out[b].clone();
         for pc in (block.start..block.end).rev() {
             let mut defs = Vec::new();
-            let mut uses: Vec<Reg> = func.arg_pool[pool_args(&code[pc])].to_vec();
-            operands(&mut code[pc], |r, role| match role {
+            let mut uses: Vec<Reg> = func.arg_pool[pool_args(&func.code[pc])].to_vec();
+            operands(&mut func.code[pc], |r, role| match role {
                 Role::Def => defs.push(*r),
                 Role::Use => uses.push(*r),
             });
@@ -356,7 +353,6 @@ pub(super) fn allocate(func: &mut ir::Function) {
                 }
             }
             if edges > MAX_EDGES {
-                func.code = code;
                 return;
             }
             for &d in &defs {
@@ -412,7 +408,7 @@ pub(super) fn allocate(func: &mut ir::Function) {
         }
     }
 
-    for instr in &mut code {
+    for instr in &mut func.code {
         operands(instr, |r, _| *r = map[*r as usize]);
     }
     for r in &mut func.arg_pool {
@@ -427,7 +423,6 @@ pub(super) fn allocate(func: &mut ir::Function) {
             }
         }
     }
-    func.code = code;
     func.num_regs = total.max(func.num_params);
 }
 
