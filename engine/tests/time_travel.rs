@@ -119,3 +119,46 @@ fn a_forward_seek_keeps_the_findings_made_on_the_way() {
     session.seek(end - 1);
     assert_eq!(session.findings(), fresh.findings());
 }
+
+/// A launch large enough that each step asks the processor to load what the next steps will
+/// touch (16,384 work-items: the engine does so from 8,192), guessing them from the random
+/// scheduler's generator on the way forward and reading them from the recorded decisions on
+/// a replay. The guesses, right or wrong, change nothing: seeking back replays to the same
+/// state as a fresh run, and on to the same end.
+#[test]
+fn a_large_launch_seeks_like_a_fresh_run() {
+    const REDUCE: &str = "__kernel void sum(__global const int *in, __global int *total, __local int *part) {
+        int l = get_local_id(0);
+        part[l] = in[get_global_id(0)];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int s = get_local_size(0) / 2; s > 0; s /= 2) {
+            if (l < s) part[l] += part[l + s];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (l == 0) atomic_add(total, part[0]);
+        if (l == 1) total[1] = l;
+    }";
+    let large = |seed: u64| {
+        let mut s = Scenario::new(REDUCE, "sum.cl", Dialect::OpenCl);
+        s.launch.global = vec![16384];
+        s.launch.local = Some(vec![64]);
+        s.args = ["in=int[16384]:fill=1", "total=int[2]", "part=local:256"].map(|a| ArgBinding::parse(a).expect("valid argument")).to_vec();
+        s.scheduler = SchedulerKind::Random;
+        s.seed = seed;
+        s
+    };
+    let mut session = Session::new(large(11)).expect("compiles");
+    let end = session.run(u64::MAX);
+    let report = why::report(&session);
+    assert_eq!(report.status, interleave_engine::report::RunStatus::Completed, "{:?}", report.findings);
+    assert!(report.findings.iter().any(|f| f.kind == interleave_engine::report::FindingKind::DataRace), "work-items 1 of each group race on total[1]");
+    let final_state = state(&session);
+    for n in [end / 3, end - 1, 5] {
+        assert_eq!(session.seek(n), n);
+        let mut fresh = Session::new(large(11)).expect("compiles");
+        fresh.run(n);
+        assert_eq!(state(&session), state(&fresh), "seek({n})");
+    }
+    session.seek(end);
+    assert_eq!(state(&session), final_state);
+}

@@ -68,9 +68,10 @@ pub fn run(target: &str, seconds: u64) -> Result<(), String> {
     command
         .current_dir(&fuzz_dir)
         // cargo-fuzz's default build: optimised, with debug assertions and overflow checks (an
-        // arithmetic overflow in the engine is a bug to find) and AddressSanitizer. The engine
-        // has no `unsafe` code, but the sanitizer is what turns a stack overflow into a saved
-        // input: without it the target dies of a bare SIGSEGV and the input is lost.
+        // arithmetic overflow in the engine is a bug to find) and AddressSanitizer. The engine's
+        // only `unsafe` code is a prefetch hint, yet the sanitizer is what turns a stack
+        // overflow into a saved input: without it the target dies of a bare SIGSEGV and the
+        // input is lost.
         .args(["+nightly", "fuzz", "run", target])
         .arg(&corpus)
         .arg("--")

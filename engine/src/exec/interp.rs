@@ -540,6 +540,22 @@ fn describe_space(space: Space) -> &'static str {
 }
 
 /// Carries out the event instruction at `wi`'s program counter.
+/// The address the pending event of work-item `wi` accesses, when it is ready at a load, a
+/// store or an atomic (only for a prefetch: nothing is checked).
+#[inline]
+pub fn pending_address(m: &Machine, wi: u32) -> Option<u64> {
+    let item = m.items.get(wi as usize)?;
+    if item.status != Status::Ready {
+        return None;
+    }
+    let func = m.program.functions.get(item.func as usize)?;
+    let addr = match *func.code.get(item.pc as usize)? {
+        Instr::Load { addr, .. } | Instr::Store { addr, .. } | Instr::Atomic { addr, .. } => addr,
+        _ => return None,
+    };
+    item.regs.get(item.base as usize + addr as usize).copied()
+}
+
 pub fn perform_event(m: &mut Machine, wi: u32) {
     let program = m.program.clone();
     let (func_index, pc, base, group) = {

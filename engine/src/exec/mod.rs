@@ -17,7 +17,7 @@ mod value;
 mod warp;
 
 use crate::diag::Span;
-use crate::ir::{CollectiveOp, Instr, NumTy, Program, Reg, ScanOp};
+use crate::ir::{ptr, CollectiveOp, Instr, NumTy, Program, Reg, ScanOp};
 use crate::report::{FindingKind, PrintfLine};
 use crate::reuse::clone_fields;
 use crate::scenario::Access;
@@ -470,6 +470,50 @@ pub const PROMISE: u32 = 0x8000_0000;
 const SOLO_STEPS: u32 = 256;
 
 impl Machine {
+    /// Starts loading into the cache what the agents of the next three steps will touch
+    /// first, each as far as what is already loaded allows (see `Session::prefetch_ahead`):
+    /// for the third, its work-item; for the second, its registers, spin watch and the race
+    /// detector's entries (its work-item was asked for a step earlier); for the next one, the
+    /// memory and shadow word its pending event accesses (its registers were asked for a step
+    /// earlier). Agents that are not work-items, or not where a guess put them, are passed
+    /// over; nothing here changes the machine.
+    #[inline]
+    pub fn prefetch_ahead(&self, [next, second, third]: [u32; 3]) {
+        if let Some(item) = self.items.get(third as usize) {
+            let at = item as *const WorkItem;
+            prefetch(at);
+            prefetch(at.cast::<u8>().wrapping_add(std::mem::size_of::<WorkItem>() - 1));
+        }
+        if let Some(item) = self.items.get(second as usize) {
+            prefetch(item.regs.as_ptr().wrapping_add(item.base as usize));
+            if let Some(spin) = &item.spin {
+                prefetch(&**spin as *const SpinWatch);
+            }
+            self.races.prefetch(second as usize);
+            if let Some(pos) = self.ready_pos.get(second as usize) {
+                prefetch(pos as *const u32);
+            }
+        }
+        if let Some(p) = interp::pending_address(self, next) {
+            let group = self.items[next as usize].group as usize;
+            let pool = match ptr::space(p) {
+                Space::Global => &self.global[..],
+                Space::Constant => &self.constant[..],
+                Space::Local => self.groups.get(group).map_or(&[][..], |g| &g.local[..]),
+                Space::Private => &[][..],
+            };
+            if let Some(alloc) = pool.get(ptr::alloc(p) as usize) {
+                let offset = ptr::offset(p) as usize;
+                if offset < alloc.bytes.len() {
+                    prefetch(alloc.bytes.as_ptr().wrapping_add(offset));
+                    if let Some(cell) = alloc.shadow.cell_if_made(offset / 4) {
+                        prefetch(cell as *const _);
+                    }
+                }
+            }
+        }
+    }
+
     /// About how many bytes of heap the machine holds (its work-items with their vectors,
     /// warps and groups, memory with its shadow, and the detectors' per-agent state), for
     /// spacing snapshots: a snapshot copies all of it. Capacities are counted, not lengths,
@@ -1159,6 +1203,22 @@ fn local_owner(key: crate::concurrency::weak::LocKey) -> Option<Option<usize>> {
         s if s == Space::Global as u8 => Some(None),
         _ => None,
     }
+}
+
+/// A hint to the processor that `p` will be read soon: on x86-64 a prefetch instruction,
+/// elsewhere (wasm has none) nothing. It never faults, wherever `p` points, and changes
+/// nothing but how long the next loads take.
+#[inline(always)]
+#[allow(unsafe_code)]
+pub(crate) fn prefetch<T>(p: *const T) {
+    // SAFETY: a prefetch reads nothing the program sees and never faults, whatever the
+    // address; SSE, which it needs, is part of every x86-64 processor.
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 #[cfg(test)]

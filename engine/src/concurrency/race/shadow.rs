@@ -175,6 +175,13 @@ impl Shadow {
         &mut cells[at]
     }
 
+    /// The cell of word `word` if its page has been made that far (for a prefetch, which must
+    /// not allocate).
+    #[inline]
+    pub fn cell_if_made(&self, word: usize) -> Option<&Cell> {
+        self.pages.get(word / PAGE_WORDS)?.as_ref()?.get(word % PAGE_WORDS)
+    }
+
     /// Bytes of shadow allocated, for the snapshot budget.
     pub fn bytes(&self) -> usize {
         self.pages.iter().flatten().map(Vec::len).sum::<usize>() * std::mem::size_of::<Cell>()
