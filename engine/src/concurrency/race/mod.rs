@@ -649,7 +649,7 @@ impl Races {
         }
     }
 
-    /// Starts loading what an access of `agent` reads first (see `Machine::prefetch_agent`).
+    /// Starts loading what an access of `agent` reads first (see `Machine::prefetch_ahead`).
     #[inline]
     pub fn prefetch(&self, agent: usize) {
         if let Some(clock) = self.clock.get(agent) {
