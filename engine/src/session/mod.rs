@@ -586,10 +586,10 @@ impl Session {
         }
         if self.machine.log.len() as u64 >= self.scenario.max_history_events {
             let max = self.scenario.max_history_events;
-            self.stop_at_limit(
-                crate::limits::HISTORY_EVENTS
-                    .exceeded(max, &format!("the run stopped after recording {max} events, the most its history keeps for stepping back")),
-            );
+            // A run that keeps no snapshots (the command line's) cannot step back, but its
+            // event log is still where its race pairs, locks and hangs are read from.
+            let why = if self.history { "its history keeps for stepping back" } else { "its event log keeps (race, lock and hang findings are read from it)" };
+            self.stop_at_limit(crate::limits::HISTORY_EVENTS.exceeded(max, &format!("the run stopped after recording {max} events, the most {why}")));
         } else if self.steps >= self.scenario.max_steps {
             let max = self.scenario.max_steps;
             self.stop_at_limit(crate::limits::STEPS.exceeded(max, &format!("the run stopped at the step limit of {max} steps with work-items still running")));
@@ -1496,5 +1496,26 @@ mod tests {
         }
         assert!(checked > 480_000);
         assert!(shortest_f32(f32::NAN).is_nan());
+    }
+
+    /// The history limit says what the recorded events are for: stepping back where the run
+    /// keeps snapshots (the app), the findings read from the log where it does not (the
+    /// command line).
+    #[test]
+    fn the_history_limit_says_what_the_events_are_kept_for() {
+        use crate::scenario::{ArgBinding, Dialect, Scenario};
+        let mut scenario = Scenario::new("__kernel void k(__global int *d) { for (int i = 0; i < 100; i++) atomic_add(d, 1); }", "k.cl", Dialect::OpenCl);
+        scenario.launch.global = vec![2];
+        scenario.args = vec![ArgBinding::parse("d=int[1]").expect("valid argument")];
+        scenario.max_history_events = 30;
+        for (history, says) in [(true, "the most its history keeps for stepping back"), (false, "the most its event log keeps (race, lock and hang findings")] {
+            let mut prepared = super::Prepared::new(scenario.clone()).expect("compiles");
+            prepared.history = history;
+            let mut session = super::Session::start(&prepared, 0).expect("launches");
+            session.run(u64::MAX);
+            assert_eq!(session.status(), crate::report::RunStatus::StepLimit);
+            let limit = session.findings().iter().find(|f| f.kind == crate::report::FindingKind::StepLimit).expect("a step-limit finding");
+            assert!(limit.message.contains(says), "{}", limit.message);
+        }
     }
 }
