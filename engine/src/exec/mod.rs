@@ -489,7 +489,12 @@ impl Machine {
             if let Some(spin) = &item.spin {
                 prefetch(&**spin as *const SpinWatch);
             }
-            self.races.prefetch(second as usize);
+            // What the race detector reads first for an access: the agent's clock and what it
+            // knows of the others.
+            if let Some(clock) = self.races.clock.get(second as usize) {
+                prefetch(clock as *const u32);
+            }
+            prefetch(self.races.know.get(second as usize) as *const _);
             if let Some(pos) = self.ready_pos.get(second as usize) {
                 prefetch(pos as *const u32);
             }

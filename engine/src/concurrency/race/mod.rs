@@ -649,15 +649,6 @@ impl Races {
         }
     }
 
-    /// Starts loading what an access of `agent` reads first (see `Machine::prefetch_ahead`).
-    #[inline]
-    pub fn prefetch(&self, agent: usize) {
-        if let Some(clock) = self.clock.get(agent) {
-            crate::exec::prefetch(clock as *const u32);
-        }
-        crate::exec::prefetch(self.know.get(agent) as *const _);
-    }
-
     /// The device of `agent` (0 unless a litmus test placed it on another).
     fn device(&self, agent: usize) -> u32 {
         self.agent_device.get(agent).copied().unwrap_or(0)
