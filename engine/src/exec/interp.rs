@@ -539,7 +539,6 @@ fn describe_space(space: Space) -> &'static str {
     }
 }
 
-/// Carries out the event instruction at `wi`'s program counter.
 /// The address the pending event of work-item `wi` accesses, when it is ready at a load, a
 /// store or an atomic (only for a prefetch: nothing is checked).
 #[inline]
@@ -556,6 +555,7 @@ pub fn pending_address(m: &Machine, wi: u32) -> Option<u64> {
     item.regs.get(item.base as usize + addr as usize).copied()
 }
 
+/// Carries out the event instruction at `wi`'s program counter.
 pub fn perform_event(m: &mut Machine, wi: u32) {
     let program = m.program.clone();
     let (func_index, pc, base, group) = {
