@@ -959,6 +959,7 @@ impl Machine {
             (Scope::Group(g), Instr::Barrier { .. }) => {
                 let flags: Vec<(u32, u64)> = waiting.iter().map(|w| (w.wi, w.a)).collect();
                 self.races.barrier(g as u32, &flags);
+                self.forget_ordered_local(g, &flags);
                 if self.weak.enabled {
                     self.weak.barrier(&flags);
                 }
@@ -967,6 +968,7 @@ impl Machine {
                 let both = crate::ir::fence::LOCAL | crate::ir::fence::GLOBAL;
                 let flags: Vec<(u32, u64)> = waiting.iter().map(|w| (w.wi, both)).collect();
                 self.races.barrier(g as u32, &flags);
+                self.forget_ordered_local(g, &flags);
                 if self.weak.enabled {
                     self.weak.barrier(&flags);
                 }
@@ -1005,6 +1007,21 @@ impl Machine {
 }
 
 impl Machine {
+    /// After group `g`'s barrier (`flags`: each member and the fences it gave): when the
+    /// barrier orders every earlier access to the group's local memory before every later
+    /// one, the race detector forgets those accesses. Nothing later can race with them, and
+    /// a word that keeps the accesses of every level of a tree reduction costs a cache miss
+    /// at each access to it. Only work-items touched that memory, unless the group started
+    /// an async copy (its copy engine's accesses are not ordered by the barrier).
+    fn forget_ordered_local(&mut self, g: usize, flags: &[(u32, u64)]) {
+        let group = &mut self.groups[g];
+        if group.copies.is_empty() && self.races.barrier_orders_local(g as u32, flags) {
+            for alloc in &mut group.local {
+                alloc.shadow.forget_accesses();
+            }
+        }
+    }
+
     /// The first work-item of a rendezvous and how many members it has when none has
     /// finished: a work-group's size, or a warp's (the last warp of a group may be short).
     fn members(&self, scope: Scope) -> (u32, u32) {

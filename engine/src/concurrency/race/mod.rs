@@ -876,6 +876,20 @@ impl Races {
         "no barrier between these accesses, and no atomic release read by an atomic acquire (OpenCL 1.x and CUDA atomics are relaxed and need fences for that)"
     }
 
+    /// Whether the barrier that `members` (each with the fence flags it gave) just passed
+    /// orders every access the group's work-items made to its local memory before every
+    /// access to come: each of the group's work-items passed it (none had finished) fencing
+    /// local memory. Such accesses cannot race with a later one, so their shadow may forget
+    /// them ([`shadow::Shadow::forget_accesses`]); the caller checks that no other agent (an
+    /// async copy) touched that memory.
+    pub fn barrier_orders_local(&self, group: u32, members: &[(u32, u64)]) -> bool {
+        if !self.enabled {
+            return false;
+        }
+        let size = self.group_first[group as usize + 1] - self.group_first[group as usize];
+        members.len() == size as usize && members.iter().all(|&(_, flags)| flags & fence::LOCAL != 0)
+    }
+
     /// The group's members pass a barrier (or a collective that is one), each with the fence
     /// flags it gave.
     pub fn barrier(&mut self, group: u32, members: &[(u32, u64)]) {

@@ -182,6 +182,21 @@ impl Shadow {
         self.pages.get(word / PAGE_WORDS)?.as_ref()?.get(word % PAGE_WORDS)
     }
 
+    /// Forgets every access the shadow keeps, keeping the releases published at its words
+    /// (an acquire may still read them). For memory whose every earlier access happens
+    /// before every later one ([`super::Races::barrier_orders_local`]): no later access can
+    /// race with, be covered by or stand for one of them. A list keeps its room for the
+    /// accesses to come.
+    pub fn forget_accesses(&mut self) {
+        for cell in self.pages.iter_mut().flatten().flatten() {
+            match &mut cell.accesses {
+                Accesses::None => {}
+                Accesses::One(_) => cell.accesses = Accesses::None,
+                Accesses::Many(kept) => kept.clear(),
+            }
+        }
+    }
+
     /// Bytes of shadow allocated, for the snapshot budget.
     pub fn bytes(&self) -> usize {
         self.pages.iter().flatten().map(Vec::len).sum::<usize>() * std::mem::size_of::<Cell>()
