@@ -185,15 +185,11 @@ impl Shadow {
     /// Forgets every access the shadow keeps, keeping the releases published at its words
     /// (an acquire may still read them). For memory whose every earlier access happens
     /// before every later one ([`super::Races::barrier_orders_local`]): no later access can
-    /// race with, be covered by or stand for one of them. A list keeps its room for the
-    /// accesses to come.
+    /// race with, be covered by or stand for one of them. Lists are freed: most words of
+    /// such memory see a few accesses between two barriers.
     pub fn forget_accesses(&mut self) {
         for cell in self.pages.iter_mut().flatten().flatten() {
-            match &mut cell.accesses {
-                Accesses::None => {}
-                Accesses::One(_) => cell.accesses = Accesses::None,
-                Accesses::Many(kept) => kept.clear(),
-            }
+            cell.accesses = Accesses::None;
         }
     }
 
