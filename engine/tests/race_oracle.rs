@@ -15,7 +15,9 @@
 //! orders and work-group or device scope, `atomic_inc`, `atomic_work_item_fence` and
 //! `mem_fence`, and barriers with global, local or both fence flags; CUDA kernels use volatile
 //! accesses (relaxed, system scope), `atomicAdd`, `atomicExch` and `atomicCAS` with their
-//! `_block` forms, `__threadfence_block`, `__threadfence` and `__syncthreads`.
+//! `_block` forms, `__threadfence_block`, `__threadfence` and `__syncthreads`. A second family
+//! makes plain loads and stores of a local (`__shared__`) array in two or three phases, whose
+//! barriers name local memory, global memory only, or both.
 //!
 //! The definitions, over one execution under sequential consistency (reads-from is the
 //! latest write before in the log, modification order the log's order of writes):
@@ -29,7 +31,9 @@
 //!   read-modify-write nor by `W`'s work-item), the two endpoints are of different work-items
 //!   and their scopes are inclusive: both name the same scope, and it includes both
 //!   work-items (section 3.3.6; `incl` in `opencl.cat`). A barrier synchronises its group's
-//!   members when their barrier names global memory. Two accesses of different work-items to
+//!   members when their barrier names global memory. Local memory is one copy per work-group;
+//!   for it, happens-before is program order and the barriers that name local memory
+//!   (`lhb` with `bar_sw` of `LOCAL` in `opencl.cat`). Two accesses of different work-items to
 //!   the same location race when one writes, they are not ordered by happens-before, and they
 //!   are not two atomics of inclusive scopes (so a work-group-scope and a device-scope atomic
 //!   race even within one work-group).
@@ -42,8 +46,8 @@
 //!   conflicting accesses race unless they are morally strong or ordered by causality.
 //!
 //! Out of the oracle's reach (and so of this check): the relaxed memory model's executions
-//! (a read of an older write, where modification order is not the log's order), local
-//! memory and the rules that let one address space's synchronisation order the other,
+//! (a read of an older write, where modification order is not the log's order), atomics and
+//! fences on local memory and the rules that let one address space's synchronisation order the other,
 //! barriers whose fence flags differ between work-items, compare-exchanges whose failure
 //! order is not the acquire part of their success order (the instruction carries one order,
 //! whose acquire part the detector uses), release sequences headed by more releasers than
@@ -181,7 +185,8 @@ impl Op {
 }
 
 /// A generated kernel: per phase, per work-item, its operations; the barrier between phases
-/// (its OpenCL fence flags: 1 local, 2 global).
+/// (its OpenCL fence flags: 1 local, 2 global); and whether its plain loads and stores are
+/// of a local array `t` (one per work-group) instead of the global buffer `m`.
 #[derive(Clone, Debug)]
 struct Kernel {
     cuda: bool,
@@ -189,6 +194,7 @@ struct Kernel {
     group_size: usize,
     phases: Vec<Vec<Vec<Op>>>,
     barrier_flags: u32,
+    local: bool,
 }
 
 /// A kernel's source and, per line, the work-items that run it and the operation on it.
@@ -210,10 +216,16 @@ fn render(kernel: &Kernel) -> Source {
         push("__global__ void k(int *m)".into(), None);
         push("{".into(), None);
         push("    int gid = blockIdx.x * blockDim.x + threadIdx.x;".into(), None);
+        if kernel.local {
+            push("    __shared__ int t[2];".into(), None);
+        }
     } else {
         push("__kernel void k(__global int *m)".into(), None);
         push("{".into(), None);
         push("    int gid = get_global_id(0);".into(), None);
+        if kernel.local {
+            push("    __local int t[2];".into(), None);
+        }
     }
     push("    int r = 0;".into(), None);
     for (p, phase) in kernel.phases.iter().enumerate() {
@@ -246,7 +258,7 @@ fn render(kernel: &Kernel) -> Source {
                 push(format!("    if (gid >= {} && gid < {}) {{", team.start, team.end), None);
             }
             for &op in ops {
-                push(format!("        {}", statement(kernel.cuda, op)), Some((team.clone(), op)));
+                push(format!("        {}", statement(kernel.cuda, kernel.local, op)), Some((team.clone(), op)));
             }
             push("    }".into(), None);
         }
@@ -256,11 +268,12 @@ fn render(kernel: &Kernel) -> Source {
     Source { text, lines: lines.into_iter().map(|(_, op)| op).collect() }
 }
 
-fn statement(cuda: bool, op: Op) -> String {
+fn statement(cuda: bool, local: bool, op: Op) -> String {
     let a = |k: usize| format!("(__global atomic_int *)&m[{k}]");
+    let plain = if local { "t" } else { "m" };
     match (cuda, op) {
-        (_, Op::Load(k)) => format!("r += m[{k}];"),
-        (_, Op::Store(k, v)) => format!("m[{k}] = {v};"),
+        (_, Op::Load(k)) => format!("r += {plain}[{k}];"),
+        (_, Op::Store(k, v)) => format!("{plain}[{k}] = {v};"),
         (true, Op::AtomicLoad { k, .. }) => format!("r += ((volatile int *)m)[{k}];"),
         (true, Op::AtomicStore { k, v, .. }) => format!("((volatile int *)m)[{k}] = {v};"),
         (true, Op::Rmw { k, level, exchange, .. }) => {
@@ -432,7 +445,7 @@ fn message_passing(cuda: bool, c: &mut Lcg) -> Kernel {
         ops.extend(acquire(cuda, 1, c));
         ops.push(if c.pick(3) == 0 { Op::Store(0, 1 + c.pick(2) as i32) } else { Op::Load(0) });
     }
-    Kernel { cuda, items, group_size, phases: vec![code], barrier_flags: 2 }
+    Kernel { cuda, items, group_size, phases: vec![code], barrier_flags: 2, local: false }
 }
 
 /// The generated family, from a fixed seed: kernels small enough to enumerate, every other
@@ -457,7 +470,7 @@ fn family(count: usize, seed: u64) -> Vec<Kernel> {
             let phases: Vec<Vec<Vec<Op>>> = (0..phases)
                 .map(|_| (0..items).map(|_| (0..1 + c.pick(per_item as u32) as usize).map(|_| operation(cuda, &mut c)).collect()).collect())
                 .collect();
-            Kernel { cuda, items, group_size, phases, barrier_flags: 1 + c.pick(3) }
+            Kernel { cuda, items, group_size, phases, barrier_flags: 1 + c.pick(3), local: false }
         })
         .collect()
 }
@@ -489,7 +502,48 @@ fn crowded(count: usize, seed: u64) -> Vec<Kernel> {
                     phase
                 })
                 .collect();
-            Kernel { cuda, items, group_size, phases, barrier_flags: 1 + c.pick(3) }
+            Kernel { cuda, items, group_size, phases, barrier_flags: 1 + c.pick(3), local: false }
+        })
+        .collect()
+}
+
+/// Kernels of plain loads and stores of a local array, in two or three phases separated by
+/// barriers that fence local memory, global memory only, or both (`__syncthreads` in CUDA),
+/// over one work-group or several (each with its own array): whether a barrier orders the
+/// accesses on either side of it, and whether the detector may forget the accesses before
+/// it, is all there is to decide.
+fn local_family(count: usize, seed: u64) -> Vec<Kernel> {
+    let mut c = Lcg(seed);
+    (0..count)
+        .map(|n| {
+            let cuda = n % 4 == 3;
+            let items = [2, 3, 4, 4][c.pick(4) as usize];
+            let group_size = match c.pick(4) {
+                0 | 1 => items,
+                2 if items % 2 == 0 => items / 2,
+                _ => 1,
+            };
+            let phases = 2 + (c.pick(3) == 0) as usize;
+            let per_item = (9 / (items * phases)).clamp(1, 2);
+            let phases: Vec<Vec<Vec<Op>>> = (0..phases)
+                .map(|_| {
+                    (0..items)
+                        .map(|_| {
+                            (0..c.pick(per_item as u32 + 1) as usize)
+                                .map(|_| {
+                                    let k = c.pick(2) as usize;
+                                    if c.pick(2) == 0 {
+                                        Op::Load(k)
+                                    } else {
+                                        Op::Store(k, 1 + c.pick(2) as i32)
+                                    }
+                                })
+                                .collect()
+                        })
+                        .collect()
+                })
+                .collect();
+            Kernel { cuda, items, group_size, phases, barrier_flags: 1 + c.pick(3), local: true }
         })
         .collect()
 }
@@ -497,7 +551,14 @@ fn crowded(count: usize, seed: u64) -> Vec<Kernel> {
 /// Hand-written kernels, one per rule the family might reach only by chance.
 fn handwritten() -> Vec<Kernel> {
     use Order::*;
-    let one = |cuda: bool, items: usize, group_size: usize, code: Vec<Vec<Op>>| Kernel { cuda, items, group_size, phases: vec![code], barrier_flags: 2 };
+    let one = |cuda: bool, items: usize, group_size: usize, code: Vec<Vec<Op>>| Kernel {
+        cuda,
+        items,
+        group_size,
+        phases: vec![code],
+        barrier_flags: 2,
+        local: false,
+    };
     let data = Op::Store(0, 1);
     let read = Op::Load(0);
     let gpu_fence = Op::Fence { order: SeqCst, level: 1, global: true };
@@ -623,7 +684,8 @@ fn oracle(kernel: &Kernel, events: &[Ev]) -> BTreeSet<((u32, u32), (u32, u32))> 
     // other's thread (morally strong); under OpenCL 2.0 both name the same scope, which
     // includes both work-items (inclusive scopes).
     let inclusive = |x: &Ev, y: &Ev| includes(x, y) && (kernel.cuda || x.op.map_or(0, Op::level) == y.op.map_or(0, Op::level));
-    let location = |e: &Ev| e.op.and_then(Op::location);
+    // A location: a word of `m`, or of the local array of a work-group (one copy per group).
+    let location = |e: &Ev| e.op.and_then(Op::location).map(|k| (if kernel.local { group(e.item) } else { 0 }, k));
     let fence = |e: &Ev| matches!(e.op, Some(Op::Fence { .. }));
     let global_fence = |e: &Ev| matches!(e.op, Some(Op::Fence { global: true, .. }));
     // Reads-from: the latest write to the location before, under sequential consistency.
@@ -644,7 +706,9 @@ fn oracle(kernel: &Kernel, events: &[Ev]) -> BTreeSet<((u32, u32), (u32, u32))> 
             }
         }
     }
-    // Barriers: the same barrier of two members of a group.
+    // Barriers: the same barrier of two members of a group, when the barrier names the memory
+    // accessed (`__syncthreads` names all of it).
+    let fenced = if kernel.local { 1 } else { 2 };
     for i in 0..n {
         for j in 0..n {
             let (a, b) = (&events[i], &events[j]);
@@ -653,7 +717,7 @@ fn oracle(kernel: &Kernel, events: &[Ev]) -> BTreeSet<((u32, u32), (u32, u32))> 
                 && a.barrier == b.barrier
                 && a.item != b.item
                 && group(a.item) == group(b.item)
-                && (kernel.cuda || kernel.barrier_flags & 2 != 0)
+                && (kernel.cuda || kernel.barrier_flags & fenced != 0)
             {
                 edges[i][j] = true;
             }
@@ -918,6 +982,46 @@ fn the_detector_finds_exactly_the_races_the_definition_gives() {
     assert!(failures.is_empty(), "{} of {} kernels disagree:\n{}", failures.len(), kernels.len(), failures[..failures.len().min(3)].join("\n\n"));
     // The family is not trivial: many schedules, and races both found and absent.
     assert!(schedules > 50_000, "only {schedules} schedules");
+}
+
+/// How many local-memory kernels are checked.
+const LOCAL_FAMILY: usize = 240;
+
+/// Local memory: a barrier orders its group's accesses to local memory when every member's
+/// barrier names local memory, and the race detector then forgets the accesses before it.
+/// The definition decides from the log which accesses race; the detector must agree on every
+/// schedule, barriers that fence only global memory (which order no local access) included.
+#[test]
+fn the_detector_finds_exactly_the_races_of_local_memory() {
+    let kernels = local_family(LOCAL_FAMILY, SEED);
+    let (mut schedules, mut racy, mut clean) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for (n, kernel) in kernels.iter().enumerate() {
+        match check(kernel) {
+            Ok(k) => schedules += k,
+            Err(e) => failures.push(format!("local kernel {n}: {e}")),
+        }
+        let source = render(kernel);
+        let prepared = Prepared::new(scenario(kernel, &source)).expect("it compiles");
+        let mut session = Session::start(&prepared, 0).expect("it launches");
+        while session.status() == RunStatus::Running {
+            assert!((0..kernel.items).any(|wi| session.step_work_item(wi)));
+        }
+        if oracle(kernel, &events_of(&session, &source)).is_empty() {
+            clean += 1;
+        } else {
+            racy += 1;
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} kernels disagree:\n{}", failures.len(), kernels.len(), failures[..failures.len().min(3)].join("\n\n"));
+    // Not trivial: many schedules, races found and absent, every kind of barrier, one group
+    // and several.
+    assert!(schedules > 10_000, "only {schedules} schedules");
+    assert!(racy > 20 && clean > 20, "{racy} racy and {clean} race-free executions");
+    for flags in 1..=3 {
+        assert!(kernels.iter().any(|k| !k.cuda && k.barrier_flags == flags), "no barrier with flags {flags}");
+    }
+    assert!(kernels.iter().any(|k| k.cuda) && kernels.iter().any(|k| k.group_size < k.items) && kernels.iter().any(|k| k.phases.len() == 3));
 }
 
 /// How many crowded kernels are checked, and on how many random schedules each.
