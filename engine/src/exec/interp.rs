@@ -584,8 +584,10 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                             v = old;
                         }
                     }
-                    let info = RaceAccess { value: bits_of(ty, v), ..access_info(wi, p, group, size, event, span) };
-                    races.access(&mut a.shadow, log, info);
+                    if may_race(a) {
+                        let info = RaceAccess { value: bits_of(ty, v), ..access_info(wi, p, group, size, event, span) };
+                        races.access(&mut a.shadow, log, info);
+                    }
                     if a.access == Access::WriteOnly {
                         (v, Some((FindingKind::WriteOnlyRead, format!("read from the write-only buffer `{}`", a.name))))
                     } else if is_uninit(a, at, size as usize) {
@@ -986,6 +988,14 @@ const WEAK_CAS_FAILS_ONE_IN: u64 = 4;
 
 /// The race detector's view of an access by `wi` through pointer `p` (a plain read; callers
 /// adjust the rest).
+/// Whether an access to `a` can race. Nothing writes a read-only buffer (a store, atomic
+/// update or async copy into one is refused with a `read-only-write` finding and not
+/// performed), and reads never conflict with reads, so the race detector keeps no shadow of
+/// it: a kernel's input costs no cell a word and no check a read.
+pub(crate) fn may_race(a: &Alloc) -> bool {
+    a.access != Access::ReadOnly
+}
+
 fn access_info(wi: u32, p: u64, group: usize, size: u64, event: u32, span: Span) -> RaceAccess {
     RaceAccess {
         agent: wi,
@@ -1153,8 +1163,10 @@ pub fn copy_element(m: &mut Machine, g: usize) {
         match resolve(global, constant, local, src, es) {
             Ok((a, at)) => {
                 buf[..size].copy_from_slice(&a.bytes[at..at + size]);
-                let read = RaceAccess { value: stored_bits(&buf[..size]), ..access_info(engine, src, g, es, event, c.span) };
-                races.access(&mut a.shadow, log, read);
+                if may_race(a) {
+                    let read = RaceAccess { value: stored_bits(&buf[..size]), ..access_info(engine, src, g, es, event, c.span) };
+                    races.access(&mut a.shadow, log, read);
+                }
                 match resolve(global, constant, local, dst, es) {
                     Ok((b, at)) if b.access != Access::ReadOnly && ptr::space(dst) != Space::Constant => {
                         let same = b.bytes[at..at + size] == buf[..size] && !is_uninit(b, at, size);

@@ -9,6 +9,7 @@
 //! Nothing here chooses anything: which work-item steps is the scheduler's decision.
 
 mod interp;
+pub(crate) use interp::may_race;
 mod launch;
 mod math;
 pub mod named_barrier;

@@ -393,8 +393,8 @@ impl Session {
     fn snapshot_interval(&self) -> u64 {
         // The machine as it is, plus what the race detector's shadow may still grow to: about
         // fourteen times the memory it watches as the run touches it (a word's 56-byte cell per
-        // 4 bytes).
-        let allocs = || self.machine.global.iter().chain(self.machine.groups.iter().flat_map(|g| &g.local));
+        // 4 bytes; read-only buffers have none).
+        let allocs = || self.machine.global.iter().chain(self.machine.groups.iter().flat_map(|g| &g.local)).filter(|a| exec::may_race(a));
         let memory: u64 = allocs().map(|a| a.bytes.len() as u64).sum();
         let shadow_now: u64 = allocs().map(|a| a.shadow.bytes() as u64).sum();
         let shadow = if self.scenario.race_detection { (memory * 14).saturating_sub(shadow_now) } else { 0 };
