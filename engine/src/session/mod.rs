@@ -391,9 +391,9 @@ impl Session {
     /// goes (work-items start watching for spins, agents learn what happened before), so a
     /// spacing fixed at launch would let a long run's snapshots outgrow their budget.
     fn snapshot_interval(&self) -> u64 {
-        // The machine as it is, plus what the race detector's shadow may still grow to: about
-        // fourteen times the memory it watches as the run touches it (a word's 56-byte cell per
-        // 4 bytes; read-only buffers have none).
+        // The machine as it is, plus what the race detector's shadow may still grow to as the
+        // run touches the memory it watches: a 40-byte cell per 4-byte word and the lists of
+        // busy words, counted as fourteen times that memory (read-only buffers have none).
         let allocs = || self.machine.global.iter().chain(self.machine.groups.iter().flat_map(|g| &g.local)).filter(|a| exec::may_race(a));
         let memory: u64 = allocs().map(|a| a.bytes.len() as u64).sum();
         let shadow_now: u64 = allocs().map(|a| a.shadow.bytes() as u64).sum();
