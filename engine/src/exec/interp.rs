@@ -986,8 +986,6 @@ fn private_variable(func: &crate::ir::Function, regs: &[u64], pc: u32, offset: u
 /// many. Often enough that a loop which forgets to retry goes wrong under a few seeds.
 const WEAK_CAS_FAILS_ONE_IN: u64 = 4;
 
-/// The race detector's view of an access by `wi` through pointer `p` (a plain read; callers
-/// adjust the rest).
 /// Whether an access to `a` can race. Nothing writes a read-only buffer (a store, atomic
 /// update or async copy into one is refused with a `read-only-write` finding and not
 /// performed), and reads never conflict with reads, so the race detector keeps no shadow of
@@ -996,6 +994,8 @@ pub(crate) fn may_race(a: &Alloc) -> bool {
     a.access != Access::ReadOnly
 }
 
+/// The race detector's view of an access by `wi` through pointer `p` (a plain read; callers
+/// adjust the rest).
 fn access_info(wi: u32, p: u64, group: usize, size: u64, event: u32, span: Span) -> RaceAccess {
     RaceAccess {
         agent: wi,
