@@ -70,21 +70,34 @@ pub struct Event {
 /// The columns of the event log. Copying one into another reuses the columns' allocations.
 ///
 /// A run of a million steps keeps a million events, so each column is as narrow as its
-/// values allow: steps fit 32 bits (the step limit's maximum is far below), a location is
-/// packed into one word the way pointers are (space, allocation, offset), and spans are
-/// interned (an event's span is its instruction's, and a kernel has few instructions). An
-/// event costs 39 bytes rather than 63; [`EventLog::get`] assembles it whole again.
+/// values allow, and the rare value that is wider goes to a side table ([`Overflow`]) by event
+/// index: steps fit 32 bits (the step limit's maximum is far below); a location is packed into
+/// 32 bits the way pointers are (space, allocation, offset), into 64 when its buffer is
+/// larger than 32 MiB or its allocation beyond the 32nd; a value read or written keeps its low
+/// 32 bits, and its high half is the low half's zero or sign extension for every value of 32
+/// bits or fewer; spans are interned (an event's span is its instruction's, and a kernel has
+/// few instructions). An event costs 28 bytes rather than 63; [`EventLog::get`] assembles it
+/// whole again.
 #[derive(Debug, Default)]
 pub struct EventLog {
     step: Vec<u32>,
     work_item: Vec<u32>,
     kind: Vec<EventKind>,
-    /// Packed locations ([`pack`]); the rare one that does not pack is in `spilled`.
-    location: Vec<u64>,
-    /// Locations that do not pack into one word, by event index.
-    spilled: std::collections::BTreeMap<usize, Location>,
-    read: Vec<u64>,
-    written: Vec<u64>,
+    /// Locations packed into 32 bits ([`pack`]); one that needs more is in `wide_location`.
+    location: Vec<u32>,
+    /// Locations packed into 64 bits ([`pack_wide`]) that do not pack into 32; the rare one that
+    /// does not pack into 64 either is in `spilled`.
+    wide_location: Overflow<u64>,
+    spilled: Overflow<Location>,
+    /// The low halves of the values read and written.
+    read: Vec<u32>,
+    written: Vec<u32>,
+    /// How each value's high half follows ([`Extension`]): the read value's in the low two
+    /// bits, the written value's in the two above.
+    extension: Vec<u8>,
+    /// The high halves that are neither extension of their low half.
+    read_high: Overflow<u32>,
+    written_high: Overflow<u32>,
     /// Index of each event's span in `spans`.
     span: Vec<u32>,
     /// The distinct spans, in the order first seen; truncating the log keeps them, so an
@@ -102,7 +115,128 @@ pub struct EventLog {
     unhashed: bool,
 }
 
-crate::reuse::clone_fields!(EventLog { step, work_item, kind, location, spilled, read, written, span, spans, order, scope, hash, unhashed });
+crate::reuse::clone_fields!(EventLog {
+    step,
+    work_item,
+    kind,
+    location,
+    wide_location,
+    spilled,
+    read,
+    written,
+    extension,
+    read_high,
+    written_high,
+    span,
+    spans,
+    order,
+    scope,
+    hash,
+    unhashed
+});
+
+/// The entries of a column that did not fit it, by event index, in the order the events were
+/// pushed (so a lookup is a binary search). Indices fit 32 bits: the history limit's maximum
+/// is far below (`crate::limits::HISTORY_EVENTS`).
+#[derive(Clone, Debug)]
+struct Overflow<T> {
+    at: Vec<u32>,
+    value: Vec<T>,
+}
+
+impl<T> Default for Overflow<T> {
+    fn default() -> Self {
+        Overflow { at: Vec::new(), value: Vec::new() }
+    }
+}
+
+impl<T: Copy> Overflow<T> {
+    /// Records `value` for event `index`, which comes after every event recorded so far.
+    fn push(&mut self, index: usize, value: T) {
+        debug_assert!(self.at.last().is_none_or(|&last| (last as usize) < index));
+        self.at.push(index as u32);
+        self.value.push(value);
+    }
+
+    fn get(&self, index: usize) -> Option<T> {
+        let i = self.at.binary_search(&(index as u32)).ok()?;
+        Some(self.value[i])
+    }
+
+    /// The position of the first entry at or after event `index`.
+    fn position(&self, index: usize) -> usize {
+        self.at.partition_point(|&at| (at as usize) < index)
+    }
+
+    fn truncate(&mut self, len: usize) {
+        let keep = self.position(len);
+        self.at.truncate(keep);
+        self.value.truncate(keep);
+    }
+
+    /// The entries from event `at` on, renumbered from 0, and removed from this table.
+    fn split_off(&mut self, at: usize) -> Overflow<T> {
+        let from = self.position(at);
+        let mut tail = Overflow { at: self.at.split_off(from), value: self.value.split_off(from) };
+        for index in &mut tail.at {
+            *index -= at as u32;
+        }
+        tail
+    }
+
+    /// Appends `other`'s entries for its events `range`, which become this log's events from
+    /// `base` on.
+    fn extend_from(&mut self, other: &Overflow<T>, range: std::ops::Range<usize>, base: usize) {
+        let (from, to) = (other.position(range.start), other.position(range.end));
+        self.at.extend(other.at[from..to].iter().map(|&at| (base + at as usize - range.start) as u32));
+        self.value.extend_from_slice(&other.value[from..to]);
+    }
+}
+
+/// How a value's high 32 bits follow from its low 32: zero for a value of 32 bits or fewer
+/// (unsigned integers, floats, small signed ones), copies of bit 31 for a negative signed one
+/// (registers hold those sign-extended), and anything else kept in an [`Overflow`] (64-bit
+/// values).
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Extension {
+    Zero = 0,
+    Sign = 1,
+    Stored = 2,
+}
+
+const EXTENSION_MASK: u8 = 0b11;
+
+impl Extension {
+    fn of(value: u64) -> Extension {
+        let low = value as u32;
+        if value == low as u64 {
+            Extension::Zero
+        } else if value == low as i32 as i64 as u64 {
+            Extension::Sign
+        } else {
+            Extension::Stored
+        }
+    }
+
+    fn from_bits(bits: u8) -> Extension {
+        match bits & EXTENSION_MASK {
+            0 => Extension::Zero,
+            1 => Extension::Sign,
+            _ => Extension::Stored,
+        }
+    }
+}
+
+/// The value whose low half is `low`, extended as `extension` says (`stored` gives a stored
+/// high half).
+fn widen(low: u32, extension: Extension, stored: impl FnOnce() -> Option<u32>) -> u64 {
+    match extension {
+        Extension::Zero => low as u64,
+        Extension::Sign => low as i32 as i64 as u64,
+        Extension::Stored => (stored().unwrap_or(0) as u64) << 32 | low as u64,
+    }
+}
 
 /// The `order` and `scope` column value of events that have none.
 const NONE: u8 = u8::MAX;
@@ -112,34 +246,66 @@ const NONE: u8 = u8::MAX;
 const ORDER_BITS: u32 = 3;
 const ORDER_MASK: u8 = (1 << ORDER_BITS) - 1;
 
-/// The packed location of an event that has none, and the mark of one kept in `spilled`:
-/// both are private-memory locations no event has (allocation 2^22 - 1 at an offset near
-/// 2^40), and a location that packs to either is spilled.
-const NO_LOCATION: u64 = u64::MAX;
-const SPILLED: u64 = u64::MAX - 1;
+/// The 32-bit packed location of an event that has none, and the mark of one kept in
+/// `wide_location`: both are private-memory locations no event has (allocation 31 at an
+/// offset near 2^25), and a location that packs to either is stored wide.
+const NO_LOCATION: u32 = u32::MAX;
+const WIDE: u32 = u32::MAX - 1;
 
-/// Bits of a packed location's offset and allocation, as in a pointer (`crate::ir::ptr`).
-const OFFSET_BITS: u32 = 40;
-const ALLOC_BITS: u32 = 22;
+/// Bits of a 32-bit packed location's offset and allocation: buffers up to 32 MiB, the first
+/// 32 allocations of a space, which is nearly every kernel's every buffer.
+const OFFSET_BITS: u32 = 25;
+const ALLOC_BITS: u32 = 5;
 
-/// A location as one word: 2 bits of space, 22 of allocation, 40 of offset; `None` when it
-/// does not fit or collides with a mark.
-fn pack(loc: Location) -> Option<u64> {
+/// The same for a 64-bit packed location, as in a pointer (`crate::ir::ptr`), and its mark of
+/// one kept in `spilled` (allocation 2^22 - 1 at an offset near 2^40).
+const WIDE_OFFSET_BITS: u32 = 40;
+const WIDE_ALLOC_BITS: u32 = 22;
+const SPILLED: u64 = u64::MAX;
+
+/// A location as 32 bits: 2 of space, 5 of allocation, 25 of offset; `None` when it does not
+/// fit or collides with a mark.
+fn pack(loc: Location) -> Option<u32> {
     if loc.alloc >= 1 << ALLOC_BITS || loc.offset >= 1 << OFFSET_BITS {
         return None;
     }
-    let word = (loc.space as u64) << (OFFSET_BITS + ALLOC_BITS) | (loc.alloc as u64) << OFFSET_BITS | loc.offset;
-    (word != NO_LOCATION && word != SPILLED).then_some(word)
+    let word = (loc.space as u32) << (OFFSET_BITS + ALLOC_BITS) | loc.alloc << OFFSET_BITS | loc.offset as u32;
+    (word != NO_LOCATION && word != WIDE).then_some(word)
 }
 
-fn unpack(word: u64) -> Location {
-    let space = match word >> (OFFSET_BITS + ALLOC_BITS) {
+/// A location as 64 bits: 2 of space, 22 of allocation, 40 of offset; `None` when it does not
+/// fit or collides with the mark.
+fn pack_wide(loc: Location) -> Option<u64> {
+    if loc.alloc >= 1 << WIDE_ALLOC_BITS || loc.offset >= 1 << WIDE_OFFSET_BITS {
+        return None;
+    }
+    let word = (loc.space as u64) << (WIDE_OFFSET_BITS + WIDE_ALLOC_BITS) | (loc.alloc as u64) << WIDE_OFFSET_BITS | loc.offset;
+    (word != SPILLED).then_some(word)
+}
+
+fn space_of(bits: u64) -> Space {
+    match bits {
         0 => Space::Global,
         1 => Space::Local,
         2 => Space::Constant,
         _ => Space::Private,
-    };
-    Location { space, alloc: ((word >> OFFSET_BITS) & ((1 << ALLOC_BITS) - 1)) as u32, offset: word & ((1 << OFFSET_BITS) - 1) }
+    }
+}
+
+fn unpack(word: u32) -> Location {
+    Location {
+        space: space_of((word >> (OFFSET_BITS + ALLOC_BITS)) as u64),
+        alloc: (word >> OFFSET_BITS) & ((1 << ALLOC_BITS) - 1),
+        offset: (word & ((1 << OFFSET_BITS) - 1)) as u64,
+    }
+}
+
+fn unpack_wide(word: u64) -> Location {
+    Location {
+        space: space_of(word >> (WIDE_OFFSET_BITS + WIDE_ALLOC_BITS)),
+        alloc: ((word >> WIDE_OFFSET_BITS) & ((1 << WIDE_ALLOC_BITS) - 1)) as u32,
+        offset: word & ((1 << WIDE_OFFSET_BITS) - 1),
+    }
 }
 
 /// Distinct spans and their indices. Lookups go through a small direct-mapped cache first, as
@@ -226,8 +392,8 @@ impl EventLog {
             work_item: self.work_item[index],
             kind: self.kind[index],
             location: self.location(index),
-            read: self.read[index],
-            written: self.written[index],
+            read: self.value(index, 0),
+            written: self.value(index, 2),
             span: self.spans.get(self.span[index]),
             order: Some(self.order[index]).filter(|&o| o != NONE).and_then(|o| Order::from_value(o & ORDER_MASK)),
             scope: Some(self.scope[index]).filter(|&o| o != NONE).and_then(Scope::from_value),
@@ -237,9 +403,19 @@ impl EventLog {
     fn location(&self, index: usize) -> Option<Location> {
         match self.location[index] {
             NO_LOCATION => None,
-            SPILLED => self.spilled.get(&index).copied(),
+            WIDE => match self.wide_location.get(index)? {
+                SPILLED => self.spilled.get(index),
+                word => Some(unpack_wide(word)),
+            },
             word => Some(unpack(word)),
         }
+    }
+
+    /// Event `index`'s value read (`shift` 0) or written (`shift` 2), whole.
+    fn value(&self, index: usize, shift: u8) -> u64 {
+        let extension = Extension::from_bits(self.extension[index] >> shift);
+        let (low, high) = if shift == 0 { (&self.read, &self.read_high) } else { (&self.written, &self.written_high) };
+        widen(low[index], extension, || high.get(index))
     }
 
     pub fn iter(&self) -> impl Iterator<Item = Event> + '_ {
@@ -280,9 +456,13 @@ impl EventLog {
         self.work_item.truncate(len);
         self.kind.truncate(len);
         self.location.truncate(len);
-        let _dropped = self.spilled.split_off(&len);
+        self.wide_location.truncate(len);
+        self.spilled.truncate(len);
         self.read.truncate(len);
         self.written.truncate(len);
+        self.extension.truncate(len);
+        self.read_high.truncate(len);
+        self.written_high.truncate(len);
         self.span.truncate(len);
         self.order.truncate(len);
         self.scope.truncate(len);
@@ -298,9 +478,13 @@ impl EventLog {
             work_item: split(&mut self.work_item, at),
             kind: split(&mut self.kind, at),
             location: split(&mut self.location, at),
-            spilled: self.spilled.split_off(&at).into_iter().map(|(k, loc)| (k - at, loc)).collect(),
+            wide_location: self.wide_location.split_off(at),
+            spilled: self.spilled.split_off(at),
             read: split(&mut self.read, at),
             written: split(&mut self.written, at),
+            extension: split(&mut self.extension, at),
+            read_high: self.read_high.split_off(at),
+            written_high: self.written_high.split_off(at),
             span: split(&mut self.span, at),
             // The tail's span indices are this log's.
             spans: self.spans.clone(),
@@ -321,11 +505,13 @@ impl EventLog {
         self.work_item.extend_from_slice(&other.work_item[range.clone()]);
         self.kind.extend_from_slice(&other.kind[range.clone()]);
         self.location.extend_from_slice(&other.location[range.clone()]);
-        for (&k, &loc) in other.spilled.range(range.clone()) {
-            self.spilled.insert(base + k - range.start, loc);
-        }
+        self.wide_location.extend_from(&other.wide_location, range.clone(), base);
+        self.spilled.extend_from(&other.spilled, range.clone(), base);
         self.read.extend_from_slice(&other.read[range.clone()]);
         self.written.extend_from_slice(&other.written[range.clone()]);
+        self.extension.extend_from_slice(&other.extension[range.clone()]);
+        self.read_high.extend_from(&other.read_high, range.clone(), base);
+        self.written_high.extend_from(&other.written_high, range.clone(), base);
         // Both logs' tables grew from the same run, so one usually extends the other.
         if other.spans.extends(&self.spans) {
             self.spans.clone_from(&other.spans);
@@ -361,16 +547,29 @@ impl EventLog {
         self.step.push(event.step as u32);
         self.work_item.push(event.work_item);
         self.kind.push(event.kind);
+        let index = self.location.len();
         let word = match event.location {
             None => NO_LOCATION,
             Some(loc) => pack(loc).unwrap_or_else(|| {
-                self.spilled.insert(self.location.len(), loc);
-                SPILLED
+                let wide = pack_wide(loc).unwrap_or_else(|| {
+                    self.spilled.push(index, loc);
+                    SPILLED
+                });
+                self.wide_location.push(index, wide);
+                WIDE
             }),
         };
         self.location.push(word);
-        self.read.push(event.read);
-        self.written.push(event.written);
+        let (read, written) = (Extension::of(event.read), Extension::of(event.written));
+        if read == Extension::Stored {
+            self.read_high.push(index, (event.read >> 32) as u32);
+        }
+        if written == Extension::Stored {
+            self.written_high.push(index, (event.written >> 32) as u32);
+        }
+        self.read.push(event.read as u32);
+        self.written.push(event.written as u32);
+        self.extension.push(read as u8 | (written as u8) << 2);
         let span = self.spans.intern(event.span);
         self.span.push(span);
         self.order.push(event.order.map_or(NONE, Order::value));
@@ -419,19 +618,34 @@ mod tests {
         }
     }
 
-    /// Every location, including those that do not pack into a word, and every span come
-    /// back as pushed, across splitting, extending and truncating.
+    /// Locations at the edges of both packings and of their marks, with values of every
+    /// width, come back as pushed across splitting, extending and truncating, and so does
+    /// every span.
     #[test]
     fn events_come_back_as_pushed() {
         let locations = [
             None,
             Some(Location { space: Space::Global, alloc: 3, offset: 12 }),
+            Some(Location { space: Space::Global, alloc: 31, offset: (1 << 25) - 1 }),
+            Some(Location { space: Space::Global, alloc: 32, offset: 0 }),
+            Some(Location { space: Space::Local, alloc: 0, offset: 1 << 25 }),
+            // The 32-bit marks' own locations.
+            Some(Location { space: Space::Private, alloc: 31, offset: (1 << 25) - 1 }),
+            Some(Location { space: Space::Private, alloc: 31, offset: (1 << 25) - 2 }),
             Some(Location { space: Space::Local, alloc: 0, offset: (1 << 40) - 1 }),
+            // The 64-bit mark's own location, and one that packs into no word.
             Some(Location { space: Space::Private, alloc: (1 << 22) - 1, offset: (1 << 40) - 1 }),
             Some(Location { space: Space::Private, alloc: (1 << 22) - 1, offset: (1 << 40) - 2 }),
             Some(Location { space: Space::Constant, alloc: 1 << 22, offset: 1 << 41 }),
         ];
-        let events: Vec<Event> = (0..60).map(|i| event(i, locations[i as usize % locations.len()], (i as u32 % 5, 9))).collect();
+        let values = [0, 7, u32::MAX as u64, u64::MAX, -5i64 as u64, i32::MIN as i64 as u64, 1 << 31, 1 << 32, 1.5f64.to_bits(), u64::MAX - 1];
+        let events: Vec<Event> = (0..60)
+            .map(|i| Event {
+                read: values[i as usize % values.len()],
+                written: values[(i as usize * 3 + 1) % values.len()],
+                ..event(i, locations[i as usize % locations.len()], (i as u32 % 5, 9))
+            })
+            .collect();
         let mut log = EventLog::default();
         for &e in &events {
             log.push(e);
@@ -448,5 +662,80 @@ mod tests {
         other.push(event(0, None, (100, 200)));
         other.extend_from(&tail, 5..15, 0);
         assert_eq!(other.iter().skip(1).collect::<Vec<_>>(), events[30..40]);
+    }
+
+    /// Events whose values are of 32 bits or fewer, zero- or sign-extended, and whose buffers
+    /// are the first 32 of at most 32 MiB cost 28 bytes, with nothing in the side tables.
+    #[test]
+    fn narrow_events_take_no_side_table() {
+        let mut log = EventLog::default();
+        for (i, value) in [0, 1, u32::MAX as u64, u64::MAX, i32::MIN as i64 as u64, 0.5f32.to_bits() as u64].into_iter().enumerate() {
+            let location = Location { space: Space::Global, alloc: 31, offset: (1 << 25) - 4 };
+            log.push(Event { read: value, written: value, ..event(i as u64, Some(location), (0, 1)) });
+        }
+        assert!(log.wide_location.at.is_empty() && log.spilled.at.is_empty());
+        assert!(log.read_high.at.is_empty() && log.written_high.at.is_empty());
+    }
+
+    /// Property tests, natively only: proptest is not built for wasm.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Values around each width's edges and anything at all.
+        fn value() -> impl Strategy<Value = u64> {
+            prop_oneof![any::<u8>().prop_map(u64::from), any::<u32>().prop_map(u64::from), any::<i32>().prop_map(|v| v as i64 as u64), any::<u64>()]
+        }
+
+        fn location() -> impl Strategy<Value = Option<Location>> {
+            let space = prop_oneof![Just(Space::Global), Just(Space::Local), Just(Space::Constant), Just(Space::Private)];
+            let alloc = prop_oneof![0u32..40, (1u32 << 22) - 2..(1 << 22) + 2];
+            let offset = prop_oneof![0u64..64, (1u64 << 25) - 4..(1 << 25) + 4, (1u64 << 40) - 4..(1 << 40) + 4];
+            proptest::option::of((space, alloc, offset).prop_map(|(space, alloc, offset)| Location { space, alloc, offset }))
+        }
+
+        fn events() -> impl Strategy<Value = Vec<Event>> {
+            proptest::collection::vec((location(), value(), value()), 0..80).prop_map(|fields| {
+                fields
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (location, read, written))| Event { read, written, ..event(i as u64, location, (i as u32 % 7, 20)) })
+                    .collect()
+            })
+        }
+
+        proptest::proptest! {
+            /// Whatever is pushed, and wherever the log is split, extended and truncated, each
+            /// event reads back as it was pushed.
+            #[test]
+            fn a_log_reads_back_what_was_pushed(events in events(), cuts in (0usize..100, 0usize..100, 0usize..100, 0usize..100)) {
+                let mut log = EventLog::default();
+                for &e in &events {
+                    log.push(e);
+                }
+                prop_assert_eq!(log.iter().collect::<Vec<_>>(), events.clone());
+                let at = cuts.0.min(events.len());
+                let tail = log.split_off(at, 0);
+                prop_assert_eq!(log.iter().collect::<Vec<_>>(), &events[..at]);
+                prop_assert_eq!(tail.iter().collect::<Vec<_>>(), &events[at..]);
+                let (from, to) = (cuts.1.min(tail.len()), cuts.2.min(tail.len()));
+                let (from, to) = (from.min(to), from.max(to));
+                log.extend_from(&tail, from..to, 0);
+                let mut expected = events[..at].to_vec();
+                expected.extend_from_slice(&events[at + from..at + to]);
+                prop_assert_eq!(log.iter().collect::<Vec<_>>(), expected.clone());
+                let len = cuts.3.min(log.len());
+                log.truncate(len, 0);
+                expected.truncate(len);
+                prop_assert_eq!(log.iter().collect::<Vec<_>>(), expected.clone());
+                // Pushing after a truncation keeps the side tables in event order.
+                for &e in events.iter().take(5) {
+                    log.push(e);
+                    expected.push(e);
+                }
+                prop_assert_eq!(log.iter().collect::<Vec<_>>(), expected);
+            }
+        }
     }
 }
