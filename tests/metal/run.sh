@@ -23,6 +23,9 @@ else
         for f in 0 12; do configs+=("iriw $kind $f 0"); done
         for s in mp sb lb; do configs+=("$s $kind 3 1"); done
         configs+=("iriw $kind 12 1")
+        for f in 0 6; do configs+=("wrc $kind $f 0" "rwc $kind $f 0"); done
+        for f in 0 12; do configs+=("corr2 $kind $f 0"); done
+        configs+=("wrc $kind 6 1" "rwc $kind 6 1")
     done
 fi
 
