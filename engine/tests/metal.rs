@@ -13,6 +13,15 @@
 //! `static/examples` must be listed there, so a new example is compiled by the real compiler
 //! before it is published.
 //!
+//! The gallery's CUDA scenarios run on the GPU too: `tests/metal/gallery/NAME.cu` is a host
+//! program this test writes from each scenario file (its buffers as the engine launches them,
+//! its launch, a tally of the reported buffers' final values), and `tests/metal/gallery.sh`
+//! runs each many times and once under each compute-sanitizer tool, into
+//! `tests/data/metal/gallery-*.txt`. Every outcome the GPU produced must be one the engine's
+//! exploration reaches where that exploration is complete (elsewhere, `SAMPLED` pins how many
+//! its samples miss), and every sanitizer error a finding of the engine and the reverse, within
+//! each tool's reach, except the disagreements `GALLERY_KNOWN` explains.
+//!
 //! Natively only: it reads its data from the repository's files.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -20,7 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use interleave_engine::explore::{explore_with, Config};
-use interleave_engine::scenario::{ArgBinding, Dialect, Launch, MemoryModel, Number, Scenario};
+use interleave_engine::scenario::{ArgBinding, ArgSpec, Dialect, ElemType, Launch, MemoryModel, Number, Scenario, SchedulerKind};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -144,7 +153,8 @@ fn observation_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "txt") && p.file_name().is_some_and(|n| n != "nvcc.txt"))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .filter(|p| p.file_name().is_some_and(|n| n != "nvcc.txt" && !n.to_string_lossy().starts_with("gallery-")))
         .collect();
     files.sort();
     files
@@ -221,4 +231,388 @@ fn every_cuda_example_was_compiled_by_nvcc() {
         }
     }
     assert!(missing.is_empty(), "CUDA examples nvcc has not accepted:\n{}", missing.join("\n"));
+}
+
+/// The CUDA scenarios of the gallery: each `static/examples/*.toml` whose kernel is a `.cu`
+/// file, by file stem, with the scenario read as the app reads it.
+fn cuda_scenarios() -> Vec<(String, Scenario)> {
+    let dir = root().join("static/examples");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let Ok(s) = interleave_engine::scenario::from_toml(&text, |file| {
+            let source = std::fs::read_to_string(dir.join(file)).map_err(|e| interleave_engine::diag::Diagnostic::error("io", format!("{file}: {e}")))?;
+            Ok((source, file.to_string()))
+        }) else {
+            continue;
+        };
+        if s.dialect == Dialect::Cuda && s.file_name.ends_with(".cu") {
+            found.push((path.file_stem().unwrap().to_string_lossy().into_owned(), s));
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found
+}
+
+/// The C type of a buffer's or scalar's elements.
+fn c_type(elem: ElemType) -> &'static str {
+    match elem {
+        ElemType::Bool => "bool",
+        ElemType::Char => "signed char",
+        ElemType::UChar => "unsigned char",
+        ElemType::Short => "short",
+        ElemType::UShort => "unsigned short",
+        ElemType::Int => "int",
+        ElemType::UInt => "unsigned int",
+        ElemType::Long => "long long",
+        ElemType::ULong => "unsigned long long",
+        ElemType::Float => "float",
+        ElemType::Double => "double",
+    }
+}
+
+/// A host program that runs scenario `s` on a real GPU: the scenario's kernel source
+/// included as it is, its buffers set up as the engine sets them up at launch (read from the
+/// launched session, so the engine stays the one reader of the argument syntax; an
+/// uninitialised element is 0 there), its launch, and a tally of the reported buffers'
+/// final values over the runs its command line asks for.
+fn gallery_driver(stem: &str, s: &Scenario) -> String {
+    let signatures = interleave_engine::frontend::kernels(&s.source, s.dialect, &[]).unwrap_or_else(|d| panic!("{stem}: {}", d[0].message));
+    let kernel = match &s.kernel {
+        Some(name) => signatures.iter().find(|k| &k.name == name).unwrap_or_else(|| panic!("{stem}: no kernel {name}")),
+        None => &signatures[0],
+    };
+    let session = interleave_engine::session::Session::new(s.clone()).unwrap_or_else(|d| panic!("{stem}: {}", d[0].message));
+    let memories = session.memories();
+    let mut setup = String::new();
+    let mut reset = Vec::new();
+    let mut call = Vec::new();
+    let mut report = Vec::new();
+    for param in &kernel.params {
+        let binding = s.args.iter().find(|a| a.name == param.name).unwrap_or_else(|| panic!("{stem}: no argument for {}", param.name));
+        let name = &param.name;
+        match &binding.spec {
+            ArgSpec::Buffer { elem, len, .. } => {
+                let ty = c_type(*elem);
+                let (memory, _) = memories.iter().find(|(_, n)| n == name).unwrap_or_else(|| panic!("{stem}: no memory named {name}"));
+                let view = session.memory(*memory).expect("a launched buffer has a view");
+                assert_eq!(view.elements.len() as u64, *len, "{stem}: {name} is shown whole");
+                let unsigned = matches!(elem, ElemType::UChar | ElemType::UShort | ElemType::UInt | ElemType::ULong);
+                let values: Vec<String> = view
+                    .elements
+                    .iter()
+                    .map(|e| e.value.clone().unwrap_or_else(|| "0".into()))
+                    .map(|v| if unsigned && !v.starts_with('-') { format!("{v}u") } else { v })
+                    .collect();
+                setup.push_str(&format!(
+                    "    static const {ty} init_{name}[{len}] = {{{}}};\n    Buffer<{ty}, {len}> b_{name}(\"{name}\", init_{name});\n",
+                    values.join(", ")
+                ));
+                reset.push(format!("b_{name}.reset();"));
+                if s.report_buffers.is_empty() || s.report_buffers.contains(name) {
+                    report.push(format!("b_{name}.append(key);"));
+                }
+                call.push(format!("b_{name}.device"));
+            }
+            ArgSpec::Scalar { ty, value } => call.push(format!("({}){value}", c_type(*ty))),
+            ArgSpec::Null => call.push("nullptr".into()),
+            ArgSpec::Local { .. } => panic!("{stem}: CUDA kernels take no local-memory arguments"),
+        }
+    }
+    let dims = |d: &[u64]| (0..3).map(|k| d.get(k).copied().unwrap_or(1).to_string()).collect::<Vec<_>>().join(", ");
+    let local = s.launch.local.clone().unwrap_or_else(|| panic!("{stem}: a CUDA scenario names its block size"));
+    let blocks: Vec<u64> = s.launch.global.iter().zip(local.iter().chain(std::iter::repeat(&1))).map(|(g, l)| g / l).collect();
+    assert!(s.launch.offset.iter().all(|&o| o == 0), "{stem}: CUDA launches have no offset");
+    let heap = if s.heap_bytes == Scenario::new("", "", Dialect::Cuda).heap_bytes {
+        String::new()
+    } else {
+        format!("    CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, {}));\n", s.heap_bytes)
+    };
+    format!(
+        "// static/examples/{stem}.toml on a real GPU: written by engine/tests/metal.rs, run by\n\
+         // tests/metal/gallery.sh (driver.cuh says how).\n\
+         #include \"driver.cuh\"\n#include \"../../../static/examples/{source}\"\n\n\
+         int main(int argc, char **argv)\n{{\n{heap}{setup}    return tally(\n        argc, argv,\n\
+         \x20       [&] {{ {reset} }},\n\
+         \x20       [&] {{ {kernel}<<<dim3({grid}), dim3({block})>>>({args}); }},\n\
+         \x20       [&](std::string &key) {{ {report} }});\n}}\n",
+        source = s.file_name,
+        kernel = kernel.name,
+        grid = dims(&blocks),
+        block = dims(&local),
+        args = call.join(", "),
+        reset = reset.join(" "),
+        report = report.join(" "),
+    )
+}
+
+/// Each CUDA scenario of the gallery has its host program in `tests/metal/gallery/`, as
+/// [`gallery_driver`] writes it.
+#[test]
+fn gallery_drivers_are_current() {
+    let scenarios = cuda_scenarios();
+    assert!(scenarios.len() >= 9, "only {} CUDA scenarios found", scenarios.len());
+    let mut failures = Vec::new();
+    for (stem, s) in &scenarios {
+        let path = root().join(format!("tests/metal/gallery/{stem}.cu"));
+        if let Err(e) = interleave_expect::check(&gallery_driver(stem, s), &std::fs::canonicalize(path.parent().unwrap()).unwrap().join(format!("{stem}.cu"))) {
+            failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What the GPU did with one gallery scenario: its outcomes (reported buffers' values, as
+/// `NAME=V,V,...` words) with their counts, a failure instead of outcomes, and each
+/// compute-sanitizer tool's error count.
+struct GalleryRun {
+    place: String,
+    example: String,
+    outcomes: Vec<(BTreeMap<String, Vec<String>>, u64)>,
+    failed: Option<String>,
+    sanitizer: BTreeMap<String, u64>,
+}
+
+/// Reads a `gallery-*.txt` file (tests/metal/gallery.sh): a header of `KEY VALUE` lines, then
+/// per scenario an `example NAME` line, its `outcome WORDS... COUNT` or `failed ...` lines and
+/// `sanitizer TOOL errors=N` lines (`said` lines are for people).
+fn read_gallery(path: &Path) -> (BTreeMap<String, String>, Vec<GalleryRun>) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let mut header = BTreeMap::new();
+    let mut runs: Vec<GalleryRun> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let place = format!("{name}:{}", i + 1);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let current = |runs: &mut Vec<GalleryRun>| runs.len().checked_sub(1).unwrap_or_else(|| panic!("{place}: before any example"));
+        match words.as_slice() {
+            [] | ["said", ..] => {}
+            [first, ..] if first.starts_with('#') => {}
+            ["example", example] => {
+                runs.push(GalleryRun { place, example: example.to_string(), outcomes: Vec::new(), failed: None, sanitizer: BTreeMap::new() })
+            }
+            ["outcome", buffers @ .., count] => {
+                let k = current(&mut runs);
+                let values = buffers
+                    .iter()
+                    .map(|b| {
+                        let (name, values) = b.split_once('=').unwrap_or_else(|| panic!("{place}: `{b}` is not NAME=VALUES"));
+                        (name.to_string(), values.split(',').map(str::to_string).collect())
+                    })
+                    .collect();
+                runs[k].outcomes.push((values, count.parse().unwrap_or_else(|_| panic!("{place}: bad count {count}"))));
+            }
+            ["failed", why @ ..] => {
+                let k = current(&mut runs);
+                runs[k].failed = Some(why.join(" "));
+            }
+            ["sanitizer", tool, errors] => {
+                let k = current(&mut runs);
+                let n = errors.strip_prefix("errors=").and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{place}: bad `{errors}`"));
+                runs[k].sanitizer.insert(tool.to_string(), n);
+            }
+            [key, value @ ..] if runs.is_empty() => {
+                header.insert(key.to_string(), value.join(" "));
+            }
+            _ => panic!("{place}: unreadable line `{line}`"),
+        }
+    }
+    (header, runs)
+}
+
+/// Whether the engine's value `engine` (`None`: an element the run left unwritten, or never
+/// reached) admits the value `seen` printed by the GPU.
+fn admits(engine: &Option<Number>, seen: &str) -> bool {
+    match engine {
+        None => true,
+        Some(Number::Int(v)) => seen.parse::<i128>() == Ok(*v as i128),
+        Some(Number::UInt(v)) => seen.parse::<i128>() == Ok(*v as i128),
+        Some(Number::Float(v)) => seen.parse::<f64>().is_ok_and(|f| f == *v || (f.is_nan() && v.is_nan())),
+    }
+}
+
+/// An outcome's buffers by name, as an exploration reports them.
+type Buffers = BTreeMap<String, Vec<Option<Number>>>;
+
+/// What the engine concludes of a gallery scenario.
+struct EngineView {
+    outcomes: Vec<Buffers>,
+    kinds: BTreeSet<String>,
+    /// The exhaustive exploration covered every execution: an outcome it did not reach is one
+    /// the engine forbids.
+    complete: bool,
+}
+
+/// The engine's conclusions on a gallery scenario: the outcomes of an exhaustive exploration
+/// (at most 5,000 executions) and of 500 seeds under each scheduler but the manual one, and the
+/// kinds of every finding any of them reported, with the memory of a race. The schedulers
+/// matter: a GPU runs a warp's lanes together, so it readily ends in outcomes (one block's
+/// atomics all before the other's) that the lockstep scheduler reaches at once and uniformly
+/// random interleavings of single steps almost never.
+fn engine_view(stem: &str, s: &Scenario) -> EngineView {
+    let mut outcomes = Vec::new();
+    let mut kinds = BTreeSet::new();
+    let mut complete = false;
+    let schedulers = SchedulerKind::ALL.iter().map(|&(_, k)| k).filter(|&k| k != SchedulerKind::Manual);
+    let explorations = std::iter::once((s.scheduler, true)).chain(schedulers.map(|k| (k, false)));
+    for (scheduler, exhaustive) in explorations {
+        let runs = if exhaustive { 5_000 } else { 500 };
+        let s = Scenario { scheduler, ..s.clone() };
+        let e = explore_with(&s, Config { runs, first_seed: 0, exhaustive, max_preemptions: None }).unwrap_or_else(|d| panic!("{stem}: {}", d[0].message));
+        complete |= exhaustive && e.complete;
+        outcomes.extend(e.outcomes.into_iter().map(|o| o.values));
+        for f in e.findings {
+            let memory = match f.finding.memory {
+                Some(interleave_engine::report::RaceMemory::Local) => " local",
+                Some(interleave_engine::report::RaceMemory::Global) => " global",
+                None => "",
+            };
+            kinds.insert(format!("{}{memory}", f.finding.kind.as_str()));
+        }
+    }
+    EngineView { outcomes, kinds, complete }
+}
+
+/// For each compute-sanitizer tool, the engine's finding kinds within its reach: racecheck
+/// watches shared (local) memory only, synccheck barriers, memcheck addresses, initcheck
+/// reads of global memory never written.
+const TOOLS: &[(&str, &[&str])] = &[
+    ("racecheck", &["data-race local"]),
+    ("synccheck", &["barrier-divergence"]),
+    ("memcheck", &["out-of-bounds", "null-dereference", "misaligned-access"]),
+    ("initcheck", &["uninitialized-read"]),
+];
+
+/// Gallery scenarios whose exhaustive exploration does not finish within its budget (tens of
+/// threads, or eight racing on atomics, have billions of executions), with how many of the
+/// outcomes the GPU produced the engine's samples do not contain. No search decided those: in
+/// `ring_buffer` they need the two warps' atomics interleaved lane by lane, an interleaving of
+/// single steps the random scheduler can draw but its 500 seeds did not. The counts are pinned, so that an outcome the engine stops reaching
+/// fails, and one it comes to reach, or a scenario that comes to explore completely, asks for
+/// the list to be updated.
+const SAMPLED: &[(&str, usize)] = &[
+    ("device_malloc", 0),
+    ("device_malloc_small_heap", 0),
+    ("ring_buffer", 3),
+    ("syncthreads_divergent", 0),
+    ("warp_lock", 0),
+    ("warp_votes", 0),
+    ("wrapping_counters", 4),
+];
+
+/// Gallery scenarios where a sanitizer tool and the engine disagree on purpose, each with the
+/// tool, the engine's kind and the reason. An entry that starts to agree must leave the list.
+const GALLERY_KNOWN: &[(&str, &str, &str, &str)] = &[(
+    "syncthreads_divergent",
+    "synccheck",
+    "barrier-divergence",
+    "CUDA's programming guide asks every thread of the block to reach the same __syncthreads() \
+     and calls anything else undefined, which the engine reports; since Volta a thread that \
+     exited no longer holds the barrier up, so the GPU finishes the block and synccheck, which \
+     checks what the hardware does, reports nothing",
+)];
+
+/// Every outcome the GPU produced for a gallery scenario is one the engine reaches, and every
+/// error a compute-sanitizer tool reported is a finding of the engine (and the reverse, within
+/// the tool's reach), except the disagreements [`GALLERY_KNOWN`] explains.
+#[test]
+fn every_gallery_outcome_seen_on_hardware_is_reached() {
+    let scenarios: BTreeMap<String, Scenario> = cuda_scenarios().into_iter().collect();
+    let dir = root().join("tests/data/metal");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("gallery-")))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no gallery-*.txt in tests/data/metal");
+    let mut failures = Vec::new();
+    let mut known_seen = BTreeSet::new();
+    let mut decided = 0;
+    for file in &files {
+        let (header, runs) = read_gallery(file);
+        for key in ["gpu", "driver", "cuda", "sanitizer"] {
+            assert!(header.contains_key(key), "{}: the header names no `{key}`", file.display());
+        }
+        let recorded: BTreeSet<&str> = runs.iter().map(|r| r.example.as_str()).collect();
+        for stem in scenarios.keys() {
+            if !recorded.contains(stem.as_str()) {
+                failures.push(format!("{}: no record of {stem} (tests/metal/gallery.sh runs it)", file.display()));
+            }
+        }
+        for run in &runs {
+            let Some(s) = scenarios.get(&run.example) else {
+                failures.push(format!("{}: {} is no CUDA scenario of the gallery", run.place, run.example));
+                continue;
+            };
+            if let Some(why) = &run.failed {
+                failures.push(format!("{}: {} failed on the GPU: {why}", run.place, run.example));
+                continue;
+            }
+            let view = engine_view(&run.example, s);
+            let sampled = SAMPLED.iter().find(|(name, _)| *name == run.example).map(|&(_, missed)| missed);
+            if view.complete == sampled.is_some() {
+                let what = if view.complete { "now explores completely: remove it from SAMPLED" } else { "no longer explores completely: add it to SAMPLED" };
+                failures.push(format!("{}: {} {what}", run.place, run.example));
+            }
+            let mut missed = Vec::new();
+            for (seen, count) in &run.outcomes {
+                let reached = view.outcomes.iter().any(|o| {
+                    seen.iter().all(|(name, values)| o.get(name).is_some_and(|e| e.len() == values.len() && e.iter().zip(values).all(|(e, v)| admits(e, v))))
+                });
+                if reached {
+                    decided += 1;
+                } else if view.complete {
+                    failures.push(format!("{}: {} on {}: {seen:?} ({count} runs) is an outcome the engine forbids", run.place, run.example, header["gpu"]));
+                } else {
+                    missed.push(format!("{seen:?} ({count} runs)"));
+                }
+            }
+            if let Some(expected) = sampled {
+                if missed.len() != expected {
+                    failures.push(format!(
+                        "{}: {}: the engine's samples miss {} of the outcomes seen on {}, not {expected} (update SAMPLED once each is understood):\n  {}",
+                        run.place,
+                        run.example,
+                        missed.len(),
+                        header["gpu"],
+                        missed.join("\n  ")
+                    ));
+                }
+            }
+            let kinds = &view.kinds;
+            for (tool, reach) in TOOLS {
+                let Some(&errors) = run.sanitizer.get(*tool) else {
+                    failures.push(format!("{}: {}: no {tool} record", run.place, run.example));
+                    continue;
+                };
+                let engine: Vec<&&str> = reach.iter().filter(|k| kinds.contains(**k)).collect();
+                let disagree: Vec<String> = match (errors > 0, engine.is_empty()) {
+                    (true, true) => vec![format!("{tool} reported {errors} errors; the engine none of {reach:?}")],
+                    (false, false) => engine.iter().map(|k| format!("the engine reports {k}; {tool} nothing")).collect(),
+                    _ => Vec::new(),
+                };
+                for d in disagree {
+                    let known = GALLERY_KNOWN.iter().position(|k| k.0 == run.example && k.1 == *tool && (errors > 0 || engine.iter().any(|e| **e == k.2)));
+                    match known {
+                        Some(k) => {
+                            known_seen.insert(k);
+                        }
+                        None => failures.push(format!("{}: {}: {d}", run.place, run.example)),
+                    }
+                }
+            }
+        }
+    }
+    for (k, entry) in GALLERY_KNOWN.iter().enumerate() {
+        if !known_seen.contains(&k) {
+            failures.push(format!("GALLERY_KNOWN entry {:?} ({}, {}) now agrees: remove it", entry.0, entry.1, entry.2));
+        }
+    }
+    assert!(failures.is_empty(), "the gallery on hardware and the engine disagree:\n{}", failures.join("\n"));
+    assert!(decided >= 9, "only {decided} outcomes seen on hardware were found among the engine's");
 }
