@@ -14,8 +14,9 @@
 //! before it is published.
 //!
 //! The gallery's CUDA scenarios run on the GPU too: `tests/metal/gallery/NAME.cu` is a host
-//! program this test writes from each scenario file (its buffers as the engine launches them,
-//! its launch, a tally of the reported buffers' final values), and `tests/metal/gallery.sh`
+//! program this test writes from each scenario file (its buffers and `__device__` variables
+//! set before every run as the engine launches them, its launch, a tally of the reported
+//! buffers' final values), and `tests/metal/gallery.sh`
 //! runs each many times and once under each compute-sanitizer tool, into
 //! `tests/data/metal/gallery-*.txt`. Every outcome the GPU produced must be one the engine's
 //! exploration reaches where that exploration is complete, and elsewhere one the samples reach
@@ -322,6 +323,21 @@ fn gallery_driver(stem: &str, s: &Scenario) -> String {
             ArgSpec::Null => call.push("nullptr".into()),
             ArgSpec::Local { .. } => panic!("{stem}: CUDA kernels take no local-memory arguments"),
         }
+    }
+    // The program's own `__device__` variables keep what the last run wrote: set them back
+    // to their first contents before every run, byte for byte as the engine launched them (the
+    // device heap, the one global memory that is neither, is the allocator's).
+    for (memory, name) in &memories {
+        let is_param = kernel.params.iter().any(|p| &p.name == name);
+        let is_heap = name == "heap" && s.source.contains("malloc");
+        if memory.space != interleave_engine::trace::Space::Global || is_param || is_heap {
+            continue;
+        }
+        let view = session.memory(*memory).expect("a program variable has a view");
+        let bytes: Vec<String> = view.elements.iter().map(|e| format!("{}u", e.value.as_deref().unwrap_or("0"))).collect();
+        assert_eq!(view.elem, "uchar", "{stem}: {name} is shown as bytes");
+        setup.push_str(&format!("    static const unsigned char global_{name}[{}] = {{{}}};\n", bytes.len(), bytes.join(", ")));
+        reset.push(format!("CHECK(cudaMemcpyToSymbol({name}, global_{name}, sizeof global_{name}));"));
     }
     let dims = |d: &[u64]| (0..3).map(|k| d.get(k).copied().unwrap_or(1).to_string()).collect::<Vec<_>>().join(", ");
     let local = s.launch.local.clone().unwrap_or_else(|| panic!("{stem}: a CUDA scenario names its block size"));
