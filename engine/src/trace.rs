@@ -76,8 +76,8 @@ pub struct Event {
 /// larger than 32 MiB or its allocation beyond the 32nd; a value read or written keeps its low
 /// 32 bits, and its high half is the low half's zero or sign extension for every value of 32
 /// bits or fewer; spans are interned (an event's span is its instruction's, and a kernel has
-/// few instructions). An event costs 28 bytes rather than 63; [`EventLog::get`] assembles it
-/// whole again.
+/// few instructions) and their indices kept in 16 bits. An event costs 26 bytes rather than
+/// 63; [`EventLog::get`] assembles it whole again.
 #[derive(Debug, Default)]
 pub struct EventLog {
     step: Vec<u32>,
@@ -98,8 +98,10 @@ pub struct EventLog {
     /// The high halves that are neither extension of their low half.
     read_high: Overflow<u32>,
     written_high: Overflow<u32>,
-    /// Index of each event's span in `spans`.
-    span: Vec<u32>,
+    /// Index of each event's span in `spans`, or [`WIDE_SPAN`] for an index kept in
+    /// `wide_span` (a kernel of more than 65,534 distinct event sites).
+    span: Vec<u16>,
+    wide_span: Overflow<u32>,
     /// The distinct spans, in the order first seen; truncating the log keeps them, so an
     /// index stays valid for the log's whole life.
     spans: SpanTable,
@@ -128,6 +130,7 @@ crate::reuse::clone_fields!(EventLog {
     read_high,
     written_high,
     span,
+    wide_span,
     spans,
     order,
     scope,
@@ -245,6 +248,9 @@ const NONE: u8 = u8::MAX;
 /// are at most 5); an atomic's operation is above them.
 const ORDER_BITS: u32 = 3;
 const ORDER_MASK: u8 = (1 << ORDER_BITS) - 1;
+
+/// The span column's mark of an index kept in `wide_span`.
+const WIDE_SPAN: u16 = u16::MAX;
 
 /// The 32-bit packed location of an event that has none, and the mark of one kept in
 /// `wide_location`: both are private-memory locations no event has (allocation 31 at an
@@ -394,10 +400,29 @@ impl EventLog {
             location: self.location(index),
             read: self.value(index, 0),
             written: self.value(index, 2),
-            span: self.spans.get(self.span[index]),
+            span: self.spans.get(self.span_index(index)),
             order: Some(self.order[index]).filter(|&o| o != NONE).and_then(|o| Order::from_value(o & ORDER_MASK)),
             scope: Some(self.scope[index]).filter(|&o| o != NONE).and_then(Scope::from_value),
         })
+    }
+
+    /// Event `index`'s index in the span table.
+    fn span_index(&self, index: usize) -> u32 {
+        match self.span[index] {
+            WIDE_SPAN => self.wide_span.get(index).unwrap_or(u32::MAX),
+            narrow => narrow as u32,
+        }
+    }
+
+    /// Appends an event's span index to the span column.
+    fn push_span_index(&mut self, id: u32) {
+        match u16::try_from(id) {
+            Ok(narrow) if narrow != WIDE_SPAN => self.span.push(narrow),
+            _ => {
+                self.wide_span.push(self.span.len(), id);
+                self.span.push(WIDE_SPAN);
+            }
+        }
     }
 
     fn location(&self, index: usize) -> Option<Location> {
@@ -464,6 +489,7 @@ impl EventLog {
         self.read_high.truncate(len);
         self.written_high.truncate(len);
         self.span.truncate(len);
+        self.wide_span.truncate(len);
         self.order.truncate(len);
         self.scope.truncate(len);
         self.hash = hash;
@@ -486,6 +512,7 @@ impl EventLog {
             read_high: self.read_high.split_off(at),
             written_high: self.written_high.split_off(at),
             span: split(&mut self.span, at),
+            wide_span: self.wide_span.split_off(at),
             // The tail's span indices are this log's.
             spans: self.spans.clone(),
             order: split(&mut self.order, at),
@@ -518,10 +545,11 @@ impl EventLog {
         }
         if self.spans.extends(&other.spans) {
             self.span.extend_from_slice(&other.span[range.clone()]);
+            self.wide_span.extend_from(&other.wide_span, range.clone(), base);
         } else {
-            for &index in &other.span[range.clone()] {
-                let id = self.spans.intern(other.spans.get(index));
-                self.span.push(id);
+            for k in range.clone() {
+                let id = self.spans.intern(other.spans.get(other.span_index(k)));
+                self.push_span_index(id);
             }
         }
         self.order.extend_from_slice(&other.order[range.clone()]);
@@ -571,7 +599,7 @@ impl EventLog {
         self.written.push(event.written as u32);
         self.extension.push(read as u8 | (written as u8) << 2);
         let span = self.spans.intern(event.span);
-        self.span.push(span);
+        self.push_span_index(span);
         self.order.push(event.order.map_or(NONE, Order::value));
         self.scope.push(event.scope.map_or(NONE, Scope::value));
     }
@@ -665,7 +693,7 @@ mod tests {
     }
 
     /// Events whose values are of 32 bits or fewer, zero- or sign-extended, and whose buffers
-    /// are the first 32 of at most 32 MiB cost 28 bytes, with nothing in the side tables.
+    /// are the first 32 of at most 32 MiB cost 26 bytes, with nothing in the side tables.
     #[test]
     fn narrow_events_take_no_side_table() {
         let mut log = EventLog::default();
@@ -673,8 +701,33 @@ mod tests {
             let location = Location { space: Space::Global, alloc: 31, offset: (1 << 25) - 4 };
             log.push(Event { read: value, written: value, ..event(i as u64, Some(location), (0, 1)) });
         }
-        assert!(log.wide_location.at.is_empty() && log.spilled.at.is_empty());
+        assert!(log.wide_location.at.is_empty() && log.spilled.at.is_empty() && log.wide_span.at.is_empty());
         assert!(log.read_high.at.is_empty() && log.written_high.at.is_empty());
+    }
+
+    /// A log of more distinct spans than the span column's 16 bits hold, the mark's own index
+    /// among them, reads every span back, across splitting, truncating and extending into a log
+    /// whose table grew otherwise.
+    #[test]
+    fn spans_past_sixteen_bits_come_back() {
+        let events: Vec<Event> = (0..70_000u64).map(|i| event(i, None, (i as u32, i as u32 + 1))).collect();
+        let mut log = EventLog::default();
+        for &e in &events {
+            log.push(e);
+        }
+        assert!(!log.wide_span.at.is_empty());
+        assert_eq!(log.get(65_535), Some(events[65_535]));
+        assert_eq!(log.iter().collect::<Vec<_>>(), events);
+        let tail = log.split_off(60_000, 0);
+        assert_eq!(tail.iter().collect::<Vec<_>>(), events[60_000..]);
+        log.extend_from(&tail, 0..8_000, 0);
+        assert_eq!(log.iter().collect::<Vec<_>>(), events[..68_000]);
+        log.truncate(66_000, 0);
+        assert_eq!(log.iter().collect::<Vec<_>>(), events[..66_000]);
+        let mut other = EventLog::default();
+        other.push(event(0, None, (u32::MAX - 1, u32::MAX)));
+        other.extend_from(&tail, 0..10_000, 0);
+        assert_eq!(other.iter().skip(1).collect::<Vec<_>>(), events[60_000..70_000]);
     }
 
     /// Property tests, natively only: proptest is not built for wasm.

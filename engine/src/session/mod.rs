@@ -127,8 +127,8 @@ struct Snapshot {
 }
 
 /// The most events a run records by default ([`crate::limits::HISTORY_EVENTS`]). The history is
-/// what stepping back replays and what the timeline draws; at 28 bytes an event (more for
-/// 64-bit values and buffers past 32 MiB, `trace::EventLog`) the default keeps it near 110 MB.
+/// what stepping back replays and what the timeline draws; at 26 bytes an event (more for
+/// 64-bit values and buffers past 32 MiB, `trace::EventLog`) the default keeps it near 105 MB.
 pub const MAX_HISTORY_EVENTS: usize = crate::limits::HISTORY_EVENTS.default as usize;
 
 /// The bit of a recorded decision that marks a step chosen by hand. Agents (work-items, at most
@@ -139,7 +139,7 @@ const MANUAL: u32 = 0x4000_0000;
 /// How far apart snapshots are: every this many steps, and at least enough steps that the
 /// snapshots of a million-step run stay within about this many bytes in all (measured from
 /// the machine's size at each snapshot, [`Machine::heap_bytes`]). The event log of such a
-/// run takes about 28 MB, so the two stay within the history target of 64 MB.
+/// run takes about 26 MB, so the two stay within the history target of 64 MB.
 const SNAPSHOT_EVERY: u64 = 2048;
 const SNAPSHOT_BUDGET_BYTES: u64 = 14 << 20;
 
