@@ -210,6 +210,10 @@ enum Extension {
 
 const EXTENSION_MASK: u8 = 0b11;
 
+/// Where each value's two bits sit in the `extension` column.
+const READ_SHIFT: u8 = 0;
+const WRITTEN_SHIFT: u8 = 2;
+
 impl Extension {
     fn of(value: u64) -> Extension {
         let low = value as u32;
@@ -398,8 +402,8 @@ impl EventLog {
             work_item: self.work_item[index],
             kind: self.kind[index],
             location: self.location(index),
-            read: self.value(index, 0),
-            written: self.value(index, 2),
+            read: self.value(index, READ_SHIFT),
+            written: self.value(index, WRITTEN_SHIFT),
             span: self.spans.get(self.span_index(index)),
             order: Some(self.order[index]).filter(|&o| o != NONE).and_then(|o| Order::from_value(o & ORDER_MASK)),
             scope: Some(self.scope[index]).filter(|&o| o != NONE).and_then(Scope::from_value),
@@ -436,10 +440,10 @@ impl EventLog {
         }
     }
 
-    /// Event `index`'s value read (`shift` 0) or written (`shift` 2), whole.
+    /// Event `index`'s value read ([`READ_SHIFT`]) or written ([`WRITTEN_SHIFT`]), whole.
     fn value(&self, index: usize, shift: u8) -> u64 {
         let extension = Extension::from_bits(self.extension[index] >> shift);
-        let (low, high) = if shift == 0 { (&self.read, &self.read_high) } else { (&self.written, &self.written_high) };
+        let (low, high) = if shift == READ_SHIFT { (&self.read, &self.read_high) } else { (&self.written, &self.written_high) };
         widen(low[index], extension, || high.get(index))
     }
 
@@ -597,7 +601,7 @@ impl EventLog {
         }
         self.read.push(event.read as u32);
         self.written.push(event.written as u32);
-        self.extension.push(read as u8 | (written as u8) << 2);
+        self.extension.push((read as u8) << READ_SHIFT | (written as u8) << WRITTEN_SHIFT);
         let span = self.spans.intern(event.span);
         self.push_span_index(span);
         self.order.push(event.order.map_or(NONE, Order::value));

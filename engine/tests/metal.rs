@@ -16,11 +16,11 @@
 //! The gallery's CUDA scenarios run on the GPU too: `tests/metal/gallery/NAME.cu` is a host
 //! program this test writes from each scenario file (its buffers and `__device__` variables
 //! set before every run as the engine launches them, its launch, a tally of the reported
-//! buffers' final values), and `tests/metal/gallery.sh`
-//! runs each many times and once under each compute-sanitizer tool, into
-//! `tests/data/metal/gallery-*.txt`. Every outcome the GPU produced must be one the engine's
-//! exploration reaches where that exploration is complete, and elsewhere one the samples reach
-//! or a witness schedule runs to (`SAMPLED` pins how many are neither), and every sanitizer error a finding of the engine and the reverse, within
+//! buffers' final values), and `tests/metal/gallery.sh` runs each many times and once under
+//! each compute-sanitizer tool, into `tests/data/metal/gallery-*.txt`. Every outcome the GPU
+//! produced must be one the engine's exploration reaches where that exploration is complete,
+//! and elsewhere one the samples reach or a witness schedule runs to (`SAMPLED` pins how many
+//! are neither); every sanitizer error must be a finding of the engine and the reverse, within
 //! each tool's reach, except the disagreements `GALLERY_KNOWN` explains.
 //!
 //! Natively only: it reads its data from the repository's files.
@@ -241,16 +241,17 @@ fn cuda_scenarios() -> Vec<(String, Scenario)> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_none_or(|x| x != "toml") {
+        // `gallery.toml` is the gallery's manifest; every other TOML file there is a scenario.
+        if path.extension().is_none_or(|x| x != "toml") || path.file_name().is_some_and(|n| n == "gallery.toml") {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();
-        let Ok(s) = interleave_engine::scenario::from_toml(&text, |file| {
+        // A scenario file that does not read is an error, not one scenario fewer to check.
+        let s = interleave_engine::scenario::from_toml(&text, |file| {
             let source = std::fs::read_to_string(dir.join(file)).map_err(|e| interleave_engine::diag::Diagnostic::error("io", format!("{file}: {e}")))?;
             Ok((source, file.to_string()))
-        }) else {
-            continue;
-        };
+        })
+        .unwrap_or_else(|d| panic!("{}: {}", path.display(), d.message));
         if s.dialect == Dialect::Cuda && s.file_name.ends_with(".cu") {
             found.push((path.file_stem().unwrap().to_string_lossy().into_owned(), s));
         }
@@ -343,7 +344,7 @@ fn gallery_driver(stem: &str, s: &Scenario) -> String {
     let local = s.launch.local.clone().unwrap_or_else(|| panic!("{stem}: a CUDA scenario names its block size"));
     let blocks: Vec<u64> = s.launch.global.iter().zip(local.iter().chain(std::iter::repeat(&1))).map(|(g, l)| g / l).collect();
     assert!(s.launch.offset.iter().all(|&o| o == 0), "{stem}: CUDA launches have no offset");
-    let heap = if s.heap_bytes == Scenario::new("", "", Dialect::Cuda).heap_bytes {
+    let heap = if s.heap_bytes == Scenario::default().heap_bytes {
         String::new()
     } else {
         format!("    CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, {}));\n", s.heap_bytes)
@@ -375,7 +376,7 @@ fn gallery_drivers_are_current() {
     let mut failures = Vec::new();
     for (stem, s) in &scenarios {
         let path = root().join(format!("tests/metal/gallery/{stem}.cu"));
-        if let Err(e) = interleave_expect::check(&gallery_driver(stem, s), &std::fs::canonicalize(path.parent().unwrap()).unwrap().join(format!("{stem}.cu"))) {
+        if let Err(e) = interleave_expect::check(&gallery_driver(stem, s), &path) {
             failures.push(e);
         }
     }
