@@ -37,6 +37,7 @@ mod concurrency;
 mod exec;
 mod ir;
 mod lower;
+mod pack;
 mod reuse;
 mod rng;
 mod sched;

@@ -32,3 +32,13 @@ macro_rules! clone_fields {
 }
 
 pub(crate) use clone_fields;
+
+/// Makes `slot` hold a copy of `kept`, or nothing, copying into the box it already holds
+/// when there is one.
+pub fn clone_boxed_into<T: Clone>(slot: &mut Option<Box<T>>, kept: Option<&T>) {
+    match (slot.as_mut(), kept) {
+        (Some(mine), Some(kept)) => (**mine).clone_from(kept),
+        (None, Some(kept)) => *slot = Some(Box::new(kept.clone())),
+        (_, None) => *slot = None,
+    }
+}

@@ -113,7 +113,7 @@ struct Snapshot {
     step: u64,
     /// The machine, or `None` at step 0: the launch is deterministic, so restoring it launches
     /// again instead of keeping a second copy of the largest state a run has.
-    machine: Option<Machine>,
+    machine: Option<exec::frozen::FrozenMachine>,
     scheduler: Scheduler,
     rng: Rng,
     status: RunStatus,
@@ -138,8 +138,9 @@ const MANUAL: u32 = 0x4000_0000;
 
 /// How far apart snapshots are: every this many steps, and at least enough steps that the
 /// snapshots of a million-step run stay within about this many bytes in all (measured from
-/// the machine's size at each snapshot, [`Machine::heap_bytes`]). The event log of such a
-/// run takes about 26 MB, so the two stay within the history target of 64 MB.
+/// the machine's size at each snapshot, [`Machine::heap_bytes`], which a packed snapshot
+/// stays below). The event log of such a run takes about 26 MB, so the two stay within the
+/// history target of 64 MB.
 const SNAPSHOT_EVERY: u64 = 2048;
 const SNAPSHOT_BUDGET_BYTES: u64 = 14 << 20;
 
@@ -410,7 +411,7 @@ impl Session {
         let snapshot = Snapshot {
             step: self.steps,
             // Step 0 is the launch, which `relaunch` makes again.
-            machine: (self.steps > 0).then(|| self.machine.clone()),
+            machine: (self.steps > 0).then(|| exec::frozen::FrozenMachine::freeze(&mut self.machine)),
             scheduler: self.scheduler.clone(),
             rng: self.rng.clone(),
             status: self.status,
@@ -471,7 +472,7 @@ impl Session {
             }
             // Copying into the current machine reuses its allocations.
             match (&snap.machine, relaunched) {
-                (Some(machine), _) => self.machine.clone_from(machine),
+                (Some(frozen), _) => frozen.thaw_into(&mut self.machine),
                 (None, Some(machine)) => self.machine = machine,
                 (None, None) => {}
             }

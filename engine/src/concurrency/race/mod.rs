@@ -101,18 +101,17 @@ impl Crossing {
 /// One work-item's crossings within its group's table: entry `k` is its part in the group's
 /// barrier number `k + 1`.
 struct Track<'a> {
-    table: &'a [Crossing],
-    size: usize,
+    rows: &'a [std::rc::Rc<[Crossing]>],
     local: usize,
 }
 
 impl Track<'_> {
     fn len(&self) -> usize {
-        self.table.len() / self.size
+        self.rows.len()
     }
 
     fn get(&self, k: usize) -> Crossing {
-        self.table[k * self.size + self.local]
+        self.rows[k][self.local]
     }
 
     /// The number of leading entries for which `pred` holds (entries are sorted by clock).
@@ -248,8 +247,9 @@ pub struct Races {
     pub group_first: Vec<u32>,
     /// Each group's barrier crossings, one row per barrier it passed, one entry per member
     /// in local order: a barrier appends one row to one vector, instead of one entry to
-    /// each member's own list.
-    pub crossings: Vec<Vec<Crossing>>,
+    /// each member's own list. A row never changes once made, so it is shared: a snapshot
+    /// of the machine copies a pointer per row, not the row.
+    pub crossings: Vec<Vec<std::rc::Rc<[Crossing]>>>,
     /// How many barriers each group has passed.
     pub barriers: Vec<u32>,
     /// Races found, one per pair of source locations, in the order found.
@@ -399,7 +399,11 @@ impl Races {
             + self.know.capacity() * size_of::<[Knowledge; SPACES]>()
             + (self.pending.capacity() + self.fenced.capacity()) * size_of::<usize>()
             + self.released.capacity() * size_of::<[u32; SPACES]>()
-            + self.crossings.iter().map(|c| size_of::<Vec<Crossing>>() + c.capacity() * size_of::<Crossing>()).sum::<usize>()
+            + self
+                .crossings
+                .iter()
+                .map(|rows| size_of::<Vec<std::rc::Rc<[Crossing]>>>() + rows.capacity() * size_of::<std::rc::Rc<[Crossing]>>())
+                .sum::<usize>()
             + self.group_first.capacity() * 4
             + self.barriers.capacity() * 4
     }
@@ -438,8 +442,7 @@ impl Races {
     fn track(&self, agent: u32) -> Track<'_> {
         let g = self.agent_group[agent as usize] as usize;
         let first = self.group_first[g];
-        let size = (self.group_first[g + 1] - first).max(1) as usize;
-        Track { table: &self.crossings[g], size, local: (agent - first) as usize }
+        Track { rows: &self.crossings[g], local: (agent - first) as usize }
     }
 
     /// How many of its group's barriers work-item `agent` passed (members pass every
@@ -900,13 +903,12 @@ impl Races {
         // One new row of the group's table: members that had finished keep `NONE`.
         let first = self.group_first[group as usize];
         let size = (self.group_first[group as usize + 1] - first) as usize;
-        let table = &mut self.crossings[group as usize];
-        let row = table.len();
-        table.resize(row + size, Crossing::NONE);
+        let mut row = vec![Crossing::NONE; size];
         for &(m, flags) in members {
             let clock = self.clock[m as usize];
-            table[row + (m - first) as usize] = Crossing { clock, flags: (flags & (fence::LOCAL | fence::GLOBAL)) as u8 };
+            row[(m - first) as usize] = Crossing { clock, flags: (flags & (fence::LOCAL | fence::GLOBAL)) as u8 };
         }
+        self.crossings[group as usize].push(row.into());
         // Each member's barrier is an acquire and release of the memory its flags name: what
         // the members knew of that memory, everyone who fenced it learns. A barrier that
         // fences no memory synchronises execution only: nothing is learned.

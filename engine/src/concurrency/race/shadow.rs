@@ -198,3 +198,184 @@ impl Shadow {
         self.pages.iter().flatten().map(Vec::len).sum::<usize>() * std::mem::size_of::<Cell>()
     }
 }
+
+/// Shadows packed for a snapshot, as [`crate::exec::frozen`] packs work-items: mid-run, a
+/// launch's local memory keeps several accesses a word, 28 bytes each in a 40-byte cell, while
+/// an access differs from the one packed before it (the same site, a neighbouring agent, a
+/// nearby clock and event) by a few bytes' worth. The few releases are kept whole.
+#[derive(Debug, Default)]
+pub struct FrozenShadows {
+    bytes: Vec<u8>,
+    releases: Vec<Release>,
+}
+
+// A packed cell's first byte: how many accesses it keeps (0, 1, or `MANY`, followed by the
+// count), and whether it holds a release.
+const MANY: u8 = 2;
+const HAS_RELEASE: u8 = 4;
+
+/// The fields an access is compared with: the access packed before it.
+#[derive(Clone, Copy, Default)]
+struct Previous {
+    agent: u32,
+    clock: u32,
+    event: u32,
+    site: (u32, u32),
+}
+
+fn put_access(bytes: &mut Vec<u8>, a: &Access, prev: &mut Previous) {
+    let Access { agent, clock, event, site, value, mask, flags } = *a;
+    use crate::pack::{put, put_delta};
+    put_delta(bytes, u64::from(agent), u64::from(prev.agent));
+    put_delta(bytes, u64::from(clock), u64::from(prev.clock));
+    put_delta(bytes, u64::from(event), u64::from(prev.event));
+    put_delta(bytes, u64::from(site.0), u64::from(prev.site.0));
+    put_delta(bytes, u64::from(site.1), u64::from(prev.site.1));
+    put(bytes, u64::from(value));
+    bytes.push(mask);
+    bytes.push(flags);
+    *prev = Previous { agent, clock, event, site };
+}
+
+fn get_access(reader: &mut crate::pack::Reader, prev: &mut Previous) -> Access {
+    let agent = reader.get_delta(u64::from(prev.agent)) as u32;
+    let clock = reader.get_delta(u64::from(prev.clock)) as u32;
+    let event = reader.get_delta(u64::from(prev.event)) as u32;
+    let site = (reader.get_delta(u64::from(prev.site.0)) as u32, reader.get_delta(u64::from(prev.site.1)) as u32);
+    let value = reader.get_u32();
+    let mask = reader.byte();
+    let flags = reader.byte();
+    *prev = Previous { agent, clock, event, site };
+    Access { agent, clock, event, site, value, mask, flags }
+}
+
+impl FrozenShadows {
+    /// Packs `shadows`, in order.
+    pub fn freeze<'a>(shadows: impl IntoIterator<Item = &'a Shadow>) -> FrozenShadows {
+        use crate::pack::put;
+        let mut frozen = FrozenShadows::default();
+        let bytes = &mut frozen.bytes;
+        let mut prev = Previous::default();
+        for shadow in shadows {
+            put(bytes, shadow.pages.len() as u64);
+            for page in &shadow.pages {
+                let cells = page.as_deref().unwrap_or(&[]);
+                put(bytes, cells.len() as u64);
+                for cell in cells {
+                    let release = if cell.release.is_some() { HAS_RELEASE } else { 0 };
+                    match &cell.accesses {
+                        Accesses::None => bytes.push(release),
+                        Accesses::One(a) => {
+                            bytes.push(1 | release);
+                            put_access(bytes, a, &mut prev);
+                        }
+                        Accesses::Many(list) => {
+                            bytes.push(MANY | release);
+                            put(bytes, list.len() as u64);
+                            for a in list {
+                                put_access(bytes, a, &mut prev);
+                            }
+                        }
+                    }
+                    if let Some(r) = &cell.release {
+                        frozen.releases.push((**r).clone());
+                    }
+                }
+            }
+        }
+        frozen.bytes.shrink_to_fit();
+        frozen
+    }
+
+    /// Makes `shadows` (as many, in the same order) the shadows that were frozen, reusing
+    /// their pages. A page the frozen shadow did not have is left empty, which is the same as
+    /// absent.
+    pub fn thaw_into<'a>(&self, shadows: impl IntoIterator<Item = &'a mut Shadow>) {
+        let mut reader = crate::pack::Reader::new(&self.bytes);
+        let mut releases = self.releases.iter();
+        let mut prev = Previous::default();
+        for shadow in shadows {
+            let pages = reader.get() as usize;
+            shadow.pages.truncate(pages);
+            shadow.pages.resize_with(pages, || None);
+            for page in &mut shadow.pages {
+                let len = reader.get() as usize;
+                if len == 0 {
+                    if let Some(cells) = page {
+                        cells.clear();
+                    }
+                    continue;
+                }
+                let cells = page.get_or_insert_with(Vec::new);
+                cells.truncate(len);
+                cells.resize_with(len, Cell::default);
+                for cell in cells.iter_mut() {
+                    let tag = reader.byte();
+                    match tag & (1 | MANY) {
+                        0 => cell.accesses = Accesses::None,
+                        1 => cell.accesses = Accesses::One(get_access(&mut reader, &mut prev)),
+                        _ => {
+                            let n = reader.get() as usize;
+                            let mut list = match std::mem::take(&mut cell.accesses) {
+                                Accesses::Many(mut list) => {
+                                    list.clear();
+                                    list
+                                }
+                                _ => Vec::with_capacity(n),
+                            };
+                            list.extend((0..n).map(|_| get_access(&mut reader, &mut prev)));
+                            cell.accesses = Accesses::Many(list);
+                        }
+                    }
+                    let kept = (tag & HAS_RELEASE != 0).then(|| releases.next().expect("every frozen release is kept"));
+                    crate::reuse::clone_boxed_into(&mut cell.release, kept);
+                }
+            }
+        }
+        debug_assert!(reader.done() && releases.next().is_none(), "every frozen shadow is read back");
+    }
+}
+
+/// Property tests, natively only: proptest is not built for wasm.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn access() -> impl Strategy<Value = Access> {
+        let small = prop_oneof![0u32..40, any::<u32>(), (0u32..40).prop_map(|v| u32::MAX - v)];
+        (small.clone(), small.clone(), small.clone(), (small.clone(), small), any::<u32>(), any::<u8>(), any::<u8>())
+            .prop_map(|(agent, clock, event, site, value, mask, flags)| Access { agent, clock, event, site, value, mask, flags })
+    }
+
+    fn cell() -> impl Strategy<Value = Cell> {
+        let accesses = prop_oneof![Just(Accesses::None), access().prop_map(Accesses::One), prop::collection::vec(access(), 0..4).prop_map(Accesses::Many)];
+        let release = prop::option::of(
+            (any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>())
+                .prop_map(|(agent, event, group, device)| Box::new(Release { parts: Vec::new(), agent, event, group, device })),
+        );
+        (accesses, release).prop_map(|(accesses, release)| Cell { accesses, release })
+    }
+
+    fn shadow() -> impl Strategy<Value = Shadow> {
+        prop::collection::vec(prop::option::of(prop::collection::vec(cell(), 0..5)), 0..4).prop_map(|pages| Shadow { pages })
+    }
+
+    /// A shadow as its accesses and releases show it: a page that is present but empty is
+    /// the same as an absent one.
+    fn shown(shadows: &[Shadow]) -> String {
+        format!("{:?}", shadows.iter().map(|s| s.pages.iter().map(|p| p.as_deref().unwrap_or(&[])).collect::<Vec<_>>()).collect::<Vec<_>>())
+    }
+
+    proptest! {
+        /// Whatever shadows the thawed-into allocations had, they end as the frozen ones.
+        #[test]
+        fn thawing_gives_back_the_frozen_shadows(frozen in prop::collection::vec(shadow(), 0..4), live in prop::collection::vec(shadow(), 4)) {
+            let packed = FrozenShadows::freeze(&frozen);
+            let mut into = live;
+            into.truncate(frozen.len());
+            packed.thaw_into(&mut into);
+            prop_assert_eq!(shown(&into), shown(&frozen));
+        }
+    }
+}

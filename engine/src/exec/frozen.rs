@@ -1,0 +1,400 @@
+//! Work-items packed into bytes, for the snapshots seeking restores.
+//!
+//! A snapshot of a launch of 65,536 work-items held each one as the live machine does: 72
+//! bytes of fields, a register vector and a boxed spin watch, so about 180 bytes and two
+//! allocations a work-item, twelve of the eighteen megabytes a snapshot took. Yet neighbouring
+//! work-items are nearly alike: they run the same function, usually at nearby program
+//! counters, their registers hold the same pointers and ids one apart, their clocks differ by
+//! little. So a snapshot keeps them as one byte string, each field as a LEB128 variable-length
+//! integer and most of them as the (zigzag-encoded) difference from the same field of the
+//! work-item before: a typical work-item takes 20 to 30 bytes.
+//!
+//! Restoring writes the fields back into the live machine's work-items, reusing their
+//! vectors, exactly: what [`freeze`] reads, [`FrozenItems::thaw_into`] writes, field for field
+//! (`WorkItem`'s destructuring below makes a new field a compile error here). The rare boxes
+//! (call frames and private memory, a spin watch's saved state) are few and kept as clones.
+
+use super::{Alloc, Machine, Rare, SpinState, SpinWatch, Status, WorkItem};
+use crate::concurrency::race::shadow::{FrozenShadows, Shadow};
+use crate::pack::{put, put_delta, Reader};
+use crate::reuse::clone_boxed_into;
+
+/// A machine as a snapshot keeps it: its work-items and its shadow memory packed, as they are
+/// most of a large launch's state and nearly alike, everything else as it was.
+#[derive(Debug)]
+pub struct FrozenMachine {
+    /// The machine without its work-items and shadows (both empty), and without the event log,
+    /// which its caller keeps once for all snapshots.
+    machine: Machine,
+    items: FrozenItems,
+    shadows: FrozenShadows,
+}
+
+/// Every allocation of `machine` that has a shadow, in one fixed order.
+fn allocs(machine: &Machine) -> impl Iterator<Item = &Alloc> {
+    machine.global.iter().chain(&machine.constant).chain(machine.groups.iter().flat_map(|g| &g.local))
+}
+
+fn allocs_mut(machine: &mut Machine) -> impl Iterator<Item = &mut Alloc> {
+    machine.global.iter_mut().chain(&mut machine.constant).chain(machine.groups.iter_mut().flat_map(|g| &mut g.local))
+}
+
+impl FrozenMachine {
+    /// Packs `machine`, whose event log the caller has taken out. The machine is borrowed
+    /// mutably only to lend its work-items and shadows out while the rest is copied; it is
+    /// left as it was.
+    pub fn freeze(machine: &mut Machine) -> FrozenMachine {
+        let items = std::mem::take(&mut machine.items);
+        let shadows: Vec<Shadow> = allocs_mut(machine).map(|a| std::mem::take(&mut a.shadow)).collect();
+        let copy = machine.clone();
+        machine.items = items;
+        for (alloc, shadow) in allocs_mut(machine).zip(shadows) {
+            alloc.shadow = shadow;
+        }
+        FrozenMachine { machine: copy, items: freeze(&machine.items), shadows: FrozenShadows::freeze(allocs(machine).map(|a| &a.shadow)) }
+    }
+
+    /// Makes `machine` the one frozen, but for its event log, which is left as it is; its
+    /// allocations are reused.
+    pub fn thaw_into(&self, machine: &mut Machine) {
+        let mut items = std::mem::take(&mut machine.items);
+        let log = std::mem::take(&mut machine.log);
+        // The shadows copied here are empty, which empties the machine's own but keeps their
+        // pages for the packed ones to be written into.
+        machine.clone_from(&self.machine);
+        self.items.thaw_into(&mut items);
+        machine.items = items;
+        machine.log = log;
+        self.shadows.thaw_into(allocs_mut(machine).map(|a| &mut a.shadow));
+    }
+}
+
+/// Work-items as [`freeze`] packed them.
+#[derive(Debug, Default)]
+pub struct FrozenItems {
+    bytes: Vec<u8>,
+    /// How many work-items `bytes` holds.
+    len: usize,
+    /// The work-items that had a [`Rare`] box, by index, in increasing order.
+    rare: Vec<(u32, Box<Rare>)>,
+    /// The spin watches that kept a saved state, by work-item index, in increasing order.
+    saved: Vec<(u32, Box<SpinState>)>,
+}
+
+// The flag byte of each work-item: its status in the low three bits, then one bit each.
+const SPURIOUS: u8 = 1 << 3;
+const SPIN: u8 = 1 << 4;
+const SPIN_TAKEN: u8 = 1 << 5;
+const SPIN_SPINNING: u8 = 1 << 6;
+const STATUS_MASK: u8 = 0b111;
+
+const STATUSES: [Status; 6] = [Status::Ready, Status::AtBarrier, Status::Finished, Status::Faulted, Status::Waiting, Status::NotStarted];
+
+fn status_code(status: Status) -> u8 {
+    STATUSES.iter().position(|&s| s == status).expect("every status is listed") as u8
+}
+
+/// The fields a work-item is compared with: those of the one before it, or zeros for the first.
+#[derive(Clone, Copy, Default)]
+struct Base {
+    warp: u32,
+    group: u32,
+    cycles: u64,
+    epoch: u64,
+}
+
+/// How many work-items ahead thawing asks the processor to load.
+const PREFETCH_AHEAD: usize = 8;
+
+/// Packs `items`.
+pub fn freeze(items: &[WorkItem]) -> FrozenItems {
+    let mut frozen = FrozenItems { bytes: Vec::with_capacity(items.len() * 24), len: items.len(), ..FrozenItems::default() };
+    let bytes = &mut frozen.bytes;
+    let mut base = Base::default();
+    let mut prev_regs: &[u64] = &[];
+    for (index, item) in items.iter().enumerate() {
+        if let Some(ahead) = items.get(index + PREFETCH_AHEAD) {
+            super::prefetch(ahead.regs.as_ptr());
+            if let Some(spin) = &ahead.spin {
+                super::prefetch::<SpinWatch>(&**spin);
+            }
+        }
+        let WorkItem { func, pc, base: reg_base, warp, group, status, spurious, cycles, regs, spin, rare } = item;
+        let mut flags = status_code(*status);
+        if *spurious {
+            flags |= SPURIOUS;
+        }
+        if let Some(spin) = spin {
+            flags |= SPIN;
+            if spin.taken {
+                flags |= SPIN_TAKEN;
+            }
+            if spin.spinning {
+                flags |= SPIN_SPINNING;
+            }
+        }
+        bytes.push(flags);
+        put(bytes, u64::from(*func));
+        put(bytes, u64::from(*pc));
+        put(bytes, u64::from(*reg_base));
+        put_delta(bytes, u64::from(*warp), u64::from(base.warp));
+        put_delta(bytes, u64::from(*group), u64::from(base.group));
+        put_delta(bytes, *cycles, base.cycles);
+        put(bytes, regs.len() as u64);
+        for (i, &r) in regs.iter().enumerate() {
+            put_delta(bytes, r, prev_regs.get(i).copied().unwrap_or(0));
+        }
+        if let Some(spin) = spin {
+            let SpinWatch { epoch, func, pc, since, taken: _, saved, spinning: _ } = &**spin;
+            put_delta(bytes, *epoch, base.epoch);
+            put(bytes, u64::from(*func));
+            put(bytes, u64::from(*pc));
+            put(bytes, u64::from(*since));
+            if let Some(saved) = saved {
+                frozen.saved.push((index as u32, saved.clone()));
+            }
+            base.epoch = *epoch;
+        }
+        if let Some(rare) = rare {
+            frozen.rare.push((index as u32, rare.clone()));
+        }
+        base.warp = *warp;
+        base.group = *group;
+        base.cycles = *cycles;
+        prev_regs = regs;
+    }
+    frozen.bytes.shrink_to_fit();
+    frozen
+}
+
+impl FrozenItems {
+    /// How many work-items it holds.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Bytes it takes beyond its own size.
+    #[cfg(test)]
+    fn heap_bytes(&self) -> usize {
+        self.bytes.capacity()
+            + self.rare.capacity() * std::mem::size_of::<(u32, Box<Rare>)>()
+            + self.saved.capacity() * std::mem::size_of::<(u32, Box<SpinState>)>()
+    }
+
+    /// Makes `items` the work-items that were frozen, reusing the vectors and boxes they hold.
+    pub fn thaw_into(&self, items: &mut Vec<WorkItem>) {
+        items.truncate(self.len);
+        while items.len() < self.len {
+            items.push(WorkItem {
+                func: 0,
+                pc: 0,
+                base: 0,
+                warp: 0,
+                group: 0,
+                status: Status::NotStarted,
+                spurious: false,
+                cycles: 0,
+                regs: Vec::new(),
+                spin: None,
+                rare: None,
+            });
+        }
+        let mut reader = Reader::new(&self.bytes);
+        let mut base = Base::default();
+        let mut rare = self.rare.iter().peekable();
+        let mut saved = self.saved.iter().peekable();
+        for index in 0..self.len {
+            let (done, rest) = items.split_at_mut(index);
+            let prev_regs: &[u64] = done.last().map_or(&[], |p| &p.regs);
+            // The live work-items' register vectors and spin watches lie all over the heap, and
+            // waiting for each in turn made thawing slower than copying: ask for them a few
+            // work-items ahead.
+            if let Some(ahead) = rest.get(PREFETCH_AHEAD) {
+                super::prefetch(ahead.regs.as_ptr());
+                if let Some(spin) = &ahead.spin {
+                    super::prefetch::<SpinWatch>(&**spin);
+                }
+            }
+            let item = &mut rest[0];
+            let flags = reader.byte();
+            item.status = STATUSES[(flags & STATUS_MASK) as usize];
+            item.spurious = flags & SPURIOUS != 0;
+            item.func = reader.get_u32();
+            item.pc = reader.get_u32();
+            item.base = reader.get_u32();
+            item.warp = reader.get_delta(u64::from(base.warp)) as u32;
+            item.group = reader.get_delta(u64::from(base.group)) as u32;
+            item.cycles = reader.get_delta(base.cycles);
+            let count = reader.get() as usize;
+            item.regs.resize(count, 0);
+            let shared = count.min(prev_regs.len());
+            for (r, &p) in item.regs[..shared].iter_mut().zip(prev_regs) {
+                *r = reader.get_delta(p);
+            }
+            for r in &mut item.regs[shared..] {
+                *r = reader.get_delta(0);
+            }
+            if flags & SPIN != 0 {
+                let spin = item.spin.get_or_insert_with(Box::default);
+                spin.epoch = reader.get_delta(base.epoch);
+                spin.func = reader.get_u32();
+                spin.pc = reader.get_u32();
+                spin.since = reader.get_u32();
+                spin.taken = flags & SPIN_TAKEN != 0;
+                spin.spinning = flags & SPIN_SPINNING != 0;
+                let kept = saved.next_if(|(at, _)| *at as usize == index);
+                clone_boxed_into(&mut spin.saved, kept.map(|(_, state)| &**state));
+                base.epoch = spin.epoch;
+            } else {
+                item.spin = None;
+            }
+            let kept = rare.next_if(|(at, _)| *at as usize == index);
+            clone_boxed_into(&mut item.rare, kept.map(|(_, kept)| &**kept));
+            base.warp = item.warp;
+            base.group = item.group;
+            base.cycles = item.cycles;
+        }
+        debug_assert!(reader.done(), "every frozen byte is read back");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The point of packing: a launch's work-items take a few bytes each, not 180.
+    #[test]
+    fn alike_work_items_take_few_bytes() {
+        let items: Vec<WorkItem> = (0..1024u32)
+            .map(|i| WorkItem {
+                func: 0,
+                pc: 17 + i % 3,
+                base: 0,
+                warp: i / 32,
+                group: i / 256,
+                status: Status::Ready,
+                spurious: false,
+                cycles: 40 + u64::from(i % 4),
+                regs: vec![0x1_0000_0000, 0x2_0000_0000, u64::from(i), u64::from(i % 256), u64::from(i / 256), 7, u64::from(i) * 4, 0],
+                spin: Some(Box::new(SpinWatch { epoch: 3, func: 0, pc: 20, since: 1, ..SpinWatch::default() })),
+                rare: None,
+            })
+            .collect();
+        let packed = freeze(&items);
+        let per_item = packed.heap_bytes() as f64 / items.len() as f64;
+        assert!(per_item < 24.0, "{per_item} bytes a work-item");
+        let mut back = Vec::new();
+        packed.thaw_into(&mut back);
+        assert_eq!(format!("{back:?}"), format!("{items:?}"));
+    }
+}
+
+/// Property tests, natively only: proptest is not built for wasm.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use super::*;
+    use crate::exec::Frame;
+    use proptest::prelude::*;
+
+    fn spin_state() -> impl Strategy<Value = SpinState> {
+        (prop::collection::vec(any::<u64>(), 0..4), prop::collection::vec((any::<u32>(), any::<u32>()), 0..3), prop::collection::vec(any::<u8>(), 0..5))
+            .prop_map(|(regs, frames, private)| SpinState { regs, frames, private })
+    }
+
+    fn spin() -> impl Strategy<Value = SpinWatch> {
+        (any::<u64>(), any::<u32>(), any::<u32>(), any::<u32>(), any::<bool>(), prop::option::of(spin_state()), any::<bool>())
+            .prop_map(|(epoch, func, pc, since, taken, saved, spinning)| SpinWatch { epoch, func, pc, since, taken, saved: saved.map(Box::new), spinning })
+    }
+
+    fn rare() -> impl Strategy<Value = Rare> {
+        (
+            prop::collection::vec((any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>()), 0..3),
+            prop::collection::vec(any::<u8>(), 0..6),
+            any::<u32>(),
+            prop::collection::vec(any::<u64>(), 0..3),
+            prop::collection::vec((any::<u32>(), any::<u64>()), 0..3),
+        )
+            .prop_map(|(frames, private, copies_called, unwaited, observed)| Rare {
+                frames: frames.into_iter().map(|(func, pc, base, top)| Frame { func, pc, base, dst: pc % 7, private_top: top }).collect(),
+                private_init: private.iter().map(|b| b % 2 == 0).collect(),
+                private,
+                copies_called,
+                waiting_for: unwaited.iter().rev().copied().collect(),
+                unwaited,
+                observed,
+            })
+    }
+
+    /// Values at the edges of the encodings as well as anywhere: small, near the top of each
+    /// width, and negative.
+    fn word() -> impl Strategy<Value = u64> {
+        prop_oneof![0u64..300, any::<u64>(), (0u64..300).prop_map(|v| u64::MAX - v), (0u64..300).prop_map(|v| u64::from(u32::MAX) - v)]
+    }
+
+    fn item() -> impl Strategy<Value = WorkItem> {
+        (
+            (any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), 0..STATUSES.len(), any::<bool>(), word()),
+            prop::collection::vec(word(), 0..12),
+            prop::option::of(spin()),
+            prop::option::of(rare()),
+        )
+            .prop_map(|((func, pc, base, warp, group, status, spurious, cycles), regs, spin, rare)| WorkItem {
+                func,
+                pc,
+                base,
+                warp,
+                group,
+                status: STATUSES[status],
+                spurious,
+                cycles,
+                regs,
+                spin: spin.map(Box::new),
+                rare: rare.map(Box::new),
+            })
+    }
+
+    /// Neighbours alike, as a launch's work-items are: the case the encoding is made for.
+    fn alike() -> impl Strategy<Value = Vec<WorkItem>> {
+        (item(), 0usize..40).prop_map(|(first, n)| {
+            (0..n as u64)
+                .map(|i| {
+                    let mut w = first.clone();
+                    w.warp = w.warp.wrapping_add((i / 32) as u32);
+                    w.group = w.group.wrapping_add((i / 64) as u32);
+                    w.cycles = w.cycles.wrapping_add(i % 5);
+                    for r in &mut w.regs {
+                        *r = r.wrapping_add(i);
+                    }
+                    w
+                })
+                .collect()
+        })
+    }
+
+    fn shown(items: &[WorkItem]) -> String {
+        format!("{items:?}")
+    }
+
+    proptest! {
+        /// Whatever the live work-items were, thawing gives back exactly the frozen ones.
+        #[test]
+        fn thawing_gives_back_what_was_frozen(frozen in prop::collection::vec(item(), 0..20), live in prop::collection::vec(item(), 0..20)) {
+            let packed = freeze(&frozen);
+            prop_assert_eq!(packed.len(), frozen.len());
+            let mut into = live;
+            packed.thaw_into(&mut into);
+            prop_assert_eq!(shown(&into), shown(&frozen));
+            let mut fresh = Vec::new();
+            packed.thaw_into(&mut fresh);
+            prop_assert_eq!(shown(&fresh), shown(&frozen));
+        }
+
+        #[test]
+        fn alike_work_items_come_back_too(frozen in alike(), live in alike()) {
+            let mut into = live;
+            freeze(&frozen).thaw_into(&mut into);
+            prop_assert_eq!(shown(&into), shown(&frozen));
+        }
+    }
+}
