@@ -1,4 +1,4 @@
-//! Work-items packed into bytes, for the snapshots seeking restores.
+//! A machine packed for the snapshots seeking restores ([`FrozenMachine`]).
 //!
 //! A snapshot of a launch of 65,536 work-items held each one as the live machine does: 72
 //! bytes of fields, a register vector and a boxed spin watch, so about 180 bytes and two
@@ -13,21 +13,29 @@
 //! vectors, exactly: what [`freeze`] reads, [`FrozenItems::thaw_into`] writes, field for field
 //! (`WorkItem`'s destructuring below makes a new field a compile error here). The rare boxes
 //! (call frames and private memory, a spin watch's saved state) are few and kept as clones.
+//!
+//! The rest of a large launch's state is packed alike: the race detector's shadow memory
+//! (`race::shadow::FrozenShadows`) and the work-items waiting at each barrier, whose arrivals
+//! (56 bytes each live) differ from the one before by a work-item and little else. What is
+//! left is copied as it is.
 
-use super::{Alloc, Machine, Rare, SpinState, SpinWatch, Status, WorkItem};
+use super::{Alloc, Arrival, Machine, Rare, Rendezvous, SpinState, SpinWatch, Status, WorkItem};
 use crate::concurrency::race::shadow::{FrozenShadows, Shadow};
 use crate::pack::{put, put_delta, Reader};
 use crate::reuse::clone_boxed_into;
 
-/// A machine as a snapshot keeps it: its work-items and its shadow memory packed, as they are
-/// most of a large launch's state and nearly alike, everything else as it was.
+/// A machine as a snapshot keeps it: its work-items, its shadow memory and the arrivals at its
+/// barriers packed, as they are most of a large launch's state and nearly alike, everything
+/// else as it was.
 #[derive(Debug)]
 pub struct FrozenMachine {
-    /// The machine without its work-items and shadows (both empty), and without the event log,
-    /// which its caller keeps once for all snapshots.
+    /// The machine without its work-items, shadows and arrivals (all empty), and without the
+    /// event log, which its caller keeps once for all snapshots.
     machine: Machine,
     items: FrozenItems,
     shadows: FrozenShadows,
+    /// The waiting lists of every rendezvous ([`rendezvous_mut`]'s order), packed.
+    arrivals: Vec<u8>,
 }
 
 /// Every allocation of `machine` that has a shadow, in one fixed order.
@@ -39,6 +47,61 @@ fn allocs_mut(machine: &mut Machine) -> impl Iterator<Item = &mut Alloc> {
     machine.global.iter_mut().chain(&mut machine.constant).chain(machine.groups.iter_mut().flat_map(|g| &mut g.local))
 }
 
+/// Every rendezvous of `machine`: its groups', then its warps'.
+fn rendezvous_mut(machine: &mut Machine) -> impl Iterator<Item = &mut Rendezvous> {
+    machine.groups.iter_mut().map(|g| &mut g.rendezvous).chain(machine.warps.iter_mut().map(|w| &mut w.rendezvous))
+}
+
+/// Packs the waiting lists `lists`, in order.
+fn freeze_arrivals<'a>(lists: impl Iterator<Item = &'a Vec<Arrival>>) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut prev = Arrival { wi: 0, func: 0, pc: 0, a: 0, b: 0, mask: None, width: 0 };
+    for list in lists {
+        put(&mut bytes, list.len() as u64);
+        for &arrival in list {
+            let Arrival { wi, func, pc, a, b, mask, width } = arrival;
+            put_delta(&mut bytes, u64::from(wi), u64::from(prev.wi));
+            put(&mut bytes, u64::from(func));
+            put(&mut bytes, u64::from(pc));
+            put_delta(&mut bytes, a, prev.a);
+            put_delta(&mut bytes, b, prev.b);
+            match mask {
+                None => bytes.push(0),
+                Some(mask) => {
+                    bytes.push(1);
+                    put(&mut bytes, mask);
+                }
+            }
+            put(&mut bytes, width);
+            prev = arrival;
+        }
+    }
+    bytes.shrink_to_fit();
+    bytes
+}
+
+/// Makes `lists` the waiting lists [`freeze_arrivals`] packed into `bytes`, reusing them.
+fn thaw_arrivals<'a>(bytes: &[u8], lists: impl Iterator<Item = &'a mut Vec<Arrival>>) {
+    let mut reader = Reader::new(bytes);
+    let mut prev = Arrival { wi: 0, func: 0, pc: 0, a: 0, b: 0, mask: None, width: 0 };
+    for list in lists {
+        let n = reader.get() as usize;
+        list.clear();
+        for _ in 0..n {
+            let wi = reader.get_delta(u64::from(prev.wi)) as u32;
+            let func = reader.get_u32();
+            let pc = reader.get_u32();
+            let a = reader.get_delta(prev.a);
+            let b = reader.get_delta(prev.b);
+            let mask = (reader.byte() != 0).then(|| reader.get());
+            let width = reader.get();
+            prev = Arrival { wi, func, pc, a, b, mask, width };
+            list.push(prev);
+        }
+    }
+    debug_assert!(reader.done(), "every frozen arrival is read back");
+}
+
 impl FrozenMachine {
     /// Packs `machine`, whose event log the caller has taken out. The machine is borrowed
     /// mutably only to lend its work-items and shadows out while the rest is copied; it is
@@ -46,12 +109,17 @@ impl FrozenMachine {
     pub fn freeze(machine: &mut Machine) -> FrozenMachine {
         let items = std::mem::take(&mut machine.items);
         let shadows: Vec<Shadow> = allocs_mut(machine).map(|a| std::mem::take(&mut a.shadow)).collect();
+        let waiting: Vec<Vec<Arrival>> = rendezvous_mut(machine).map(|r| std::mem::take(&mut r.waiting)).collect();
         let copy = machine.clone();
         machine.items = items;
         for (alloc, shadow) in allocs_mut(machine).zip(shadows) {
             alloc.shadow = shadow;
         }
-        FrozenMachine { machine: copy, items: freeze(&machine.items), shadows: FrozenShadows::freeze(allocs(machine).map(|a| &a.shadow)) }
+        let arrivals = freeze_arrivals(waiting.iter());
+        for (rendezvous, list) in rendezvous_mut(machine).zip(waiting) {
+            rendezvous.waiting = list;
+        }
+        FrozenMachine { machine: copy, items: freeze(&machine.items), shadows: FrozenShadows::freeze(allocs(machine).map(|a| &a.shadow)), arrivals }
     }
 
     /// Makes `machine` the one frozen, but for its event log, which is left as it is; its
@@ -59,13 +127,14 @@ impl FrozenMachine {
     pub fn thaw_into(&self, machine: &mut Machine) {
         let mut items = std::mem::take(&mut machine.items);
         let log = std::mem::take(&mut machine.log);
-        // The shadows copied here are empty, which empties the machine's own but keeps their
-        // pages for the packed ones to be written into.
+        // The shadows and waiting lists copied here are empty, which empties the machine's own
+        // but keeps their pages and capacity for the packed ones to be written into.
         machine.clone_from(&self.machine);
         self.items.thaw_into(&mut items);
         machine.items = items;
         machine.log = log;
         self.shadows.thaw_into(allocs_mut(machine).map(|a| &mut a.shadow));
+        thaw_arrivals(&self.arrivals, rendezvous_mut(machine).map(|r| &mut r.waiting));
     }
 }
 
@@ -168,12 +237,6 @@ pub fn freeze(items: &[WorkItem]) -> FrozenItems {
 }
 
 impl FrozenItems {
-    /// How many work-items it holds.
-    #[cfg(test)]
-    fn len(&self) -> usize {
-        self.len
-    }
-
     /// Bytes it takes beyond its own size.
     #[cfg(test)]
     fn heap_bytes(&self) -> usize {
@@ -376,12 +439,34 @@ mod properties {
         format!("{items:?}")
     }
 
+    fn arrival() -> impl Strategy<Value = Arrival> {
+        (any::<u32>(), any::<u32>(), any::<u32>(), word(), word(), prop::option::of(word()), word()).prop_map(|(wi, func, pc, a, b, mask, width)| Arrival {
+            wi,
+            func,
+            pc,
+            a,
+            b,
+            mask,
+            width,
+        })
+    }
+
     proptest! {
+        /// Whatever the live waiting lists held, thawing gives back the frozen ones.
+        #[test]
+        fn thawing_gives_back_the_frozen_arrivals(frozen in prop::collection::vec(prop::collection::vec(arrival(), 0..6), 0..5), live in prop::collection::vec(prop::collection::vec(arrival(), 0..6), 5)) {
+            let packed = freeze_arrivals(frozen.iter());
+            let mut into = live;
+            into.truncate(frozen.len());
+            thaw_arrivals(&packed, into.iter_mut());
+            prop_assert_eq!(format!("{into:?}"), format!("{frozen:?}"));
+        }
+
         /// Whatever the live work-items were, thawing gives back exactly the frozen ones.
         #[test]
         fn thawing_gives_back_what_was_frozen(frozen in prop::collection::vec(item(), 0..20), live in prop::collection::vec(item(), 0..20)) {
             let packed = freeze(&frozen);
-            prop_assert_eq!(packed.len(), frozen.len());
+            prop_assert_eq!(packed.len, frozen.len());
             let mut into = live;
             packed.thaw_into(&mut into);
             prop_assert_eq!(shown(&into), shown(&frozen));

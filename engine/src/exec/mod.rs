@@ -523,8 +523,8 @@ impl Machine {
 
     /// About how many bytes of heap the machine holds (its work-items with their vectors,
     /// warps and groups, memory with its shadow, and the detectors' per-agent state), for
-    /// spacing snapshots: a snapshot keeps all of it, the work-items and shadows packed
-    /// ([`frozen`]) into less, so this bounds a snapshot from above. Capacities are counted,
+    /// spacing snapshots: a snapshot keeps all of it, the work-items, shadows and barrier
+    /// arrivals packed ([`frozen`]) into less, so this bounds a snapshot from above. Capacities are counted,
     /// not lengths, as a copy's allocator rounds much the same way.
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
