@@ -182,6 +182,7 @@ pub fn freeze(items: &[WorkItem]) -> FrozenItems {
     let mut base = Base::default();
     let mut prev_regs: &[u64] = &[];
     for (index, item) in items.iter().enumerate() {
+        // The vectors and boxes lie all over the heap, as in thawing (below).
         if let Some(ahead) = items.get(index + PREFETCH_AHEAD) {
             super::prefetch(ahead.regs.as_ptr());
             if let Some(spin) = &ahead.spin {
