@@ -320,7 +320,7 @@ fn unpack_wide(word: u64) -> Location {
 
 /// Distinct spans and their indices. Lookups go through a small direct-mapped cache first, as
 /// a run's events come from a handful of instructions.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct SpanTable {
     spans: Vec<Span>,
     index: std::collections::BTreeMap<(u32, u32), u32>,
@@ -328,6 +328,9 @@ struct SpanTable {
     /// when `spans` agrees, so a stale or empty one is harmless.
     cache: Vec<(Span, u32)>,
 }
+
+// Copied field by field: restoring a machine keeps the table's vectors.
+crate::reuse::clone_fields!(SpanTable { spans, index, cache });
 
 /// Slots of the span cache.
 const SPAN_CACHE: usize = 64;
@@ -354,7 +357,8 @@ impl SpanTable {
             }
         };
         if self.cache.is_empty() {
-            self.cache = vec![(Span { start: u32::MAX, end: u32::MAX }, u32::MAX); SPAN_CACHE];
+            // Into the vector a restored machine kept (`resize` reuses its capacity).
+            self.cache.resize(SPAN_CACHE, (Span { start: u32::MAX, end: u32::MAX }, u32::MAX));
         }
         self.cache[slot] = (span, index);
         index

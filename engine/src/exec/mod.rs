@@ -161,7 +161,7 @@ pub struct WorkItem {
 }
 
 /// The state of a work-item that most kernels never touch.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Rare {
     /// The callers' frames while a helper function runs.
     pub frames: Vec<Frame>,
@@ -186,6 +186,10 @@ pub struct Rare {
 const _: () = assert!(std::mem::size_of::<WorkItem>() <= 9 * std::mem::size_of::<u64>());
 
 clone_fields!(WorkItem { func, pc, base, warp, group, status, spurious, cycles, regs, spin, rare });
+
+// A litmus test's work-items record their registers here, so restoring the launched machine
+// before each run copies into the vectors already there.
+clone_fields!(Rare { frames, private, private_init, copies_called, unwaited, waiting_for, observed });
 
 impl WorkItem {
     /// The callers' frames while a helper function runs, innermost last.

@@ -8,7 +8,8 @@
 //! agent, what the step is). Equivalent runs give the same multiset; runs that order two
 //! dependent steps differently give different levels to them.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 #[cfg(test)]
 use super::dependent;
@@ -46,6 +47,9 @@ impl Classes {
     }
 }
 
+/// A 4-byte word of memory: space, owner, allocation and offset / 4.
+type Word = (u8, u32, u32, u64);
+
 /// Builds one run's Foata levels step by step, keeping, for every resource a step can touch,
 /// the highest level of the steps that touched it, so that a step's level costs its own
 /// footprint rather than a look at the whole run. It agrees with [`naive_levels`], the
@@ -58,9 +62,10 @@ pub(super) struct Foata {
     /// everything.
     touching: u32,
     everything: u32,
-    /// By byte of memory (space, owner, allocation, offset): the highest level of a write and
-    /// of a read there.
-    memory: HashMap<(u8, u32, u32, u64), (u32, u32)>,
+    /// By 4-byte word of memory, for each of its bytes: the highest level of a write and of
+    /// a read there. Bytes are what two steps must share to depend; the words only make one
+    /// lookup serve a whole access.
+    memory: FxHashMap<Word, [(u32, u32); 4]>,
     group: BTreeMap<u32, u32>,
     sc_fence: u32,
     heap: u32,
@@ -91,18 +96,18 @@ impl Foata {
             self.agent.resize(who + 1, 0);
         }
         let mut level = self.agent[who];
-        // Bytes a memory step covers; the range of one access is a few bytes.
-        let bytes = |start: u64, end: u64| start..end.min(start.saturating_add(1 << 12));
         match fp {
             Footprint::Nothing => {}
             Footprint::Everything => level = level.max(self.touching),
             Footprint::Memory { space, owner, alloc, start, end, write } => {
                 level = level.max(self.everything);
-                for byte in bytes(start, end) {
-                    if let Some(&(w, r)) = self.memory.get(&(space, owner, alloc, byte)) {
-                        level = level.max(w);
-                        if write {
-                            level = level.max(r);
+                for (word, within) in words(start, end) {
+                    if let Some(levels) = self.memory.get(&(space, owner, alloc, word)) {
+                        for &(w, r) in &levels[within] {
+                            level = level.max(w);
+                            if write {
+                                level = level.max(r);
+                            }
                         }
                     }
                 }
@@ -121,12 +126,14 @@ impl Foata {
             Footprint::Nothing => {}
             Footprint::Everything => self.everything = level,
             Footprint::Memory { space, owner, alloc, start, end, write } => {
-                for byte in bytes(start, end) {
-                    let slot = self.memory.entry((space, owner, alloc, byte)).or_insert((0, 0));
-                    if write {
-                        slot.0 = slot.0.max(level);
-                    } else {
-                        slot.1 = slot.1.max(level);
+                for (word, within) in words(start, end) {
+                    let levels = self.memory.entry((space, owner, alloc, word)).or_insert([(0, 0); 4]);
+                    for slot in &mut levels[within] {
+                        if write {
+                            slot.0 = slot.0.max(level);
+                        } else {
+                            slot.1 = slot.1.max(level);
+                        }
                     }
                 }
             }
@@ -162,6 +169,17 @@ pub(super) fn label(func: u32, pc: u32, decisions: &[u32]) -> u64 {
         h.update(&d.to_le_bytes());
     }
     h.digest()
+}
+
+/// The words a memory step's bytes `start..end` cover (a few bytes for one access; at most
+/// 4 KiB are looked at), each with the range of its bytes within it.
+fn words(start: u64, end: u64) -> impl Iterator<Item = (u64, std::ops::Range<usize>)> {
+    let end = end.min(start.saturating_add(1 << 12));
+    (start / 4..end.div_ceil(4)).map(move |word| {
+        let first = (word * 4).max(start);
+        let last = (word * 4 + 4).min(end);
+        (word, (first - word * 4) as usize..(last - word * 4) as usize)
+    })
 }
 
 /// One step's hash, in a fixed little-endian layout so that it is the same on every platform.
