@@ -408,6 +408,8 @@ impl State {
     }
 
     /// The lock, if the log shows this location used as one (see the module's notes).
+    /// [`candidates`] leaves out the locations that nothing claimed; a rule here that made a
+    /// lock without a claim would have to change it too (a property test compares the two).
     fn into_lock(mut self) -> Option<Lock> {
         let spinning = self.waiting.values().any(|w| w.attempts >= 2);
         let claimed = self.tested_acquisitions > 0 || self.checked_claims > 0;
