@@ -453,23 +453,8 @@ impl Flags {
     /// Whether a work-item both set it by an atomic store and read it free by an atomic:
     /// only then can a store be a check-then-set claim without a plain load's help.
     fn checked_by_an_atomic(&mut self) -> bool {
-        for list in [&mut self.claimers, &mut self.free_readers] {
-            list.sort_unstable();
-            list.dedup();
-        }
-        let (mut a, mut b) = (self.claimers.iter().peekable(), self.free_readers.iter().peekable());
-        while let (Some(&&x), Some(&&y)) = (a.peek(), b.peek()) {
-            match x.cmp(&y) {
-                std::cmp::Ordering::Less => {
-                    a.next();
-                }
-                std::cmp::Ordering::Greater => {
-                    b.next();
-                }
-                std::cmp::Ordering::Equal => return true,
-            }
-        }
-        false
+        self.free_readers.sort_unstable();
+        self.claimers.iter().any(|w| self.free_readers.binary_search(w).is_ok())
     }
 }
 
@@ -479,8 +464,8 @@ pub fn analyse(log: &EventLog, group_of: &dyn Fn(u32) -> Option<u32>) -> Vec<Loc
     follow(log, group_of, candidates(log, group_of))
 }
 
-/// Every event kind is looked up in the log's kind column first, so that events of no
-/// interest are never assembled.
+/// The events of `kinds`, with their indices. The log's kind column is looked at first, so
+/// that events of no interest are never assembled.
 fn of_kind<'a>(log: &'a EventLog, kinds: &'static [EventKind]) -> impl Iterator<Item = (usize, Event)> + 'a {
     log.kinds().iter().enumerate().filter(move |(_, k)| kinds.contains(k)).filter_map(|(i, _)| Some((i, log.get(i)?)))
 }
@@ -919,14 +904,21 @@ mod tests {
             };
             let offset = if matches!(ev, Other) { 64 } else { 0 };
             let location = (kind != EventKind::Finish).then_some(Location { space: Space::Global, alloc: 1, offset });
-            let (order, scope) = (op.map(|_| crate::ir::Order::Relaxed), op.map(|_| crate::ir::Scope::WorkItem));
-            let event = Event { step: step as u64 + 1, work_item, kind, location, read, written, span: Span::default(), order, scope };
-            match op {
-                Some(op) => log.push_atomic(event, op),
-                None => log.push(event),
-            }
+            push(&mut log, step, (work_item, kind, op), location, read, written);
         }
         log
+    }
+
+    /// Appends the `step`th event (from 0): `who` is (work-item, kind, atomic operation), and
+    /// an atomic is relaxed.
+    fn push(log: &mut EventLog, step: usize, who: (u32, EventKind, Option<AtomicOp>), location: Option<Location>, read: u64, written: u64) {
+        let (work_item, kind, op) = who;
+        let (order, scope) = (op.map(|_| crate::ir::Order::Relaxed), op.map(|_| crate::ir::Scope::WorkItem));
+        let event = Event { step: step as u64 + 1, work_item, kind, location, read, written, span: Span::default(), order, scope };
+        match op {
+            Some(op) => log.push_atomic(event, op),
+            None => log.push(event),
+        }
     }
 
     fn locks(events: &[(u32, Ev, u64, u64)]) -> Vec<Lock> {
@@ -1077,12 +1069,7 @@ mod tests {
                 }
                 let space = if at == 2 { Space::Local } else { Space::Global };
                 let location = (kind != EventKind::Finish).then_some(Location { space, alloc: 1, offset: u64::from(at % 2) * 4 });
-                let (order, scope) = (op.map(|_| crate::ir::Order::Relaxed), op.map(|_| crate::ir::Scope::WorkItem));
-                let event = Event { step: step as u64 + 1, work_item, kind, location, read, written, span: Span::default(), order, scope };
-                match op {
-                    Some(op) => log.push_atomic(event, op),
-                    None => log.push(event),
-                }
+                super::push(&mut log, step, (work_item, kind, op), location, read, written);
             }
             log
         }
