@@ -106,7 +106,8 @@ pub const EXAMPLES: &[Example] = &[
     litmus!("mp_local_flag.litmus", "MP with a local flag: it orders only local memory"),
     litmus!("relay_local_flag.litmus", "A relay whose first hop is a local flag"),
     litmus!("mp_global_flag_work_group.litmus", "MP with a global flag at work-group scope"),
-    litmus!("mp_local_flag_global_fence.litmus", "MP with a local flag and global fences"), // The gallery's scenario files, in the manifest's order.
+    litmus!("mp_local_flag_global_fence.litmus", "MP with a local flag and global fences: they order nothing"),
+    litmus!("mp_local_flag_both_fences.litmus", "MP with a local flag and fences naming both memories"), // The gallery's scenario files, in the manifest's order.
     scenario!("count.toml", "count.cl", "Lost updates"),
     scenario!("cas_product.toml", "cas_product.cl", "Product with a compare-exchange loop"),
     scenario!("cas_product_broken.toml", "cas_product_broken.cl", "Product with a plain load and store"),

@@ -17,6 +17,7 @@
 //! Scans are bounded (`WINDOW` events, `MAX_SYNC` actions per work-item), so a long run costs
 //! little, and a log that lacks an event yields fewer edges, never a panic.
 
+use crate::concurrency::race::{GLOBAL, LOCAL};
 use crate::ir::{fence, AtomicOp, Level, Order, Scope};
 use crate::report::{Access, Edge, EdgeKind, Explanation, Point, Report};
 use crate::session::Session;
@@ -511,8 +512,9 @@ impl Graph<'_> {
             }
             read_any = true;
             let rq = y.event.work_item;
-            let release = self.release_end(&pa, wi, &w);
-            let acquire = self.acquire_end(acts, y.index, &y.event);
+            let memory = self.memory(&a);
+            let (release, near_release) = split(self.release_end(&pa, wi, &w, memory));
+            let (acquire, near_acquire) = split(self.acquire_end(acts, y.index, &y.event, memory));
             // Where the reader's program order leads: the second access, or its arrival at the
             // barrier that the second access's work-item passed after it.
             let end = hop.map_or(b, |(m, _)| m);
@@ -601,21 +603,38 @@ impl Graph<'_> {
                     }
                 }
                 (rel, acq) => {
-                    if rel.is_none() {
+                    let memory_name = |m: usize| if m == LOCAL { "local" } else { "global" };
+                    let (via, memory) = (memory_name(self.memory(&w)), memory_name(memory));
+                    let atomics = |e: &Option<Event>| e.is_some_and(|e| e.kind != EventKind::Fence);
+                    if rel.is_none() && acq.is_none() && atomics(&near_release) && atomics(&near_acquire) {
+                        // A release and an acquire atomic that synchronise, but through an
+                        // object of the other memory.
                         chain.facts.push(format!(
-                            "the write at line {} is not a release: it is {} and no release fence comes between the access at line {} and it",
+                            "the release at line {} and the acquire at line {} are atomics on a {via} object, which order {via} memory only; {memory} memory needs release and acquire fences naming both memories (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE) beside them, or a flag in {memory} memory",
                             self.line(&w),
-                            if w.kind == EventKind::Atomic { "a relaxed atomic" } else { "a plain store" },
-                            self.line(&a)
+                            self.line(&y.event)
                         ));
-                    }
-                    if acq.is_none() {
-                        chain.facts.push(format!(
-                            "the read at line {} is not an acquire: it is {} and no acquire fence follows it before line {}",
-                            self.line(&y.event),
-                            if y.event.kind == EventKind::Atomic { "a relaxed atomic" } else { "a plain load" },
-                            self.line(&end)
-                        ));
+                    } else {
+                        if let (None, Some(near)) = (rel, near_release) {
+                            chain.facts.push(across_fact(&near, self.line(&near), self.line(&w), "release", via, memory));
+                        } else if rel.is_none() {
+                            chain.facts.push(format!(
+                                "the write at line {} is not a release: it is {} and no release fence comes between the access at line {} and it",
+                                self.line(&w),
+                                if w.kind == EventKind::Atomic { "a relaxed atomic" } else { "a plain store" },
+                                self.line(&a)
+                            ));
+                        }
+                        if let (None, Some(near)) = (acq, near_acquire) {
+                            chain.facts.push(across_fact(&near, self.line(&near), self.line(&y.event), "acquire", via, memory));
+                        } else if acq.is_none() {
+                            chain.facts.push(format!(
+                                "the read at line {} is not an acquire: it is {} and no acquire fence follows it before line {}",
+                                self.line(&y.event),
+                                if y.event.kind == EventKind::Atomic { "a relaxed atomic" } else { "a plain load" },
+                                self.line(&end)
+                            ));
+                        }
                     }
                 }
             }
@@ -815,32 +834,67 @@ impl Graph<'_> {
         found
     }
 
-    /// The release end of a write `w` (at `wi`) of the chain's first work-item: the write
-    /// itself when it releases, or a release fence among `pa` before it.
-    fn release_end(&self, pa: &[Action], wi: usize, w: &Event) -> Option<Event> {
-        if w.kind == EventKind::Atomic && w.order.is_some_and(Order::releases) {
-            return Some(*w);
-        }
-        if w.kind != EventKind::Atomic {
-            return None;
-        }
-        pa.iter()
-            .rev()
-            .filter(|x| x.index < wi && x.event.kind == EventKind::Fence)
-            .find(|x| fence::order_and_level(x.event.written).0.releases())
-            .map(|x| x.event)
+    /// The memory whose happens-before an access of `e` takes part in: local memory for a
+    /// local object (a litmus test's `local` locations included), global memory otherwise.
+    fn memory(&self, e: &Event) -> usize {
+        e.location.map_or(GLOBAL, |l| self.s.machine().races.sync_space(l.space, l.alloc))
     }
 
-    /// The acquire end of a read `r` (at `ri`) of the chain's second work-item: the read
-    /// itself when it acquires, or an acquire fence among `qb` after it.
-    fn acquire_end(&self, qb: &[Action], ri: usize, r: &Event) -> Option<Event> {
-        if r.kind == EventKind::Atomic && r.order.is_some_and(Order::acquires) {
-            return Some(*r);
+    /// Whether an endpoint of a synchronisation through an atomic on an object of memory `via`
+    /// orders memory `memory`: an atomic only its own object's memory (under OpenCL; PTX has
+    /// one order for all memory), a fence what its flags name, and through an atomic of the
+    /// other memory only if they name that memory too (Dat3M's `opencl.cat`).
+    fn orders(&self, end: &Event, via: usize, memory: usize) -> bool {
+        let ptx = self.s.machine().races.ptx;
+        if end.kind != EventKind::Fence {
+            return ptx || via == memory;
         }
+        let named = |m: usize| end.written & if m == LOCAL { fence::LOCAL } else { fence::GLOBAL } != 0;
+        ptx || (named(via) && named(memory))
+    }
+
+    /// The release end of a write `w` (at `wi`) of the chain's first work-item for memory
+    /// `memory`: the write itself when it releases, or a release fence among `pa` before it,
+    /// each only if it orders that memory through `w`. Else, for explanations, the release it
+    /// would have been had it named `w`'s memory too, as `Err`.
+    fn release_end(&self, pa: &[Action], wi: usize, w: &Event, memory: usize) -> Result<Event, Option<Event>> {
+        if w.kind != EventKind::Atomic {
+            return Err(None);
+        }
+        let via = self.memory(w);
+        let fences = pa.iter().rev().filter(|x| x.index < wi && x.event.kind == EventKind::Fence).map(|x| x.event);
+        let mut ends =
+            std::iter::once(*w).filter(|w| w.order.is_some_and(Order::releases)).chain(fences.filter(|f| fence::order_and_level(f.written).0.releases()));
+        let mut near = None;
+        for end in ends.by_ref() {
+            if self.orders(&end, via, memory) {
+                return Ok(end);
+            }
+            near = near.or(Some(end));
+        }
+        Err(near)
+    }
+
+    /// The acquire end of a read `r` (at `ri`) of the chain's second work-item for memory
+    /// `memory`: the read itself when it acquires, or an acquire fence among `qb` after it,
+    /// each only if it orders that memory through `r`. Else, for explanations, the acquire it
+    /// would have been had it named `r`'s memory too, as `Err`.
+    fn acquire_end(&self, qb: &[Action], ri: usize, r: &Event, memory: usize) -> Result<Event, Option<Event>> {
         if r.kind != EventKind::Atomic {
-            return None;
+            return Err(None);
         }
-        qb.iter().filter(|x| x.index > ri && x.event.kind == EventKind::Fence).find(|x| fence::order_and_level(x.event.written).0.acquires()).map(|x| x.event)
+        let via = self.memory(r);
+        let fences = qb.iter().filter(|x| x.index > ri && x.event.kind == EventKind::Fence).map(|x| x.event);
+        let mut ends =
+            std::iter::once(*r).filter(|r| r.order.is_some_and(Order::acquires)).chain(fences.filter(|f| fence::order_and_level(f.written).0.acquires()));
+        let mut near = None;
+        for end in ends.by_ref() {
+            if self.orders(&end, via, memory) {
+                return Ok(end);
+            }
+            near = near.or(Some(end));
+        }
+        Err(near)
     }
 
     /// Whether `other` is within scope `level` of `wi`.
@@ -922,6 +976,30 @@ fn flags_text(flags: u64) -> String {
         fence::LOCAL => "CLK_LOCAL_MEM_FENCE only".to_string(),
         fence::GLOBAL => "CLK_GLOBAL_MEM_FENCE only".to_string(),
         _ => "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE".to_string(),
+    }
+}
+
+/// An endpoint found (`Ok`) or not, with the one that missed only a memory (`Err`).
+fn split(end: Result<Event, Option<Event>>) -> (Option<Event>, Option<Event>) {
+    match end {
+        Ok(e) => (Some(e), None),
+        Err(near) => (None, near),
+    }
+}
+
+/// Why `near`, a release or acquire (`what`) through the atomic at `atomic_line` on an
+/// object of `via` memory, does not order `memory` memory.
+fn across_fact(near: &Event, near_line: u32, atomic_line: u32, what: &str, via: &str, memory: &str) -> String {
+    if near.kind == EventKind::Fence {
+        format!(
+            "the {what} fence at line {near_line} ({}) does not name {via} memory, that of the atomic at line {atomic_line}: a fence orders {memory} memory through an atomic on a {via} object only if its flags name both memories",
+            flags_text(near.written)
+        )
+    } else {
+        format!(
+            "the {what} at line {atomic_line} is an atomic on a {via} object, which orders {via} memory only; {memory} memory needs {} {what} fence naming both memories (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE) beside it, or an atomic on a {memory} object",
+            if what.starts_with('a') { "an" } else { "a" }
+        )
     }
 }
 

@@ -22,7 +22,7 @@ const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../static/examples/litmu
 const RMW_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/explore");
 
 /// Whether each test's condition can hold: (file, under SC, under the relaxed model).
-const EXPECTED: [(&str, bool, bool); 19] = [
+const EXPECTED: [(&str, bool, bool); 20] = [
     // Relaxed message passing: the flag may be seen without the data.
     ("mp.litmus", false, true),
     // Release/acquire at device scope across work-groups synchronises.
@@ -50,8 +50,10 @@ const EXPECTED: [(&str, bool, bool); 19] = [
     ("relay_local_flag.litmus", false, true),
     // A release on a global atomic does, at work-group scope within the group.
     ("mp_global_flag_work_group.litmus", false, false),
-    // So does a release fence naming CLK_GLOBAL_MEM_FENCE before a relaxed local flag.
-    ("mp_local_flag_global_fence.litmus", false, false),
+    // Fences naming only CLK_GLOBAL_MEM_FENCE around a relaxed local flag order nothing...
+    ("mp_local_flag_global_fence.litmus", false, true),
+    // ...fences naming both memories order the global data through it.
+    ("mp_local_flag_both_fences.litmus", false, false),
     // PTX: release and acquire at gpu scope across CTAs are morally strong and synchronise...
     ("ptx_mp.litmus", false, false),
     // ...at cta scope across CTAs they are not.
@@ -283,9 +285,10 @@ fn scopes_decide_whether_release_and_acquire_synchronise() {
 
 #[test]
 fn a_release_orders_only_the_memory_of_its_address_space() {
-    // The release on a local flag (directly, or as the first hop of a relay) does not order
-    // the write of the global x before its read: the detector reports that race, on x only.
-    for file in ["mp_local_flag.litmus", "relay_local_flag.litmus"] {
+    // The release on a local flag (directly, or as the first hop of a relay, or by fences
+    // that name global memory only) does not order the write of the global x before its
+    // read: the detector reports that race, on x only.
+    for file in ["mp_local_flag.litmus", "relay_local_flag.litmus", "mp_local_flag_global_fence.litmus"] {
         for model in [MemoryModel::Sc, MemoryModel::Relaxed] {
             let e = exhaustive(file, model);
             let races: Vec<&str> = e.findings.iter().filter(|f| f.finding.kind.as_str() == "data-race").map(|f| f.finding.message.as_str()).collect();
@@ -293,8 +296,8 @@ fn a_release_orders_only_the_memory_of_its_address_space() {
             assert!(!kinds(&e).contains(&"scope-mismatch"), "{file} ({}): {:?}", model_name(model), kinds(&e));
         }
     }
-    // A global flag, or fences naming global memory around the local flag, order it.
-    for file in ["mp_global_flag_work_group.litmus", "mp_local_flag_global_fence.litmus"] {
+    // A global flag, or fences naming both memories around the local flag, order it.
+    for file in ["mp_global_flag_work_group.litmus", "mp_local_flag_both_fences.litmus"] {
         for model in [MemoryModel::Sc, MemoryModel::Relaxed] {
             let k = kinds(&exhaustive(file, model));
             assert!(k.is_empty(), "{file} ({}): {k:?}", model_name(model));

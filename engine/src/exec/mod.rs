@@ -647,18 +647,12 @@ impl Machine {
         let before = elem.decode(bytes);
         elem.encode(value, bytes);
         let event = self.log.len() as u32;
-        let race_release = if release { None } else { self.races.promise_release(agent, level, event) };
+        let memory = if space == Space::Local as u8 { Space::Local } else { Space::Global };
+        let race_release = if release { None } else { self.races.promise_release(agent, memory, alloc, level, event) };
         self.weak.promise(agent, candidate, before, event, self.step, race_release);
         let span = self.items[agent as usize].position();
         let span = self.program.functions[self.items[agent as usize].func as usize].spans.get(span as usize).copied().unwrap_or_default();
-        self.event(
-            agent,
-            EventKind::Promise,
-            Some(Location { space: if space == Space::Local as u8 { Space::Local } else { Space::Global }, alloc, offset }),
-            before,
-            value,
-            span,
-        );
+        self.event(agent, EventKind::Promise, Some(Location { space: memory, alloc, offset }), before, value, span);
         self.write_epoch += 1;
         true
     }

@@ -1,7 +1,8 @@
 // ARGS: --global 2 --local 2 --arg payload=int[1] --arg seen=int[1] --seed 1
-// release_local_flag repaired with fences that name global memory: the release fence before
-// the store to the local flag publishes the global payload through it, and the acquire fence
-// after the wait learns it. Nothing races and the reader sees 42.
+// release_local_flag repaired with fences: the release fence before the store to the local
+// flag names both memories, so it publishes the global payload through the local atomic, and
+// the acquire fence after the wait, naming both too, learns it. Nothing races and the reader
+// sees 42.
 __kernel void message(__global int *payload, __global int *seen)
 {
     __local atomic_int flag;
@@ -10,12 +11,12 @@ __kernel void message(__global int *payload, __global int *seen)
     barrier(CLK_LOCAL_MEM_FENCE);
     if (get_local_id(0) == 0) {
         payload[0] = 42;
-        atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release, memory_scope_work_group);
+        atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE, memory_order_release, memory_scope_work_group);
         atomic_store_explicit(&flag, 1, memory_order_relaxed, memory_scope_work_group);
     } else {
         while (atomic_load_explicit(&flag, memory_order_relaxed, memory_scope_work_group) == 0)
             ;
-        atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire, memory_scope_work_group);
+        atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE, memory_order_acquire, memory_scope_work_group);
         seen[0] = payload[0];
     }
 }

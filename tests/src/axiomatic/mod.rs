@@ -24,6 +24,7 @@
 //! - [`front`]: a reader of the OpenCL litmus format of `static/examples/litmus`, and
 //!   [`ptx_front`] one of the PTX litmus format of the Dat3M corpus;
 //! - [`family`]: the generated family of small OpenCL tests, as litmus text and as data;
+//!   [`memories`]: message passing with data and flag in either memory, as litmus text;
 //! - [`execution`]: the candidate executions of a test; [`relation`]: relations over them;
 //! - [`opencl`], [`ptx`]: the consistency predicates.
 //!
@@ -34,6 +35,7 @@
 pub mod execution;
 pub mod family;
 pub mod front;
+pub mod memories;
 pub mod opencl;
 pub mod program;
 pub mod ptx;

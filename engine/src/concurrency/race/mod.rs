@@ -35,7 +35,15 @@
 //!   happens-before per memory region. So each agent keeps its knowledge per space (indexed by
 //!   [`GLOBAL`] and [`LOCAL`]), a release publishes, per space, what it releases of that
 //!   memory, and an access is checked against the knowledge of its own space: a chain through
-//!   a local atomic orders no global access, as in the relaxed model ([`crate::concurrency::weak`]). CUDA's
+//!   a local atomic orders no global access, as in the relaxed model ([`crate::concurrency::weak`]).
+//!   Through an atomic, a fence orders a memory only if its flags name the memory of the
+//!   atomic's object too (in Dat3M's `opencl.cat` a release, the location written and the
+//!   acquire must all be global for global synchronisation, and through a local location
+//!   only fences naming both memories, or seq_cst ends, count; a seq_cst atomic on a local
+//!   object is no global event, so it orders no global access). So release fences are kept
+//!   by the memory of the atomic that follows as well as the memory they order, an acquire
+//!   atomic learns the memory of its own object, and what else its release published waits
+//!   for an acquire fence that names both. CUDA's
 //!   atomics are relaxed and its `__threadfence*` and `__syncthreads` name both spaces, so in
 //!   CUDA synchronisation covers all memory, `__shared__` included;
 //! - an async copy's elements are written by its group's copy engine, which knows what the
@@ -227,10 +235,11 @@ pub struct Races {
     /// What each agent knows has happened before its next step, per address space: entry
     /// [`GLOBAL`] orders global accesses, entry [`LOCAL`] local ones.
     pub know: PerAgent<[Knowledge; SPACES]>,
-    /// Releases a relaxed atomic read saw, per address space and distance from their
-    /// releasers (see [`release`]), learned at the agent's next acquire fence that names that
-    /// memory and whose scope reaches that far. Made at the agent's first such read.
-    pub pending: PerAgent<Option<Box<[[Knowledge; LEVELS]; SPACES]>>>,
+    /// Releases an atomic read saw and did not learn, by the address space of the atomic's
+    /// object, the memory they order and the distance from their releasers (see [`release`]),
+    /// learned at the agent's next acquire fence that names both memories and whose scope
+    /// reaches that far. Made at the agent's first such read.
+    pub pending: PerAgent<Option<Box<Pending>>>,
     /// The agent's release fences, made at its first: they make its later atomic writes
     /// releases of the memory they named, publishing what it knew at the fence.
     pub fenced: PerAgent<Option<Box<Fenced>>>,
@@ -266,6 +275,13 @@ pub struct Races {
     /// releases and acquires it met been wide enough (only explanations read it; kept for
     /// the few agents that met such a release).
     pub withheld: std::collections::BTreeMap<u32, [Knowledge; SPACES]>,
+    /// Per agent and address space, what it would have learned had its acquires named the
+    /// memory of the atomics they read through as well (only explanations read it).
+    pub across: std::collections::BTreeMap<u32, [Knowledge; SPACES]>,
+    /// Per agent and address space, its clock at its latest atomic write after a release
+    /// fence that named that memory but not the atomic's own, so that the write published
+    /// nothing of it (0: none; only explanations read it).
+    pub unpublished: std::collections::BTreeMap<u32, [u32; SPACES]>,
     /// CUDA: synchronisation follows PTX, where morally strong `fence.sc`s synchronise in
     /// the order they ran. Every CUDA fence is a `fence.sc` and CUDA's atomics are relaxed, so
     /// every release through an atomic the PTX model allows (a fence, a strong write observed
@@ -299,6 +315,8 @@ crate::reuse::clone_fields!(Races {
     forgetful,
     forgotten,
     withheld,
+    across,
+    unpublished,
     ptx,
     sc_fences,
     heap,
@@ -316,16 +334,28 @@ pub struct ScFences {
     pub system: [Knowledge; SPACES],
 }
 
-/// An agent's release fences, per address space and distance (see [`release`]).
+/// What an agent's atomic reads saw for its later acquire fences: entry `[f][m][d]` is what
+/// releases through atomics on objects of space `f` published of memory `m`, at distance (or
+/// scope level) `d`.
+pub type Pending = [[[Knowledge; LEVELS]; SPACES]; SPACES];
+
+/// An agent's release fences, by the address space of the atomic that writes after them,
+/// the memory they order and distance (see [`release`]).
+///
+/// A fence orders a memory through an atomic only when its flags name both that memory and
+/// the atomic's own (Dat3M's `opencl.cat`: a release synchronises global memory when the
+/// release, the location written and the acquire are all global, and through the other
+/// memory's location only when both ends are fences naming both memories). So a fence that
+/// names only `CLK_GLOBAL_MEM_FENCE` publishes nothing through an atomic on a local object.
 #[derive(Clone, Debug, Default)]
 pub struct Fenced {
-    /// The agent's clock at its latest release fence that named the memory and whose scope
-    /// reaches that distance (0: none).
-    pub clock: [[u32; LEVELS]; SPACES],
-    /// What the agent knew of the memory at that fence, kept once it has learned more since
+    /// `[f][m][d]`: the agent's clock at its latest release fence whose flags named both the
+    /// memory of space `f` and memory `m` and whose scope reaches distance `d` (0: none).
+    pub clock: [[[u32; LEVELS]; SPACES]; SPACES],
+    /// What the agent knew of memory `m` at that fence, kept once it has learned more since
     /// (`None`: it knows the same now). A fence releases what happened before it, not what
     /// its work-item learned afterwards.
-    pub then: [[Option<Knowledge>; LEVELS]; SPACES],
+    pub then: [[[Option<Knowledge>; LEVELS]; SPACES]; SPACES],
 }
 
 /// One shared-memory access to check.
@@ -417,7 +447,7 @@ impl Races {
 
     /// The index ([`GLOBAL`] or [`LOCAL`]) of the happens-before relation that orders an
     /// access to allocation `alloc` of `space`.
-    fn sync_space(&self, space: Space, alloc: u32) -> usize {
+    pub fn sync_space(&self, space: Space, alloc: u32) -> usize {
         // A litmus test's `local` location lives in a global buffer but orders like local
         // memory, as in the relaxed model; outside litmus tests the list is empty.
         if space == Space::Local || (space == Space::Global && self.local_allocs.contains(&alloc)) {
@@ -508,7 +538,7 @@ impl Races {
             if direct && s == space && rule.fills(level, d) {
                 now
             } else {
-                fenced.map_or(0, |f| f.clock[s][d])
+                fenced.map_or(0, |f| f.clock[space][s][d])
             }
         };
         if (0..SPACES).all(|s| (0..LEVELS).all(|d| upto(s, d) == 0)) {
@@ -529,7 +559,7 @@ impl Races {
                     c[d][s] = c[e][s].clone();
                     continue;
                 }
-                let then = if at == now { None } else { fenced.and_then(|f| f.then[s][d].as_ref()) };
+                let then = if at == now { None } else { fenced.and_then(|f| f.then[space][s][d].as_ref()) };
                 c[d][s] = self.published_from(then.unwrap_or(&self.know.get(a)[s]), agent, at);
             }
         }
@@ -541,9 +571,11 @@ impl Races {
     fn before_learning(&mut self, agent: usize, space: usize) {
         let Some(f) = self.fenced.existing_mut(agent).and_then(|f| f.as_deref_mut()) else { return };
         let know = &self.know.get(agent)[space];
-        for d in 0..LEVELS {
-            if f.clock[space][d] != 0 && f.then[space][d].is_none() {
-                f.then[space][d] = Some(know.clone());
+        for (clock, then) in f.clock.iter().zip(f.then.iter_mut()) {
+            for d in 0..LEVELS {
+                if clock[space][d] != 0 && then[space][d].is_none() {
+                    then[space][d] = Some(know.clone());
+                }
             }
         }
     }
@@ -563,6 +595,18 @@ impl Races {
             return;
         }
         let mine = self.withheld.entry(agent).or_default();
+        for (m, w) in mine.iter_mut().zip(what.iter()) {
+            m.join(w);
+        }
+    }
+
+    /// `agent` would have learned `what` had the acquire (an atomic, or a fence) named the
+    /// memory of the atomic it read through as well (for explanations).
+    fn withhold_across(&mut self, agent: u32, what: &[Knowledge; SPACES]) {
+        if what.iter().all(Knowledge::is_empty) {
+            return;
+        }
+        let mine = self.across.entry(agent).or_default();
         for (m, w) in mine.iter_mut().zip(what.iter()) {
             m.join(w);
         }
@@ -638,7 +682,7 @@ impl Races {
             if let Some((ord, sc)) = sync {
                 if !a.write || a.rmw {
                     if let Some(rel) = &cell.release {
-                        self.observe(rel, a, sc.level(), ord.acquires());
+                        self.observe(rel, a, space, sc.level(), ord.acquires());
                     }
                 }
             }
@@ -698,6 +742,7 @@ impl Races {
                 self.released.get_mut(agent)[space] = self.clock[agent];
             }
             let c = self.contribution(a.agent, space, direct, level);
+            self.note_unpublished(a.agent, space);
             if let Some(prev) = cell.release.as_deref_mut() {
                 // A read-modify-write continues every release sequence it read from; a store
                 // continues only those its own agent released (OpenCL 2.0, as C11).
@@ -717,6 +762,19 @@ impl Races {
         }
     }
 
+    /// For explanations: an atomic write by `agent` to an object in memory of space index
+    /// `space` after a release fence that named another memory but not this one publishes
+    /// nothing of that memory.
+    fn note_unpublished(&mut self, agent: u32, space: usize) {
+        let Some(f) = self.fenced.get(agent as usize).as_deref() else { return };
+        let now = self.clock[agent as usize];
+        for memory in (0..SPACES).filter(|&m| m != space) {
+            if (0..LEVELS).any(|d| f.clock[memory][memory][d] > f.clock[space][memory][d]) {
+                self.unpublished.entry(agent).or_default()[memory] = now;
+            }
+        }
+    }
+
     /// A plain store by `agent` to a word where a release was published: as C11 has it, a
     /// write of the release sequences `agent` released, which ends the others (an atomic
     /// read of its value synchronises with those).
@@ -728,10 +786,11 @@ impl Races {
         }
     }
 
-    /// Atomic read `a` (scope level `level`) reads from release `rel`. An acquire learns
-    /// each part whose releasers its scope includes and whose reach includes it; a relaxed
-    /// read keeps the parts that reach it pending, by distance, for a later acquire fence.
-    fn observe(&mut self, rel: &Release, a: AccessInfo, level: Level, acquire: bool) {
+    /// Atomic read `a` (scope level `level`) of an object in memory of space index `space`
+    /// reads from release `rel`. An acquire learns, of each part whose releasers its scope
+    /// includes and whose reach includes it, what the part orders of the object's own memory;
+    /// the rest waits, by distance, for a later acquire fence, as does all of a relaxed read's.
+    fn observe(&mut self, rel: &Release, a: AccessInfo, space: usize, level: Level, acquire: bool) {
         let agent = a.agent as usize;
         let (my_group, my_device) = (self.agent_group[agent], self.device(agent));
         let (mut learned, mut held) = (false, false);
@@ -742,26 +801,39 @@ impl Races {
                 // The release does not reach this reader.
                 held = true;
                 self.withhold(a.agent, &part.know);
-            } else if acquire && rule.acquires(part.reach as usize, d, level) {
-                // An acquire learns every space the release published: the atomic's own and
-                // whatever the releaser's fences named (the release decided what it covers,
-                // as in the relaxed model).
-                for s in 0..SPACES {
+                continue;
+            }
+            let direct = acquire && rule.acquires(part.reach as usize, d, level);
+            // Under OpenCL an acquire atomic orders the memory of its own object only (Dat3M's
+            // `opencl.cat`: the acquire is global or local after its location), so what the
+            // releaser's fences published of the other memory needs an acquire fence naming
+            // both memories. PTX has one order for all memory.
+            let ptx = self.ptx;
+            let learns = |s: usize| direct && (ptx || s == space);
+            if direct {
+                for s in (0..SPACES).filter(|&s| learns(s)) {
                     self.learn(agent, s, &part.know[s]);
                 }
                 learned = true;
-            } else {
-                // A relaxed read, or an acquire whose scope does not include the releaser:
-                // an acquire fence after it whose scope does may still learn it.
-                if acquire {
-                    held = true;
-                    self.withhold(a.agent, &part.know);
+                let mut other = part.know.clone();
+                for (s, k) in other.iter_mut().enumerate() {
+                    if learns(s) {
+                        *k = Knowledge::default();
+                    }
                 }
-                if part.know.iter().any(|k| !k.is_empty()) {
-                    let pending = self.pending.get_mut(agent).get_or_insert_with(Default::default);
-                    let slot = rule.pending_slot(part.reach as usize, d);
-                    for (s, know) in part.know.iter().enumerate() {
-                        pending[s][slot].join(know);
+                self.withhold_across(a.agent, &other);
+            } else if acquire {
+                // An acquire whose scope does not include the releaser: an acquire fence
+                // after it whose scope does may still learn it.
+                held = true;
+                self.withhold(a.agent, &part.know);
+            }
+            if part.know.iter().enumerate().any(|(s, k)| !learns(s) && !k.is_empty()) {
+                let pending = self.pending.get_mut(agent).get_or_insert_with(Default::default);
+                let slot = rule.pending_slot(part.reach as usize, d);
+                for (s, know) in part.know.iter().enumerate() {
+                    if !learns(s) {
+                        pending[space][s][slot].join(know);
                     }
                 }
             }
@@ -835,6 +907,23 @@ impl Races {
             if w.item(prev.agent) >= prev.clock || by_barrier {
                 return "the synchronisation between them is scoped too narrowly: a release or acquire (an atomic, or a fence such as mem_fence or __threadfence_block) at work-group scope orders only work-items of its own work-group, one at device scope only those of its device; both sides need a scope that includes the other";
             }
+        }
+        // Ordered, had the acquire named the memory of the atomic it read through as well.
+        if self.across.get(&agent).is_some_and(|w| w[space].item(prev.agent) >= prev.clock) {
+            return if space == LOCAL {
+                "the release that would order them was read through an atomic on a global object: an acquire atomic orders only the memory of its own object, and an acquire fence orders local memory through a global atomic only if its flags name both memories (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)"
+            } else {
+                "the release that would order them was read through an atomic on a local object: an acquire atomic orders only the memory of its own object, and an acquire fence orders global memory through a local atomic only if its flags name both memories (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)"
+            };
+        }
+        // The first access's work-item fenced this memory, then published through an atomic
+        // of the other memory, which a fence naming this memory alone does not reach.
+        if self.unpublished.get(&prev.agent).is_some_and(|u| u[space] > prev.clock) {
+            return if space == LOCAL {
+                "after the first access its work-item fenced local memory and then wrote an atomic on a global object, which publishes local memory only after a fence whose flags name both memories (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE), and only to an acquire fence naming both"
+            } else {
+                "after the first access its work-item fenced global memory and then wrote an atomic on a local object, which publishes global memory only after a fence whose flags name both memories (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE), and only to an acquire fence naming both"
+            };
         }
         if g1 == g2 {
             // A barrier between them that the first work-item passed without fencing this
@@ -1000,31 +1089,50 @@ impl Races {
         if self.ptx && ord == Order::SeqCst && a < self.work_items as usize {
             self.sc_fence(agent, level);
         }
-        for space in (0..SPACES).filter(|&s| flags & fence_bit(s) != 0) {
-            if ord.acquires() {
-                // Taking a pending value that was never written allocates nothing.
-                let rule = self.inclusion();
-                for d in 0..LEVELS {
-                    let Some(pending) = self.pending.existing_mut(a).and_then(|p| p.as_deref_mut()) else { break };
-                    if rule.fills(level, d) {
-                        let k = std::mem::take(&mut pending[space][d]);
-                        self.learn(a, space, &k);
-                    } else if !pending[space][d].is_empty() {
-                        // Releases from beyond the fence's scope stay pending for a wider one.
-                        let mut far: [Knowledge; SPACES] = Default::default();
-                        far[space] = pending[space][d].clone();
-                        self.withhold(agent, &far);
+        let named = |s: usize| flags & fence_bit(s) != 0;
+        let rule = self.inclusion();
+        if ord.acquires() {
+            // Of each memory the fence names, it learns what atomics on objects of a memory it
+            // also names saw from releasers its scope reaches; the rest stays pending, for a
+            // wider fence or one that names both memories.
+            let mut learned: [Knowledge; SPACES] = Default::default();
+            let mut far: [Knowledge; SPACES] = Default::default();
+            let mut across: [Knowledge; SPACES] = Default::default();
+            if let Some(pending) = self.pending.existing_mut(a).and_then(|p| p.as_deref_mut()) {
+                for (via, of_via) in pending.iter_mut().enumerate() {
+                    for (memory, of_memory) in of_via.iter_mut().enumerate().filter(|&(m, _)| named(m)) {
+                        for (d, here) in of_memory.iter_mut().enumerate().filter(|(_, k)| !k.is_empty()) {
+                            if !rule.fills(level, d) {
+                                far[memory].join(here);
+                            } else if named(via) {
+                                learned[memory].join(&std::mem::take(here));
+                            } else {
+                                across[memory].join(here);
+                            }
+                        }
                     }
                 }
             }
-            if ord.releases() {
-                let rule = self.inclusion();
-                let f = self.fenced.get_mut(a).get_or_insert_with(Default::default);
-                for d in (0..LEVELS).filter(|&d| rule.fills(level, d)) {
-                    f.clock[space][d] = self.clock[a];
-                    f.then[space][d] = None;
+            for (memory, k) in learned.iter().enumerate() {
+                self.learn(a, memory, k);
+            }
+            self.withhold(agent, &far);
+            self.withhold_across(agent, &across);
+        }
+        if ord.releases() {
+            let now = self.clock[a];
+            let f = self.fenced.get_mut(a).get_or_insert_with(Default::default);
+            for (via, memory) in (0..SPACES).flat_map(|f| (0..SPACES).map(move |m| (f, m))) {
+                if !(named(via) && named(memory)) {
+                    continue;
                 }
-                self.released.get_mut(a)[space] = self.clock[a];
+                for d in (0..LEVELS).filter(|&d| rule.fills(level, d)) {
+                    f.clock[via][memory][d] = now;
+                    f.then[via][memory][d] = None;
+                }
+            }
+            for memory in (0..SPACES).filter(|&m| named(m)) {
+                self.released.get_mut(a)[memory] = now;
             }
         }
     }
@@ -1066,14 +1174,15 @@ impl Races {
         }
     }
 
-    /// The release a relaxed write promised now by `agent` makes (relaxed model): what it
-    /// knows, when a release fence before makes its relaxed writes releases.
-    pub fn promise_release(&self, agent: u32, level: Level, event: u32) -> Option<Box<Release>> {
+    /// The release a relaxed write promised now by `agent` to allocation `alloc` of `space`
+    /// makes (relaxed model): what it knows, when a release fence before makes its relaxed
+    /// writes releases.
+    pub fn promise_release(&self, agent: u32, space: Space, alloc: u32, level: Level, event: u32) -> Option<Box<Release>> {
         if !self.enabled {
             return None;
         }
         // A relaxed write releases only what the fences before it named.
-        let c = self.contribution(agent, GLOBAL, false, level)?;
+        let c = self.contribution(agent, self.sync_space(space, alloc), false, level)?;
         let group = self.agent_group[agent as usize];
         let device = self.device(agent as usize);
         Some(Box::new(Release::new(c, agent, group, device, event, self.inclusion())))

@@ -66,10 +66,15 @@
 //! one view per scope level, and a work-item keeps what relaxed reads saw, per level, until an
 //! acquire fence of that level. A release atomic publishes only the memory of its own address
 //! space (an atomic in local memory orders local memory); fences and barriers publish what
-//! their flags name.
+//! their flags name, and a fence through an atomic of another memory only when its flags name
+//! that memory too (so a work-item keeps its fenced views, and what its reads saw, by the
+//! memory of the atomic). An acquire atomic learns what its release published of its own
+//! object's memory; the rest waits for an acquire fence naming both memories.
 //!
 //! Sequentially consistent operations are kept in one order per location (an SC load reads
-//! the last SC write or a later one, SC writes go at the end) and SC fences in one order per
+//! the last SC write or a later one; an SC write goes after the last SC write and after the
+//! writes SC fences followed in their writers' programs, and may go before other writes it
+//! has not seen) and SC fences in one order per
 //! scope instance (each joins the views of all earlier ones), a fence taking part in those of
 //! its own narrower instances too, so that fences whose scopes include each other's
 //! work-items are ordered (PTX's morally strong `fence.sc`). This is stronger than OpenCL
@@ -78,6 +83,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use crate::concurrency::race::{GLOBAL, LOCAL, SPACES};
 use crate::ir::{Level, Order};
 use crate::reuse::clone_fields;
 
@@ -168,11 +174,27 @@ impl View {
     }
 }
 
+/// The memory of location `loc`: [`LOCAL`] or [`GLOBAL`].
+fn memory_of(spaces: &[u8], loc: u32) -> usize {
+    if spaces.get(loc as usize).copied().unwrap_or(0) == crate::trace::Space::Local as u8 {
+        LOCAL
+    } else {
+        GLOBAL
+    }
+}
+
+/// The `cl_mem_fence_flags` bit that names memory `memory` ([`LOCAL`] or [`GLOBAL`]).
+fn fence_bit(memory: usize) -> u64 {
+    if memory == LOCAL {
+        crate::ir::fence::LOCAL
+    } else {
+        crate::ir::fence::GLOBAL
+    }
+}
+
 /// Whether fence flags `flags` cover location `loc` (local or global memory).
 fn covers(spaces: &[u8], flags: u64, loc: u32) -> bool {
-    let space = spaces.get(loc as usize).copied().unwrap_or(0);
-    let bit = if space == crate::trace::Space::Local as u8 { crate::ir::fence::LOCAL } else { crate::ir::fence::GLOBAL };
-    flags & bit != 0
+    flags & fence_bit(memory_of(spaces, loc)) != 0
 }
 
 /// What a write published, per scope level: readers in the writer's group use `views[0]`,
@@ -236,9 +258,13 @@ pub struct History {
     pub floor: u32,
     /// The timestamp of the last sequentially consistent write.
     pub sc: u32,
+    /// The timestamp of the latest write that a sequentially consistent fence of its writer
+    /// followed: a later sequentially consistent write goes after it (and after `sc`) in
+    /// modification order, which may place it before the other writes it has not seen.
+    pub sc_fenced: u32,
 }
 
-clone_fields!(History { size, messages, floor, sc });
+clone_fields!(History { size, messages, floor, sc, sc_fenced });
 
 impl History {
     fn latest_ts(&self) -> u32 {
@@ -267,11 +293,14 @@ impl History {
 pub struct Agent {
     /// The oldest write of each location it may still read.
     pub cur: View,
-    /// What relaxed reads saw, per scope level, for its next acquire fence of that level.
-    pub pending: [View; LEVELS],
-    /// Its view at its last release fence of at least each level, which its later relaxed
-    /// writes publish.
-    pub released: [View; LEVELS],
+    /// What atomic reads saw and did not learn, by the memory of the object read ([`GLOBAL`],
+    /// [`LOCAL`]) and scope level, for its next acquire fence of that level naming that
+    /// memory.
+    pub pending: [[View; LEVELS]; SPACES],
+    /// Its view at its last release fence of at least each level naming each memory, which
+    /// its later relaxed writes to objects of that memory publish: a fence orders a memory
+    /// through an atomic only when its flags name the atomic's memory too.
+    pub released: [[View; LEVELS]; SPACES],
     /// Its promise not yet kept (at most one at a time).
     pub promise: Option<Promise>,
     /// It read a release that was only promised: it may not acquire from now on.
@@ -286,6 +315,21 @@ pub struct Agent {
 clone_fields!(Agent { cur, pending, released, promise, tainted, observed });
 
 impl Agent {
+    /// An atomic read of an object in memory `via` read a write that published `view` at the
+    /// read's scope level `level`. An acquire learns it, under OpenCL only what it orders of
+    /// `via` (an acquire atomic is global or local after its location, as in Dat3M's
+    /// `opencl.cat`); the rest waits for an acquire fence that names both memories.
+    fn observe(&mut self, view: &View, via: usize, level: usize, acquire: bool, everything: bool, spaces: &[u8]) {
+        if !acquire {
+            self.pending[via][level].join(view);
+        } else if everything || view.0.iter().all(|&(loc, _)| memory_of(spaces, loc) == via) {
+            self.cur.join(view);
+        } else {
+            self.cur.join(&view.filtered(|loc| memory_of(spaces, loc) == via));
+            self.pending[via][level].join(&view.filtered(|loc| memory_of(spaces, loc) != via));
+        }
+    }
+
     /// What its releases publish: its view, and what its `.weak` loads read.
     fn known(&self) -> std::borrow::Cow<'_, View> {
         if self.observed.0.is_empty() {
@@ -604,10 +648,11 @@ impl Weak {
             // thread, but orders like local memory.
             let local = key.0 == crate::trace::Space::Global as u8 && self.local_allocs.contains(&key.2);
             self.spaces.push(if local { crate::trace::Space::Local as u8 } else { key.0 });
-            let mut h = self.spare.pop().unwrap_or(History { size, messages: Vec::new(), floor: 0, sc: 0 });
+            let mut h = self.spare.pop().unwrap_or(History { size, messages: Vec::new(), floor: 0, sc: 0, sc_fenced: 0 });
             h.size = size;
             h.floor = 0;
             h.sc = 0;
+            h.sc_fenced = 0;
             h.messages.clear();
             h.messages.push(Message {
                 ts: 0,
@@ -725,11 +770,9 @@ impl Weak {
             a.observed.raise(id, ts);
         }
         if let Some(p) = published {
-            let view = &p.views[level.index()];
-            if ord.acquires() && level <= ord.level {
-                a.cur.join(view);
-            } else if ord.atomic {
-                a.pending[level.index()].join(view);
+            if ord.atomic {
+                let acquire = ord.acquires() && level <= ord.level;
+                a.observe(&p.views[level.index()], memory_of(&self.spaces, id), level.index(), acquire, self.ptx, &self.spaces);
             }
         }
         Read { value: (k > 0).then_some(value), stale: k > 0, race_release }
@@ -809,14 +852,20 @@ impl Weak {
             return Written { keep: None, ts, latest: true };
         }
         let h = &self.histories[id as usize];
-        // Where the write goes: at the end, or (an atomic store that is neither sequentially
-        // consistent nor a read-modify-write) between two writes after every write it has
-        // seen, which places it before writes it has not seen in modification order (a
-        // decision; this gives the 2+2W shapes). A read-modify-write goes right after the
-        // write it read.
+        // Where the write goes: at the end, or (an atomic store that is not a
+        // read-modify-write) between two writes after every write it has seen, which places
+        // it before writes it has not seen in modification order (a decision; this gives the
+        // 2+2W shapes). A sequentially consistent store also goes after the last such store
+        // and after every write a sequentially consistent fence followed in its writer's
+        // program; before the others it has not seen it may go, as the OpenCL model's SC
+        // order relates SC accesses only. A read-modify-write goes right after the write it
+        // read.
         let mut slots: Vec<usize> = Vec::new();
-        if ord.atomic && rmw.is_none() && !ord.sc() && !everyone {
-            let seen = self.agents[agent as usize].cur.get(id).max(h.floor);
+        if ord.atomic && rmw.is_none() && !everyone {
+            let mut seen = self.agents[agent as usize].cur.get(id).max(h.floor);
+            if ord.sc() {
+                seen = seen.max(h.sc).max(h.sc_fenced);
+            }
             for i in 1..h.messages.len() {
                 let (a, b) = (h.messages[i - 1].ts, h.messages[i].ts);
                 if a >= seen && b - a > 1 && !h.messages[i].rmw {
@@ -858,6 +907,7 @@ impl Weak {
             _ => None,
         };
         let a = &mut self.agents[agent as usize];
+        let via = memory_of(&self.spaces, id);
         if let Some((Some(p), g, d)) = &read {
             let level = if self.agent_group[agent as usize] == *g {
                 Level::Group
@@ -866,22 +916,18 @@ impl Weak {
             } else {
                 Level::System
             };
-            if ord.acquires() && level <= ord.level {
-                a.cur.join(&p.views[level.index()]);
-            } else {
-                a.pending[level.index()].join(&p.views[level.index()]);
-            }
+            let acquire = ord.acquires() && level <= ord.level;
+            a.observe(&p.views[level.index()], via, level.index(), acquire, self.ptx, &self.spaces);
         }
         a.cur.raise(id, ts);
         // A release atomic orders the memory of its own address space (OpenCL 2.0: an
         // atomic on local memory orders local memory only); release fences before it order
-        // what their flags name.
-        let space = self.spaces.get(id as usize).copied().unwrap_or(0);
+        // what their flags name, when they name this atomic's memory too.
         let spaces = &self.spaces;
-        let direct = if ord.releases() { a.known().filtered(|loc| spaces.get(loc as usize).copied().unwrap_or(0) == space) } else { View::default() };
+        let direct = if ord.releases() { a.known().filtered(|loc| memory_of(spaces, loc) == via) } else { View::default() };
         let mut published = Published::default();
         for (l, view) in published.views.iter_mut().enumerate() {
-            view.clone_from(&a.released[l]);
+            view.clone_from(&a.released[via][l]);
             if ord.releases() && l <= ord.level.index() {
                 view.join(&direct);
             }
@@ -948,19 +994,31 @@ impl Weak {
             if a.tainted {
                 self.invalid = true;
             }
-            for l in 0..=level.index() {
-                let pending = std::mem::take(&mut a.pending[l]);
-                a.cur.join(&pending.filtered(covered));
-                a.pending[l] = pending.filtered(|loc| !covered(loc));
+            // What reads of objects of a memory the fence names saw, of the memories it names.
+            for via in (0..SPACES).filter(|&m| flags & fence_bit(m) != 0) {
+                for l in 0..=level.index() {
+                    let pending = std::mem::take(&mut a.pending[via][l]);
+                    a.cur.join(&pending.filtered(covered));
+                    a.pending[via][l] = pending.filtered(|loc| !covered(loc));
+                }
             }
         }
         if ord == Order::SeqCst {
             // Every seq_cst write made so far precedes this fence in the SC order, so what
             // comes after the fence reads that write or a later one (the fence rule of C11
             // and OpenCL 2.0 for an SC write before an SC fence).
-            for (id, h) in self.histories.iter().enumerate() {
+            for (id, h) in self.histories.iter_mut().enumerate() {
                 if h.sc != 0 && covered(id as u32) {
                     a.cur.raise(id as u32, h.sc);
+                }
+                // A later seq_cst write goes after this agent's writes before the fence in
+                // modification order: were it placed before one of them, that write and the
+                // fence would put it before the fence in the SC order (`scp` of Dat3M's
+                // `opencl.cat`: `mo; sbF`), which a later fence or read may contradict. (An
+                // unkept promise is a write after the fence.) Whatever the fence's flags.
+                let mine = h.messages.iter().rev().find(|m| m.agent == agent && m.promised_by.is_none());
+                if let Some(m) = mine {
+                    h.sc_fenced = h.sc_fenced.max(m.ts);
                 }
             }
             // One order of SC fences per scope instance: each sees what the earlier ones saw.
@@ -988,8 +1046,10 @@ impl Weak {
         }
         if ord.releases() {
             let view = a.known().filtered(covered);
-            for l in 0..=level.index() {
-                a.released[l].join(&view);
+            for via in (0..SPACES).filter(|&m| flags & fence_bit(m) != 0) {
+                for l in 0..=level.index() {
+                    a.released[via][l].join(&view);
+                }
             }
         }
     }
@@ -1006,14 +1066,18 @@ impl Weak {
         let mut joined = View::default();
         for &(m, flags) in members {
             let a = &mut self.agents[m as usize];
-            let pending = std::mem::take(&mut a.pending[Level::Group.index()]);
-            a.cur.join(&pending);
+            for pending in &mut a.pending {
+                let pending = std::mem::take(&mut pending[Level::Group.index()]);
+                a.cur.join(&pending);
+            }
             joined.join(&a.known().filtered(|loc| covers(flags, loc)));
         }
         for &(m, flags) in members {
             let a = &mut self.agents[m as usize];
             a.cur.join(&joined.filtered(|loc| covers(flags, loc)));
-            a.released[Level::Group.index()] = a.cur.clone();
+            for released in &mut a.released {
+                released[Level::Group.index()] = a.cur.clone();
+            }
         }
     }
 

@@ -68,7 +68,6 @@ impl Weak {
     /// read-modify-write also reads the write its promise follows. Memory keeps the latest
     /// write, which may have come after the promise.
     pub(super) fn fulfil(&mut self, agent: u32, p: Promise, ord: super::Ordering, event: u32) -> super::Written {
-        let space = self.spaces.get(p.id as usize).copied().unwrap_or(0);
         // What a read-modify-write reads: the release sequence it continues, and what its
         // reader may learn of it.
         let read = p.rmw.and_then(|after| {
@@ -81,14 +80,12 @@ impl Weak {
             Some((m.published.clone(), self.level_between(agent, m.group, m.device)))
         });
         let spaces = &self.spaces;
+        let via = super::memory_of(spaces, p.id);
         let a = &mut self.agents[agent as usize];
         a.promise = None;
         if let Some((Some(published), level)) = &read {
-            if ord.acquires() && *level <= ord.level {
-                a.cur.join(&published.views[level.index()]);
-            } else {
-                a.pending[level.index()].join(&published.views[level.index()]);
-            }
+            let acquire = ord.acquires() && *level <= ord.level;
+            a.observe(&published.views[level.index()], via, level.index(), acquire, self.ptx, spaces);
         }
         a.cur.raise(p.id, p.ts);
         // A relaxed write's message publishes what was fixed when it was promised, and what
@@ -97,16 +94,16 @@ impl Weak {
         // the sequence of the write it read.
         let fenced = (!p.release && p.fenced.is_some()).then(|| {
             let mut published = Published::default();
-            for (view, released) in published.views.iter_mut().zip(a.released.iter()) {
+            for (view, released) in published.views.iter_mut().zip(a.released[via].iter()) {
                 view.clone_from(released);
             }
             published
         });
         let published = p.release.then(|| {
-            let direct = a.known().filtered(|loc| spaces.get(loc as usize).copied().unwrap_or(0) == space);
+            let direct = a.known().filtered(|loc| super::memory_of(spaces, loc) == via);
             let mut published = Published::default();
             for (l, view) in published.views.iter_mut().enumerate() {
-                view.clone_from(&a.released[l]);
+                view.clone_from(&a.released[via][l]);
                 if l <= p.level.index() {
                     view.join(&direct);
                 }
@@ -151,7 +148,8 @@ impl Weak {
         // the release sequence it continues: of its own write before it, or of any write a
         // read-modify-write reads (the latest, which its promise follows).
         let mut published = Published::default();
-        for (view, released) in published.views.iter_mut().zip(self.agents[agent as usize].released.iter()) {
+        let via = super::memory_of(&self.spaces, id);
+        for (view, released) in published.views.iter_mut().zip(self.agents[agent as usize].released[via].iter()) {
             view.clone_from(released);
         }
         // Continuing the sequence of a release that is itself only promised would need its

@@ -44,7 +44,8 @@ impl Weak {
     /// update `update` of `agent` reads: any write at or after its view whose next place in
     /// modification order is free, or on which the update writes nothing; the latest first.
     /// Several are a decision (`draw(n)` picks among `n` in a run). A sequentially consistent
-    /// update reads the latest write (SC writes go at the end of their location's order). An
+    /// update reads the latest write, which keeps it after every SC write: a subset of what the
+    /// model allows. An
     /// agent that promised this update's write reads the write its promise follows.
     #[allow(clippy::too_many_arguments)]
     pub fn rmw_read(
