@@ -39,16 +39,11 @@ use interleave_tests::axiomatic::{check, front, memories, ptx_front};
 const PLAN: Plan = Plan { two_threads: 64, three_threads: 2 };
 
 /// The causes of disagreements, each with what it is.
-const CAUSES: [(&str, &str); 2] = [
-    ("undefined", "the model finds a data race, so the test's behaviour is undefined and its outcomes say nothing; listed so that a change shows"),
-    (
-        "sc-fence-views",
-        "the engine's seq_cst fences pass on to every later one what the work-items before them had seen, reads included, so a seq_cst write after a later fence goes after a write that an earlier fence's work-item had only read; the model's SC order ties a fence to the writes before it in its own work-item's program (and to reads-before), so that write may still precede the seq_cst one in modification order (engine/src/concurrency/weak/mod.rs: SC fences join views)",
-    ),
-];
+const CAUSES: [(&str, &str); 1] =
+    [("undefined", "the model finds a data race, so the test's behaviour is undefined and its outcomes say nothing; listed so that a change shows")];
 
 /// Disagreements whose cause has been found, by test name.
-const KNOWN: [(&str, &str); 1] = [("Rxsd.Fsd.Ryad|Rysd.Wxld|Wysd.Fsd.Wxsd@001", "sc-fence-views")];
+const KNOWN: [(&str, &str); 0] = [];
 
 fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")

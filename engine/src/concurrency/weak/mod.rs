@@ -71,14 +71,16 @@
 //! memory of the atomic). An acquire atomic learns what its release published of its own
 //! object's memory; the rest waits for an acquire fence naming both memories.
 //!
-//! Sequentially consistent operations are kept in one order per location (an SC load reads
+//! Sequentially consistent operations are kept in one order per location: an SC load reads
 //! the last SC write or a later one; an SC write goes after the last SC write and after the
 //! writes SC fences followed in their writers' programs, and may go before other writes it
-//! has not seen) and SC fences in one order per
-//! scope instance (each joins the views of all earlier ones), a fence taking part in those of
-//! its own narrower instances too, so that fences whose scopes include each other's
-//! work-items are ordered (PTX's morally strong `fence.sc`). This is stronger than OpenCL
-//! requires across devices, never weaker: the model shows a subset of what OpenCL allows.
+//! has not seen. SC fences are in one order per scope instance, each learning what the
+//! earlier ones passed on: under OpenCL their work-items' own writes before them, which is
+//! all the OpenCL SC order relates a fence to; under PTX, whose morally strong `fence.sc`s
+//! synchronise, all they knew. A fence takes part in the order of its own narrower instances
+//! too, so that fences whose scopes include each other's work-items are ordered (PTX's
+//! morally strong `fence.sc`). This is stronger than OpenCL requires across devices, never
+//! weaker: the model shows a subset of what OpenCL allows.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -1007,22 +1009,28 @@ impl Weak {
             // Every seq_cst write made so far precedes this fence in the SC order, so what
             // comes after the fence reads that write or a later one (the fence rule of C11
             // and OpenCL 2.0 for an SC write before an SC fence).
+            // What this fence passes on to later ones: under PTX everything its work-item
+            // knows (morally strong `fence.sc`s synchronise); under OpenCL only its own writes
+            // before it, as the SC order relates a fence to those (`mo; sbF` and `rb; sbF` in
+            // `scp` of Dat3M's `opencl.cat`) and not to what its work-item read.
+            let mut mine = View::default();
             for (id, h) in self.histories.iter_mut().enumerate() {
                 if h.sc != 0 && covered(id as u32) {
                     a.cur.raise(id as u32, h.sc);
                 }
                 // A later seq_cst write goes after this agent's writes before the fence in
                 // modification order: were it placed before one of them, that write and the
-                // fence would put it before the fence in the SC order (`scp` of Dat3M's
-                // `opencl.cat`: `mo; sbF`), which a later fence or read may contradict. (An
-                // unkept promise is a write after the fence.) Whatever the fence's flags.
-                let mine = h.messages.iter().rev().find(|m| m.agent == agent && m.promised_by.is_none());
-                if let Some(m) = mine {
+                // fence would put it before the fence in the SC order (`mo; sbF`), which a
+                // later fence or read may contradict. (An unkept promise is a write after the
+                // fence.) Whatever the fence's flags.
+                let last = h.messages.iter().rev().find(|m| m.agent == agent && m.promised_by.is_none());
+                if let Some(m) = last {
                     h.sc_fenced = h.sc_fenced.max(m.ts);
+                    mine.raise(id as u32, m.ts);
                 }
             }
-            // One order of SC fences per scope instance: each sees what the earlier ones saw.
-            // A fence takes part in the order of its own instance at its level and at every
+            // One order of SC fences per scope instance: each sees what the earlier ones passed
+            // on. A fence takes part in the order of its own instance at its level and at every
             // narrower one, so that two fences whose scopes include each other's work-items
             // (a system fence and a device fence on the same device) meet in the narrower
             // instance, and fences whose scopes do not never meet.
@@ -1035,13 +1043,16 @@ impl Weak {
                 };
                 a.cur.join(shared);
             }
+            if self.ptx {
+                mine.clone_from(&a.cur);
+            }
             for l in instances {
                 let shared = match l {
                     Level::Group => self.sc_group.entry(group).or_default(),
                     Level::Device => self.sc_device.entry(device).or_default(),
                     Level::System => &mut self.sc_system,
                 };
-                shared.clone_from(&a.cur);
+                shared.join(&mine);
             }
         }
         if ord.releases() {
