@@ -313,7 +313,7 @@ fn message_passing_across_memories_agrees_with_the_opencl_model() {
         cases.push((name, text, test, false));
     }
     let summary = format!(
-        "Message passing across memories (axiomatic::memories): {} tests: data and flag each global or local, every order of the flag's store and load, each alone or beside a fence naming global memory, local memory or both",
+        "Message passing across memories (axiomatic::memories): {} tests: data and flag each global or local, every order of the flag's store and load, each alone or beside a fence naming global memory, local memory or both; and a barrier before the flag naming either or both",
         cases.len()
     );
     finish(

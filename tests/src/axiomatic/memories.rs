@@ -17,6 +17,12 @@
 //! fence has work-group scope. The condition asks whether the reader can see the flag set
 //! and the data not yet written; a test is racy exactly when nothing orders the two accesses
 //! to the data.
+//!
+//! A second, smaller set puts a barrier before the flag instead of a fence: the data is a
+//! relaxed atomic (so nothing races and the outcomes must match), the barrier names global
+//! memory, local memory or both, and the flag's store and load are relaxed or
+//! release/acquire. A barrier synchronises the work-items that meet at it in the memory its
+//! flags name, and is no release or acquire fence besides.
 
 /// One end of the synchronisation: the atomic's order, and the fence beside it.
 #[derive(Clone, Copy)]
@@ -87,6 +93,25 @@ pub fn generate() -> Vec<(String, String)> {
                         fence(acq.fence).replace("  atomic", "    atomic"),
                     );
                     out.push((name, text));
+                }
+            }
+        }
+    }
+    for data_local in [false, true] {
+        for flag_local in [false, true] {
+            for (letters, flags) in FLAGS {
+                for store in ["memory_order_relaxed", "memory_order_release"] {
+                    for load in ["memory_order_relaxed", "memory_order_acquire"] {
+                        let name = format!("MPbar.x{}.flag{}.B{letters}.W{}.R{}", &space(data_local)[..1], &space(flag_local)[..1], short(store), short(load));
+                        let params = format!("({} atomic_int* x, {} atomic_int* flag)", space(data_local), space(flag_local));
+                        let text = format!(
+                            "OPENCL {name}\n{{ [x]=0; [flag]=0; }}\n\
+                             P0@wg 0, dev 0 {params} {{\n  atomic_store_explicit(x, 1, memory_order_relaxed, memory_scope_work_group);\n  barrier({flags});\n  atomic_store_explicit(flag, 1, {store}, memory_scope_work_group);\n}}\n\
+                             P1@wg 0, dev 0 {params} {{\n  barrier({flags});\n  int r0 = atomic_load_explicit(flag, {load}, memory_scope_work_group);\n  int r1 = -1;\n  if (r0 == 1) {{\n    r1 = atomic_load_explicit(x, memory_order_relaxed, memory_scope_work_group);\n  }}\n}}\n\
+                             exists (1:r0=1 /\\ 1:r1=0)\n"
+                        );
+                        out.push((name, text));
+                    }
                 }
             }
         }

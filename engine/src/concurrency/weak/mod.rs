@@ -36,8 +36,9 @@
 //!   promised release, is not one the model allows: the explorer discards it. A relaxed or
 //!   acquire update, or a release of another location, may pass a promise: what it publishes
 //!   does not include the promised write, which comes later in its program. A release fence
-//!   or barrier makes later relaxed writes publish the fence's view within its scope, which a
-//!   promise made before it does not; so it passes a promise only if nobody within its scope
+//!   (or a CUDA barrier) makes later relaxed writes publish the fence's view within its scope,
+//!   and a barrier orders what came before it for its group, which a promise made before it
+//!   does not; so it passes a promise only if nobody within its scope
 //!   has read the promise, and nobody there may until it is kept. Beyond the fence's scope
 //!   nothing changes, which is what a fence of too narrow a scope (`__threadfence_block`
 //!   across blocks, a work-group fence across groups) means in both models. Because every
@@ -1065,9 +1066,14 @@ impl Weak {
         }
     }
 
-    /// The members of a work-group pass a barrier, each with its fence flags: an acquire and
-    /// release at work-group scope for the memory the flags name, after which every member's
-    /// view includes every member's view of that memory.
+    /// The members of a work-group pass a barrier, each with its fence flags: every member's
+    /// view then includes every member's view of the memory the flags name. Under OpenCL a
+    /// barrier is no release or acquire fence besides (Dat3M's `opencl.cat` synchronises the
+    /// work-items that meet at it, `bar_sw`, and nothing else): later relaxed writes publish
+    /// nothing through it, and what relaxed reads saw of releases stays pending for an
+    /// acquire fence. A CUDA barrier (`__syncthreads`, `bar.sync`) also acts as a fence of its
+    /// block, as CUDA documents it: it acquires what was pending and its later relaxed writes
+    /// publish at block scope.
     pub fn barrier(&mut self, members: &[(u32, u64)]) {
         for &(m, _) in members {
             self.release_point(m, Level::Group);
@@ -1077,17 +1083,21 @@ impl Weak {
         let mut joined = View::default();
         for &(m, flags) in members {
             let a = &mut self.agents[m as usize];
-            for pending in &mut a.pending {
-                let pending = std::mem::take(&mut pending[Level::Group.index()]);
-                a.cur.join(&pending);
+            if self.ptx {
+                for pending in &mut a.pending {
+                    let pending = std::mem::take(&mut pending[Level::Group.index()]);
+                    a.cur.join(&pending);
+                }
             }
             joined.join(&a.known().filtered(|loc| covers(flags, loc)));
         }
         for &(m, flags) in members {
             let a = &mut self.agents[m as usize];
             a.cur.join(&joined.filtered(|loc| covers(flags, loc)));
-            for released in &mut a.released {
-                released[Level::Group.index()] = a.cur.clone();
+            if self.ptx {
+                for released in &mut a.released {
+                    released[Level::Group.index()] = a.cur.clone();
+                }
             }
         }
     }
