@@ -815,13 +815,17 @@ impl Races {
                     self.learn(agent, s, &part.know[s]);
                 }
                 learned = true;
-                let mut other = part.know.clone();
-                for (s, k) in other.iter_mut().enumerate() {
-                    if learns(s) {
-                        *k = Knowledge::default();
+                // Kept for explanations, only when there is something (most releases publish
+                // one memory, and an acquire in a spin loop should not copy it).
+                if part.know.iter().enumerate().any(|(s, k)| !learns(s) && !k.is_empty()) {
+                    let mut other = part.know.clone();
+                    for (s, k) in other.iter_mut().enumerate() {
+                        if learns(s) {
+                            *k = Knowledge::default();
+                        }
                     }
+                    self.withhold_across(a.agent, &other);
                 }
-                self.withhold_across(a.agent, &other);
             } else if acquire {
                 // An acquire whose scope does not include the releaser: an acquire fence
                 // after it whose scope does may still learn it.
