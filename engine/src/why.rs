@@ -861,18 +861,10 @@ impl Graph<'_> {
         if w.kind != EventKind::Atomic {
             return Err(None);
         }
-        let via = self.memory(w);
         let fences = pa.iter().rev().filter(|x| x.index < wi && x.event.kind == EventKind::Fence).map(|x| x.event);
-        let mut ends =
+        let ends =
             std::iter::once(*w).filter(|w| w.order.is_some_and(Order::releases)).chain(fences.filter(|f| fence::order_and_level(f.written).0.releases()));
-        let mut near = None;
-        for end in ends.by_ref() {
-            if self.orders(&end, via, memory) {
-                return Ok(end);
-            }
-            near = near.or(Some(end));
-        }
-        Err(near)
+        self.first_ordering(ends, self.memory(w), memory)
     }
 
     /// The acquire end of a read `r` (at `ri`) of the chain's second work-item for memory
@@ -883,12 +875,18 @@ impl Graph<'_> {
         if r.kind != EventKind::Atomic {
             return Err(None);
         }
-        let via = self.memory(r);
         let fences = qb.iter().filter(|x| x.index > ri && x.event.kind == EventKind::Fence).map(|x| x.event);
-        let mut ends =
+        let ends =
             std::iter::once(*r).filter(|r| r.order.is_some_and(Order::acquires)).chain(fences.filter(|f| fence::order_and_level(f.written).0.acquires()));
+        self.first_ordering(ends, self.memory(r), memory)
+    }
+
+    /// The first of the release or acquire `ends`, nearest first, that orders memory `memory`
+    /// through an atomic on an object of memory `via`; else the nearest that does not, as
+    /// `Err` (none: `Err(None)`).
+    fn first_ordering(&self, ends: impl Iterator<Item = Event>, via: usize, memory: usize) -> Result<Event, Option<Event>> {
         let mut near = None;
-        for end in ends.by_ref() {
+        for end in ends {
             if self.orders(&end, via, memory) {
                 return Ok(end);
             }

@@ -87,6 +87,17 @@ fn fence_bit(s: usize) -> u64 {
     }
 }
 
+/// Joins `what` into `agent`'s entry of `map`, made only when `what` knows something.
+fn join_entry(map: &mut std::collections::BTreeMap<u32, [Knowledge; SPACES]>, agent: u32, what: &[Knowledge; SPACES]) {
+    if what.iter().all(Knowledge::is_empty) {
+        return;
+    }
+    let mine = map.entry(agent).or_default();
+    for (m, w) in mine.iter_mut().zip(what.iter()) {
+        m.join(w);
+    }
+}
+
 /// One member's part in one barrier of its group: its clock at the arrival and the fence
 /// flags it gave (only the `LOCAL` and `GLOBAL` bits matter here), or [`Crossing::NONE`] for a
 /// member that had finished before that barrier.
@@ -591,25 +602,13 @@ impl Races {
 
     /// `agent` would have learned `what` had scopes been wide enough (for explanations).
     fn withhold(&mut self, agent: u32, what: &[Knowledge; SPACES]) {
-        if what.iter().all(Knowledge::is_empty) {
-            return;
-        }
-        let mine = self.withheld.entry(agent).or_default();
-        for (m, w) in mine.iter_mut().zip(what.iter()) {
-            m.join(w);
-        }
+        join_entry(&mut self.withheld, agent, what);
     }
 
     /// `agent` would have learned `what` had the acquire (an atomic, or a fence) named the
     /// memory of the atomic it read through as well (for explanations).
     fn withhold_across(&mut self, agent: u32, what: &[Knowledge; SPACES]) {
-        if what.iter().all(Knowledge::is_empty) {
-            return;
-        }
-        let mine = self.across.entry(agent).or_default();
-        for (m, w) in mine.iter_mut().zip(what.iter()) {
-            m.join(w);
-        }
+        join_entry(&mut self.across, agent, what);
     }
 
     /// Whether `prev` happens before the current step of `agent`, for memory of space index
