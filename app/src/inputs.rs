@@ -260,7 +260,7 @@ impl Default for Inputs {
             warp_size: plain.warp_size.to_string(),
             resident_groups: String::new(),
             progress: Progress::OccupancyBound,
-            granularity: Granularity::Event,
+            granularity: plain.granularity,
             max_steps: plain.max_steps.to_string(),
             limits: limit_texts(&plain).to_vec(),
             args: launch.map(|l| text_rows(0, l.args)).unwrap_or_default(),

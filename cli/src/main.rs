@@ -216,8 +216,9 @@ struct RunArgs {
     /// fair.
     #[arg(long, value_name = "MODEL")]
     progress: Option<String>,
-    /// What one step is: event (a shared-memory event; default) or statement (every
-    /// statement).
+    /// What one step is: observable (a shared-memory event another work-item could observe;
+    /// reads of constant memory and read-only buffers join the step before; default), event
+    /// (every shared-memory event, those reads too) or statement (every statement).
     #[arg(long, value_name = "STEP")]
     granularity: Option<String>,
     /// Do not look for data races (faster, and less memory).
@@ -470,8 +471,9 @@ fn apply_options(args: &RunArgs, scenario: &mut Scenario, input: Input) -> Resul
             .ok_or_else(|| Diagnostic::error("invalid-option", format!("unknown progress model `{progress}`")).with_help("choose occupancy-bound or fair"))?;
     }
     if let Some(granularity) = &args.granularity {
-        scenario.granularity = Granularity::parse(granularity)
-            .ok_or_else(|| Diagnostic::error("invalid-option", format!("unknown granularity `{granularity}`")).with_help("choose event or statement"))?;
+        scenario.granularity = Granularity::parse(granularity).ok_or_else(|| {
+            Diagnostic::error("invalid-option", format!("unknown granularity `{granularity}`")).with_help("choose observable, event or statement")
+        })?;
     }
     if args.no_race_detection {
         scenario.race_detection = false;

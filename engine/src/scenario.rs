@@ -130,22 +130,39 @@ impl Progress {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Granularity {
-    /// One shared-memory event, with the private computation before it folded in.
+    /// One shared-memory event another work-item could observe or change the outcome of,
+    /// with the private computation before it folded in. Reads of memory nothing can write
+    /// (constant memory, read-only buffers) are no step of their own: they are performed,
+    /// and recorded, in the step before them, as private computation is.
     #[default]
+    Observable,
+    /// Every shared-memory event, reads of unwritable memory included: what `Observable`
+    /// was before it folded those reads, kept so that files and links made with it replay
+    /// the same schedules.
     Event,
     /// One source statement (or one event, when a statement has several), for teaching.
     Statement,
 }
 
 impl Granularity {
-    pub const ALL: [(&'static str, Granularity); 2] = [("event", Granularity::Event), ("statement", Granularity::Statement)];
+    pub const ALL: [(&'static str, Granularity); 3] =
+        [("observable", Granularity::Observable), ("event", Granularity::Event), ("statement", Granularity::Statement)];
 
     pub fn parse(text: &str) -> Option<Granularity> {
         Granularity::ALL.iter().find(|(name, _)| *name == text).map(|&(_, g)| g)
     }
 
     pub fn name(self) -> &'static str {
-        Granularity::ALL.iter().find(|(_, g)| *g == self).map_or("event", |(name, _)| name)
+        Granularity::ALL.iter().find(|(_, g)| *g == self).map_or("observable", |(name, _)| name)
+    }
+
+    /// What one step is, in words (the launch panel's choices and summary).
+    pub fn label(self) -> &'static str {
+        match self {
+            Granularity::Observable => "per observable event",
+            Granularity::Event => "every event",
+            Granularity::Statement => "per statement",
+        }
     }
 }
 
@@ -655,7 +672,7 @@ impl Scenario {
             max_resident_groups: None,
             progress: Progress::OccupancyBound,
             pct_depth: default_pct_depth(),
-            granularity: Granularity::Event,
+            granularity: Granularity::Observable,
             schedule: Vec::new(),
             choices: Vec::new(),
             race_detection: true,

@@ -258,7 +258,7 @@ pub fn LaunchPanel(props: &Props) -> Html {
             });
             parts.push(inputs.progress.name().to_string());
         }
-        parts.push(format!("per {}", inputs.granularity.name()));
+        parts.push(inputs.granularity.label().to_string());
         let steps = inputs.max_steps.trim().parse::<u64>().map_or_else(|_| inputs.max_steps.to_string(), thousands);
         parts.push(format!("{steps} steps at most"));
         parts.join(" · ")
@@ -279,7 +279,7 @@ pub fn LaunchPanel(props: &Props) -> Html {
                     { text_field(TextField { id: "resident-groups", label: "Resident groups", value: &inputs.resident_groups, error: form.resident_groups_error.as_deref(), placeholder: "all", help: Some("empty: all at once".into()), oninput: edit.reform(|e| InputEdit::ResidentGroups(input_value(e))) }) }
                     { select_field("progress", "Progress", Progress::ALL.iter().map(|&(name, p)| (name.to_string(), name.to_string(), p == inputs.progress)).collect(), edit.reform(|e| InputEdit::Progress(Progress::parse(&select_value(e)).unwrap_or_default()))) }
                 }
-                { select_field("granularity", "Step", Granularity::ALL.iter().map(|&(name, g)| (name.to_string(), format!("per {name}"), g == inputs.granularity)).collect(), edit.reform(|e| InputEdit::Granularity(Granularity::parse(&select_value(e)).unwrap_or_default()))) }
+                { select_field("granularity", "Step", Granularity::ALL.iter().map(|&(name, g)| (name.to_string(), g.label().to_string(), g == inputs.granularity)).collect(), edit.reform(|e| InputEdit::Granularity(Granularity::parse(&select_value(e)).unwrap_or_default()))) }
                 { text_field(TextField { id: "max-steps", label: "Max steps", value: &inputs.max_steps, error: form.max_steps_error.as_deref(), placeholder: "1000000", help: Some(format!("default {}, at most {}", thousands(default_steps), thousands(STEPS.max))), oninput: edit.reform(|e| InputEdit::MaxSteps(input_value(e))) }) }
                 { for LIMITS.iter().enumerate().map(|(k, limit)| {
                     let id = format!("limit-{}", limit.field.trim_start_matches("max_").replace('_', "-"));

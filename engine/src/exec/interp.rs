@@ -90,6 +90,7 @@ fn run_stretch(m: &mut Machine, wi: u32, fuel: &mut u64) {
         let first = m.groups[item.group as usize].first;
         let room = &mut m.memory_room;
         match exec_private(&program, &m.geometry, &m.program_globals, item, wi - first, fuel, limit, active, m.warp_size, call_depth, room) {
+            Exit::AtEvent if m.fold_reads && fold_read(m, wi) => {}
             Exit::AtEvent => return,
             Exit::Finished => {
                 let item = &m.items[wi as usize];
@@ -128,6 +129,46 @@ fn run_stretch(m: &mut Machine, wi: u32, fuel: &mut u64) {
             }
         }
     }
+}
+
+/// Performs `wi`'s next instruction in the current step if it is a read that no other
+/// work-item can observe or change the result of, and says whether it did. That is a plain
+/// load of constant memory or of a read-only buffer: nothing writes them (every store, atomic
+/// update, async copy or promise into one is refused), so the read returns the same value,
+/// and conflicts with nothing, whenever it is made, and making it at the end of the step
+/// before removes no outcome and adds none. A read that would be a finding (out of bounds,
+/// misaligned, uninitialised) stays a step of its own, where the finding has always been.
+/// Memory merely untouched *so far* is not such memory (ARCHITECTURE.md says why).
+fn fold_read(m: &mut Machine, wi: u32) -> bool {
+    let item = &m.items[wi as usize];
+    let (func, pc, base, group) = (item.func, item.pc, item.base as usize, item.group as usize);
+    let program = &m.program;
+    let function = &program.functions[func as usize];
+    let Some(&Instr::Load { ty, dst, addr }) = function.code.get(pc as usize) else {
+        return false;
+    };
+    let p = item.regs[base + addr as usize];
+    let size = ty.size();
+    let pool = match ptr::space(p) {
+        Space::Global => &m.global,
+        Space::Constant => &m.constant,
+        Space::Local | Space::Private => return false,
+    };
+    let (alloc, offset) = (ptr::alloc(p) as usize, ptr::offset(p));
+    let unwritable = pool.get(alloc).is_some_and(|a| {
+        (a.access == Access::ReadOnly || ptr::space(p) == Space::Constant)
+            && (ptr::space(p) != Space::Global || alloc != 0)
+            && offset % size == 0
+            && offset.checked_add(size).is_some_and(|end| end <= a.bytes.len() as u64)
+            && !is_uninit(a, offset as usize, size as usize)
+    });
+    if !unwritable {
+        return false;
+    }
+    let span = function.spans[pc as usize];
+    m.items[wi as usize].pc = pc + 1;
+    load(m, wi, ty, base + dst as usize, p, group, span);
+    true
 }
 
 /// Stops the run: work-item `wi` needs `needed` more bytes for `what` than the memory limit
@@ -569,41 +610,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
     let reg = |m: &Machine, r: u32| m.items[wi as usize].regs[base + r as usize];
     match *instr {
         Instr::Load { ty, dst, addr } => {
-            let p = reg(m, addr);
-            let size = ty.size();
-            let event = m.log.len() as u32;
-            let Machine { global, constant, groups, races, log, weak, rng, .. } = m;
-            let (v, problem) = match resolve(global, constant, &mut groups[group].local, p, size) {
-                Err(problem) => (0, Some(problem)),
-                Ok((a, at)) => {
-                    let mut v = ty.decode(&a.bytes[at..]);
-                    if weak.enabled {
-                        let key = weak_key(p, group);
-                        let read = weak.load(wi, key, size as u8, weak::Ordering::PLAIN, event, Some(&mut |n| rng.below(n as u64) as u32));
-                        if let Some(old) = read.value {
-                            v = old;
-                        }
-                    }
-                    if may_race(a) {
-                        let info = RaceAccess { value: bits_of(ty, v), ..access_info(wi, p, group, size, event, span) };
-                        races.access(&mut a.shadow, log, info);
-                    }
-                    if a.access == Access::WriteOnly {
-                        (v, Some((FindingKind::WriteOnlyRead, format!("read from the write-only buffer `{}`", a.name))))
-                    } else if is_uninit(a, at, size as usize) {
-                        let space = describe_space(ptr::space(p));
-                        (v, Some((FindingKind::UninitializedRead, format!("read of uninitialised {space} memory in `{}` (byte offset {at})", a.name))))
-                    } else {
-                        (v, None)
-                    }
-                }
-            };
-            if let Some((kind, message)) = problem {
-                m.fault(Fault { kind, message, span, work_item: wi, step: m.step, related: Vec::new() });
-            }
-            m.items[wi as usize].regs[base + dst as usize] = v;
-            let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
-            m.event(wi, EventKind::Load, Some(loc), v, 0, span);
+            load(m, wi, ty, base + dst as usize, reg(m, addr), group, span);
             // A load that read an older write may read a newer one next time: `Machine::perform`
             // unsettles the watch after any drawn outcome.
             quiet(m, wi, func_index, pc);
@@ -985,6 +992,45 @@ fn private_variable(func: &crate::ir::Function, regs: &[u64], pc: u32, offset: u
 /// How often a weak compare-exchange that could succeed fails spuriously: one time in this
 /// many. Often enough that a loop which forgets to retry goes wrong under a few seeds.
 const WEAK_CAS_FAILS_ONE_IN: u64 = 4;
+
+/// A plain load by `wi` through pointer `p` into its register `dst` (an index into its
+/// register vector), as an event of the current step.
+fn load(m: &mut Machine, wi: u32, ty: ElemType, dst: usize, p: u64, group: usize, span: Span) {
+    let size = ty.size();
+    let event = m.log.len() as u32;
+    let Machine { global, constant, groups, races, log, weak, rng, .. } = m;
+    let (v, problem) = match resolve(global, constant, &mut groups[group].local, p, size) {
+        Err(problem) => (0, Some(problem)),
+        Ok((a, at)) => {
+            let mut v = ty.decode(&a.bytes[at..]);
+            if weak.enabled {
+                let key = weak_key(p, group);
+                let read = weak.load(wi, key, size as u8, weak::Ordering::PLAIN, event, Some(&mut |n| rng.below(n as u64) as u32));
+                if let Some(old) = read.value {
+                    v = old;
+                }
+            }
+            if may_race(a) {
+                let info = RaceAccess { value: bits_of(ty, v), ..access_info(wi, p, group, size, event, span) };
+                races.access(&mut a.shadow, log, info);
+            }
+            if a.access == Access::WriteOnly {
+                (v, Some((FindingKind::WriteOnlyRead, format!("read from the write-only buffer `{}`", a.name))))
+            } else if is_uninit(a, at, size as usize) {
+                let space = describe_space(ptr::space(p));
+                (v, Some((FindingKind::UninitializedRead, format!("read of uninitialised {space} memory in `{}` (byte offset {at})", a.name))))
+            } else {
+                (v, None)
+            }
+        }
+    };
+    if let Some((kind, message)) = problem {
+        m.fault(Fault { kind, message, span, work_item: wi, step: m.step, related: Vec::new() });
+    }
+    m.items[wi as usize].regs[dst] = v;
+    let loc = Location { space: ptr::space(p), alloc: ptr::alloc(p), offset: ptr::offset(p) };
+    m.event(wi, EventKind::Load, Some(loc), v, 0, span);
+}
 
 /// Whether an access to `a` can race. Nothing writes a read-only buffer (a store, atomic
 /// update or async copy into one is refused with a `read-only-write` finding and not

@@ -555,6 +555,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         races: crate::concurrency::race::Races::new(scenario.race_detection, agent_group, n as u32, n_groups as usize),
         barriers_by_count: false,
         converged_warps: scenario.scheduler == crate::scenario::SchedulerKind::Lockstep,
+        fold_reads: scenario.granularity == crate::scenario::Granularity::Observable,
         named_barriers: None,
     };
     machine.weak.script.clone_from(&scenario.choices);

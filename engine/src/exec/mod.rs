@@ -426,6 +426,9 @@ pub struct Machine {
     /// GPUs without independent thread scheduling (the lockstep scheduler); otherwise they
     /// meet wherever each calls the same function with the same mask (see `warp`).
     pub converged_warps: bool,
+    /// Reads of memory nothing can write are performed in the step before them, not as
+    /// steps of their own (`Granularity::Observable`, see `interp::fold_reads`).
+    pub fold_reads: bool,
     /// The named barriers under way (PTX litmus tests), made at the first arrival.
     pub named_barriers: Option<Box<named_barrier::NamedBarriers>>,
 }
@@ -465,6 +468,7 @@ clone_fields!(Machine {
     weak,
     barriers_by_count,
     converged_warps,
+    fold_reads,
     named_barriers,
 });
 
