@@ -133,7 +133,8 @@ pub enum Granularity {
     /// One shared-memory event another work-item could observe or change the outcome of,
     /// with the private computation before it folded in. Reads of memory nothing can write
     /// (constant memory, read-only buffers) are no step of their own: they are performed,
-    /// and recorded, in the step before them, as private computation is.
+    /// and recorded, in the work-item's own step before them, as private computation is (a
+    /// read before its first step is that step).
     #[default]
     Observable,
     /// Every shared-memory event, reads of unwritable memory included: what `Observable`

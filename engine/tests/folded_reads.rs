@@ -4,7 +4,8 @@
 //! plain and atomic accesses of shared memory and barriers, the exhaustive exploration under
 //! `observable` must reach exactly the final memory states, and report exactly the findings,
 //! that it reaches under `event`, where every read is a step. Checked under sequential
-//! consistency and the relaxed model, and under lockstep warps.
+//! consistency and the relaxed model, and under lockstep warps. Each kernel's first event is
+//! a store, so that the read after it always rides in that step.
 #![cfg(not(target_arch = "wasm32"))]
 
 use interleave_engine::explore::{explore_with, Config, Exploration};
@@ -42,6 +43,7 @@ fn kernel(rng: &mut Lcg) -> String {
         "__constant int table[4] = {{3, 1, 4, 1}};\n\
          __kernel void k(__global const int *in, __global int *shared, __global int *out) {{\n\
          \x20   int g = get_global_id(0);\n\
+         \x20   out[g] = 0;\n\
          \x20   int r = in[g];\n\
          {}\n\
          \x20   out[g] = r;\n\

@@ -272,7 +272,7 @@ pub fn section(f: &Figures, machine: &str) -> String {
     }
     let seek_large = native_ms("seek_65536/backward");
     rows.push([
-        "5. Backward seek in the 65,536 work-item reduction (852,224 steps)".into(),
+        "5. Backward seek in the 65,536 work-item reduction (917,760 steps)".into(),
         or_none(seek_large.map(ms)),
         NONE.into(),
         NONE.into(),
@@ -281,7 +281,7 @@ pub fn section(f: &Figures, machine: &str) -> String {
     ]);
     for (name, label) in [
         ("history_1m", "5. History (snapshots and event log) of the 1,000,704-step run"),
-        ("history_65536", "5. History of the 852,224-step reduction over 65,536 work-items"),
+        ("history_65536", "5. History of the 917,760-step reduction over 65,536 work-items"),
     ] {
         let native = f.get("memory", name, "history_bytes");
         let wasm = f.get("wasm", name, "history_bytes");

@@ -21,11 +21,11 @@ pub const SCHEDULER_NAMES: &[&str] = &["random", "round-robin", "pct", "run-to-b
 /// The workload the schedulers are compared on, and how many times each runs.
 const SCHEDULER_WORKLOAD: (&str, &str, u32) = ("reduce_65536", "reduce_65536.sim", 3);
 
-/// Enough steps for the vector add (one per work-item; three where every read is a step).
+/// Enough steps for the vector add (two per work-item, three with every read a step).
 const MAX_STEPS: &str = "10000000";
 
 /// Enough history for the vector add: the hard maximum of the limit, as the vector add records
-/// four million events (two reads, a store and a finish a work-item).
+/// a little more than four million events.
 const MAX_HISTORY_EVENTS: &str = "8000000";
 
 /// Runs every workload with both tools (installing Oclgrind where it is missing) and returns
@@ -113,7 +113,7 @@ fn compare_with(oclgrind: &Path, interleave: &Path, dir: &Path) -> Result<Vec<St
             theirs = theirs.min(started.elapsed().as_secs_f64() * 1000.0);
             oclgrind_ok &= status.success();
         }
-        // `status: completed after 852224 steps (trace ...)`
+        // `status: completed after 917760 steps (trace ...)`
         let mut words = status_line.split_whitespace().skip(1);
         let state = words.next().unwrap_or("unknown");
         let steps = words.nth(1).unwrap_or("0");

@@ -73,14 +73,31 @@ fn rare_box<'a>(room: &mut u64, rare: &'a mut Option<Box<Rare>>) -> Result<&'a m
 /// Runs `wi`'s private computation up to its next shared-memory event.
 #[inline]
 pub fn run_private(m: &mut Machine, wi: u32) {
+    run_private_with(m, wi, false);
+}
+
+/// Runs `wi`'s private computation after an event of its own, in the same step: up to its
+/// next shared-memory event, performing on the way the reads [`fold_read`] finds need no
+/// step of their own (under the observable granularity). Only here: a work-item's reads
+/// are folded into a step of its own, never into the launch (which would do an unbounded
+/// share of the run before its first step) nor into another work-item's step (a barrier's
+/// release, a group's start), where the timeline would show them under someone else.
+#[inline]
+pub fn run_after_event(m: &mut Machine, wi: u32) {
+    let fold = m.fold_reads;
+    run_private_with(m, wi, fold);
+}
+
+#[inline]
+fn run_private_with(m: &mut Machine, wi: u32, fold: bool) {
     let limit = m.limits.instructions_per_step;
     let mut fuel = limit;
-    run_stretch(m, wi, &mut fuel);
+    run_stretch(m, wi, &mut fuel, fold);
     // The clock counts every instruction a work-item executes.
     m.items[wi as usize].cycles += limit - fuel;
 }
 
-fn run_stretch(m: &mut Machine, wi: u32, fuel: &mut u64) {
+fn run_stretch(m: &mut Machine, wi: u32, fuel: &mut u64, fold: bool) {
     let program = m.program.clone();
     let limit = m.limits.instructions_per_step;
     let call_depth = m.limits.call_depth;
@@ -90,7 +107,7 @@ fn run_stretch(m: &mut Machine, wi: u32, fuel: &mut u64) {
         let first = m.groups[item.group as usize].first;
         let room = &mut m.memory_room;
         match exec_private(&program, &m.geometry, &m.program_globals, item, wi - first, fuel, limit, active, m.warp_size, call_depth, room) {
-            Exit::AtEvent if m.fold_reads && fold_read(m, wi) => {}
+            Exit::AtEvent if fold && fold_read(m, wi) => {}
             Exit::AtEvent => return,
             Exit::Finished => {
                 let item = &m.items[wi as usize];
@@ -137,9 +154,13 @@ fn run_stretch(m: &mut Machine, wi: u32, fuel: &mut u64) {
 /// update, async copy or promise into one is refused), so the read returns the same value,
 /// and conflicts with nothing, whenever it is made, and making it at the end of the step
 /// before removes no outcome and adds none. A read that would be a finding (out of bounds,
-/// misaligned, uninitialised) stays a step of its own, where the finding has always been.
+/// misaligned, uninitialised) stays a step of its own, where the finding has always been,
+/// and so does every read once the event log is full (the run then stops at its limit).
 /// Memory merely untouched *so far* is not such memory (ARCHITECTURE.md says why).
 fn fold_read(m: &mut Machine, wi: u32) -> bool {
+    if m.log.len() as u64 >= m.limits.history_events {
+        return false;
+    }
     let item = &m.items[wi as usize];
     let (func, pc, base, group) = (item.func, item.pc, item.base as usize, item.group as usize);
     let program = &m.program;

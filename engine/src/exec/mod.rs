@@ -334,11 +334,15 @@ pub struct Limits {
     /// Bytes of memory the launch may hold ([`crate::limits::MEMORY_BYTES`]), named by the
     /// finding that stops a run growing past it.
     pub memory_bytes: u64,
+    /// Events the run's history keeps ([`crate::limits::HISTORY_EVENTS`]): a read is folded
+    /// into a step only while the log has room, so that one step cannot overrun it.
+    pub history_events: u64,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
+            history_events: crate::limits::HISTORY_EVENTS.default,
             instructions_per_step: crate::limits::INSTRUCTIONS_PER_STEP.default,
             call_depth: crate::limits::CALL_DEPTH,
             printf_bytes: crate::limits::PRINTF_BYTES.default as usize,
@@ -426,8 +430,8 @@ pub struct Machine {
     /// GPUs without independent thread scheduling (the lockstep scheduler); otherwise they
     /// meet wherever each calls the same function with the same mask (see `warp`).
     pub converged_warps: bool,
-    /// Reads of memory nothing can write are performed in the step before them, not as
-    /// steps of their own (`Granularity::Observable`, see `interp::fold_reads`).
+    /// Reads of memory nothing can write are performed in the work-item's own step before
+    /// them, not as steps of their own (`Granularity::Observable`, see `interp::fold_read`).
     pub fold_reads: bool,
     /// The named barriers under way (PTX litmus tests), made at the first arrival.
     pub named_barriers: Option<Box<named_barrier::NamedBarriers>>,
@@ -780,7 +784,7 @@ impl Machine {
             interp::unsettle(self, wi);
         }
         if self.items[wi as usize].status == Status::Ready {
-            interp::run_private(self, wi);
+            interp::run_after_event(self, wi);
         }
     }
 

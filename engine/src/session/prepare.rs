@@ -35,6 +35,7 @@ pub(super) fn limits(scenario: &Scenario) -> Limits {
         instructions_per_step: scenario.max_instructions_per_step.max(1),
         printf_bytes: scenario.max_printf_bytes as usize,
         memory_bytes: scenario.max_memory_bytes,
+        history_events: scenario.max_history_events,
         ..Limits::default()
     }
 }
