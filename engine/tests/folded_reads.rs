@@ -25,7 +25,7 @@ impl Lcg {
 /// One statement of a generated kernel: `r` is the work-item's running value, `g` its index.
 fn statement(rng: &mut Lcg) -> String {
     let k = rng.below(4);
-    match rng.below(8) {
+    match rng.below(9) {
         0 => format!("r += in[(g + {k}) % 4];"),
         1 => format!("r += table[(g + {k}) % 4];"),
         2 => format!("if (in[g] > {k}) r += 1;"),
@@ -33,6 +33,7 @@ fn statement(rng: &mut Lcg) -> String {
         4 => format!("r += shared[{}];", k % 2),
         5 => format!("r += atomic_add(&shared[{}], r + 1);", 2 + k % 2),
         6 => format!("while (table[(g + {k}) % 4] > 10 + r) r += 1;"),
+        7 => format!("for (int i = 0; i < 3 && in[(g + i + {k}) % 4] != 0; i++) r += i;"),
         _ => "barrier(CLK_GLOBAL_MEM_FENCE);".to_string(),
     }
 }

@@ -155,7 +155,8 @@ fn run_stretch(m: &mut Machine, wi: u32, fuel: &mut u64, fold: bool) {
 /// and conflicts with nothing, whenever it is made, and making it at the end of the step
 /// before removes no outcome and adds none. A read that would be a finding (out of bounds,
 /// misaligned, uninitialised) stays a step of its own, where the finding has always been,
-/// and so does every read once the event log is full (the run then stops at its limit).
+/// and so does every read once the event log is full (the run then stops at its limit) and
+/// a read its work-item spins on.
 /// Memory merely untouched *so far* is not such memory (ARCHITECTURE.md says why).
 fn fold_read(m: &mut Machine, wi: u32) -> bool {
     if m.log.len() as u64 >= m.limits.history_events {
@@ -186,7 +187,14 @@ fn fold_read(m: &mut Machine, wi: u32) -> bool {
     if !unwritable {
         return false;
     }
-    let span = function.spans[pc as usize];
+    // The spin watch sees the read as it would see it as a step. A work-item whose state
+    // repeats at it spins on memory nothing will change: folded, that loop would run on
+    // within one step to the instruction limit, where as steps the hang detector names it.
+    quiet(m, wi, func, pc);
+    if m.is_spinning(wi) || m.runaway.is_some() {
+        return false;
+    }
+    let span = m.program.functions[func as usize].spans[pc as usize];
     m.items[wi as usize].pc = pc + 1;
     load(m, wi, ty, base + dst as usize, p, group, span);
     true
