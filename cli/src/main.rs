@@ -217,8 +217,9 @@ struct RunArgs {
     #[arg(long, value_name = "MODEL")]
     progress: Option<String>,
     /// What one step is: observable (a shared-memory event another work-item could observe;
-    /// reads of constant memory and read-only buffers join the step before; default), event
-    /// (every shared-memory event, those reads too) or statement (every statement).
+    /// reads of constant memory and read-only buffers join the work-item's own step before;
+    /// default), event (every shared-memory event, those reads too) or statement (every
+    /// statement).
     #[arg(long, value_name = "STEP")]
     granularity: Option<String>,
     /// Do not look for data races (faster, and less memory).

@@ -164,27 +164,23 @@ fn fold_read(m: &mut Machine, wi: u32) -> bool {
     }
     let item = &m.items[wi as usize];
     let (func, pc, base, group) = (item.func, item.pc, item.base as usize, item.group as usize);
-    let program = &m.program;
-    let function = &program.functions[func as usize];
+    let function = &m.program.functions[func as usize];
     let Some(&Instr::Load { ty, dst, addr }) = function.code.get(pc as usize) else {
         return false;
     };
+    let span = function.spans[pc as usize];
     let p = item.regs[base + addr as usize];
+    // Local memory is the group's to write; private memory never reaches here.
+    if !matches!(ptr::space(p), Space::Global | Space::Constant) {
+        return false;
+    }
     let size = ty.size();
-    let pool = match ptr::space(p) {
-        Space::Global => &m.global,
-        Space::Constant => &m.constant,
-        Space::Local | Space::Private => return false,
+    let Machine { global, constant, groups, .. } = m;
+    let foldable = match resolve(global, constant, &mut groups[group].local, p, size) {
+        Ok((a, at)) => unwritable(a, p) && !is_uninit(a, at, size as usize),
+        Err(_) => false,
     };
-    let (alloc, offset) = (ptr::alloc(p) as usize, ptr::offset(p));
-    let unwritable = pool.get(alloc).is_some_and(|a| {
-        (a.access == Access::ReadOnly || ptr::space(p) == Space::Constant)
-            && (ptr::space(p) != Space::Global || alloc != 0)
-            && offset % size == 0
-            && offset.checked_add(size).is_some_and(|end| end <= a.bytes.len() as u64)
-            && !is_uninit(a, offset as usize, size as usize)
-    });
-    if !unwritable {
+    if !foldable {
         return false;
     }
     // The spin watch sees the read as it would see it as a step. A work-item whose state
@@ -194,7 +190,6 @@ fn fold_read(m: &mut Machine, wi: u32) -> bool {
     if m.is_spinning(wi) || m.runaway.is_some() {
         return false;
     }
-    let span = m.program.functions[func as usize].spans[pc as usize];
     m.items[wi as usize].pc = pc + 1;
     load(m, wi, ty, base + dst as usize, p, group, span);
     true
@@ -651,7 +646,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
             let event = m.log.len() as u32;
             let Machine { global, constant, groups, races, log, weak, step, .. } = m;
             let result = resolve(global, constant, &mut groups[group].local, p, size).and_then(|(a, at)| {
-                if a.access == Access::ReadOnly || ptr::space(p) == Space::Constant {
+                if unwritable(a, p) {
                     return Err((FindingKind::ReadOnlyWrite, format!("write to the read-only buffer `{}`", a.name)));
                 }
                 let before = ty.decode(&a.bytes[at..]);
@@ -1061,6 +1056,13 @@ fn load(m: &mut Machine, wi: u32, ty: ElemType, dst: usize, p: u64, group: usize
     m.event(wi, EventKind::Load, Some(loc), v, 0, span);
 }
 
+/// Whether the allocation `a`, reached through pointer `p`, is memory nothing may write:
+/// constant memory, or a read-only buffer. Stores and async copies into it are refused, so
+/// its reads can be folded into the step before them (`fold_read`).
+fn unwritable(a: &Alloc, p: u64) -> bool {
+    a.access == Access::ReadOnly || ptr::space(p) == Space::Constant
+}
+
 /// Whether an access to `a` can race. Nothing writes a read-only buffer (a store, atomic
 /// update or async copy into one is refused with a `read-only-write` finding and not
 /// performed), and reads never conflict with reads, so the race detector keeps no shadow of
@@ -1243,7 +1245,7 @@ pub fn copy_element(m: &mut Machine, g: usize) {
                     races.access(&mut a.shadow, log, read);
                 }
                 match resolve(global, constant, local, dst, es) {
-                    Ok((b, at)) if b.access != Access::ReadOnly && ptr::space(dst) != Space::Constant => {
+                    Ok((b, at)) if !unwritable(b, dst) => {
                         let same = b.bytes[at..at + size] == buf[..size] && !is_uninit(b, at, size);
                         b.bytes[at..at + size].copy_from_slice(&buf[..size]);
                         mark_init(b, at, size);
