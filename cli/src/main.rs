@@ -783,18 +783,22 @@ fn run(args: RunArgs) -> ExitCode {
     };
     // A run from the command line never steps back, so it keeps no snapshots: a large launch
     // then pays neither for copying its machine every few thousand steps nor for holding the
-    // copies (the report is the same either way).
+    // copies. Nor does it keep events until a finding needs them (`why::finish`). The
+    // report is the same either way.
     let started = Prepared::new(scenario.clone()).and_then(|mut prepared| {
         prepared.history = false;
-        Session::start(&prepared, prepared.scenario.seed)
+        prepared.keep_events = false;
+        Session::start(&prepared, prepared.scenario.seed).map(|session| (prepared, session))
     });
-    let mut session = match started {
+    let (prepared, mut session) = match started {
         Ok(s) => s,
         Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
     };
     render::warnings(session.warnings(), &scenario.file_name, &scenario.source);
-    session.run(u64::MAX);
-    let report = why::report(&session);
+    let report = match why::finish(&mut session, &prepared) {
+        Ok(report) => report,
+        Err(diagnostics) => return render::fail(&diagnostics, &scenario.file_name, &scenario.source),
+    };
     // The process ends right after printing: freeing a large launch's machine piece by piece
     // (hundreds of thousands of small vectors) would only delay the exit, so it is left to
     // the operating system.

@@ -476,8 +476,9 @@ fn candidates(log: &EventLog, group_of: &dyn Fn(u32) -> Option<u32>) -> Vec<Key>
     // First what the atomics alone show: an atomic that set the location and no write
     // outside the protocol.
     let mut flags: BTreeMap<Key, Flags> = BTreeMap::new();
-    for (i, e) in of_kind(log, &[EventKind::Atomic]).filter(|(_, e)| is_atomic(e)) {
-        let op = log.atomic_op(i);
+    // Read through `atomics`, which a log that forgets other events keeps (most runs stop
+    // at this loop).
+    for (_, e, op) in log.atomics().filter(|(_, e, _)| is_atomic(e)) {
         let Some(k) = key(&e, group_of) else { continue };
         if e.read == e.written {
             // A read that found it free, the check of a check-then-set claim (writing 0 over

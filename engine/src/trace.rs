@@ -3,6 +3,8 @@
 //! The timeline draws straight from these columns, and the trace hash is folded in as each
 //! event is pushed, so the hash of a run never needs the whole log in one place.
 
+use std::cell::Cell;
+
 use serde::{Deserialize, Serialize};
 
 use crate::diag::Span;
@@ -115,6 +117,13 @@ pub struct EventLog {
     /// Events are recorded without being folded into the hash (see
     /// [`EventLog::set_hashing`]).
     unhashed: bool,
+    /// Events are counted and hashed, and only atomics kept ([`EventLog::forget_events`]):
+    /// then `pushed` counts every event and `kept_at` is each kept one's index.
+    forgetting: bool,
+    pushed: usize,
+    kept_at: Vec<u32>,
+    /// Whether something asked a forgetting log for an event it did not keep.
+    missed: Cell<bool>,
 }
 
 crate::reuse::clone_fields!(EventLog {
@@ -135,7 +144,11 @@ crate::reuse::clone_fields!(EventLog {
     order,
     scope,
     hash,
-    unhashed
+    unhashed,
+    forgetting,
+    pushed,
+    kept_at,
+    missed
 });
 
 /// The entries of a column that did not fit it, by event index, in the order the events were
@@ -384,23 +397,88 @@ fn split<T: Copy>(column: &mut Vec<T>, at: usize) -> Vec<T> {
 
 impl EventLog {
     pub fn len(&self) -> usize {
-        self.step.len()
+        if self.forgetting {
+            self.pushed
+        } else {
+            self.step.len()
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.step.is_empty()
+        self.len() == 0
+    }
+
+    /// From now on, counts and hashes every event but keeps only atomics: a run that nobody
+    /// steps through or looks into (the command line's) then records no event it will not
+    /// read, and a read of one it did not keep is noticed ([`EventLog::missed`]), so that
+    /// the run can start over keeping them. The trace hash is the same either way. The
+    /// events already kept stay.
+    pub fn forget_events(&mut self) {
+        if !self.forgetting {
+            self.kept_at = (0..self.step.len() as u32).collect();
+            self.pushed = self.step.len();
+            self.forgetting = true;
+        }
+    }
+
+    /// Whether this log forgets events ([`EventLog::forget_events`]).
+    pub fn forgets(&self) -> bool {
+        self.forgetting
+    }
+
+    /// Whether this log forgets events ([`EventLog::forget_events`]) and something asked
+    /// for one it did not keep, or for a column of them: what it was told may be wrong.
+    pub fn missed(&self) -> bool {
+        self.missed.get()
+    }
+
+    /// Notes that something asked for what a forgetting log does not keep; `true` when the
+    /// log forgets.
+    fn miss(&self) -> bool {
+        if self.forgetting {
+            self.missed.set(true);
+        }
+        self.forgetting
+    }
+
+    /// Every atomic event, with its index and its operation ([`EventLog::atomic_op`]),
+    /// whether or not the log forgets events ([`EventLog::forget_events`]); asking for them
+    /// never counts as a miss.
+    pub fn atomics(&self) -> impl Iterator<Item = (usize, Event, Option<crate::ir::AtomicOp>)> + '_ {
+        (0..self.kind.len()).filter(|&k| self.kind[k] == EventKind::Atomic).filter_map(|k| {
+            let index = if self.forgetting { *self.kept_at.get(k)? as usize } else { k };
+            Some((index, self.at(k)?, self.op_at(k)))
+        })
     }
 
     /// The operation of atomic event `index` (`None` for other events, and for an atomic
     /// pushed without one). Not part of [`Event`] nor of the trace hash: the hash of a run is
     /// what it was before the log kept operations.
     pub fn atomic_op(&self, index: usize) -> Option<crate::ir::AtomicOp> {
+        if self.miss() {
+            return None;
+        }
+        self.op_at(index)
+    }
+
+    /// The operation of the event in row `index` of the columns.
+    fn op_at(&self, index: usize) -> Option<crate::ir::AtomicOp> {
         let column = *self.order.get(index)?;
         let op = (column != NONE).then_some(column >> ORDER_BITS)?;
         crate::ir::AtomicOp::ALL.get(op.checked_sub(1)? as usize).copied()
     }
 
+    /// Event `index`; `None` past the end, and in a log that forgets events
+    /// ([`EventLog::forget_events`]), which notes the miss.
     pub fn get(&self, index: usize) -> Option<Event> {
+        if self.miss() {
+            return None;
+        }
+        self.at(index)
+    }
+
+    /// The event in row `index` of the columns.
+    fn at(&self, index: usize) -> Option<Event> {
         Some(Event {
             step: *self.step.get(index)? as u64,
             work_item: self.work_item[index],
@@ -455,18 +533,28 @@ impl EventLog {
         (0..self.len()).filter_map(|i| self.get(i))
     }
 
-    /// The step column, for drawing without assembling events.
+    /// The step column, for drawing without assembling events (empty, and a miss, in a log
+    /// that forgets events).
     pub fn steps(&self) -> &[u32] {
+        if self.miss() {
+            return &[];
+        }
         &self.step
     }
 
-    /// The work-item column.
+    /// The work-item column (as [`EventLog::steps`]).
     pub fn work_items(&self) -> &[u32] {
+        if self.miss() {
+            return &[];
+        }
         &self.work_item
     }
 
-    /// The kind column.
+    /// The kind column (as [`EventLog::steps`]).
     pub fn kinds(&self) -> &[EventKind] {
+        if self.miss() {
+            return &[];
+        }
         &self.kind
     }
 
@@ -485,6 +573,12 @@ impl EventLog {
 
     /// Forgets every event after the first `len`, whose running hash was `hash`.
     pub fn truncate(&mut self, len: usize, hash: u64) {
+        // Only a session that keeps its history moves through its log, and it keeps events.
+        if self.miss() {
+            self.pushed = self.pushed.min(len);
+            self.hash = hash;
+            return;
+        }
         self.step.truncate(len);
         self.work_item.truncate(len);
         self.kind.truncate(len);
@@ -506,6 +600,11 @@ impl EventLog {
     /// Moves the events from `at` on into a new log (whose hash is meaningless) and keeps
     /// the first `at`, whose running hash was `hash`.
     pub fn split_off(&mut self, at: usize, hash: u64) -> EventLog {
+        if self.miss() {
+            self.pushed = self.pushed.min(at);
+            self.hash = hash;
+            return EventLog::default();
+        }
         let at = at.min(self.len());
         let tail = EventLog {
             step: split(&mut self.step, at),
@@ -527,6 +626,7 @@ impl EventLog {
             scope: split(&mut self.scope, at),
             hash: 0,
             unhashed: self.unhashed,
+            ..EventLog::default()
         };
         self.hash = hash;
         tail
@@ -535,6 +635,11 @@ impl EventLog {
     /// Appends events `range` of `other` and sets the running hash to `hash`, the hash those
     /// events were known to lead to.
     pub fn extend_from(&mut self, other: &EventLog, range: std::ops::Range<usize>, hash: u64) {
+        if self.miss() || other.miss() {
+            self.pushed += range.len();
+            self.hash = hash;
+            return;
+        }
         let base = self.len();
         self.step.extend_from_slice(&other.step[range.clone()]);
         self.work_item.extend_from_slice(&other.work_item[range.clone()]);
@@ -567,7 +672,9 @@ impl EventLog {
 
     /// Pushes an atomic event with its operation (see [`EventLog::atomic_op`]).
     pub fn push_atomic(&mut self, event: Event, op: crate::ir::AtomicOp) {
-        self.push(event);
+        if !self.push_kept(event) {
+            return;
+        }
         if let Some(last) = self.order.last_mut() {
             if *last != NONE {
                 *last |= (op.index() + 1) << ORDER_BITS;
@@ -576,8 +683,22 @@ impl EventLog {
     }
 
     pub fn push(&mut self, event: Event) {
+        self.push_kept(event);
+    }
+
+    /// Pushes `event`; `false` when the log forgot it.
+    fn push_kept(&mut self, event: Event) -> bool {
         if !self.unhashed {
             self.fold(&event);
+        }
+        if self.forgetting {
+            let index = self.pushed;
+            self.pushed += 1;
+            if event.kind != EventKind::Atomic {
+                return false;
+            }
+            // Indices fit 32 bits: the history limit's maximum is far below.
+            self.kept_at.push(index as u32);
         }
         // The step limit's hard maximum is far below 2^32 (`crate::limits::STEPS`).
         self.step.push(event.step as u32);
@@ -610,6 +731,7 @@ impl EventLog {
         self.push_span_index(span);
         self.order.push(event.order.map_or(NONE, Order::value));
         self.scope.push(event.scope.map_or(NONE, Scope::value));
+        true
     }
 
     /// Folds `event` into the running hash.
@@ -652,6 +774,53 @@ mod tests {
             order: None,
             scope: Some(Scope::WorkGroup),
         }
+    }
+
+    /// A log that forgets events hashes and counts them as one that keeps them does, gives
+    /// the same atomics with their indices and operations, and notes every other read as a
+    /// miss.
+    #[test]
+    fn a_forgetting_log_keeps_the_hash_the_count_and_the_atomics() {
+        let kinds = [EventKind::Load, EventKind::Atomic, EventKind::Store, EventKind::Atomic, EventKind::Finish];
+        let events: Vec<Event> = (0..40)
+            .map(|i| Event {
+                kind: kinds[i as usize % kinds.len()],
+                written: i * 3,
+                order: Some(Order::Relaxed),
+                ..event(i, Some(Location { space: Space::Global, alloc: 1, offset: 4 * (i % 4) }), (i as u32, 20))
+            })
+            .collect();
+        let ops = crate::ir::AtomicOp::ALL;
+        let fill = |log: &mut EventLog, range: std::ops::Range<usize>| {
+            for (i, &e) in events[range.clone()].iter().enumerate() {
+                match e.kind {
+                    EventKind::Atomic => log.push_atomic(e, ops[(range.start + i) % ops.len()]),
+                    _ => log.push(e),
+                }
+            }
+        };
+        let mut keeping = EventLog::default();
+        fill(&mut keeping, 0..40);
+        let mut forgetting = EventLog::default();
+        // Forgetting from the tenth event on: the atomics before stay too.
+        fill(&mut forgetting, 0..10);
+        forgetting.forget_events();
+        fill(&mut forgetting, 10..40);
+        assert_eq!((forgetting.len(), forgetting.hash()), (keeping.len(), keeping.hash()));
+        let atomics: Vec<_> = keeping.atomics().collect();
+        assert_eq!(atomics.len(), 16);
+        assert_eq!(forgetting.atomics().collect::<Vec<_>>(), atomics);
+        assert!(atomics.iter().all(|&(i, e, op)| keeping.get(i) == Some(e) && keeping.atomic_op(i) == op));
+        assert!(!forgetting.missed() && !keeping.missed());
+        assert_eq!(forgetting.kinds(), &[] as &[EventKind]);
+        assert!(forgetting.missed());
+        let mut again = EventLog::default();
+        again.forget_events();
+        fill(&mut again, 0..40);
+        assert_eq!(again.get(1), None);
+        assert!(again.missed());
+        assert_eq!(again.atomics().collect::<Vec<_>>(), atomics);
+        assert!(!keeping.missed() && keeping.kinds().len() == 40);
     }
 
     /// Locations at the edges of both packings and of their marks, with values of every

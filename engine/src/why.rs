@@ -18,9 +18,10 @@
 //! little, and a log that lacks an event yields fewer edges, never a panic.
 
 use crate::concurrency::race::{GLOBAL, LOCAL};
+use crate::diag::Diagnostic;
 use crate::ir::{fence, AtomicOp, Level, Order, Scope};
 use crate::report::{Access, Edge, EdgeKind, Explanation, Point, Report};
-use crate::session::Session;
+use crate::session::{Prepared, Session};
 use crate::trace::{Event, EventKind, Location, Space};
 
 /// How far back a read's write, or between two accesses a work-item's actions, are looked for.
@@ -37,6 +38,36 @@ pub fn report(s: &Session) -> Report {
     annotate(s, &mut report);
     report
 }
+
+/// Runs `session` to its end and gives its report with the explanations ([`report`]), the
+/// one a session that keeps every event would give. A session of `prepared` started keeping
+/// no events but atomics ([`Prepared::keep_events`]) runs until something asks for an event
+/// it did not keep ([`crate::trace::EventLog::missed`]): a race, a scope mismatch, a hang, a
+/// lock, a stale read or a warp's divergence, whose findings and explanations are read from
+/// the log. Then the run starts over from the launch, with the same seed, keeping them.
+/// Until that first read nothing differs between the two runs but what the log keeps, so a
+/// run with nothing to explain pays for no log, and one with something pays at most for
+/// running twice as far as that first read.
+pub fn finish(session: &mut Session, prepared: &Prepared) -> Result<Report, Vec<Diagnostic>> {
+    loop {
+        // A run that takes fewer steps than it may has ended, or cannot go on (a manual
+        // schedule that ran out).
+        while !session.machine().log.missed() && session.run(FORGETTING_CHUNK) == FORGETTING_CHUNK {}
+        if !session.machine().log.missed() {
+            let report = report(session);
+            if !session.machine().log.missed() {
+                return Ok(report);
+            }
+        }
+        let mut keeping = prepared.clone();
+        keeping.keep_events = true;
+        *session = Session::start(&keeping, session.scenario().seed)?;
+    }
+}
+
+/// How many steps [`finish`] takes between looks at whether its log missed an event: a run
+/// that must start over wastes at most this many steps past the first miss.
+const FORGETTING_CHUNK: u64 = 4096;
 
 /// Fills in the explanations of a report's data races, scope mismatches and stale reads.
 fn annotate(s: &Session, report: &mut Report) {

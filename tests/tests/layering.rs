@@ -41,7 +41,7 @@ const ENGINE: Table = &[
         "session",
         &["concurrency", "diag", "exec", "frontend", "inspect", "ir", "limits", "litmus", "locks", "lower", "report", "rng", "scenario", "sched", "trace"],
     ),
-    ("why", &["concurrency", "ir", "locks", "report", "session", "trace"]),
+    ("why", &["concurrency", "diag", "ir", "locks", "report", "session", "trace"]),
     ("explore", &["diag", "exec", "ir", "limits", "litmus", "report", "scenario", "sched", "session", "trace", "why"]),
     ("compare", &["diag", "explore", "limits", "report", "scenario", "session"]),
     ("gallery", &["diag", "report"]),

@@ -169,7 +169,7 @@ impl Session {
         let mut scenario = prepared.scenario.clone();
         scenario.seed = seed;
         let mut rng = Rng::new(scenario.seed);
-        let machine = match &prepared.template {
+        let mut machine = match &prepared.template {
             // The launch does not depend on the seed but for the machine's own stream.
             Some(template) => {
                 let mut machine = template.clone();
@@ -185,6 +185,10 @@ impl Session {
                 machine
             }
         };
+        // Stepping back moves through the log, so a session with a history keeps it whole.
+        if !prepared.keep_events && !prepared.history {
+            machine.log.forget_events();
+        }
         let expected_steps = crate::sched::pct_change_steps(machine.items.len(), scenario.max_steps);
         let scheduler = Scheduler::new(&scenario, &machine, &mut rng, expected_steps);
         let mut session = Session {
@@ -519,6 +523,12 @@ impl Session {
         self.status = status;
         self.findings = findings;
         Some(machine)
+    }
+
+    /// Whether this session's log keeps only atomics ([`Prepared::keep_events`]): a session
+    /// that [`crate::why::finish`] did not have to start over.
+    pub fn forgets_events(&self) -> bool {
+        self.machine.log.forgets()
     }
 
     /// Steps until the run ends or `budget` steps were taken; returns the steps taken.

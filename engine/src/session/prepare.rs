@@ -21,6 +21,11 @@ pub struct Prepared {
     pub litmus: Option<Rc<crate::litmus::LitmusTest>>,
     /// Whether sessions keep snapshots for seeking.
     pub history: bool,
+    /// Whether sessions keep every event in their logs. A session without a history may
+    /// keep only atomics, and count and hash the rest ([`crate::trace::EventLog::forget_events`]);
+    /// [`crate::why::finish`] then runs it to its end, starting over
+    /// keeping them when it turns out they are needed.
+    pub keep_events: bool,
     /// Whether sessions fold their events into the trace hash. An exploration turns it off:
     /// it never reads the hash of its runs, and `trace_hash` then means nothing.
     pub(crate) trace_hash: bool,
@@ -58,7 +63,7 @@ impl Prepared {
         };
         let kernel = pick_kernel(&program, &scenario).map_err(|d| vec![d])?;
         let lines = LineIndex::new(&scenario.source);
-        Ok(Prepared { scenario, program: Rc::new(program), kernel, lines, litmus, history: true, trace_hash: true, template: None })
+        Ok(Prepared { scenario, program: Rc::new(program), kernel, lines, litmus, history: true, keep_events: true, trace_hash: true, template: None })
     }
 
     /// The same scenario with `program` in place of the one it compiled to: for checking one
