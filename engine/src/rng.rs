@@ -8,7 +8,7 @@
 use rand_core::Rng as _;
 use rand_pcg::Pcg64Mcg;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rng {
     inner: Pcg64Mcg,
 }
@@ -41,6 +41,12 @@ impl Rng {
         }
         (m >> 64) as u64
     }
+
+    /// What [`Rng::below`] gives for `n` when [`Rng::next_u64`] gave `draw`, unless it draws
+    /// again (the chance of which is `n` in 2^64): for guessing its result ahead of time.
+    pub fn below_from(draw: u64, n: u64) -> u64 {
+        ((draw as u128 * n as u128) >> 64) as u64
+    }
 }
 
 #[cfg(test)]
@@ -57,5 +63,16 @@ mod tests {
         assert_eq!(first, second);
         assert!(first.iter().all(|&v| v < 1000));
         assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
+    }
+
+    #[test]
+    fn a_draw_foretells_below() {
+        for n in [2, 3, 1000, 65_536, u32::MAX as u64 + 7] {
+            let (mut a, mut b) = (Rng::new(n), Rng::new(n));
+            for _ in 0..100 {
+                assert_eq!(Rng::below_from(a.next_u64(), n), b.below(n));
+                assert_eq!(a, b);
+            }
+        }
     }
 }

@@ -105,6 +105,49 @@ pub struct Session {
     /// The machine that certifying solo runs copy the state into, kept so that each copy
     /// reuses its allocations.
     solo: Option<Box<Machine>>,
+    /// The random scheduler's next draws, for [`Session::prefetch_ahead`].
+    ahead: Option<Lookahead>,
+}
+
+/// The next four outputs of a session's generator, each with the generator's state after it,
+/// and the state before the first: a step that drew once shifts them and draws one more,
+/// where guessing the next picks afresh took four draws a step. Only a guess: a generator
+/// that moved otherwise (a seek, another draw) is caught by comparing states, and the draws
+/// are made again.
+#[derive(Clone)]
+struct Lookahead {
+    before: Rng,
+    after: [Rng; 4],
+    draws: [u64; 4],
+}
+
+impl Lookahead {
+    fn new(rng: &Rng) -> Lookahead {
+        let mut next = rng.clone();
+        let mut draw = || {
+            let d = next.next_u64();
+            (next.clone(), d)
+        };
+        let [(a0, d0), (a1, d1), (a2, d2), (a3, d3)] = [draw(), draw(), draw(), draw()];
+        Lookahead { before: rng.clone(), after: [a0, a1, a2, a3], draws: [d0, d1, d2, d3] }
+    }
+
+    /// Brings the draws up to `rng`'s state.
+    fn follow(ahead: &mut Option<Lookahead>, rng: &Rng) {
+        match ahead {
+            Some(a) if a.before == *rng => {}
+            Some(a) if a.after[0] == *rng => {
+                let mut next = a.after[3].clone();
+                let draw = next.next_u64();
+                a.before = rng.clone();
+                a.after.rotate_left(1);
+                a.after[3] = next;
+                a.draws.rotate_left(1);
+                a.draws[3] = draw;
+            }
+            _ => *ahead = Some(Lookahead::new(rng)),
+        }
+    }
 }
 
 /// Everything a run changes, as it was at one step (the event log is kept once, outside the
@@ -209,6 +252,7 @@ impl Session {
             history: prepared.history,
             candidates: None,
             solo: None,
+            ahead: None,
         };
         session.after_step();
         if session.history {
@@ -315,11 +359,11 @@ impl Session {
     /// random work-item's, so without this nearly every step waits on main memory several
     /// times over: for the work-item, its registers, the memory its event accesses and that
     /// memory's shadow. A replay knows the agents from its recorded decisions; the random
-    /// scheduler's next picks are guessed from a copy of its generator (right unless the ready
-    /// set changes); other schedulers mostly stay with one work-item or go through them in
+    /// scheduler's next picks are guessed from its generator's next draws, kept from one step
+    /// to the next ([`Lookahead`]; right unless the ready set changes); other schedulers mostly stay with one work-item or go through them in
     /// order, which the processor foresees by itself. A prefetch changes nothing but timing,
     /// so a wrong guess costs a wasted load.
-    fn prefetch_ahead(&self) {
+    fn prefetch_ahead(&mut self) {
         // Only where there is a prefetch instruction. In wasm the hints are nothing, and the
         // guesses alone (each draw a 128-bit multiplication there) made the reduction's run in
         // Chromium 5 to 10% slower; plain loads in place of the hints did not pay for them.
@@ -330,13 +374,15 @@ impl Session {
         let agents = if let Some(recorded) = self.decisions.get(at..at + 3) {
             [recorded[0], recorded[1], recorded[2]].map(|d| d & !MANUAL & !exec::PROMISE)
         } else if matches!(self.scheduler, Scheduler::Random) && !self.machine.ready.is_empty() {
+            Lookahead::follow(&mut self.ahead, &self.rng);
+            let Some(ahead) = &self.ahead else { return };
             let ready = &self.machine.ready;
-            let mut rng = self.rng.clone();
-            let agents = [(); 3].map(|()| ready[rng.below(ready.len() as u64) as usize]);
+            // A draw's index is below the length (`Rng::below_from`).
+            let pick = |draw: u64| ready[Rng::below_from(draw, ready.len() as u64) as usize];
             // The pick after those: where in the ready list it is, which is as random as the
             // work-item (the three read here were asked for by the three steps before).
-            exec::prefetch(&ready[rng.below(ready.len() as u64) as usize] as *const u32);
-            agents
+            exec::prefetch(&ready[Rng::below_from(ahead.draws[3], ready.len() as u64) as usize] as *const u32);
+            [pick(ahead.draws[0]), pick(ahead.draws[1]), pick(ahead.draws[2])]
         } else {
             return;
         };
@@ -746,6 +792,7 @@ impl Session {
             history: false,
             candidates: None,
             solo: None,
+            ahead: None,
         }
     }
 
