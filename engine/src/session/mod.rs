@@ -360,8 +360,9 @@ impl Session {
     /// times over: for the work-item, its registers, the memory its event accesses and that
     /// memory's shadow. A replay knows the agents from its recorded decisions; the random
     /// scheduler's next picks are guessed from its generator's next draws, kept from one step
-    /// to the next ([`Lookahead`]; right unless the ready set changes); other schedulers mostly stay with one work-item or go through them in
-    /// order, which the processor foresees by itself. A prefetch changes nothing but timing,
+    /// to the next ([`Lookahead`]; right unless the ready set changes); other schedulers
+    /// mostly stay with one work-item or go through them in order, which the processor
+    /// foresees by itself. A prefetch changes nothing but timing,
     /// so a wrong guess costs a wasted load.
     fn prefetch_ahead(&mut self) {
         // Only where there is a prefetch instruction. In wasm the hints are nothing, and the
