@@ -254,12 +254,18 @@ impl ElemType {
 
     /// Reads a value of this type from the little-endian bytes at the start of `bytes` into
     /// register form (signed integers sign-extended to 64 bits, `bool` as 0 or 1).
-    #[inline]
+    // Always inlined: a load, a store and every element of a buffer's report go through it,
+    // and inlined where the type is known the arms fold to one.
+    #[inline(always)]
     pub fn decode(self, bytes: &[u8]) -> u64 {
-        let mut buf = [0u8; 8];
-        let n = self.size() as usize;
-        buf[..n].copy_from_slice(&bytes[..n]);
-        let raw = u64::from_le_bytes(buf);
+        // One arm per width, so that each copy has a constant length and compiles to a single
+        // load rather than a call to `memcpy` (buffers of a million elements go through here).
+        let raw = match self.size() {
+            1 => bytes[0] as u64,
+            2 => u16::from_le_bytes(fixed(bytes)) as u64,
+            4 => u32::from_le_bytes(fixed(bytes)) as u64,
+            _ => u64::from_le_bytes(fixed(bytes)),
+        };
         match self {
             ElemType::Bool => (raw != 0) as u64,
             ElemType::Char => raw as i8 as i64 as u64,
@@ -270,12 +276,25 @@ impl ElemType {
     }
 
     /// Writes register value `v` of this type as little-endian bytes at the start of `bytes`.
-    #[inline]
+    #[inline(always)]
     pub fn encode(self, v: u64, bytes: &mut [u8]) {
-        let n = self.size() as usize;
         let v = if self == ElemType::Bool { (v != 0) as u64 } else { v };
-        bytes[..n].copy_from_slice(&v.to_le_bytes()[..n]);
+        // Constant-length copies, as in `decode`.
+        match self.size() {
+            1 => bytes[0] = v as u8,
+            2 => bytes[..2].copy_from_slice(&(v as u16).to_le_bytes()),
+            4 => bytes[..4].copy_from_slice(&(v as u32).to_le_bytes()),
+            _ => bytes[..8].copy_from_slice(&v.to_le_bytes()),
+        }
     }
+}
+
+/// The first `N` bytes of `bytes` (which has at least `N`, or this panics as slicing would).
+#[inline]
+fn fixed<const N: usize>(bytes: &[u8]) -> [u8; N] {
+    let mut out = [0u8; N];
+    out.copy_from_slice(&bytes[..N]);
+    out
 }
 
 /// A number written in an argument spec, kept as written so that integers stay exact.

@@ -34,7 +34,12 @@ pub struct Geometry {
 impl Geometry {
     pub fn group_id(&self, group: u32) -> [u64; 3] {
         let g = group as u64;
-        let [nx, ny, _] = self.num_groups;
+        let [nx, ny, nz] = self.num_groups;
+        // A row of groups (every one-dimensional launch) needs no division: each costs tens
+        // of cycles, and `get_global_id` asks for both coordinates.
+        if ny == 1 && nz == 1 {
+            return [g, 0, 0];
+        }
         [g % nx, (g / nx) % ny, g / (nx * ny)]
     }
 
@@ -49,8 +54,12 @@ impl Geometry {
     }
 
     pub fn local_id(&self, group: u32, local_linear: u32) -> [u64; 3] {
-        let [sx, sy, _] = self.group_size(group);
         let l = local_linear as u64;
+        // As in `group_id`: in a row of work-items the linear index is the x coordinate.
+        if self.local[1] == 1 && self.local[2] == 1 {
+            return [l, 0, 0];
+        }
+        let [sx, sy, _] = self.group_size(group);
         [l % sx, (l / sx) % sy, l / (sx * sy)]
     }
 
@@ -190,7 +199,15 @@ fn fill_buffer(name: &str, elem: ElemType, len: u64, init: &BufferInit, access: 
     let mut init_bits = None;
     match init {
         BufferInit::Zeros => {}
-        BufferInit::Fill { value } => (0..len).for_each(|i| put(i, *value)),
+        BufferInit::Fill { value } => {
+            // One element's bytes, repeated: converting the value once, and not at all when
+            // its bytes are zero, which the buffer already is.
+            let mut pattern = [0u8; 8];
+            elem.encode(number_bits(*value, elem), &mut pattern);
+            if pattern != [0; 8] {
+                repeat(&mut bytes, &pattern, size);
+            }
+        }
         BufferInit::Range { start, step } => {
             for i in 0..len {
                 let n = match (start, step) {
@@ -212,6 +229,17 @@ fn fill_buffer(name: &str, elem: ElemType, len: u64, init: &BufferInit, access: 
         BufferInit::Uninit => init_bits = Some(filled(len * size, false, &format!("buffer `{name}`"))?),
     }
     Ok(Alloc { name: name.to_string(), bytes, init: init_bits, access, elem: Some(elem), shadow: Default::default() })
+}
+
+/// Fills `bytes` with copies of the first `size` bytes of `pattern`, one arm per width so
+/// that each copy has a constant length.
+fn repeat(bytes: &mut [u8], pattern: &[u8; 8], size: u64) {
+    match size {
+        1 => bytes.fill(pattern[0]),
+        2 => bytes.chunks_exact_mut(2).for_each(|chunk| chunk.copy_from_slice(&pattern[..2])),
+        4 => bytes.chunks_exact_mut(4).for_each(|chunk| chunk.copy_from_slice(&pattern[..4])),
+        _ => bytes.chunks_exact_mut(8).for_each(|chunk| chunk.copy_from_slice(pattern)),
+    }
 }
 
 /// What a launch holds for each work-item and each work-group, in bytes of the host.
@@ -568,4 +596,50 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         }
     }
     Ok(machine)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Geometry;
+
+    /// The coordinates by division, as the linear numbering defines them, with no shortcut.
+    fn by_division(g: &Geometry, group: u32, local_linear: u32) -> ([u64; 3], [u64; 3]) {
+        let (n, l) = (g.num_groups, group as u64);
+        let id = [l % n[0], (l / n[0]) % n[1], l / (n[0] * n[1])];
+        let mut size = [1; 3];
+        for d in 0..3 {
+            size[d] = g.local[d].min(g.global[d] - id[d] * g.local[d]);
+        }
+        let k = local_linear as u64;
+        (id, [k % size[0], (k / size[0]) % size[1], k / (size[0] * size[1])])
+    }
+
+    /// Rows of groups and of work-items skip the divisions; every shape, partial groups
+    /// included, must give the coordinates the divisions give.
+    #[test]
+    fn ids_without_division_are_the_ids_by_division() {
+        let shapes: [([u64; 3], [u64; 3]); 7] = [
+            ([256, 1, 1], [64, 1, 1]),
+            ([250, 1, 1], [64, 1, 1]),
+            ([1, 1, 1], [1, 1, 1]),
+            ([16, 6, 1], [4, 3, 1]),
+            ([7, 5, 3], [2, 2, 2]),
+            ([64, 1, 4], [32, 1, 2]),
+            ([8, 3, 1], [8, 1, 1]),
+        ];
+        let mut checked = 0;
+        for (global, local) in shapes {
+            let num_groups = [0, 1, 2].map(|d| global[d].div_ceil(local[d]));
+            let g = Geometry { dims: 3, global, local, offset: [0; 3], num_groups };
+            for group in 0..num_groups.iter().product::<u64>() as u32 {
+                let size: u64 = g.group_size(group).iter().product();
+                for l in 0..size as u32 {
+                    let (id, lid) = by_division(&g, group, l);
+                    assert_eq!((g.group_id(group), g.local_id(group, l)), (id, lid), "{global:?} in groups of {local:?}: group {group}, work-item {l}");
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 256 + 250 + 1 + 96 + 105 + 256 + 24);
+    }
 }
