@@ -51,6 +51,12 @@ fn count() -> Scenario {
     scenario(COUNT, "count.cl", 8, 4, &["ids=int[8]", "counters=int[2]"])
 }
 
+/// Every work-item adds one to a single counter: 65,536 atomics on one word from 256
+/// work-groups, each group's a kind of access of its own to the race detector.
+fn counter() -> Scenario {
+    scenario("__kernel void counter(__global int *c) { atomic_inc(c); }", "counter.cl", 65_536, 256, &["c=int[1]"])
+}
+
 /// Runs `scenario` to the end and returns the finished session, checking that it completed:
 /// a benchmark of a run that stopped early would measure the wrong thing.
 fn run_to_end(scenario: Scenario) -> Session {
@@ -215,6 +221,23 @@ fn seek_65536(c: &mut Criterion) {
     group.finish();
 }
 
+/// A word that every work-group's atomics touch: the race detector keeps a bounded number of
+/// its accesses, so each access costs the same however many groups came before.
+fn counter_65536(c: &mut Criterion) {
+    let steps = run_to_end(counter()).steps();
+    let mut group = c.benchmark_group("counter_65536");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat);
+    group.throughput(Throughput::Elements(steps));
+    group.bench_function("launch_and_run", |b| {
+        b.iter(|| {
+            let mut session = Session::new(counter()).expect("compiles");
+            session.run(u64::MAX);
+            black_box(session.steps())
+        })
+    });
+    group.finish();
+}
+
 fn explore_random_100(c: &mut Criterion) {
     const RUNS: u64 = 100;
     let scenario = count();
@@ -265,6 +288,6 @@ criterion_group! {
     name = benches;
     // Modest settings: the suite shares a two-core machine and should finish in a few minutes.
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(5));
-    targets = reduction_65536, busy_loop_256, compile, seek_1m, seek_65536, explore_random_100, litmus_mp_random, litmus_exhaustive
+    targets = reduction_65536, busy_loop_256, counter_65536, compile, seek_1m, seek_65536, explore_random_100, litmus_mp_random, litmus_exhaustive
 }
 criterion_main!(benches);

@@ -20,7 +20,10 @@
 //! When a full word still holds more than three quarters of its room after dropping what is
 //! covered, it forgets its oldest accesses until half is free: each kind of access (`word`'s
 //! groups) in proportion to how many it keeps and never its newest, so that no source
-//! location is forgotten altogether while another fills the word. Doing it by halves keeps a
+//! location is forgotten altogether while another fills the word. Atomics of one source
+//! location from different work-groups are kinds of their own, and there the newest of the
+//! location's accesses stay, from two groups at least, rather than each group's newest: a
+//! counter that thousands of groups update must not keep an access per group. Doing it by halves keeps a
 //! word that hundreds of work-items touch at once from paying a query per kept access at
 //! every access. Forgetting can only hide a race, never invent one. The accesses a kind keeps
 //! are marked as standing for what it forgot (`FORGOT`): a later access that conflicts with

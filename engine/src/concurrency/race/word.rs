@@ -69,6 +69,14 @@ struct Current {
     recorded: Recorded,
 }
 
+impl Kind {
+    /// What its accesses have in common with other groups' and devices' atomics of the same
+    /// source location, bytes and kind of access.
+    fn class(self) -> ((u32, u32), u8, u8) {
+        (self.site, self.mask, self.flags)
+    }
+}
+
 impl Races {
     fn kind(&self, p: Access) -> Kind {
         let (group, device) = if p.is_atomic() { (self.agent_group[p.agent as usize], self.device(p.agent as usize)) } else { (0, 0) };
@@ -116,7 +124,7 @@ impl Races {
         while start < kept.len() {
             let first = kept[start];
             let kind = self.kind(first);
-            let end = start + kept[start..].partition_point(|p| self.kind(*p) == kind);
+            let end = start + run_length(&kept[start..], |p| self.kind(p) == kind);
             // Only accesses of its own kind can be covered by the new one: the other groups
             // are looked through for races alone.
             let same_kind = kind == cur.kind;
@@ -259,22 +267,35 @@ impl Races {
         }
     }
 
-    /// Forgets the oldest accesses of each kind, keeping about `keep` in all: each kind keeps
-    /// its share of them (at least its newest), so that no source location's accesses are
-    /// forgotten altogether while another's fill the word. The accesses a kind keeps after
-    /// forgetting some are marked `FORGOT`: they stand for the forgotten ones.
+    /// Forgets the oldest accesses, keeping about `keep` in all: each class of access (a
+    /// source location, bytes and kind of access, [`Kind::class`]) keeps its share of them,
+    /// at least its newest, so that no source location's accesses are forgotten altogether
+    /// while another's fill the word. Within a class, each kind keeps its share too, except
+    /// where only atomics' groups tell the kinds apart ([`Races::forget_groups`]). The
+    /// accesses a kind keeps after forgetting some of its class are marked `FORGOT`: they
+    /// stand for the forgotten ones.
     fn forget(&self, kept: &mut Vec<Access>, keep: usize) {
         let total = kept.len();
-        let mut forgotten = Vec::with_capacity(total);
+        let mut forgotten = vec![false; total];
         let mut start = 0;
         while start < total {
-            let kind = self.kind(kept[start]);
-            let len = kept[start..].partition_point(|p| self.kind(*p) == kind);
-            let share = (len * keep / total).max(1);
-            forgotten.extend((0..len).map(|k| k + share < len));
-            if share < len {
-                for p in &mut kept[start + len - share..start + len] {
-                    p.flags |= Access::FORGOT;
+            let class = self.kind(kept[start]).class();
+            let len = kept[start..].partition_point(|p| self.kind(*p).class() == class);
+            let (part, gone) = (&mut kept[start..start + len], &mut forgotten[start..start + len]);
+            if self.forget_groups(part, (len * keep / total).max(2), gone) {
+                // The kept accesses of every group stand for the forgotten ones of all.
+                part.iter_mut().zip(gone.iter()).filter(|(_, &g)| !g).for_each(|(p, _)| p.flags |= Access::FORGOT);
+            } else {
+                let mut at = 0;
+                while at < len {
+                    let kind = self.kind(part[at]);
+                    let n = part[at..].partition_point(|p| self.kind(*p) == kind);
+                    let share = (n * keep / total).max(1);
+                    gone[at..at + n].iter_mut().enumerate().for_each(|(k, g)| *g = k + share < n);
+                    if share < n {
+                        part[at + n - share..at + n].iter_mut().for_each(|p| p.flags |= Access::FORGOT);
+                    }
+                    at += n;
                 }
             }
             start += len;
@@ -285,6 +306,61 @@ impl Races {
             !forgotten[k - 1]
         });
     }
+
+    /// Forgets the oldest accesses of `class` (one class's accesses, sorted by kind) but its
+    /// `keep` newest, marking them in `gone`, when its kinds differ only in the group of the
+    /// atomics that made them; returns whether it did. An atomic counter that every
+    /// work-group updates has a kind per group, and keeping each kind's newest would keep
+    /// as many accesses as there are groups, looked through at every access (a launch of
+    /// 65,536 work-items adding to one counter made 256 kinds, and each access cost a pass
+    /// over them all). Forgetting whole kinds is safe here because the kept ones still
+    /// stand for them: accesses of one class conflict with a later access alike, except
+    /// that an atomic's scope may include the later access's work-item for one group and not
+    /// for another; a work-group-scope access conflicts with the atomics of every group but
+    /// its own, so with the newest accesses of two groups kept, one of them conflicts
+    /// wherever a forgotten one would have, and being marked `FORGOT` it says a race may
+    /// have been missed. That needs one device throughout (a device-scope access conflicts
+    /// with the atomics of other devices, which the kept ones may not be); a class that
+    /// spans devices, or has one kind, keeps each kind's share.
+    fn forget_groups(&self, class: &[Access], keep: usize, gone: &mut [bool]) -> bool {
+        let first = self.kind(class[0]);
+        if class.len() <= keep || self.kind(class[class.len() - 1]) == first || class.iter().any(|p| self.kind(*p).device != first.device) {
+            return false;
+        }
+        // The newest first; accesses are kept in the order they happened within a kind,
+        // and event indices order them across kinds.
+        let mut order: Vec<usize> = (0..class.len()).collect();
+        order.sort_unstable_by_key(|&k| std::cmp::Reverse(class[k].event));
+        let group = |k: usize| self.kind(class[k]).group;
+        // Two groups among the kept: if the newest `keep` are all of one group, the newest
+        // access of another takes the last place.
+        let newest = group(order[0]);
+        if order[..keep].iter().all(|&k| group(k) == newest) {
+            if let Some(other) = order[keep..].iter().position(|&k| group(k) != newest) {
+                order.swap(keep - 1, keep + other);
+            }
+        }
+        gone.iter_mut().for_each(|g| *g = true);
+        for &k in &order[..keep] {
+            gone[k] = false;
+        }
+        true
+    }
+}
+
+/// The length of the run of leading elements of `list` for which `same` holds (it holds for
+/// the first, and then for a prefix), found by galloping from the start: a word's groups are
+/// mostly short, so this looks at a few elements where a binary search over the rest of the
+/// word would look at its logarithm for every group.
+fn run_length(list: &[Access], same: impl Fn(Access) -> bool) -> usize {
+    // `same` holds up to `last`; the next look is `step` further, twice as far each time.
+    let (mut last, mut step) = (0, 1);
+    while last + step < list.len() && same(list[last + step]) {
+        last += step;
+        step *= 2;
+    }
+    let end = (last + step).min(list.len());
+    last + 1 + list[last + 1..end].partition_point(|&p| same(p))
 }
 
 fn race_kind(p: Access, cur: Access) -> RaceKind {
@@ -303,4 +379,60 @@ fn race_kind(p: Access, cur: Access) -> RaceKind {
 fn benign(p: Access, cur: Access, kept: &[Access]) -> bool {
     let overwritten = || kept.iter().any(|w| w.is_write() && w.event > p.event && w.mask & p.mask & cur.mask != 0);
     p.same_bytes(cur) && (!p.is_write() || cur.is_write() || p.same_value() || overwritten())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::shadow::{Access, Accesses, MAX_ACCESSES};
+    use crate::report::RunStatus;
+    use crate::scenario::{ArgBinding, Dialect, Scenario};
+    use crate::session::{Prepared, Session};
+
+    /// Galloping finds the end of every leading run, of every length in lists of every
+    /// length, as a scan does.
+    #[test]
+    fn run_length_finds_where_a_run_ends() {
+        let access = |site: u32| Access { agent: 0, clock: 0, event: 0, site: (site, 0), value: 0, mask: 1, flags: 0 };
+        for len in 1..40 {
+            for run in 1..=len {
+                let list: Vec<Access> = (0..len).map(|k| access((k >= run) as u32)).collect();
+                assert_eq!(super::run_length(&list, |p| p.site.0 == 0), run, "a run of {run} in {len}");
+            }
+        }
+    }
+
+    /// The most accesses any word of global memory keeps now.
+    fn most_kept(session: &Session) -> usize {
+        let cells = session.machine().global.iter().filter_map(|a| a.shadow.cell_if_made(0));
+        cells
+            .map(|c| match &c.accesses {
+                Accesses::None => 0,
+                Accesses::One(_) => 1,
+                Accesses::Many(v) => v.len(),
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// A counter that 512 work-groups add to keeps no more accesses than a word has room
+    /// for. Each group's atomics are a kind of their own, and when every kind kept its
+    /// newest the word kept one access per group, looked through at every access. The
+    /// atomics all have device scope, so the run is free of races and has forgotten nothing
+    /// that could race.
+    #[test]
+    fn a_counter_of_many_groups_keeps_a_words_room() {
+        let mut scenario = Scenario::new("__kernel void k(__global int *c) { atomic_add(c, 1); }", "k.cl", Dialect::OpenCl);
+        scenario.launch.global = vec![8192];
+        scenario.launch.local = Some(vec![16]);
+        scenario.args = vec![ArgBinding::parse("c=int[1]:fill=0").expect("valid argument")];
+        let prepared = Prepared::new(scenario).expect("compiles");
+        let mut session = Session::start(&prepared, 0).expect("launches");
+        let mut most = 0;
+        while session.step() {
+            most = most.max(most_kept(&session));
+        }
+        assert_eq!(session.status(), RunStatus::Completed);
+        assert!(most > MAX_ACCESSES / 2 && most <= MAX_ACCESSES + 1, "a word kept {most} accesses");
+        assert!(session.findings().is_empty(), "{:?}", session.findings());
+    }
 }
