@@ -146,29 +146,54 @@ impl View {
         if other.0.is_empty() || self == other {
             return;
         }
-        let mut merged = Vec::with_capacity(self.0.len().max(other.0.len()));
-        let (mut i, mut j) = (0, 0);
-        let (a, b) = (&self.0, &other.0);
-        while i < a.len() && j < b.len() {
-            match a[i].0.cmp(&b[j].0) {
-                std::cmp::Ordering::Less => {
-                    merged.push(a[i]);
+        self.join_where(other, |_| true);
+    }
+
+    /// Joins the locations of `other` that `keep` accepts into `self`, as joining
+    /// `other.filtered(keep)` does, without making that view. Where `self` already has
+    /// every such location (the members of a group, once they have met at a barrier, know
+    /// the same locations) the timestamps are raised in place and nothing is allocated: a
+    /// barrier joins every member's view into one and that one into every member's, and a
+    /// new vector for each join made the relaxed model's barriers most of a reduction's run.
+    pub fn join_where(&mut self, other: &View, keep: impl Fn(u32) -> bool) {
+        let (a, b) = (&mut self.0, &other.0);
+        // In place while every kept location of `other` is found here; from the first that
+        // is not, the rest is merged into a new vector (the prefix raised in place is part
+        // of the join already).
+        let mut i = 0;
+        let mut j = 0;
+        while j < b.len() {
+            let (loc, ts) = b[j];
+            if keep(loc) {
+                while i < a.len() && a[i].0 < loc {
                     i += 1;
                 }
-                std::cmp::Ordering::Greater => {
-                    merged.push(b[j]);
-                    j += 1;
+                if i == a.len() || a[i].0 != loc {
+                    break;
                 }
-                std::cmp::Ordering::Equal => {
-                    merged.push((a[i].0, a[i].1.max(b[j].1)));
-                    i += 1;
-                    j += 1;
-                }
+                a[i].1 = a[i].1.max(ts);
+            }
+            j += 1;
+        }
+        if j == b.len() {
+            return;
+        }
+        let mut merged = Vec::with_capacity(a.len() + b.len() - j);
+        merged.extend_from_slice(&a[..i]);
+        for &(loc, ts) in b[j..].iter().filter(|&&(loc, _)| keep(loc)) {
+            while i < a.len() && a[i].0 < loc {
+                merged.push(a[i]);
+                i += 1;
+            }
+            if i < a.len() && a[i].0 == loc {
+                merged.push((loc, a[i].1.max(ts)));
+                i += 1;
+            } else {
+                merged.push((loc, ts));
             }
         }
         merged.extend_from_slice(&a[i..]);
-        merged.extend_from_slice(&b[j..]);
-        self.0 = merged;
+        *a = merged;
     }
 
     /// Keeps only the locations `keep` accepts (a barrier that fences one kind of memory).
@@ -1089,11 +1114,11 @@ impl Weak {
                     a.cur.join(&pending);
                 }
             }
-            joined.join(&a.known().filtered(|loc| covers(flags, loc)));
+            joined.join_where(&a.known(), |loc| covers(flags, loc));
         }
         for &(m, flags) in members {
             let a = &mut self.agents[m as usize];
-            a.cur.join(&joined.filtered(|loc| covers(flags, loc)));
+            a.cur.join_where(&joined, |loc| covers(flags, loc));
             if self.ptx {
                 for released in &mut a.released {
                     released[Level::Group.index()] = a.cur.clone();

@@ -95,6 +95,37 @@ fn views_join_by_location() {
     assert_eq!(a, View(vec![(1, 4), (2, 7), (3, 1)]));
 }
 
+// proptest is a native dev-dependency only.
+#[cfg(not(target_arch = "wasm32"))]
+proptest::proptest! {
+    /// Joining the locations a filter keeps, in place or not, gives what joining the
+    /// filtered view gives: the larger timestamp of each location of either.
+    #[test]
+    fn a_filtered_join_is_the_join_of_the_filtered_view(
+        mine in proptest::collection::btree_map(0u32..40, 1u32..9, 0..30),
+        theirs in proptest::collection::btree_map(0u32..40, 1u32..9, 0..30),
+        modulus in 1u32..4,
+    ) {
+        let view = |m: &std::collections::BTreeMap<u32, u32>| View(m.iter().map(|(&l, &t)| (l, t)).collect());
+        let keep = |loc: u32| loc.is_multiple_of(modulus);
+        let mut expected: std::collections::BTreeMap<u32, u32> = mine.clone();
+        for (&l, &t) in theirs.iter().filter(|(&l, _)| keep(l)) {
+            let e = expected.entry(l).or_insert(t);
+            *e = (*e).max(t);
+        }
+        let mut joined = view(&mine);
+        joined.join_where(&view(&theirs), keep);
+        proptest::prop_assert_eq!(&joined, &view(&expected));
+        // Where every kept location is already there, in place.
+        let mut both = view(&expected);
+        both.join_where(&view(&theirs), keep);
+        proptest::prop_assert_eq!(&both, &view(&expected));
+        let mut plain = view(&mine);
+        plain.join(&view(&theirs).filtered(keep));
+        proptest::prop_assert_eq!(plain, joined);
+    }
+}
+
 /// An update of agent `agent` at `key` by `apply`, taking option `k` of its decision: the
 /// value it read (`u64::MAX` for the latest) and whether it was a spurious failure, or `None`
 /// when it has fewer options.
