@@ -112,21 +112,33 @@ fn reduction_65536(c: &mut Criterion) {
     group.finish();
 }
 
-/// The same measurement on a small launch, 256 work-items against the reduction's 65,536, to
-/// show how much the cost of a step depends on the size of the launch.
-fn busy_loop_256(c: &mut Criterion) {
-    let steps = run_to_end(busy_loop()).steps();
-    let mut group = c.benchmark_group("busy_loop_256");
+/// A whole run of `scenario()`, from `Session::new` to its end, in steps per second: ten
+/// samples of one run each.
+fn launch_and_run_in_steps(c: &mut Criterion, name: &str, scenario: fn() -> Scenario) {
+    let steps = run_to_end(scenario()).steps();
+    let mut group = c.benchmark_group(name);
     group.sample_size(10).sampling_mode(SamplingMode::Flat);
     group.throughput(Throughput::Elements(steps));
     group.bench_function("launch_and_run", |b| {
         b.iter(|| {
-            let mut session = Session::new(busy_loop()).expect("compiles");
+            let mut session = Session::new(scenario()).expect("compiles");
             session.run(u64::MAX);
             black_box(session.steps())
         })
     });
     group.finish();
+}
+
+/// The same measurement on a small launch, 256 work-items against the reduction's 65,536, to
+/// show how much the cost of a step depends on the size of the launch.
+fn busy_loop_256(c: &mut Criterion) {
+    launch_and_run_in_steps(c, "busy_loop_256", busy_loop);
+}
+
+/// A word that every work-group's atomics touch: the race detector keeps a bounded number of
+/// its accesses, so each access costs the same however many groups came before.
+fn counter_65536(c: &mut Criterion) {
+    launch_and_run_in_steps(c, "counter_65536", counter);
 }
 
 fn compile(c: &mut Criterion) {
@@ -218,23 +230,6 @@ fn seek_65536(c: &mut Criterion) {
     let mut group = c.benchmark_group("seek_65536");
     group.sample_size(10).sampling_mode(SamplingMode::Flat);
     group.bench_function("backward", |b| time_backward_seeks(b, &mut session, &REDUCTION_SEEK_TARGETS));
-    group.finish();
-}
-
-/// A word that every work-group's atomics touch: the race detector keeps a bounded number of
-/// its accesses, so each access costs the same however many groups came before.
-fn counter_65536(c: &mut Criterion) {
-    let steps = run_to_end(counter()).steps();
-    let mut group = c.benchmark_group("counter_65536");
-    group.sample_size(10).sampling_mode(SamplingMode::Flat);
-    group.throughput(Throughput::Elements(steps));
-    group.bench_function("launch_and_run", |b| {
-        b.iter(|| {
-            let mut session = Session::new(counter()).expect("compiles");
-            session.run(u64::MAX);
-            black_box(session.steps())
-        })
-    });
     group.finish();
 }
 
