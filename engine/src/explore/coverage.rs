@@ -4,12 +4,19 @@
 //! dependency: [`super::dependent`] over [`super::Footprint`]s, plus program order within an
 //! agent) are one Mazurkiewicz trace, and end the same way. Each run is named by a hash of
 //! its trace's Foata normal form: every step gets a level, one more than the highest level
-//! of the earlier steps it depends on, and the hash is of the sorted multiset of (level,
-//! agent, what the step is). Equivalent runs give the same multiset; runs that order two
-//! dependent steps differently give different levels to them.
+//! of the earlier steps it depends on, and the hash is of the multiset of (level, agent,
+//! what the step is). Equivalent runs give the same multiset; runs that order two dependent
+//! steps differently give different levels to them.
+//!
+//! The multiset is hashed as the sum of its elements' hashes (an additive multiset hash, as
+//! in Clarke et al., "Incremental Multiset Hash Functions and Their Application to Memory
+//! Integrity Checking", 2003), so that a run costs one addition a step and no memory: the
+//! order the steps came in cannot change a sum. No two steps of a run are the same element
+//! (an agent's levels increase), and two different multisets collide only when their sums of
+//! 64-bit hashes do, as likely as two hashes colliding.
 
 use rustc_hash::FxHashMap;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 #[cfg(test)]
 use super::dependent;
@@ -66,12 +73,14 @@ pub(super) struct Foata {
     /// a read there. Bytes are what two steps must share to depend; the words only make one
     /// lookup serve a whole access.
     memory: FxHashMap<Word, [(u32, u32); 4]>,
-    group: BTreeMap<u32, u32>,
+    /// By work-group: the level of its latest barrier, collective or async copy.
+    group: Vec<u32>,
     sc_fence: u32,
     heap: u32,
     printf: u32,
-    /// Each step's hash with its level, sorted when the run ends.
-    steps: Vec<u64>,
+    /// The sum of the steps' hashes (each with its level), and how many there were.
+    sum: u64,
+    steps: u64,
 }
 
 impl Foata {
@@ -84,7 +93,8 @@ impl Foata {
         self.sc_fence = 0;
         self.heap = 0;
         self.printf = 0;
-        self.steps.clear();
+        self.sum = 0;
+        self.steps = 0;
     }
 
     /// Adds the next step: `agent` touching `fp`; `label` says what the step is (its
@@ -99,6 +109,28 @@ impl Foata {
         match fp {
             Footprint::Nothing => {}
             Footprint::Everything => level = level.max(self.touching),
+            // An access within one word (nearly every one) looks the word up once, to read
+            // its levels and then raise them.
+            Footprint::Memory { space, owner, alloc, start, end, write } if end > start && start / 4 == (end - 1) / 4 => {
+                let levels = self.memory.entry((space, owner, alloc, start / 4)).or_insert([(0, 0); 4]);
+                let within = (start % 4) as usize..(end - start / 4 * 4) as usize;
+                level = level.max(self.everything);
+                for &(w, r) in &levels[within.clone()] {
+                    level = level.max(w);
+                    if write {
+                        level = level.max(r);
+                    }
+                }
+                let level = level + 1;
+                for slot in &mut levels[within] {
+                    if write {
+                        slot.0 = slot.0.max(level);
+                    } else {
+                        slot.1 = slot.1.max(level);
+                    }
+                }
+                return self.record(who, agent, fp, label, level);
+            }
             Footprint::Memory { space, owner, alloc, start, end, write } => {
                 level = level.max(self.everything);
                 for (word, within) in words(start, end) {
@@ -112,16 +144,12 @@ impl Foata {
                     }
                 }
             }
-            Footprint::Group(g) => level = level.max(self.everything).max(self.group.get(&g).copied().unwrap_or(0)),
+            Footprint::Group(g) => level = level.max(self.everything).max(self.group.get(g as usize).copied().unwrap_or(0)),
             Footprint::ScFence => level = level.max(self.everything).max(self.sc_fence),
             Footprint::Heap => level = level.max(self.everything).max(self.heap),
             Footprint::Printf => level = level.max(self.everything).max(self.printf),
         }
         let level = level + 1;
-        self.agent[who] = level;
-        if fp != Footprint::Nothing {
-            self.touching = self.touching.max(level);
-        }
         match fp {
             Footprint::Nothing => {}
             Footprint::Everything => self.everything = level,
@@ -138,37 +166,63 @@ impl Foata {
                 }
             }
             Footprint::Group(g) => {
-                self.group.insert(g, level);
+                let g = g as usize;
+                if self.group.len() <= g {
+                    self.group.resize(g + 1, 0);
+                }
+                self.group[g] = level;
             }
             Footprint::ScFence => self.sc_fence = level,
             Footprint::Heap => self.heap = level,
             Footprint::Printf => self.printf = level,
         }
-        self.steps.push(step_hash(level, agent, fp, label));
+        self.record(who, agent, fp, label, level)
+    }
+
+    /// Gives the step of `agent` (`who` its work-item) `level`, and adds it to the run's hash.
+    fn record(&mut self, who: usize, agent: u32, fp: Footprint, label: u64, level: u32) -> u32 {
+        self.agent[who] = level;
+        if fp != Footprint::Nothing {
+            self.touching = self.touching.max(level);
+        }
+        self.sum = self.sum.wrapping_add(step_hash(level, agent, fp, label));
+        self.steps += 1;
         level
     }
 
-    /// The hash of the run so far: of its steps' sorted hashes.
-    pub fn hash(&mut self) -> u64 {
-        self.steps.sort_unstable();
-        let mut h = xxhash_rust::xxh3::Xxh3::new();
-        for s in &self.steps {
-            h.update(&s.to_le_bytes());
-        }
-        h.digest()
+    /// The hash of the run so far: of the multiset of its steps.
+    pub fn hash(&self) -> u64 {
+        let mut bytes = [0u8; 16];
+        bytes[..8].copy_from_slice(&self.sum.to_le_bytes());
+        bytes[8..].copy_from_slice(&self.steps.to_le_bytes());
+        xxhash_rust::xxh3::xxh3_64(&bytes)
     }
 }
 
+/// The most decisions of a step [`label`] hashes from a buffer on the stack (a step draws
+/// one or two; more go through the streaming hasher, which gives the same hash).
+const LABEL_DECISIONS: usize = 6;
+
 /// A label for a step: its agent's instruction (function and position) and the decisions it
-/// drew (which write a relaxed load read, a spurious failure).
+/// drew (which write a relaxed load read, a spurious failure): the hash of their
+/// little-endian bytes in that order.
 pub(super) fn label(func: u32, pc: u32, decisions: &[u32]) -> u64 {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    h.update(&func.to_le_bytes());
-    h.update(&pc.to_le_bytes());
-    for d in decisions {
-        h.update(&d.to_le_bytes());
+    if decisions.len() > LABEL_DECISIONS {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        h.update(&func.to_le_bytes());
+        h.update(&pc.to_le_bytes());
+        for d in decisions {
+            h.update(&d.to_le_bytes());
+        }
+        return h.digest();
     }
-    h.digest()
+    let mut bytes = [0u8; 8 + 4 * LABEL_DECISIONS];
+    bytes[..4].copy_from_slice(&func.to_le_bytes());
+    bytes[4..8].copy_from_slice(&pc.to_le_bytes());
+    for (i, d) in decisions.iter().enumerate() {
+        bytes[8 + 4 * i..12 + 4 * i].copy_from_slice(&d.to_le_bytes());
+    }
+    xxhash_rust::xxh3::xxh3_64(&bytes[..8 + 4 * decisions.len()])
 }
 
 /// The words a memory step's bytes `start..end` cover (a few bytes for one access; at most
@@ -236,7 +290,7 @@ mod tests {
                     3 => Footprint::ScFence,
                     4 => Footprint::Printf,
                     _ => {
-                        let start = rng.below(6) * 2;
+                        let start = rng.below(12);
                         Footprint::Memory { space: rng.below(2) as u8, owner: 0, alloc: 0, start, end: start + 1 + rng.below(4), write: rng.below(2) == 0 }
                     }
                 };
@@ -291,6 +345,23 @@ mod tests {
         let other = Footprint::Memory { space: 0, owner: 0, alloc: 1, start: 0, end: 4, write: true };
         assert_ne!(hash_of(&[(0, w), (1, w)]), hash_of(&[(1, w), (0, w)]));
         assert_eq!(hash_of(&[(0, w), (1, other), (2, w)]), hash_of(&[(1, other), (0, w), (2, w)]));
+    }
+
+    /// A label is the hash of its bytes however many decisions it has: from the buffer on
+    /// the stack or through the streaming hasher.
+    #[test]
+    fn a_label_hashes_its_bytes() {
+        for len in 0..=2 * LABEL_DECISIONS {
+            let decisions: Vec<u32> = (0..len as u32).map(|d| d.wrapping_mul(0x9e37_79b9) ^ 5).collect();
+            let mut h = xxhash_rust::xxh3::Xxh3::new();
+            h.update(&3u32.to_le_bytes());
+            h.update(&41u32.to_le_bytes());
+            for d in &decisions {
+                h.update(&d.to_le_bytes());
+            }
+            assert_eq!(label(3, 41, &decisions), h.digest(), "{len} decisions");
+        }
+        assert_ne!(label(3, 41, &[]), label(3, 41, &[0]), "a decision of 0 is still a decision");
     }
 
     /// The union does not depend on the order of the parts, nor on how they were split.
