@@ -124,40 +124,42 @@ impl Races {
         while start < kept.len() {
             let first = kept[start];
             let kind = self.kind(first);
-            let end = start + run_length(&kept[start..], |p| self.kind(p) == kind);
             // Only accesses of its own kind can be covered by the new one: the other groups
             // are looked through for races alone.
             let same_kind = kind == cur.kind;
             let conflict = self.conflict(first, cur.access);
-            if same_kind || conflict {
-                for k in start..end {
-                    let p = kept[k];
-                    // A work-item's own earlier access happens before its later one.
-                    if p.agent == me {
-                        if same_kind {
-                            self.cover(cur, p, true);
-                            kept[k].agent = GONE;
-                            covered = true;
-                        }
-                        continue;
-                    }
-                    // The group's site and kind of race are the same throughout, so once one
-                    // is recorded as not benign the rest of the group can add nothing.
-                    if !conflict || self.settled(cur, p) {
-                        if same_kind {
-                            continue;
-                        }
-                        break;
-                    }
-                    if self.race(cur, p, kept, log) == Some(true) && same_kind {
+            if !same_kind && !conflict {
+                start = self.end_of_alike(kept, start, kind, cur.access, cur.kind);
+                continue;
+            }
+            let end = start + run_length(&kept[start..], |p| self.kind(p) == kind);
+            for k in start..end {
+                let p = kept[k];
+                // A work-item's own earlier access happens before its later one.
+                if p.agent == me {
+                    if same_kind {
                         self.cover(cur, p, true);
                         kept[k].agent = GONE;
                         covered = true;
                     }
+                    continue;
                 }
-                if conflict {
-                    self.check_forgotten(cur, &kept[start..end]);
+                // The group's site and kind of race are the same throughout, so once one
+                // is recorded as not benign the rest of the group can add nothing.
+                if !conflict || self.settled(cur, p) {
+                    if same_kind {
+                        continue;
+                    }
+                    break;
                 }
+                if self.race(cur, p, kept, log) == Some(true) && same_kind {
+                    self.cover(cur, p, true);
+                    kept[k].agent = GONE;
+                    covered = true;
+                }
+            }
+            if conflict {
+                self.check_forgotten(cur, &kept[start..end]);
             }
             start = end;
         }
@@ -169,6 +171,37 @@ impl Races {
         }
         let at = kept.partition_point(|p| self.kind(*p) <= cur.kind);
         kept.insert(at, cur.access);
+    }
+
+    /// Where the kept accesses from `start` (of kind `kind`, neither of the kind `cur_kind` of
+    /// the current access `cur` nor in conflict with it) stop being so, as far as their kinds tell: the end of
+    /// `kind`'s run, or further. Whether an atomic conflicts with the current access depends
+    /// on its kind's class (site, bytes, flags, which give its scope) and, through scope
+    /// inclusion, on its group and device only as far as they equal the current access's
+    /// (`Races::within`). So on one device, every kind of an atomic class whose group is not
+    /// the current access's conflicts with it as `kind` does, and none is its kind: the whole
+    /// span of them is skipped at once. A counter that many groups update keeps a run for
+    /// each group, and looking through them one by one cost every access a pass over the
+    /// word. Against a plain access no kind of an atomic class conflicts by group at all.
+    fn end_of_alike(&self, kept: &[Access], start: usize, kind: Kind, cur: Access, cur_kind: Kind) -> usize {
+        let run = || start + run_length(&kept[start..], |p| self.kind(p) == kind);
+        if !kept[start].is_atomic() || !self.agent_device.is_empty() {
+            return run();
+        }
+        let class = kind.class();
+        let rest = &kept[start..];
+        if !cur.is_atomic() || kind.group > cur_kind.group {
+            // The class's later kinds have later groups, none the current access's.
+            start + rest.partition_point(|&p| self.kind(p).class() == class)
+        } else if kind.group < cur_kind.group {
+            start
+                + rest.partition_point(|&p| {
+                    let k = self.kind(p);
+                    k.class() == class && k.group < cur_kind.group
+                })
+        } else {
+            run()
+        }
     }
 
     /// Whether the races `p` could make with the current access are all recorded already:
@@ -384,6 +417,7 @@ fn benign(p: Access, cur: Access, kept: &[Access]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::shadow::{Access, Accesses, MAX_ACCESSES};
+    use super::super::Races;
     use crate::report::RunStatus;
     use crate::scenario::{ArgBinding, Dialect, Scenario};
     use crate::session::{Prepared, Session};
@@ -399,6 +433,57 @@ mod tests {
                 assert_eq!(super::run_length(&list, |p| p.site.0 == 0), run, "a run of {run} in {len}");
             }
         }
+    }
+
+    /// Skipping the kinds that neither conflict with an access nor are its own is looking at
+    /// each: on generated words of atomics and plain accesses of a few sites, scopes and groups,
+    /// against generated current accesses, under both scope inclusions and on one device or
+    /// two, every kept access `end_of_alike` skips is of another kind and out of conflict, and
+    /// it skips at least the run it starts at.
+    #[test]
+    fn skipping_alike_kinds_is_looking_at_each() {
+        use crate::ir::Level;
+        let mut rng = crate::rng::Rng::new(11);
+        let (groups, per_group) = (6u32, 2u32);
+        let agent_group: Vec<u32> = (0..groups * per_group).map(|wi| wi / per_group).collect();
+        let mut skipped_past_a_run = 0;
+        for case in 0..400 {
+            let mut races = Races::new(true, agent_group.clone(), groups * per_group, groups as usize);
+            races.ptx = case % 2 == 1;
+            if case % 4 >= 2 {
+                races.agent_device = agent_group.iter().map(|&g| g % 2).collect();
+            }
+            let access = |rng: &mut crate::rng::Rng| {
+                let atomic = rng.below(4) != 0;
+                let level = [Level::Group, Level::Device, Level::System][rng.below(3) as usize];
+                let mut flags = if rng.below(2) == 0 { Access::WRITE } else { 0 };
+                if atomic {
+                    flags |= Access::ATOMIC | ((level.index() as u8) << Access::LEVEL_SHIFT);
+                }
+                let agent = rng.below((groups * per_group) as u64) as u32;
+                Access { agent, clock: 0, event: 0, site: (rng.below(2) as u32, 0), value: 0, mask: [1, 3, 15][rng.below(3) as usize], flags }
+            };
+            let mut kept: Vec<Access> = (0..24).map(|_| access(&mut rng)).collect();
+            kept.sort_by_key(|&p| races.kind(p));
+            for _ in 0..8 {
+                let cur = access(&mut rng);
+                let cur_kind = races.kind(cur);
+                for start in 0..kept.len() {
+                    let first = kept[start];
+                    if races.kind(first) == cur_kind || races.conflict(first, cur) {
+                        continue;
+                    }
+                    let end = races.end_of_alike(&kept, start, races.kind(first), cur, cur_kind);
+                    let run = start + super::run_length(&kept[start..], |p| races.kind(p) == races.kind(first));
+                    assert!(end >= run && end <= kept.len(), "case {case}: {start}..{end}, its run ends at {run}");
+                    for &p in &kept[start..end] {
+                        assert!(races.kind(p) != cur_kind && !races.conflict(p, cur), "case {case}: {p:?} skipped against {cur:?}");
+                    }
+                    skipped_past_a_run += (end > run) as u32;
+                }
+            }
+        }
+        assert!(skipped_past_a_run > 100, "only {skipped_past_a_run} skips went past a run");
     }
 
     /// The most accesses any word of global memory keeps now.
