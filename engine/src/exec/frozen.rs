@@ -1,6 +1,6 @@
 //! A machine packed for the snapshots seeking restores ([`FrozenMachine`]).
 //!
-//! A snapshot of a launch of 65,536 work-items held each one as the live machine does: 72
+//! A snapshot of a launch of 65,536 work-items held each one as the live machine did then: 72
 //! bytes of fields, a register vector and a boxed spin watch, so about 180 bytes and two
 //! allocations a work-item, twelve of the eighteen megabytes a snapshot took. Yet neighbouring
 //! work-items are nearly alike: they run the same function, usually at nearby program
@@ -108,10 +108,12 @@ impl FrozenMachine {
     /// left as it was.
     pub fn freeze(machine: &mut Machine) -> FrozenMachine {
         let items = std::mem::take(&mut machine.items);
+        let spins = std::mem::take(&mut machine.spins);
         let shadows: Vec<Shadow> = allocs_mut(machine).map(|a| std::mem::take(&mut a.shadow)).collect();
         let waiting: Vec<Vec<Arrival>> = rendezvous_mut(machine).map(|r| std::mem::take(&mut r.waiting)).collect();
         let copy = machine.clone();
         machine.items = items;
+        machine.spins = spins;
         for (alloc, shadow) in allocs_mut(machine).zip(shadows) {
             alloc.shadow = shadow;
         }
@@ -119,19 +121,26 @@ impl FrozenMachine {
         for (rendezvous, list) in rendezvous_mut(machine).zip(waiting) {
             rendezvous.waiting = list;
         }
-        FrozenMachine { machine: copy, items: freeze(&machine.items), shadows: FrozenShadows::freeze(allocs(machine).map(|a| &a.shadow)), arrivals }
+        FrozenMachine {
+            machine: copy,
+            items: freeze(&machine.items, &machine.spins),
+            shadows: FrozenShadows::freeze(allocs(machine).map(|a| &a.shadow)),
+            arrivals,
+        }
     }
 
     /// Makes `machine` the one frozen, but for its event log, which is left as it is; its
     /// allocations are reused.
     pub fn thaw_into(&self, machine: &mut Machine) {
         let mut items = std::mem::take(&mut machine.items);
+        let mut spins = std::mem::take(&mut machine.spins);
         let log = std::mem::take(&mut machine.log);
         // The shadows and waiting lists copied here are empty, which empties the machine's own
         // but keeps their pages and capacity for the packed ones to be written into.
         machine.clone_from(&self.machine);
-        self.items.thaw_into(&mut items);
+        self.items.thaw_into(&mut items, &mut spins);
         machine.items = items;
+        machine.spins = spins;
         machine.log = log;
         self.shadows.thaw_into(allocs_mut(machine).map(|a| &mut a.shadow));
         thaw_arrivals(&self.arrivals, rendezvous_mut(machine).map(|r| &mut r.waiting));
@@ -146,13 +155,15 @@ pub struct FrozenItems {
     len: usize,
     /// The work-items that had a [`Rare`] box, by index, in increasing order.
     rare: Vec<(u32, Box<Rare>)>,
+    /// Whether the machine had made its spin watches (`Machine::spins`): then every
+    /// work-item's is packed with it.
+    spins: bool,
     /// The spin watches that kept a saved state, by work-item index, in increasing order.
     saved: Vec<(u32, Box<SpinState>)>,
 }
 
 // The flag byte of each work-item: its status in the low three bits, then one bit each.
 const SPURIOUS: u8 = 1 << 3;
-const SPIN: u8 = 1 << 4;
 const SPIN_TAKEN: u8 = 1 << 5;
 const SPIN_SPINNING: u8 = 1 << 6;
 const STATUS_MASK: u8 = 0b111;
@@ -175,9 +186,11 @@ struct Base {
 /// How many work-items ahead thawing asks the processor to load.
 const PREFETCH_AHEAD: usize = 8;
 
-/// Packs `items`.
-pub fn freeze(items: &[WorkItem]) -> FrozenItems {
-    let mut frozen = FrozenItems { bytes: Vec::with_capacity(items.len() * 24), len: items.len(), ..FrozenItems::default() };
+/// Packs `items`, with their spin watches `spins` (one each, or none made yet).
+pub fn freeze(items: &[WorkItem], spins: &[SpinWatch]) -> FrozenItems {
+    debug_assert!(spins.is_empty() || spins.len() == items.len(), "the spin watches are made all at once");
+    let spins = (spins.len() == items.len()).then_some(spins);
+    let mut frozen = FrozenItems { bytes: Vec::with_capacity(items.len() * 24), len: items.len(), spins: spins.is_some(), ..FrozenItems::default() };
     let bytes = &mut frozen.bytes;
     let mut base = Base::default();
     let mut prev_regs: &[u64] = &[];
@@ -185,17 +198,14 @@ pub fn freeze(items: &[WorkItem]) -> FrozenItems {
         // The vectors and boxes lie all over the heap, as in thawing (below).
         if let Some(ahead) = items.get(index + PREFETCH_AHEAD) {
             super::prefetch(ahead.regs.as_ptr());
-            if let Some(spin) = &ahead.spin {
-                super::prefetch::<SpinWatch>(&**spin);
-            }
         }
-        let WorkItem { func, pc, base: reg_base, warp, group, status, spurious, cycles, regs, spin, rare } = item;
+        let WorkItem { func, pc, base: reg_base, warp, group, status, spurious, cycles, regs, rare } = item;
+        let spin = spins.map(|s| &s[index]);
         let mut flags = status_code(*status);
         if *spurious {
             flags |= SPURIOUS;
         }
         if let Some(spin) = spin {
-            flags |= SPIN;
             if spin.taken {
                 flags |= SPIN_TAKEN;
             }
@@ -215,7 +225,7 @@ pub fn freeze(items: &[WorkItem]) -> FrozenItems {
             put_delta(bytes, r, prev_regs.get(i).copied().unwrap_or(0));
         }
         if let Some(spin) = spin {
-            let SpinWatch { epoch, func, pc, since, taken: _, saved, spinning: _ } = &**spin;
+            let SpinWatch { epoch, func, pc, since, taken: _, saved, spinning: _ } = spin;
             put_delta(bytes, *epoch, base.epoch);
             put(bytes, u64::from(*func));
             put(bytes, u64::from(*pc));
@@ -246,9 +256,16 @@ impl FrozenItems {
             + self.saved.capacity() * std::mem::size_of::<(u32, Box<SpinState>)>()
     }
 
-    /// Makes `items` the work-items that were frozen, reusing the vectors and boxes they hold.
-    pub fn thaw_into(&self, items: &mut Vec<WorkItem>) {
+    /// Makes `items` the work-items that were frozen and `spins` their spin watches, reusing
+    /// the vectors and boxes they hold.
+    pub fn thaw_into(&self, items: &mut Vec<WorkItem>, spins: &mut Vec<SpinWatch>) {
         items.truncate(self.len);
+        if self.spins {
+            spins.truncate(self.len);
+            spins.resize_with(self.len, SpinWatch::default);
+        } else {
+            spins.clear();
+        }
         while items.len() < self.len {
             items.push(WorkItem {
                 func: 0,
@@ -260,7 +277,6 @@ impl FrozenItems {
                 spurious: false,
                 cycles: 0,
                 regs: Vec::new(),
-                spin: None,
                 rare: None,
             });
         }
@@ -271,14 +287,10 @@ impl FrozenItems {
         for index in 0..self.len {
             let (done, rest) = items.split_at_mut(index);
             let prev_regs: &[u64] = done.last().map_or(&[], |p| &p.regs);
-            // The live work-items' register vectors and spin watches lie all over the heap, and
-            // waiting for each in turn made thawing slower than copying: ask for them a few
-            // work-items ahead.
+            // The live work-items' register vectors lie all over the heap, and waiting for each
+            // in turn made thawing slower than copying: ask for them a few work-items ahead.
             if let Some(ahead) = rest.get(PREFETCH_AHEAD) {
                 super::prefetch(ahead.regs.as_ptr());
-                if let Some(spin) = &ahead.spin {
-                    super::prefetch::<SpinWatch>(&**spin);
-                }
             }
             let item = &mut rest[0];
             let flags = reader.byte();
@@ -299,8 +311,7 @@ impl FrozenItems {
             for r in &mut item.regs[shared..] {
                 *r = reader.get_delta(0);
             }
-            if flags & SPIN != 0 {
-                let spin = item.spin.get_or_insert_with(Box::default);
+            if let Some(spin) = spins.get_mut(index) {
                 spin.epoch = reader.get_delta(base.epoch);
                 spin.func = reader.get_u32();
                 spin.pc = reader.get_u32();
@@ -310,8 +321,6 @@ impl FrozenItems {
                 let kept = saved.next_if(|(at, _)| *at as usize == index);
                 clone_boxed_into(&mut spin.saved, kept.map(|(_, state)| &**state));
                 base.epoch = spin.epoch;
-            } else {
-                item.spin = None;
             }
             let kept = rare.next_if(|(at, _)| *at as usize == index);
             clone_boxed_into(&mut item.rare, kept.map(|(_, kept)| &**kept));
@@ -341,16 +350,17 @@ mod tests {
                 spurious: false,
                 cycles: 40 + u64::from(i % 4),
                 regs: vec![0x1_0000_0000, 0x2_0000_0000, u64::from(i), u64::from(i % 256), u64::from(i / 256), 7, u64::from(i) * 4, 0],
-                spin: Some(Box::new(SpinWatch { epoch: 3, func: 0, pc: 20, since: 1, ..SpinWatch::default() })),
                 rare: None,
             })
             .collect();
-        let packed = freeze(&items);
+        let spins: Vec<SpinWatch> = (0..1024).map(|_| SpinWatch { epoch: 3, func: 0, pc: 20, since: 1, ..SpinWatch::default() }).collect();
+        let packed = freeze(&items, &spins);
         let per_item = packed.heap_bytes() as f64 / items.len() as f64;
         assert!(per_item < 24.0, "{per_item} bytes a work-item");
-        let mut back = Vec::new();
-        packed.thaw_into(&mut back);
+        let (mut back, mut back_spins) = (Vec::new(), Vec::new());
+        packed.thaw_into(&mut back, &mut back_spins);
         assert_eq!(format!("{back:?}"), format!("{items:?}"));
+        assert_eq!(format!("{back_spins:?}"), format!("{spins:?}"));
     }
 }
 
@@ -400,10 +410,9 @@ mod properties {
         (
             (any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), 0..STATUSES.len(), any::<bool>(), word()),
             prop::collection::vec(word(), 0..12),
-            prop::option::of(spin()),
             prop::option::of(rare()),
         )
-            .prop_map(|((func, pc, base, warp, group, status, spurious, cycles), regs, spin, rare)| WorkItem {
+            .prop_map(|((func, pc, base, warp, group, status, spurious, cycles), regs, rare)| WorkItem {
                 func,
                 pc,
                 base,
@@ -413,9 +422,16 @@ mod properties {
                 spurious,
                 cycles,
                 regs,
-                spin: spin.map(Box::new),
                 rare: rare.map(Box::new),
             })
+    }
+
+    /// Work-items with their spin watches: one each, or none made yet.
+    fn launch(items: impl Strategy<Value = Vec<WorkItem>>) -> impl Strategy<Value = (Vec<WorkItem>, Vec<SpinWatch>)> {
+        (items, any::<bool>()).prop_flat_map(|(items, made)| {
+            let n = if made { items.len() } else { 0 };
+            (Just(items), prop::collection::vec(spin(), n))
+        })
     }
 
     /// Neighbours alike, as a launch's work-items are: the case the encoding is made for.
@@ -436,8 +452,8 @@ mod properties {
         })
     }
 
-    fn shown(items: &[WorkItem]) -> String {
-        format!("{items:?}")
+    fn shown((items, spins): &(Vec<WorkItem>, Vec<SpinWatch>)) -> String {
+        format!("{items:?} {spins:?}")
     }
 
     fn arrival() -> impl Strategy<Value = Arrival> {
@@ -465,21 +481,21 @@ mod properties {
 
         /// Whatever the live work-items were, thawing gives back exactly the frozen ones.
         #[test]
-        fn thawing_gives_back_what_was_frozen(frozen in prop::collection::vec(item(), 0..20), live in prop::collection::vec(item(), 0..20)) {
-            let packed = freeze(&frozen);
-            prop_assert_eq!(packed.len, frozen.len());
+        fn thawing_gives_back_what_was_frozen(frozen in launch(prop::collection::vec(item(), 0..20)), live in launch(prop::collection::vec(item(), 0..20))) {
+            let packed = freeze(&frozen.0, &frozen.1);
+            prop_assert_eq!(packed.len, frozen.0.len());
             let mut into = live;
-            packed.thaw_into(&mut into);
+            packed.thaw_into(&mut into.0, &mut into.1);
             prop_assert_eq!(shown(&into), shown(&frozen));
-            let mut fresh = Vec::new();
-            packed.thaw_into(&mut fresh);
+            let mut fresh = (Vec::new(), Vec::new());
+            packed.thaw_into(&mut fresh.0, &mut fresh.1);
             prop_assert_eq!(shown(&fresh), shown(&frozen));
         }
 
         #[test]
-        fn alike_work_items_come_back_too(frozen in alike(), live in alike()) {
+        fn alike_work_items_come_back_too(frozen in launch(alike()), live in launch(alike())) {
             let mut into = live;
-            freeze(&frozen).thaw_into(&mut into);
+            freeze(&frozen.0, &frozen.1).thaw_into(&mut into.0, &mut into.1);
             prop_assert_eq!(shown(&into), shown(&frozen));
         }
     }

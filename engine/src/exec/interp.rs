@@ -5,7 +5,7 @@
 //! that instruction. [`perform_event`] carries out that one instruction. The loop matches on
 //! one `Copy` enum: no allocation, no dynamic dispatch.
 
-use super::{Alloc, Arrival, Fault, Frame, Geometry, Machine, Rare, Scope, Status, WorkItem};
+use super::{Alloc, Arrival, Fault, Frame, Geometry, Machine, Rare, Scope, SpinWatch, Status, WorkItem};
 use crate::concurrency::race::AccessInfo as RaceAccess;
 use crate::concurrency::weak;
 use crate::diag::Span;
@@ -1116,9 +1116,12 @@ const SPIN_ANCHOR_WINDOW: u32 = 64;
 /// comparison, not a hash.
 fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
     let epoch = m.write_epoch;
-    let item = &mut m.items[wi as usize];
+    if m.spins.len() < m.items.len() && !make_spin_watches(m, wi, func, pc) {
+        return;
+    }
+    let item = &m.items[wi as usize];
     let (frames, private) = item.rare.as_deref().map_or((&[][..], &[][..]), |r| (&r.frames[..], &r.private[..]));
-    let w = item.spin.get_or_insert_with(Box::default);
+    let w = &mut m.spins[wi as usize];
     if w.epoch != epoch || w.since >= SPIN_ANCHOR_WINDOW {
         // A new watch reuses the buffers of the old one.
         w.epoch = epoch;
@@ -1172,12 +1175,27 @@ fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
     w.taken = true;
 }
 
+/// Makes every work-item's spin watch, at the launch's first quiet event (`wi`'s, at
+/// `func`/`pc`), charged to the memory limit like any growth; `false` when the limit (or the
+/// host) leaves no room for them, and the run stops.
+#[cold]
+fn make_spin_watches(m: &mut Machine, wi: u32, func: u32, pc: u32) -> bool {
+    let len = m.items.len();
+    if let Err(needed) = reserve(&mut m.memory_room, &mut m.spins, len) {
+        let span = m.program.functions[func as usize].spans.get(pc as usize).copied().unwrap_or_default();
+        out_of_memory(m, wi, needed, "the launch's spin-loop detection", span);
+        return false;
+    }
+    m.spins.resize_with(len, SpinWatch::default);
+    true
+}
+
 /// Forgets what `wi`'s spin watch saw: its last event's outcome was drawn from the generator
 /// (see [`crate::concurrency::weak::Weak::decide`]), so it may go otherwise from the same state next time,
 /// and a state that repeats across it is a retry that can still succeed, not a spin. The next
 /// quiet event starts a new watch.
 pub fn unsettle(m: &mut Machine, wi: u32) {
-    if let Some(w) = &mut m.items[wi as usize].spin {
+    if let Some(w) = m.spins.get_mut(wi as usize) {
         w.since = SPIN_ANCHOR_WINDOW;
         w.spinning = false;
     }
@@ -1187,7 +1205,7 @@ pub fn unsettle(m: &mut Machine, wi: u32) {
 fn arrive(m: &mut Machine, scope: Scope, arrival: Arrival) {
     // A loop through a barrier or collective is not a spin: the others it meets may have
     // changed their private state, and what it releases may go on to write.
-    if let Some(w) = &mut m.items[arrival.wi as usize].spin {
+    if let Some(w) = m.spins.get_mut(arrival.wi as usize) {
         w.epoch = 0;
         w.spinning = false;
     }

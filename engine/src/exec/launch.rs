@@ -521,7 +521,6 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 // Registers and private memory are made when the group starts (below for the
                 // groups resident from the start, in `start_next_group` for the others).
                 regs: Vec::new(),
-                spin: None,
                 rare: None,
             });
         }
@@ -552,6 +551,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         groups,
         warps,
         items,
+        spins: Vec::new(),
         heap,
         ready: (0..started).collect(),
         // Copy engines start idle.

@@ -64,7 +64,8 @@ pub enum Status {
 /// What a work-item did since the last write to shared memory, to tell a spin loop from
 /// progress. A work-item spins when its whole private state (program counter, registers,
 /// call stack, private memory) repeats at the same event while no shared memory changed:
-/// from there it can only repeat the same cycle until another agent writes.
+/// from there it can only repeat the same cycle until another agent writes. A default watch
+/// is one never used: its epoch, 0, is none the machine's (which starts at 1).
 #[derive(Debug, Default)]
 pub struct SpinWatch {
     /// The machine's write epoch this watch belongs to; a write anywhere starts a new one.
@@ -151,9 +152,6 @@ pub struct WorkItem {
     /// Instructions executed before the current stretch (the `clock()` counter).
     pub cycles: u64,
     pub regs: Vec<u64>,
-    /// Spin-loop detection, made at the work-item's first quiet event (a work-item without
-    /// one is never spinning).
-    pub spin: Option<Box<SpinWatch>>,
     /// What only some kernels need (call frames, private memory, async-copy events, observed
     /// values), made on first use so that a work-item of a plain kernel carries one null
     /// pointer for all of it.
@@ -181,11 +179,12 @@ pub struct Rare {
     pub observed: Vec<(u32, u64)>,
 }
 
-// A launch holds a million work-items: keep one within nine words (72 bytes on a 64-bit
-// host, 56 in wasm32), so growing it is a decision, not an accident.
-const _: () = assert!(std::mem::size_of::<WorkItem>() <= 9 * std::mem::size_of::<u64>());
+// A launch holds a million work-items, and a step loads one: keep one within a cache line's
+// eight words (64 bytes on a 64-bit host, 48 in wasm32), so growing it is a decision, not an
+// accident.
+const _: () = assert!(std::mem::size_of::<WorkItem>() <= 8 * std::mem::size_of::<u64>());
 
-clone_fields!(WorkItem { func, pc, base, warp, group, status, spurious, cycles, regs, spin, rare });
+clone_fields!(WorkItem { func, pc, base, warp, group, status, spurious, cycles, regs, rare });
 
 // A litmus test's work-items record their registers here, so restoring the launched machine
 // before each run copies into the vectors already there.
@@ -369,6 +368,11 @@ pub struct Machine {
     pub groups: Vec<Group>,
     pub warps: Vec<Warp>,
     pub items: Vec<WorkItem>,
+    /// Spin-loop detection, by work-item: empty until a work-item's first quiet event, then
+    /// one watch each (`Machine::spin_watch`). Kept beside the work-items rather than boxed in
+    /// each, so that a launch of a million allocates once for them, not a million times, and a
+    /// work-item fits a cache line.
+    pub spins: Vec<SpinWatch>,
     /// The device heap for `malloc`: its global allocation and the blocks handed out
     /// (offset to length), when the program uses one.
     pub heap: Option<(u32, std::collections::BTreeMap<u64, u64>)>,
@@ -447,6 +451,7 @@ clone_fields!(Machine {
     groups,
     warps,
     items,
+    spins,
     heap,
     ready,
     ready_pos,
@@ -500,8 +505,8 @@ impl Machine {
         }
         if let Some(item) = self.items.get(second as usize) {
             prefetch(item.regs.as_ptr().wrapping_add(item.base as usize));
-            if let Some(spin) = &item.spin {
-                prefetch(&**spin as *const SpinWatch);
+            if let Some(spin) = self.spins.get(second as usize) {
+                prefetch(spin as *const SpinWatch);
             }
             // What the race detector reads first for an access: the agent's clock and what it
             // knows of the others.
@@ -551,13 +556,14 @@ impl Machine {
                         + (r.unwaited.capacity() + r.waiting_for.capacity()) * size_of::<u64>()
                         + r.observed.capacity() * size_of::<(u32, u64)>()
                 })
-                + w.spin.as_ref().map_or(0, |spin| {
-                    size_of::<SpinWatch>()
-                        + spin.saved.as_ref().map_or(0, |s| size_of::<SpinState>() + s.regs.capacity() * 8 + s.private.capacity() + s.frames.capacity() * 8)
-                })
+        };
+        let spin = |spin: &SpinWatch| {
+            spin.saved.as_ref().map_or(0, |s| size_of::<SpinState>() + s.regs.capacity() * 8 + s.private.capacity() + s.frames.capacity() * 8)
         };
         let alloc = |a: &Alloc| size_of::<Alloc>() + a.bytes.capacity() + a.init.as_ref().map_or(0, Vec::capacity) + a.shadow.bytes();
         self.items.iter().map(item).sum::<usize>()
+            + self.spins.capacity() * size_of::<SpinWatch>()
+            + self.spins.iter().map(spin).sum::<usize>()
             + self.warps.len() * size_of::<Warp>()
             + self.groups.iter().map(|g| size_of::<Group>() + g.local.iter().map(alloc).sum::<usize>()).sum::<usize>()
             + self.global.iter().chain(&self.constant).map(alloc).sum::<usize>()
@@ -791,7 +797,7 @@ impl Machine {
     /// Whether work-item `wi` is known to spin: its state repeated since the last write.
     #[inline]
     pub fn is_spinning(&self, wi: u32) -> bool {
-        self.items[wi as usize].spin.as_ref().is_some_and(|w| w.spinning && w.epoch == self.write_epoch)
+        self.spins.get(wi as usize).is_some_and(|w| w.spinning && w.epoch == self.write_epoch)
     }
 
     /// The registers of work-item `wi`: those it starts with if its group has not started.

@@ -97,7 +97,7 @@ pub fn arrive(m: &mut Machine, wi: u32, group: usize, name: u64, resource: u64, 
         }
     }
     // A loop through a barrier is not a spin: what it meets there may have changed.
-    if let Some(w) = &mut m.items[wi as usize].spin {
+    if let Some(w) = m.spins.get_mut(wi as usize) {
         w.epoch = 0;
         w.spinning = false;
     }
