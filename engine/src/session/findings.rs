@@ -37,6 +37,33 @@ impl Session {
     /// Turns new race records into findings and brings changed ones up to date (a pair of
     /// source locations is one finding; its count of words grows).
     pub(super) fn collect_races(&mut self) {
+        // Called after every step: what is rarely there is looked for without taking it.
+        if !self.machine.races.scope_mismatches.is_empty() {
+            self.collect_scope_mismatches();
+        }
+        if !self.machine.races.forgotten.is_empty() {
+            self.collect_forgotten();
+        }
+        for k in 0..self.machine.races.records.len() {
+            if !self.machine.races.records[k].dirty {
+                continue;
+            }
+            // A record names events of the log; if one ever did not, it waits rather than panic.
+            let Some(finding) = self.race_finding(k) else { continue };
+            let r = &mut self.machine.races.records[k];
+            r.dirty = false;
+            match r.finding {
+                Some(index) if index < self.findings.len() => self.findings[index] = finding,
+                _ => {
+                    r.finding = Some(self.findings.len());
+                    self.findings.push(finding);
+                }
+            }
+        }
+    }
+
+    /// Reports the scope mismatches found since the last step.
+    fn collect_scope_mismatches(&mut self) {
         for (releasing, acquiring) in std::mem::take(&mut self.machine.races.scope_mismatches) {
             let (Some(rel), Some(acq)) = (self.machine.log.get(releasing as usize), self.machine.log.get(acquiring as usize)) else { continue };
             let key = (FindingKind::ScopeMismatch, acq.span.start, acq.span.end);
@@ -92,6 +119,10 @@ impl Session {
                 span: Some(acq.span),
             });
         }
+    }
+
+    /// Warns of the memories whose words forgot accesses since the last step.
+    fn collect_forgotten(&mut self) {
         for event in std::mem::take(&mut self.machine.races.forgotten) {
             let Some(e) = self.machine.log.get(event as usize) else { continue };
             let (line, column) = self.line_col(e.span);
@@ -116,22 +147,6 @@ impl Session {
                 explanation: None,
                 span: Some(e.span),
             });
-        }
-        for k in 0..self.machine.races.records.len() {
-            if !self.machine.races.records[k].dirty {
-                continue;
-            }
-            // A record names events of the log; if one ever did not, it waits rather than panic.
-            let Some(finding) = self.race_finding(k) else { continue };
-            let r = &mut self.machine.races.records[k];
-            r.dirty = false;
-            match r.finding {
-                Some(index) if index < self.findings.len() => self.findings[index] = finding,
-                _ => {
-                    r.finding = Some(self.findings.len());
-                    self.findings.push(finding);
-                }
-            }
         }
     }
 
