@@ -368,8 +368,8 @@ pub struct Machine {
     pub groups: Vec<Group>,
     pub warps: Vec<Warp>,
     pub items: Vec<WorkItem>,
-    /// Spin-loop detection, by work-item: empty until a work-item's first quiet event, then
-    /// one watch each (`Machine::spin_watch`). Kept beside the work-items rather than boxed in
+    /// Spin-loop detection, by work-item: empty until the launch's first quiet event, then
+    /// one watch each (made by `interp::quiet`). Kept beside the work-items rather than boxed in
     /// each, so that a launch of a million allocates once for them, not a million times, and a
     /// work-item fits a cache line.
     pub spins: Vec<SpinWatch>,

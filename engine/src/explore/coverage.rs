@@ -114,33 +114,15 @@ impl Foata {
             Footprint::Memory { space, owner, alloc, start, end, write } if end > start && start / 4 == (end - 1) / 4 => {
                 let levels = self.memory.entry((space, owner, alloc, start / 4)).or_insert([(0, 0); 4]);
                 let within = (start % 4) as usize..(end - start / 4 * 4) as usize;
-                level = level.max(self.everything);
-                for &(w, r) in &levels[within.clone()] {
-                    level = level.max(w);
-                    if write {
-                        level = level.max(r);
-                    }
-                }
-                let level = level + 1;
-                for slot in &mut levels[within] {
-                    if write {
-                        slot.0 = slot.0.max(level);
-                    } else {
-                        slot.1 = slot.1.max(level);
-                    }
-                }
+                let level = above(&levels[within.clone()], write, level.max(self.everything)) + 1;
+                raise(&mut levels[within], write, level);
                 return self.record(who, agent, fp, label, level);
             }
             Footprint::Memory { space, owner, alloc, start, end, write } => {
                 level = level.max(self.everything);
                 for (word, within) in words(start, end) {
                     if let Some(levels) = self.memory.get(&(space, owner, alloc, word)) {
-                        for &(w, r) in &levels[within] {
-                            level = level.max(w);
-                            if write {
-                                level = level.max(r);
-                            }
-                        }
+                        level = above(&levels[within], write, level);
                     }
                 }
             }
@@ -156,13 +138,7 @@ impl Foata {
             Footprint::Memory { space, owner, alloc, start, end, write } => {
                 for (word, within) in words(start, end) {
                     let levels = self.memory.entry((space, owner, alloc, word)).or_insert([(0, 0); 4]);
-                    for slot in &mut levels[within] {
-                        if write {
-                            slot.0 = slot.0.max(level);
-                        } else {
-                            slot.1 = slot.1.max(level);
-                        }
-                    }
+                    raise(&mut levels[within], write, level);
                 }
             }
             Footprint::Group(g) => {
@@ -196,6 +172,21 @@ impl Foata {
         bytes[..8].copy_from_slice(&self.sum.to_le_bytes());
         bytes[8..].copy_from_slice(&self.steps.to_le_bytes());
         xxhash_rust::xxh3::xxh3_64(&bytes)
+    }
+}
+
+/// `level` raised to the highest level of the earlier steps at `bytes` (each a write's and a
+/// read's level) that an access, writing or not, depends on: every write, and every read if
+/// it writes.
+fn above(bytes: &[(u32, u32)], write: bool, level: u32) -> u32 {
+    bytes.iter().fold(level, |level, &(w, r)| if write { level.max(w).max(r) } else { level.max(w) })
+}
+
+/// Records an access at `bytes` at `level`, as a write's or a read's.
+fn raise(bytes: &mut [(u32, u32)], write: bool, level: u32) {
+    for slot in bytes {
+        let last = if write { &mut slot.0 } else { &mut slot.1 };
+        *last = (*last).max(level);
     }
 }
 

@@ -173,9 +173,9 @@ impl Races {
         kept.insert(at, cur.access);
     }
 
-    /// Where the kept accesses from `start` (of kind `kind`, neither of the kind `cur_kind` of
-    /// the current access `cur` nor in conflict with it) stop being so, as far as their kinds tell: the end of
-    /// `kind`'s run, or further. Whether an atomic conflicts with the current access depends
+    /// Where the kept accesses from `start` (of kind `kind`, neither of the kind `cur_kind`
+    /// of the current access `cur` nor in conflict with it) stop being so, as far as their
+    /// kinds tell: the end of `kind`'s run, or further. Whether an atomic conflicts with the current access depends
     /// on its kind's class (site, bytes, flags, which give its scope) and, through scope
     /// inclusion, on its group and device only as far as they equal the current access's
     /// (`Races::within`). So on one device, every kind of an atomic class whose group is not
