@@ -42,6 +42,7 @@ use crate::session::{Prepared, Session};
 use crate::trace::Space;
 
 mod coverage;
+mod path_index;
 pub mod pct;
 pub use coverage::MAX_CLASSES;
 
@@ -569,6 +570,18 @@ struct Search {
     /// Work the search may still do ([`OFFER_WORK`] for an offered search, unbounded for one
     /// asked for); when it runs out, the search ends incomplete.
     work_left: u64,
+    /// The path's steps by what they touch, for finding the races of each new state.
+    path: path_index::PathIndex,
+    /// Scratch for finding a race's initials ([`add_sources`]).
+    initials: Initials,
+}
+
+/// What [`add_sources`] reuses from one call to the next: the steps it looks at, by what they
+/// touch, and the agents seen among them.
+#[derive(Debug, Default)]
+struct Initials {
+    steps: path_index::PathIndex,
+    seen: rustc_hash::FxHashSet<u32>,
 }
 
 /// About how many bytes of the host one event of a recorded log takes (its columns; see
@@ -608,7 +621,17 @@ impl Explorer {
             // ends, and a lane that loops back holds its warp's lanes back), so its executions
             // are enumerated without it.
             let reduce = config.max_preemptions.is_none() && !lockstep;
-            State::Exhaustive(Box::new(Search { stack, agents, budget, reduce, solo, max_bytes, work_left: u64::MAX }))
+            State::Exhaustive(Box::new(Search {
+                stack,
+                agents,
+                budget,
+                reduce,
+                solo,
+                max_bytes,
+                work_left: u64::MAX,
+                path: Default::default(),
+                initials: Default::default(),
+            }))
         } else {
             State::Seeds { next: 0 }
         };
@@ -791,7 +814,7 @@ fn promising(session: &Session) -> bool {
 }
 
 /// What a step touches, for deciding which steps commute.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Footprint {
     /// Nothing another agent's step depends on (a relaxed or acquire-release fence, a
     /// statement step): it commutes with everything.
@@ -876,6 +899,9 @@ struct Node {
     promises: Vec<u32>,
     /// Agents still to run from here, and those already run (with all their decisions).
     backtrack: Vec<u32>,
+    /// Whether every enabled agent is in `backtrack` (which only grows): then no race can add
+    /// another ([`add_sources`]).
+    all_backtracked: bool,
     done: Vec<u32>,
     /// Agents whose next step need not run from here, with what that step touches.
     sleep: Vec<(u32, Footprint)>,
@@ -914,7 +940,20 @@ fn node(
         session.swap_solo(solo);
     }
     let bytes = state_bytes(&session);
-    Node { session, enabled, promises, backtrack: Vec::new(), done: Vec::new(), sleep, taken: None, preemptions, last_agent, clock: Vec::new(), bytes }
+    Node {
+        session,
+        enabled,
+        promises,
+        backtrack: Vec::new(),
+        all_backtracked: false,
+        done: Vec::new(),
+        sleep,
+        taken: None,
+        preemptions,
+        last_agent,
+        clock: Vec::new(),
+        bytes,
+    }
 }
 
 /// Enumerates executions depth-first (see the module documentation) until the space is
@@ -924,6 +963,8 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
     let (budget, reduce, agents, max_bytes) = (search.budget, search.reduce, search.agents, search.max_bytes);
     let stack = &mut search.stack;
     let solo = &mut search.solo;
+    let path = &mut search.path;
+    let initials = &mut search.initials;
     let work_left = &mut search.work_left;
     // Charges `work` to the search's allowance; false once it is spent.
     let mut charge = |work: u64| match work_left.checked_sub(work) {
@@ -963,7 +1004,7 @@ fn search(search: &mut Search, tally: &mut Tally, seed: u64, max_preemptions: Op
                 if !charge((stack.len() as u64).saturating_mul(enabled)) {
                     return Some(false);
                 }
-                add_backtrack_points(stack, agents);
+                add_backtrack_points(stack, agents, path, initials);
             }
             let top = stack.last_mut().expect("the stack is not empty here");
             let first = if reduce { top.enabled.iter().copied().find(|p| !top.sleep.iter().any(|(q, _)| q == p)) } else { top.enabled.first().copied() };
@@ -1162,8 +1203,10 @@ fn step_clock(stack: &[Node], agent: u32, fp: Footprint, agents: usize) -> Vec<u
 /// does not happen before anything `p` did, may be reordered after it: `p` (or, if `p` could
 /// not run there, every agent that could) is added to the backtrack set of the state before
 /// that step.
-fn add_backtrack_points(stack: &mut [Node], agents: usize) {
+fn add_backtrack_points(stack: &mut [Node], agents: usize, path: &mut path_index::PathIndex, initials: &mut Initials) {
     let here = stack.len() - 1;
+    path.sync(stack[..here].iter().map(|n| n.taken.map_or((u32::MAX, Footprint::Nothing), |(a, _, _, f)| (a, f))));
+    let mut candidates = Vec::new();
     // The clock of each agent's latest step on the path.
     let mut latest: Vec<Option<usize>> = vec![None; agents];
     for (i, n) in stack[..here].iter().enumerate() {
@@ -1173,66 +1216,94 @@ fn add_backtrack_points(stack: &mut [Node], agents: usize) {
             }
         }
     }
+    // Every race: an earlier step `i` and an enabled agent `p` with its next step's footprint.
+    let mut races: Vec<(usize, u32, Footprint)> = Vec::new();
     let enabled = stack[here].enabled.clone();
     for p in enabled {
         let fp = footprint(&stack[here].session, p);
         if fp == Footprint::Nothing {
             continue;
         }
-        let p_clock = latest.get(p as usize).copied().flatten().map(|i| stack[i].clock.clone());
-        let happens_before_p = |i: usize, a: u32| p_clock.as_ref().is_some_and(|c| c.get(a as usize).is_some_and(|&v| v as usize > i));
+        let p_clock = latest.get(p as usize).copied().flatten().map(|i| &stack[i].clock[..]);
+        let happens_before_p = |i: usize, a: u32| p_clock.is_some_and(|c| c.get(a as usize).is_some_and(|&v| v as usize > i));
         // Every earlier step that races with `p`'s next one: dependent, of another agent, and
-        // not known to `p`. Reordering it after `p`'s step may give another outcome.
-        let racing: Vec<usize> = (0..here)
-            .filter(|&i| {
-                let Some((a, _, _, f)) = stack[i].taken else { return false };
-                a != p && dependent(f, fp) && !happens_before_p(i, a)
-            })
-            .collect();
-        for i in racing {
-            add_source(stack, i, here, p, fp);
-        }
+        // not known to `p`. Reordering it after `p`'s step may give another outcome. Only the
+        // steps the index lists as touching what `p`'s does can be dependent.
+        path.candidates(fp, &mut candidates);
+        races.extend(
+            candidates
+                .iter()
+                .map(|&i| i as usize)
+                .filter(|&i| {
+                    let (a, f) = path.steps()[i];
+                    a != p && dependent(f, fp) && !happens_before_p(i, a)
+                })
+                .map(|i| (i, p, fp)),
+        );
+    }
+    // A race changes only the backtrack set of its own step, so the races of one step are
+    // handled together (in the order of their agents, as found), sharing what they have in
+    // common: the steps after it.
+    races.sort_by_key(|&(i, ..)| i);
+    for same_step in races.chunk_by(|x, y| x.0 == y.0) {
+        add_sources(stack, same_step[0].0, here, same_step.iter().map(|&(_, p, fp)| (p, fp)), initials);
     }
 }
 
 /// Abdulla et al.'s source sets ("Optimal Dynamic Partial Order Reduction", POPL 2014): to
-/// reverse the race between step `i` and `p`'s next step, some agent that can start the
-/// reversed order from the state before `i` must run there: an *initial* of the steps after
-/// `i` that do not depend on it, followed by `p`'s step. One is added unless one is already
-/// scheduled there; a sleeping one has been covered already.
-fn add_source(stack: &mut [Node], i: usize, here: usize, p: u32, fp: Footprint) {
+/// reverse the race between step `i` and `p`'s next step, for each `(p, fp)` of `races` in
+/// turn, some agent that can start the reversed order from the state before `i` must run
+/// there: an *initial* of the steps after `i` that do not depend on it, followed by `p`'s
+/// step. One is added unless one is already scheduled there; a sleeping one has been covered
+/// already.
+fn add_sources(stack: &mut [Node], i: usize, here: usize, races: impl Iterator<Item = (u32, Footprint)>, scratch: &mut Initials) {
+    // With every enabled agent scheduled there already, whatever the initials are, one is
+    // scheduled (and nothing is added) or none is enabled (and all of them are, again).
+    if stack[i].all_backtracked {
+        return;
+    }
     let Some((a_i, ..)) = stack[i].taken else { return };
-    // The steps after `i` that do not happen after it, then `p`'s.
-    let mut v: Vec<(u32, Footprint)> = Vec::new();
+    // The steps after `i` that do not happen after it, and their initials: agents whose first
+    // step among them depends on nothing before it there. The steps are looked up by what they
+    // touch: a scan of all of them for each made this quadratic in the path's length.
+    let mut initials: Vec<u32> = Vec::new();
+    scratch.steps.clear();
+    scratch.seen.clear();
     for n in &stack[i + 1..here] {
         let Some((a, _, _, f)) = n.taken else { continue };
         let after_i = n.clock.get(a_i as usize).is_some_and(|&c| c as usize > i);
         if !after_i {
-            v.push((a, f));
-        }
-    }
-    v.push((p, fp));
-    // An initial: an agent whose first step in `v` depends on nothing before it in `v`.
-    let mut initials: Vec<u32> = Vec::new();
-    for (k, &(a, f)) in v.iter().enumerate() {
-        let first_of_agent = !v[..k].iter().any(|&(b, _)| b == a);
-        if first_of_agent && !v[..k].iter().any(|&(_, g)| dependent(g, f)) {
-            initials.push(a);
+            if scratch.seen.insert(a) && !scratch.steps.any_dependent(f) {
+                initials.push(a);
+            }
+            scratch.steps.push((a, f));
         }
     }
     let n = &mut stack[i];
-    if initials.iter().any(|q| n.backtrack.contains(q) || n.sleep.iter().any(|(s, _)| s == q)) {
-        return;
-    }
-    let pick = if initials.contains(&p) { Some(p) } else { initials.first().copied() };
-    match pick.filter(|q| n.enabled.contains(q)) {
-        Some(q) => n.backtrack.push(q),
-        None => {
+    let scheduled = |n: &Node, q: u32| n.backtrack.contains(&q) || n.sleep.iter().any(|&(s, _)| s == q);
+    // Whether one of `initials` is scheduled (or sleeps): updated as agents are added.
+    let mut covered = initials.iter().any(|&q| scheduled(n, q));
+    for (p, fp) in races {
+        if covered || n.all_backtracked {
+            return;
+        }
+        // With `p`'s step after them, `p` is one more initial if it is not among them and its
+        // step depends on none of them.
+        let p_last = !scratch.seen.contains(&p) && !scratch.steps.any_dependent(fp);
+        if p_last && scheduled(n, p) {
+            continue;
+        }
+        let pick = if p_last || initials.contains(&p) { p } else { initials.first().copied().unwrap_or(p) };
+        if n.enabled.contains(&pick) {
+            n.backtrack.push(pick);
+            covered = initials.contains(&pick);
+        } else {
             for q in n.enabled.clone() {
                 if !n.backtrack.contains(&q) {
                     n.backtrack.push(q);
                 }
             }
+            n.all_backtracked = true;
         }
     }
 }
