@@ -1296,7 +1296,7 @@ fn add_sources(stack: &mut [Node], i: usize, here: usize, races: impl Iterator<I
         let pick = if p_last || initials.contains(&p) { p } else { initials.first().copied().unwrap_or(p) };
         if n.enabled.contains(&pick) {
             n.backtrack.push(pick);
-            covered = initials.contains(&pick);
+            covered |= initials.contains(&pick);
         } else {
             for q in n.enabled.clone() {
                 if !n.backtrack.contains(&q) {

@@ -175,14 +175,15 @@ impl Races {
 
     /// Where the kept accesses from `start` (of kind `kind`, neither of the kind `cur_kind`
     /// of the current access `cur` nor in conflict with it) stop being so, as far as their
-    /// kinds tell: the end of `kind`'s run, or further. Whether an atomic conflicts with the current access depends
-    /// on its kind's class (site, bytes, flags, which give its scope) and, through scope
-    /// inclusion, on its group and device only as far as they equal the current access's
-    /// (`Races::within`). So on one device, every kind of an atomic class whose group is not
-    /// the current access's conflicts with it as `kind` does, and none is its kind: the whole
-    /// span of them is skipped at once. A counter that many groups update keeps a run for
-    /// each group, and looking through them one by one cost every access a pass over the
-    /// word. Against a plain access no kind of an atomic class conflicts by group at all.
+    /// kinds tell: the end of `kind`'s run, or further. Whether an atomic conflicts with the
+    /// current access depends on its kind's class (site, bytes, flags, which give its scope)
+    /// and, through scope inclusion, on its group and device only as far as they equal the
+    /// current access's (`Races::within`). So on one device, every kind of an atomic class
+    /// whose group is not the current access's conflicts with it as `kind` does, and none is
+    /// its kind: the whole span of them is skipped at once. A counter that many groups update
+    /// keeps a run for each group, and looking through them one by one cost every access a
+    /// pass over the word. Against a plain access no kind of an atomic class conflicts by
+    /// group at all.
     fn end_of_alike(&self, kept: &[Access], start: usize, kind: Kind, cur: Access, cur_kind: Kind) -> usize {
         let run = || start + run_length(&kept[start..], |p| self.kind(p) == kind);
         if !kept[start].is_atomic() || !self.agent_device.is_empty() {
