@@ -436,26 +436,18 @@ impl State {
     }
 }
 
-/// What the atomics at one location show, before the events are followed in order.
-#[derive(Default)]
-struct Flags {
-    /// An atomic set it (0 to non-zero), testing it (`tested`) or by a store.
-    acquire: bool,
-    tested: bool,
-    /// An atomic wrote it outside any lock protocol.
-    foreign: bool,
-    /// The work-items whose atomic stores set it, and those whose atomics read it free.
-    claimers: Vec<u32>,
-    free_readers: Vec<u32>,
-}
-
-impl Flags {
-    /// Whether a work-item both set it by an atomic store and read it free by an atomic:
-    /// only then can a store be a check-then-set claim without a plain load's help.
-    fn checked_by_an_atomic(&mut self) -> bool {
-        self.free_readers.sort_unstable();
-        self.claimers.iter().any(|w| self.free_readers.binary_search(w).is_ok())
-    }
+/// What one atomic shows of its location, before the events are followed in order. The
+/// order (by variant, then work-item) is the order `candidates` sorts them in.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Sign {
+    /// It wrote the location outside any lock protocol.
+    Foreign,
+    /// It set it (0 to non-zero) by a test-and-set.
+    Tested,
+    /// This work-item's atomic store set it.
+    Claim(u32),
+    /// This work-item's atomic read it free.
+    FreeRead(u32),
 }
 
 /// Finds the locks in `log`, in the order of their first event. `group_of` gives a work-item's
@@ -473,60 +465,63 @@ fn of_kind<'a>(log: &'a EventLog, kinds: &'static [EventKind]) -> impl Iterator<
 /// The locations that may be locks, in order: those an atomic set and nothing wrote outside
 /// the protocol, less those that no event could have claimed as a lock needs.
 fn candidates(log: &EventLog, group_of: &dyn Fn(u32) -> Option<u32>) -> Vec<Key> {
-    // First what the atomics alone show: an atomic that set the location and no write
-    // outside the protocol.
-    let mut flags: BTreeMap<Key, Flags> = BTreeMap::new();
+    // First what the atomics alone show, one sign per atomic, sorted by location (a run has
+    // few atomics, and an exploration analyses each run's: one vector beats a map of them).
     // Read through `atomics`, which a log that forgets other events keeps (most runs stop
     // at this loop).
+    let mut signs: Vec<(Key, Sign)> = Vec::new();
     for (_, e, op) in log.atomics().filter(|(_, e, _)| is_atomic(e)) {
         let Some(k) = key(&e, group_of) else { continue };
-        if e.read == e.written {
+        let sign = if e.read == e.written {
             // A read that found it free, the check of a check-then-set claim (writing 0 over
             // 0 checks nothing).
-            if e.read == 0 && op != Some(AtomicOp::Store) {
-                flags.entry(k).or_default().free_readers.push(e.work_item);
+            if e.read != 0 || op == Some(AtomicOp::Store) {
+                continue;
             }
-            continue;
-        }
-        let f = flags.entry(k).or_default();
-        match classify(&e, op, e.read != 0) {
-            Act::Acquire { tested: true } => (f.acquire, f.tested) = (true, true),
-            // An atomic store that set it: a claim, which makes a lock only right after
-            // the same work-item read it free.
-            Act::Acquire { tested: false } => {
-                f.acquire = true;
-                f.claimers.push(e.work_item);
+            Sign::FreeRead(e.work_item)
+        } else {
+            match classify(&e, op, e.read != 0) {
+                Act::Acquire { tested: true } => Sign::Tested,
+                // An atomic store that set it: a claim, which makes a lock only right after
+                // the same work-item read it free.
+                Act::Acquire { tested: false } => Sign::Claim(e.work_item),
+                Act::Foreign => Sign::Foreign,
+                _ => continue,
             }
-            Act::Foreign => f.foreign = true,
-            _ => {}
-        }
+        };
+        signs.push((k, sign));
     }
+    signs.sort_unstable();
     // A location is a lock only if something claimed it by testing it (`State::into_lock`):
     // a test-and-set that won, or an atomic store by a work-item that read it free (with an
     // atomic or, looked for only when needed, a plain load). Most runs (an exploration's, at
     // the end of each) have no such location and stop here: message passing's flags are
-    // stored by one work-item and read by another.
+    // stored by one work-item and read by another. Each location's signs come together,
+    // `Foreign` and `Tested` first.
     let mut candidates: Vec<Key> = Vec::new();
-    let mut unsure: BTreeSet<(Key, u32)> = BTreeSet::new();
-    for (k, mut f) in flags {
-        if !f.acquire || f.foreign {
+    // (location, work-item) of the claims no atomic checked, sorted.
+    let mut unsure: Vec<(Key, u32)> = Vec::new();
+    for run in signs.chunk_by(|a, b| a.0 == b.0) {
+        let k = run[0].0;
+        let claimers = || run.iter().filter_map(|&(_, s)| if let Sign::Claim(w) = s { Some(w) } else { None });
+        let tested = run.iter().any(|&(_, s)| s == Sign::Tested);
+        if run[0].1 == Sign::Foreign || !(tested || claimers().next().is_some()) {
             continue;
         }
-        if f.tested || f.checked_by_an_atomic() {
+        if tested || claimers().any(|w| run.binary_search(&(k, Sign::FreeRead(w))).is_ok()) {
             candidates.push(k);
         } else {
-            unsure.extend(f.claimers.iter().map(|&w| (k, w)));
+            unsure.extend(claimers().map(|w| (k, w)));
         }
     }
     if !unsure.is_empty() {
-        let mut found: BTreeSet<Key> = BTreeSet::new();
         for (_, e) in of_kind(log, &[EventKind::Load]).filter(|(_, e)| e.read == 0) {
-            if let Some(k) = key(&e, group_of).filter(|k| unsure.contains(&(*k, e.work_item))) {
-                found.insert(k);
+            if let Some(k) = key(&e, group_of).filter(|k| unsure.binary_search(&(*k, e.work_item)).is_ok()) {
+                candidates.push(k);
             }
         }
-        candidates.extend(found);
         candidates.sort_unstable();
+        candidates.dedup();
     }
     candidates
 }
@@ -1104,7 +1099,12 @@ mod tests {
                 let log = log_of(&raws);
                 let group_of = |wi: u32| Some(wi / 2);
                 let pruned = analyse(&log, &group_of);
-                let all = follow(&log, &group_of, unpruned(&log, &group_of));
+                let every = unpruned(&log, &group_of);
+                // The pruned candidates are some of those, in order and each once.
+                let kept = candidates(&log, &group_of);
+                prop_assert!(kept.windows(2).all(|w| w[0] < w[1]));
+                prop_assert!(kept.iter().all(|k| every.contains(k)));
+                let all = follow(&log, &group_of, every);
                 prop_assert_eq!(pruned, all);
             }
         }

@@ -336,7 +336,10 @@ fn unpack_wide(word: u64) -> Location {
 #[derive(Debug, Default)]
 struct SpanTable {
     spans: Vec<Span>,
-    index: std::collections::BTreeMap<(u32, u32), u32>,
+    /// `(start, end)` of each span and its index, sorted: a program has few spans that make
+    /// events, and a vector, unlike a map, keeps its allocation when a restored machine
+    /// copies the launched one's (empty) table into it.
+    index: Vec<((u32, u32), u32)>,
     /// `(span, index)` by a hash of the span, made on the first lookup; a slot is trusted only
     /// when `spans` agrees, so a stale or empty one is harmless.
     cache: Vec<(Span, u32)>,
@@ -360,12 +363,13 @@ impl SpanTable {
                 return index;
             }
         }
-        let index = match self.index.get(&(span.start, span.end)) {
-            Some(&index) => index,
-            None => {
+        let key = (span.start, span.end);
+        let index = match self.index.binary_search_by_key(&key, |&(k, _)| k) {
+            Ok(at) => self.index[at].1,
+            Err(at) => {
                 let index = self.spans.len() as u32;
                 self.spans.push(span);
-                self.index.insert((span.start, span.end), index);
+                self.index.insert(at, (key, index));
                 index
             }
         };

@@ -283,7 +283,11 @@ impl Session {
         self.findings.clear();
         self.decisions.clear();
         self.snapshots.clear();
-        self.future = EventLog::default();
+        // An empty future is no future (`seek`): a run that never seeks back, as every
+        // explored one, keeps its log rather than building a new one each time.
+        if !self.future.is_empty() {
+            self.future = EventLog::default();
+        }
         self.future_start = 0;
         self.history = prepared.history;
         self.after_step();
