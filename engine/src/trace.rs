@@ -336,17 +336,34 @@ fn unpack_wide(word: u64) -> Location {
 #[derive(Debug, Default)]
 struct SpanTable {
     spans: Vec<Span>,
-    /// `(start, end)` of each span and its index, sorted: a program has few spans that make
-    /// events, and a vector, unlike a map, keeps its allocation when a restored machine
-    /// copies the launched one's (empty) table into it.
-    index: Vec<((u32, u32), u32)>,
+    /// The index of each span, by `(start, end)`. Only looked up, never iterated.
+    index: rustc_hash::FxHashMap<(u32, u32), u32>,
     /// `(span, index)` by a hash of the span, made on the first lookup; a slot is trusted only
     /// when `spans` agrees, so a stale or empty one is harmless.
     cache: Vec<(Span, u32)>,
 }
 
-// Copied field by field: restoring a machine keeps the table's vectors.
-crate::reuse::clone_fields!(SpanTable { spans, index, cache });
+// Copied field by field into the table's own allocations (see `crate::reuse`). A hash map's
+// own `clone_from` may give up its table for one of the source's size, and the launched
+// machine's, which every explored run is restored from, is empty: an empty source clears
+// the map instead, which keeps its table for the run's first event.
+impl Clone for SpanTable {
+    fn clone(&self) -> SpanTable {
+        let SpanTable { spans, index, cache } = self;
+        SpanTable { spans: spans.clone(), index: index.clone(), cache: cache.clone() }
+    }
+
+    fn clone_from(&mut self, source: &SpanTable) {
+        let SpanTable { spans, index, cache } = source;
+        self.spans.clone_from(spans);
+        if index.is_empty() {
+            self.index.clear();
+        } else {
+            self.index.clone_from(index);
+        }
+        self.cache.clone_from(cache);
+    }
+}
 
 /// Slots of the span cache.
 const SPAN_CACHE: usize = 64;
@@ -363,16 +380,10 @@ impl SpanTable {
                 return index;
             }
         }
-        let key = (span.start, span.end);
-        let index = match self.index.binary_search_by_key(&key, |&(k, _)| k) {
-            Ok(at) => self.index[at].1,
-            Err(at) => {
-                let index = self.spans.len() as u32;
-                self.spans.push(span);
-                self.index.insert(at, (key, index));
-                index
-            }
-        };
+        let index = *self.index.entry((span.start, span.end)).or_insert_with(|| {
+            self.spans.push(span);
+            self.spans.len() as u32 - 1
+        });
         if self.cache.is_empty() {
             // Into the vector a restored machine kept (`resize` reuses its capacity).
             self.cache.resize(SPAN_CACHE, (Span { start: u32::MAX, end: u32::MAX }, u32::MAX));
