@@ -197,7 +197,9 @@ const look = EditorView.baseTheme({
 /// makes; `onFinding(line)` hears clicks on the findings gutter. `parent` gets a
 /// `data-selection-line` attribute with the 1-based line of the selection's head.
 export function create(parent, text, isLitmus, dark, onChange, onFinding) {
-  const editor = { parent, view: null, lastEmitted: null };
+  // `isLitmus` and `dark` are kept so that setting them to what they are already (as the
+  // app's first render does, right after creating the editor) reconfigures nothing.
+  const editor = { parent, view: null, lastEmitted: null, isLitmus, dark };
   const report = EditorView.updateListener.of((update) => {
     if (update.docChanged && !update.transactions.every((tr) => tr.annotation(fromApp))) {
       const doc = update.state.doc.toString();
@@ -267,10 +269,14 @@ export function setText(editor, text) {
 
 /// Switches between the kernel and the litmus language (and the content's accessible name).
 export function setLanguage(editor, isLitmus) {
+  if (editor.isLitmus === isLitmus) return;
+  editor.isLitmus = isLitmus;
   editor.view.dispatch({ effects: languageSlot.reconfigure(language(isLitmus)) });
 }
 
 export function setTheme(editor, dark) {
+  if (editor.dark === dark) return;
+  editor.dark = dark;
   editor.view.dispatch({ effects: themeSlot.reconfigure(EditorView.darkTheme.of(dark)) });
 }
 

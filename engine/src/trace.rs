@@ -80,8 +80,16 @@ pub struct Event {
 /// bits or fewer; spans are interned (an event's span is its instruction's, and a kernel has
 /// few instructions) and their indices kept in 16 bits. An event costs 26 bytes rather than
 /// 63; [`EventLog::get`] assembles it whole again.
+///
+/// The columns may hold more rows than the log has events: after a seek backwards
+/// ([`EventLog::move_to`]) the rows past its length are the events the run is known to make
+/// next, and the events it makes again are checked against them and counted rather than
+/// written anew, so a seek never copies the log.
 #[derive(Debug, Default)]
 pub struct EventLog {
+    /// The number of events: the rows before it are the log, the rows from it on its known
+    /// future (the same as `step.len()` when there is none).
+    len: usize,
     step: Vec<u32>,
     work_item: Vec<u32>,
     kind: Vec<EventKind>,
@@ -127,6 +135,7 @@ pub struct EventLog {
 }
 
 crate::reuse::clone_fields!(EventLog {
+    len,
     step,
     work_item,
     kind,
@@ -188,24 +197,6 @@ impl<T: Copy> Overflow<T> {
         let keep = self.position(len);
         self.at.truncate(keep);
         self.value.truncate(keep);
-    }
-
-    /// The entries from event `at` on, renumbered from 0, and removed from this table.
-    fn split_off(&mut self, at: usize) -> Overflow<T> {
-        let from = self.position(at);
-        let mut tail = Overflow { at: self.at.split_off(from), value: self.value.split_off(from) };
-        for index in &mut tail.at {
-            *index -= at as u32;
-        }
-        tail
-    }
-
-    /// Appends `other`'s entries for its events `range`, which become this log's events from
-    /// `base` on.
-    fn extend_from(&mut self, other: &Overflow<T>, range: std::ops::Range<usize>, base: usize) {
-        let (from, to) = (other.position(range.start), other.position(range.end));
-        self.at.extend(other.at[from..to].iter().map(|&at| (base + at as usize - range.start) as u32));
-        self.value.extend_from_slice(&other.value[from..to]);
     }
 }
 
@@ -391,23 +382,6 @@ impl SpanTable {
         self.cache[slot] = (span, index);
         index
     }
-
-    /// Whether every index of `other` means the same span here.
-    fn extends(&self, other: &SpanTable) -> bool {
-        other.spans.len() <= self.spans.len() && self.spans[..other.spans.len()] == other.spans[..]
-    }
-}
-
-/// Splits `column` at `at` like `Vec::split_off`, but gives the old allocation to the larger
-/// part: seeking back to an early step moves most of the log into the known future, and the
-/// head would otherwise keep the whole log's capacity beside the future's copy.
-fn split<T: Copy>(column: &mut Vec<T>, at: usize) -> Vec<T> {
-    if at >= column.len() / 2 {
-        return column.split_off(at);
-    }
-    let head = column[..at].to_vec();
-    column.drain(..at);
-    std::mem::replace(column, head)
 }
 
 impl EventLog {
@@ -415,8 +389,13 @@ impl EventLog {
         if self.forgetting {
             self.pushed
         } else {
-            self.step.len()
+            self.len
         }
+    }
+
+    /// The number of rows of the columns: the events and the known future after them.
+    fn rows(&self) -> usize {
+        self.step.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -430,8 +409,9 @@ impl EventLog {
     /// events already kept stay.
     pub fn forget_events(&mut self) {
         if !self.forgetting {
-            self.kept_at = (0..self.step.len() as u32).collect();
-            self.pushed = self.step.len();
+            self.forget_future();
+            self.kept_at = (0..self.len as u32).collect();
+            self.pushed = self.len;
             self.forgetting = true;
         }
     }
@@ -460,7 +440,8 @@ impl EventLog {
     /// whether or not the log forgets events ([`EventLog::forget_events`]); asking for them
     /// never counts as a miss.
     pub fn atomics(&self) -> impl Iterator<Item = (usize, Event, Option<crate::ir::AtomicOp>)> + '_ {
-        (0..self.kind.len()).filter(|&k| self.kind[k] == EventKind::Atomic).filter_map(|k| {
+        let rows = if self.forgetting { self.rows() } else { self.len };
+        (0..rows).filter(|&k| self.kind[k] == EventKind::Atomic).filter_map(|k| {
             let index = if self.forgetting { *self.kept_at.get(k)? as usize } else { k };
             Some((index, self.at(k)?, self.op_at(k)))
         })
@@ -470,7 +451,7 @@ impl EventLog {
     /// pushed without one). Not part of [`Event`] nor of the trace hash: the hash of a run is
     /// what it was before the log kept operations.
     pub fn atomic_op(&self, index: usize) -> Option<crate::ir::AtomicOp> {
-        if self.miss() {
+        if self.miss() || index >= self.len {
             return None;
         }
         self.op_at(index)
@@ -486,13 +467,13 @@ impl EventLog {
     /// Event `index`; `None` past the end, and in a log that forgets events
     /// ([`EventLog::forget_events`]), which notes the miss.
     pub fn get(&self, index: usize) -> Option<Event> {
-        if self.miss() {
+        if self.miss() || index >= self.len {
             return None;
         }
         self.at(index)
     }
 
-    /// The event in row `index` of the columns.
+    /// The event in row `index` of the columns (of the known future too, past the length).
     fn at(&self, index: usize) -> Option<Event> {
         Some(Event {
             step: *self.step.get(index)? as u64,
@@ -505,6 +486,38 @@ impl EventLog {
             order: Some(self.order[index]).filter(|&o| o != NONE).and_then(|o| Order::from_value(o & ORDER_MASK)),
             scope: Some(self.scope[index]).filter(|&o| o != NONE).and_then(Scope::from_value),
         })
+    }
+
+    /// Whether row `row` of the columns holds `event`: what `self.at(row) == Some(event)`
+    /// says, read from the packed columns without assembling the row's event (a replay asks
+    /// it for every event it makes).
+    fn row_is(&self, row: usize, event: &Event) -> bool {
+        let location = match event.location {
+            None => self.location[row] == NO_LOCATION,
+            Some(loc) => match pack(loc) {
+                Some(word) => self.location[row] == word,
+                None => self.location(row) == Some(loc),
+            },
+        };
+        let order = match (self.order[row], event.order) {
+            (NONE, None) => true,
+            (stored, Some(order)) => stored != NONE && stored & ORDER_MASK == order.value(),
+            _ => false,
+        };
+        let (read, written) = (Extension::of(event.read), Extension::of(event.written));
+        let high = |extension: Extension, table: &Overflow<u32>, value: u64| extension != Extension::Stored || table.get(row) == Some((value >> 32) as u32);
+        self.step[row] as u64 == event.step
+            && self.work_item[row] == event.work_item
+            && self.kind[row] == event.kind
+            && location
+            && self.read[row] == event.read as u32
+            && self.written[row] == event.written as u32
+            && self.extension[row] == (read as u8) << READ_SHIFT | (written as u8) << WRITTEN_SHIFT
+            && high(read, &self.read_high, event.read)
+            && high(written, &self.written_high, event.written)
+            && self.spans.get(self.span_index(row)) == event.span
+            && order
+            && self.scope[row] == event.scope.map_or(NONE, Scope::value)
     }
 
     /// Event `index`'s index in the span table.
@@ -554,7 +567,7 @@ impl EventLog {
         if self.miss() {
             return &[];
         }
-        &self.step
+        &self.step[..self.len]
     }
 
     /// The work-item column (as [`EventLog::steps`]).
@@ -562,7 +575,7 @@ impl EventLog {
         if self.miss() {
             return &[];
         }
-        &self.work_item
+        &self.work_item[..self.len]
     }
 
     /// The kind column (as [`EventLog::steps`]).
@@ -570,7 +583,7 @@ impl EventLog {
         if self.miss() {
             return &[];
         }
-        &self.kind
+        &self.kind[..self.len]
     }
 
     /// The running hash of every event pushed so far (meaningless in a log that does not
@@ -586,12 +599,39 @@ impl EventLog {
         self.unhashed = !on;
     }
 
-    /// Forgets every event after the first `len`, whose running hash was `hash`.
+    /// Forgets every event after the first `len`, whose running hash was `hash`, and the
+    /// known future with them.
     pub fn truncate(&mut self, len: usize, hash: u64) {
         // Only a session that keeps its history moves through its log, and it keeps events.
         if self.miss() {
             self.pushed = self.pushed.min(len);
             self.hash = hash;
+            return;
+        }
+        let len = len.min(self.len);
+        self.len = len;
+        self.hash = hash;
+        self.forget_future();
+    }
+
+    /// Makes the log its first `len` events, whose running hash was `hash`, keeping the rows
+    /// after them as the known future: backwards, the events from `len` on become the future;
+    /// forwards, `len` may reach into the future. `false` (and no change) when the log
+    /// forgets events or `len` is past the known future.
+    pub fn move_to(&mut self, len: usize, hash: u64) -> bool {
+        if self.forgetting || len > self.rows() {
+            return false;
+        }
+        self.len = len;
+        self.hash = hash;
+        true
+    }
+
+    /// Drops the known future: the run is about to make events other than those recorded
+    /// (a step chosen by hand).
+    pub fn forget_future(&mut self) {
+        let len = self.len;
+        if self.forgetting || self.rows() == len {
             return;
         }
         self.step.truncate(len);
@@ -609,80 +649,6 @@ impl EventLog {
         self.wide_span.truncate(len);
         self.order.truncate(len);
         self.scope.truncate(len);
-        self.hash = hash;
-    }
-
-    /// Moves the events from `at` on into a new log (whose hash is meaningless) and keeps
-    /// the first `at`, whose running hash was `hash`.
-    pub fn split_off(&mut self, at: usize, hash: u64) -> EventLog {
-        if self.miss() {
-            self.pushed = self.pushed.min(at);
-            self.hash = hash;
-            return EventLog::default();
-        }
-        let at = at.min(self.len());
-        let tail = EventLog {
-            step: split(&mut self.step, at),
-            work_item: split(&mut self.work_item, at),
-            kind: split(&mut self.kind, at),
-            location: split(&mut self.location, at),
-            wide_location: self.wide_location.split_off(at),
-            spilled: self.spilled.split_off(at),
-            read: split(&mut self.read, at),
-            written: split(&mut self.written, at),
-            extension: split(&mut self.extension, at),
-            read_high: self.read_high.split_off(at),
-            written_high: self.written_high.split_off(at),
-            span: split(&mut self.span, at),
-            wide_span: self.wide_span.split_off(at),
-            // The tail's span indices are this log's.
-            spans: self.spans.clone(),
-            order: split(&mut self.order, at),
-            scope: split(&mut self.scope, at),
-            hash: 0,
-            unhashed: self.unhashed,
-            ..EventLog::default()
-        };
-        self.hash = hash;
-        tail
-    }
-
-    /// Appends events `range` of `other` and sets the running hash to `hash`, the hash those
-    /// events were known to lead to.
-    pub fn extend_from(&mut self, other: &EventLog, range: std::ops::Range<usize>, hash: u64) {
-        if self.miss() || other.miss() {
-            self.pushed += range.len();
-            self.hash = hash;
-            return;
-        }
-        let base = self.len();
-        self.step.extend_from_slice(&other.step[range.clone()]);
-        self.work_item.extend_from_slice(&other.work_item[range.clone()]);
-        self.kind.extend_from_slice(&other.kind[range.clone()]);
-        self.location.extend_from_slice(&other.location[range.clone()]);
-        self.wide_location.extend_from(&other.wide_location, range.clone(), base);
-        self.spilled.extend_from(&other.spilled, range.clone(), base);
-        self.read.extend_from_slice(&other.read[range.clone()]);
-        self.written.extend_from_slice(&other.written[range.clone()]);
-        self.extension.extend_from_slice(&other.extension[range.clone()]);
-        self.read_high.extend_from(&other.read_high, range.clone(), base);
-        self.written_high.extend_from(&other.written_high, range.clone(), base);
-        // Both logs' tables grew from the same run, so one usually extends the other.
-        if other.spans.extends(&self.spans) {
-            self.spans.clone_from(&other.spans);
-        }
-        if self.spans.extends(&other.spans) {
-            self.span.extend_from_slice(&other.span[range.clone()]);
-            self.wide_span.extend_from(&other.wide_span, range.clone(), base);
-        } else {
-            for k in range.clone() {
-                let id = self.spans.intern(other.spans.get(other.span_index(k)));
-                self.push_span_index(id);
-            }
-        }
-        self.order.extend_from_slice(&other.order[range.clone()]);
-        self.scope.extend_from_slice(&other.scope[range]);
-        self.hash = hash;
     }
 
     /// Pushes an atomic event with its operation (see [`EventLog::atomic_op`]).
@@ -690,10 +656,12 @@ impl EventLog {
         if !self.push_kept(event) {
             return;
         }
-        if let Some(last) = self.order.last_mut() {
-            if *last != NONE {
-                *last |= (op.index() + 1) << ORDER_BITS;
-            }
+        // The row just pushed or, replaying the known future, the row just counted (written
+        // again rather than trusted: the operation is not part of what replaying compares).
+        let row = if self.forgetting { self.rows() - 1 } else { self.len - 1 };
+        let order = &mut self.order[row];
+        if *order != NONE {
+            *order = (*order & ORDER_MASK) | (op.index() + 1) << ORDER_BITS;
         }
     }
 
@@ -714,6 +682,19 @@ impl EventLog {
             }
             // Indices fit 32 bits: the history limit's maximum is far below.
             self.kept_at.push(index as u32);
+        } else {
+            if self.len < self.rows() {
+                // A seek replays the recorded decisions from a snapshot, so the run makes
+                // again the events it made before, which are counted rather than written.
+                // Should it make another (its path changed), the future is forgotten there
+                // and the run goes on recording.
+                if self.row_is(self.len, &event) {
+                    self.len += 1;
+                    return true;
+                }
+                self.forget_future();
+            }
+            self.len += 1;
         }
         // The step limit's hard maximum is far below 2^32 (`crate::limits::STEPS`).
         self.step.push(event.step as u32);
@@ -839,8 +820,8 @@ mod tests {
     }
 
     /// Locations at the edges of both packings and of their marks, with values of every
-    /// width, come back as pushed across splitting, extending and truncating, and so does
-    /// every span.
+    /// width, come back as pushed across moving back and forth, replaying and truncating, and
+    /// so does every span.
     #[test]
     fn events_come_back_as_pushed() {
         let locations = [
@@ -871,17 +852,51 @@ mod tests {
             log.push(e);
         }
         assert_eq!(log.iter().collect::<Vec<_>>(), events);
-        let tail = log.split_off(25, 0);
-        assert_eq!(tail.iter().collect::<Vec<_>>(), events[25..]);
-        log.extend_from(&tail, 0..20, 0);
+        assert!(log.move_to(25, 0));
+        assert_eq!(log.iter().collect::<Vec<_>>(), events[..25]);
+        assert_eq!(log.get(25), None);
+        for &e in &events[25..45] {
+            log.push(e);
+        }
         assert_eq!(log.iter().collect::<Vec<_>>(), events[..45]);
+        assert!(log.move_to(50, 0));
+        assert_eq!(log.iter().collect::<Vec<_>>(), events[..50]);
         log.truncate(10, 0);
         assert_eq!(log.iter().collect::<Vec<_>>(), events[..10]);
-        // A log whose table grew differently still reads the same spans.
-        let mut other = EventLog::default();
-        other.push(event(0, None, (100, 200)));
-        other.extend_from(&tail, 5..15, 0);
-        assert_eq!(other.iter().skip(1).collect::<Vec<_>>(), events[30..40]);
+        assert!(!log.move_to(11, 0), "truncating forgets the known future");
+        log.push(events[40]);
+        assert_eq!(log.get(10), Some(events[40]));
+    }
+
+    /// An event other than the recorded one ends the known future there: it is recorded,
+    /// and the future's later events are gone.
+    #[test]
+    fn an_event_off_the_recorded_path_forgets_the_future() {
+        let mut log = EventLog::default();
+        let events: Vec<Event> = (0..4).map(|i| event(i, None, (0, 1))).collect();
+        for &e in &events {
+            log.push(e);
+        }
+        assert!(log.move_to(1, 0));
+        log.push(events[1]);
+        let other = Event { read: 99, ..events[2] };
+        log.push(other);
+        assert_eq!(log.iter().collect::<Vec<_>>(), vec![events[0], events[1], other]);
+        assert!(!log.move_to(4, 0), "the rest of the old future is gone");
+    }
+
+    /// An atomic's operation survives moving back before it and replaying it.
+    #[test]
+    fn a_replayed_atomic_keeps_its_operation() {
+        let mut log = EventLog::default();
+        let atomic = Event { kind: EventKind::Atomic, order: Some(Order::Relaxed), ..event(0, None, (0, 1)) };
+        log.push_atomic(atomic, crate::ir::AtomicOp::Add);
+        log.push(event(1, None, (0, 1)));
+        assert!(log.move_to(0, 0));
+        assert_eq!(log.atomic_op(0), None);
+        log.push_atomic(atomic, crate::ir::AtomicOp::Add);
+        assert_eq!(log.atomic_op(0), Some(crate::ir::AtomicOp::Add));
+        assert_eq!(log.len(), 1);
     }
 
     /// Events whose values are of 32 bits or fewer, zero- or sign-extended, and whose buffers
@@ -898,8 +913,7 @@ mod tests {
     }
 
     /// A log of more distinct spans than the span column's 16 bits hold, the mark's own index
-    /// among them, reads every span back, across splitting, truncating and extending into a log
-    /// whose table grew otherwise.
+    /// among them, reads every span back, across moving back, replaying and truncating.
     #[test]
     fn spans_past_sixteen_bits_come_back() {
         let events: Vec<Event> = (0..70_000u64).map(|i| event(i, None, (i as u32, i as u32 + 1))).collect();
@@ -910,16 +924,16 @@ mod tests {
         assert!(!log.wide_span.at.is_empty());
         assert_eq!(log.get(65_535), Some(events[65_535]));
         assert_eq!(log.iter().collect::<Vec<_>>(), events);
-        let tail = log.split_off(60_000, 0);
-        assert_eq!(tail.iter().collect::<Vec<_>>(), events[60_000..]);
-        log.extend_from(&tail, 0..8_000, 0);
+        assert!(log.move_to(60_000, 0));
+        assert_eq!(log.iter().collect::<Vec<_>>(), events[..60_000]);
+        for &e in &events[60_000..68_000] {
+            log.push(e);
+        }
         assert_eq!(log.iter().collect::<Vec<_>>(), events[..68_000]);
         log.truncate(66_000, 0);
         assert_eq!(log.iter().collect::<Vec<_>>(), events[..66_000]);
-        let mut other = EventLog::default();
-        other.push(event(0, None, (u32::MAX - 1, u32::MAX)));
-        other.extend_from(&tail, 0..10_000, 0);
-        assert_eq!(other.iter().skip(1).collect::<Vec<_>>(), events[60_000..70_000]);
+        log.push(events[69_999]);
+        assert_eq!(log.get(66_000), Some(events[69_999]));
     }
 
     /// Property tests, natively only: proptest is not built for wasm.
@@ -940,19 +954,28 @@ mod tests {
             proptest::option::of((space, alloc, offset).prop_map(|(space, alloc, offset)| Location { space, alloc, offset }))
         }
 
+        fn order() -> impl Strategy<Value = Option<Order>> {
+            proptest::option::of(prop_oneof![Just(Order::Relaxed), Just(Order::Acquire), Just(Order::Release), Just(Order::AcqRel), Just(Order::SeqCst)])
+        }
+
+        fn scope() -> impl Strategy<Value = Option<Scope>> {
+            proptest::option::of(prop_oneof![Just(Scope::WorkItem), Just(Scope::SubGroup), Just(Scope::WorkGroup), Just(Scope::Device), Just(Scope::System)])
+        }
+
         fn events() -> impl Strategy<Value = Vec<Event>> {
-            proptest::collection::vec((location(), value(), value()), 0..80).prop_map(|fields| {
+            proptest::collection::vec((location(), value(), value(), order(), scope()), 0..80).prop_map(|fields| {
                 fields
                     .into_iter()
                     .enumerate()
-                    .map(|(i, (location, read, written))| Event { read, written, ..event(i as u64, location, (i as u32 % 7, 20)) })
+                    .map(|(i, (location, read, written, order, scope))| Event { read, written, order, scope, ..event(i as u64, location, (i as u32 % 7, 20)) })
                     .collect()
             })
         }
 
         proptest::proptest! {
-            /// Whatever is pushed, and wherever the log is split, extended and truncated, each
-            /// event reads back as it was pushed.
+            /// Whatever is pushed, and wherever the log moves back, replays, moves forwards and
+            /// is truncated, each event reads back as it was pushed, and the columns are the
+            /// events' own.
             #[test]
             fn a_log_reads_back_what_was_pushed(events in events(), cuts in (0usize..100, 0usize..100, 0usize..100, 0usize..100)) {
                 let mut log = EventLog::default();
@@ -960,26 +983,57 @@ mod tests {
                     log.push(e);
                 }
                 prop_assert_eq!(log.iter().collect::<Vec<_>>(), events.clone());
+                // What a replay compares: a row is an event exactly when the event is the
+                // row's, here against the row's own event with one field taken from another.
+                for (i, &e) in events.iter().enumerate() {
+                    let other = events[(i * 7 + cuts.0) % events.len()];
+                    let variants = [
+                        e,
+                        Event { step: other.step, ..e },
+                        Event { work_item: other.work_item, ..e },
+                        Event { kind: EventKind::Atomic, ..e },
+                        Event { location: other.location, ..e },
+                        Event { read: other.read, ..e },
+                        Event { written: other.written, ..e },
+                        // The high halves alone (kept apart from a 64-bit value's low half).
+                        Event { read: e.read ^ 1 << 40, ..e },
+                        Event { written: e.written ^ 1 << 40, ..e },
+                        Event { span: Span { start: e.span.start + 1, ..e.span }, ..e },
+                        Event { order: Some(Order::Acquire), ..e },
+                        Event { scope: None, ..e },
+                    ];
+                    for v in variants {
+                        prop_assert_eq!(log.row_is(i, &v), v == e, "row {} against {:?}", i, v);
+                    }
+                }
                 let at = cuts.0.min(events.len());
-                let tail = log.split_off(at, 0);
+                prop_assert!(log.move_to(at, 0));
                 prop_assert_eq!(log.iter().collect::<Vec<_>>(), &events[..at]);
-                prop_assert_eq!(tail.iter().collect::<Vec<_>>(), &events[at..]);
-                let (from, to) = (cuts.1.min(tail.len()), cuts.2.min(tail.len()));
-                let (from, to) = (from.min(to), from.max(to));
-                log.extend_from(&tail, from..to, 0);
-                let mut expected = events[..at].to_vec();
-                expected.extend_from_slice(&events[at + from..at + to]);
+                prop_assert_eq!(log.steps().len(), at);
+                // Replaying part of the known future, then moving forwards into the rest.
+                let replayed = at + cuts.1.min(events.len() - at);
+                for &e in &events[at..replayed] {
+                    log.push(e);
+                }
+                prop_assert_eq!(log.iter().collect::<Vec<_>>(), &events[..replayed]);
+                let forward = replayed + cuts.2.min(events.len() - replayed);
+                prop_assert!(log.move_to(forward, 0));
+                prop_assert!(!log.move_to(events.len() + 1, 0));
+                prop_assert_eq!(log.len(), forward);
+                let mut expected = events[..forward].to_vec();
                 prop_assert_eq!(log.iter().collect::<Vec<_>>(), expected.clone());
                 let len = cuts.3.min(log.len());
                 log.truncate(len, 0);
                 expected.truncate(len);
                 prop_assert_eq!(log.iter().collect::<Vec<_>>(), expected.clone());
                 // Pushing after a truncation keeps the side tables in event order.
-                for &e in events.iter().take(5) {
+                for &e in events.iter().rev().take(5) {
                     log.push(e);
                     expected.push(e);
                 }
-                prop_assert_eq!(log.iter().collect::<Vec<_>>(), expected);
+                prop_assert_eq!(log.iter().collect::<Vec<_>>(), expected.clone());
+                prop_assert_eq!(log.kinds().len(), expected.len());
+                prop_assert_eq!(log.work_items(), expected.iter().map(|e| e.work_item).collect::<Vec<_>>());
             }
         }
     }

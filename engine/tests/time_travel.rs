@@ -69,6 +69,28 @@ fn manual_steps_are_replayed_exactly() {
     assert_eq!(state(&session), before);
 }
 
+/// Seeking back and then stepping by hand leaves the recorded path: the events after it are
+/// recorded anew, each as a fresh run that took the same steps makes it, not the ones the
+/// session had recorded before going back.
+#[test]
+fn stepping_by_hand_after_seeking_back_records_the_new_path() {
+    let events = |s: &Session| s.events().iter().collect::<Vec<_>>();
+    let mut session = Session::new(scenario(5)).expect("compiles");
+    session.run(u64::MAX);
+    let mut fresh = Session::new(scenario(5)).expect("compiles");
+    fresh.run(201);
+    let recorded = fresh.events().iter().last().expect("a step makes an event").work_item as usize;
+    assert_eq!(session.seek(200), 200);
+    let wi = (0..8).find(|&wi| wi != recorded && session.step_work_item(wi)).expect("another work-item can step by hand");
+    session.run(400);
+    let mut fresh = Session::new(scenario(5)).expect("compiles");
+    fresh.run(200);
+    assert!(fresh.step_work_item(wi));
+    fresh.run(400);
+    assert_eq!(state(&session), state(&fresh));
+    assert_eq!(events(&session), events(&fresh));
+}
+
 /// The law on every example, under every scheduler that chooses by itself, with one resident
 /// group (groups starting mid-run, also under the fair progress model, whose first check may
 /// start groups at the launch that restoring step 0 makes again) and a step per statement:

@@ -86,13 +86,11 @@ pub struct Session {
     /// not consult the scheduler, so replay must not either).
     /// Kept as one word a step, the agent with [`MANUAL`] set for a step chosen by hand.
     decisions: Vec<u32>,
-    /// Machine states at some steps, from which `seek` replays.
+    /// Machine states at some steps, from which `seek` replays. After a seek backwards the
+    /// event log keeps the recorded path's later events as its known future
+    /// ([`EventLog::move_to`]), so that seeking forwards can restore a later snapshot instead
+    /// of replaying to it.
     snapshots: Vec<Snapshot>,
-    /// Events of the recorded path beyond the current step, kept after seeking backwards so
-    /// that seeking forwards can restore a later snapshot instead of replaying to it; they
-    /// start at event index `future_start`.
-    future: EventLog,
-    future_start: usize,
     /// The litmus test the scenario is, when it is one.
     litmus: Option<Rc<crate::litmus::LitmusTest>>,
     /// Whether to keep snapshots for seeking (exploration runs do not seek).
@@ -246,8 +244,6 @@ impl Session {
             findings: Vec::new(),
             decisions: Vec::new(),
             snapshots: Vec::new(),
-            future: EventLog::default(),
-            future_start: 0,
             litmus: prepared.litmus.clone(),
             history: prepared.history,
             candidates: None,
@@ -283,12 +279,6 @@ impl Session {
         self.findings.clear();
         self.decisions.clear();
         self.snapshots.clear();
-        // An empty future is no future (`seek`): a run that never seeks back, as every
-        // explored one, keeps its log rather than building a new one each time.
-        if !self.future.is_empty() {
-            self.future = EventLog::default();
-        }
-        self.future_start = 0;
         self.history = prepared.history;
         self.after_step();
         if self.history {
@@ -406,7 +396,7 @@ impl Session {
         }
         self.decisions.truncate(self.steps as usize);
         self.snapshots.retain(|s| s.step <= self.steps);
-        self.future = EventLog::default();
+        self.machine.log.forget_future();
         self.decisions.push(agent | MANUAL);
         self.perform(agent);
         true
@@ -499,31 +489,13 @@ impl Session {
             };
             let snap = &self.snapshots[index];
             let mut log = std::mem::take(&mut self.machine.log);
-            if snap.events <= log.len() {
-                // Backwards: the events after the snapshot become (part of) the known future.
-                let tail = log.split_off(snap.events, snap.hash);
-                if self.future.is_empty() {
-                    self.future = tail;
-                    self.future_start = snap.events;
-                } else if snap.events < self.future_start {
-                    // The tail runs at least to where the known future starts: keep the part
-                    // before it and the old future after it.
-                    let mut head = tail;
-                    let _already_known = head.split_off(self.future_start - snap.events, 0);
-                    let old = std::mem::take(&mut self.future);
-                    head.extend_from(&old, 0..old.len(), 0);
-                    self.future = head;
-                    self.future_start = snap.events;
-                }
-            } else {
-                // Forwards: the events up to the snapshot were recorded before.
-                let end = self.future_start + self.future.len();
-                if log.len() < self.future_start || snap.events > end {
-                    self.machine.log = log;
-                    while self.steps < target && self.step() {}
-                    return self.steps;
-                }
-                log.extend_from(&self.future, log.len() - self.future_start..snap.events - self.future_start, snap.hash);
+            // Backwards, the events after the snapshot become the log's known future;
+            // forwards, the log moves into its known future up to the snapshot, or, past what
+            // it knows, the run steps there.
+            if !log.move_to(snap.events, snap.hash) {
+                self.machine.log = log;
+                while self.steps < target && self.step() {}
+                return self.steps;
             }
             // Copying into the current machine reuses its allocations.
             match (&snap.machine, relaunched) {
@@ -775,14 +747,16 @@ impl Session {
         crate::locks::reports(&self.machine)
     }
 
-    /// The hex digest of the event trace so far.
     /// A copy of this run at its current step that keeps no history (for exploring the
     /// steps that could come next).
     pub(crate) fn fork(&self) -> Session {
+        let mut machine = self.machine.clone();
+        // The copy takes its own path: the recorded one's later events are not its future.
+        machine.log.forget_future();
         Session {
             scenario: self.scenario.clone(),
             lines: self.lines.clone(),
-            machine: self.machine.clone(),
+            machine,
             scheduler: self.scheduler.clone(),
             rng: self.rng.clone(),
             kernel: self.kernel,
@@ -791,8 +765,6 @@ impl Session {
             findings: self.findings.clone(),
             decisions: self.decisions.clone(),
             snapshots: Vec::new(),
-            future: EventLog::default(),
-            future_start: 0,
             litmus: self.litmus.clone(),
             history: false,
             candidates: None,
@@ -968,6 +940,7 @@ impl Session {
             .collect()
     }
 
+    /// The hex digest of the event trace so far.
     pub fn trace_hash(&self) -> String {
         format!("{:016x}", self.machine.log.hash())
     }
