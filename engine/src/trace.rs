@@ -112,7 +112,7 @@ pub struct EventLog {
     /// `wide_span` (a kernel of more than 65,534 distinct event sites).
     span: Vec<u16>,
     wide_span: Overflow<u32>,
-    /// The distinct spans, in the order first seen; truncating the log keeps them, so an
+    /// The distinct spans, in the order first seen; forgetting events keeps them, so an
     /// index stays valid for the log's whole life.
     spans: SpanTable,
     /// Order and scope as their OpenCL values ([`Order::value`], [`Scope::value`]), `NONE`
@@ -599,21 +599,6 @@ impl EventLog {
         self.unhashed = !on;
     }
 
-    /// Forgets every event after the first `len`, whose running hash was `hash`, and the
-    /// known future with them.
-    pub fn truncate(&mut self, len: usize, hash: u64) {
-        // Only a session that keeps its history moves through its log, and it keeps events.
-        if self.miss() {
-            self.pushed = self.pushed.min(len);
-            self.hash = hash;
-            return;
-        }
-        let len = len.min(self.len);
-        self.len = len;
-        self.hash = hash;
-        self.forget_future();
-    }
-
     /// Makes the log its first `len` events, whose running hash was `hash`, keeping the rows
     /// after them as the known future: backwards, the events from `len` on become the future;
     /// forwards, `len` may reach into the future. `false` (and no change) when the log
@@ -627,8 +612,8 @@ impl EventLog {
         true
     }
 
-    /// Drops the known future: the run is about to make events other than those recorded
-    /// (a step chosen by hand).
+    /// Drops the known future: the run is about to make, or has just made, events other than
+    /// those recorded (a step chosen by hand, a fork, a replayed event that differs).
     pub fn forget_future(&mut self) {
         let len = self.len;
         if self.forgetting || self.rows() == len {
@@ -820,7 +805,7 @@ mod tests {
     }
 
     /// Locations at the edges of both packings and of their marks, with values of every
-    /// width, come back as pushed across moving back and forth, replaying and truncating, and
+    /// width, come back as pushed across moving back and forth, replaying and forgetting the future, and
     /// so does every span.
     #[test]
     fn events_come_back_as_pushed() {
@@ -861,9 +846,10 @@ mod tests {
         assert_eq!(log.iter().collect::<Vec<_>>(), events[..45]);
         assert!(log.move_to(50, 0));
         assert_eq!(log.iter().collect::<Vec<_>>(), events[..50]);
-        log.truncate(10, 0);
+        assert!(log.move_to(10, 0));
+        log.forget_future();
         assert_eq!(log.iter().collect::<Vec<_>>(), events[..10]);
-        assert!(!log.move_to(11, 0), "truncating forgets the known future");
+        assert!(!log.move_to(11, 0), "the known future is forgotten");
         log.push(events[40]);
         assert_eq!(log.get(10), Some(events[40]));
     }
@@ -913,7 +899,7 @@ mod tests {
     }
 
     /// A log of more distinct spans than the span column's 16 bits hold, the mark's own index
-    /// among them, reads every span back, across moving back, replaying and truncating.
+    /// among them, reads every span back, across moving back, replaying and forgetting the future.
     #[test]
     fn spans_past_sixteen_bits_come_back() {
         let events: Vec<Event> = (0..70_000u64).map(|i| event(i, None, (i as u32, i as u32 + 1))).collect();
@@ -930,7 +916,8 @@ mod tests {
             log.push(e);
         }
         assert_eq!(log.iter().collect::<Vec<_>>(), events[..68_000]);
-        log.truncate(66_000, 0);
+        assert!(log.move_to(66_000, 0));
+        log.forget_future();
         assert_eq!(log.iter().collect::<Vec<_>>(), events[..66_000]);
         log.push(events[69_999]);
         assert_eq!(log.get(66_000), Some(events[69_999]));
@@ -974,7 +961,7 @@ mod tests {
 
         proptest::proptest! {
             /// Whatever is pushed, and wherever the log moves back, replays, moves forwards and
-            /// is truncated, each event reads back as it was pushed, and the columns are the
+            /// forgets its future, each event reads back as it was pushed, and the columns are the
             /// events' own.
             #[test]
             fn a_log_reads_back_what_was_pushed(events in events(), cuts in (0usize..100, 0usize..100, 0usize..100, 0usize..100)) {
@@ -1023,10 +1010,11 @@ mod tests {
                 let mut expected = events[..forward].to_vec();
                 prop_assert_eq!(log.iter().collect::<Vec<_>>(), expected.clone());
                 let len = cuts.3.min(log.len());
-                log.truncate(len, 0);
+                prop_assert!(log.move_to(len, 0));
+                log.forget_future();
                 expected.truncate(len);
                 prop_assert_eq!(log.iter().collect::<Vec<_>>(), expected.clone());
-                // Pushing after a truncation keeps the side tables in event order.
+                // Pushing after forgetting the future keeps the side tables in event order.
                 for &e in events.iter().rev().take(5) {
                     log.push(e);
                     expected.push(e);
