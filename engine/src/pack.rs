@@ -8,7 +8,19 @@
 //! their end is a defect and panics; no user input is ever read through here.
 
 /// Appends `value`.
-pub fn put(bytes: &mut Vec<u8>, mut value: u64) {
+#[inline]
+pub fn put(bytes: &mut Vec<u8>, value: u64) {
+    // Most values packed are small differences: their one byte is written in place, and only
+    // longer ones pay for a call (freezing a snapshot writes tens of values per work-item).
+    if value < 0x80 {
+        bytes.push(value as u8);
+    } else {
+        put_long(bytes, value);
+    }
+}
+
+#[inline(never)]
+fn put_long(bytes: &mut Vec<u8>, mut value: u64) {
     while value >= 0x80 {
         bytes.push(value as u8 | 0x80);
         value >>= 7;
@@ -17,6 +29,7 @@ pub fn put(bytes: &mut Vec<u8>, mut value: u64) {
 }
 
 /// Appends `value - base`, wrapping, in zigzag form.
+#[inline]
 pub fn put_delta(bytes: &mut Vec<u8>, value: u64, base: u64) {
     let d = value.wrapping_sub(base) as i64;
     put(bytes, ((d << 1) ^ (d >> 63)) as u64);

@@ -16,8 +16,12 @@
 //!
 //! The rest of a large launch's state is packed alike: the race detector's shadow memory
 //! (`race::shadow::FrozenShadows`) and the work-items waiting at each barrier, whose arrivals
-//! (56 bytes each live) differ from the one before by a work-item and little else. What is
-//! left is copied as it is.
+//! (56 bytes each live) differ from the one before by a work-item and little else. What never
+//! changes after the launch is not copied at all: the contents of read-only buffers and
+//! constant memory stay in the live machine, which is the only one a snapshot is restored
+//! into, and the agents' groups and devices are shared lists (`Rc`). Nor is what follows from
+//! the rest: the scheduler's index of the ready list (`Machine::ready_pos`) is rebuilt from
+//! the list. What is left is copied as it is.
 
 use super::{Alloc, Arrival, Machine, Rare, Rendezvous, SpinState, SpinWatch, Status, WorkItem};
 use crate::concurrency::race::shadow::{FrozenShadows, Shadow};
@@ -29,8 +33,9 @@ use crate::reuse::clone_boxed_into;
 /// else as it was.
 #[derive(Debug)]
 pub struct FrozenMachine {
-    /// The machine without its work-items, shadows and arrivals (all empty), and without the
-    /// event log, which its caller keeps once for all snapshots.
+    /// The machine without its work-items, shadows, arrivals and ready positions (all empty)
+    /// and the contents of its fixed allocations ([`fixed_mut`]), and without the event log,
+    /// which its caller keeps once for all snapshots.
     machine: Machine,
     items: FrozenItems,
     shadows: FrozenShadows,
@@ -45,6 +50,46 @@ fn allocs(machine: &Machine) -> impl Iterator<Item = &Alloc> {
 
 fn allocs_mut(machine: &mut Machine) -> impl Iterator<Item = &mut Alloc> {
     machine.global.iter_mut().chain(&mut machine.constant).chain(machine.groups.iter_mut().flat_map(|g| &mut g.local))
+}
+
+/// The allocations whose contents never change after the launch: read-only buffers (every
+/// write into one is refused) and constant memory. A snapshot keeps none of their bytes: the
+/// live machine's are the same at every step of the run (a snapshot is only ever restored
+/// into the machine of the launch it was taken from, `Session::seek`).
+fn fixed_mut(machine: &mut Machine) -> impl Iterator<Item = &mut Alloc> {
+    machine.global.iter_mut().filter(|a| a.access == super::Access::ReadOnly).chain(&mut machine.constant)
+}
+
+/// Lends out the contents of `machine`'s fixed allocations ([`fixed_mut`]), leaving them
+/// empty.
+fn take_fixed(machine: &mut Machine) -> Vec<(Vec<u8>, Option<Vec<bool>>)> {
+    fixed_mut(machine).map(|a| (std::mem::take(&mut a.bytes), a.init.take())).collect()
+}
+
+/// Gives back what [`take_fixed`] lent out.
+fn put_fixed(machine: &mut Machine, contents: Vec<(Vec<u8>, Option<Vec<bool>>)>) {
+    let mut fixed = fixed_mut(machine);
+    for (bytes, init) in contents {
+        let a = fixed.next().expect("a snapshot is restored into the machine of its own launch, with the same fixed allocations");
+        debug_assert!(a.bytes.is_empty() && a.init.is_none(), "a fixed allocation's contents are lent out");
+        (a.bytes, a.init) = (bytes, init);
+    }
+    debug_assert!(fixed.next().is_none(), "a snapshot is restored into the machine of its own launch");
+}
+
+/// How many agents `machine` has: its work-items, then a copy engine per group.
+fn agents(machine: &Machine) -> usize {
+    machine.items.len() + machine.groups.len()
+}
+
+/// Makes `ready_pos` the positions of the agents in `ready` (`u32::MAX` for the others), for
+/// `agents` agents: it follows from `ready`, so a snapshot does not keep it.
+fn rebuild_ready_pos(ready: &[u32], ready_pos: &mut Vec<u32>, agents: usize) {
+    ready_pos.clear();
+    ready_pos.resize(agents, u32::MAX);
+    for (i, &agent) in ready.iter().enumerate() {
+        ready_pos[agent as usize] = i as u32;
+    }
 }
 
 /// Every rendezvous of `machine`: its groups', then its warps'.
@@ -107,13 +152,18 @@ impl FrozenMachine {
     /// mutably only to lend its work-items and shadows out while the rest is copied; it is
     /// left as it was.
     pub fn freeze(machine: &mut Machine) -> FrozenMachine {
+        debug_assert_eq!(machine.ready_pos.len(), agents(machine), "an agent per work-item and per group's copy engine");
         let items = std::mem::take(&mut machine.items);
         let spins = std::mem::take(&mut machine.spins);
+        let ready_pos = std::mem::take(&mut machine.ready_pos);
+        let fixed = take_fixed(machine);
         let shadows: Vec<Shadow> = allocs_mut(machine).map(|a| std::mem::take(&mut a.shadow)).collect();
         let waiting: Vec<Vec<Arrival>> = rendezvous_mut(machine).map(|r| std::mem::take(&mut r.waiting)).collect();
         let copy = machine.clone();
         machine.items = items;
         machine.spins = spins;
+        machine.ready_pos = ready_pos;
+        put_fixed(machine, fixed);
         for (alloc, shadow) in allocs_mut(machine).zip(shadows) {
             alloc.shadow = shadow;
         }
@@ -134,14 +184,21 @@ impl FrozenMachine {
     pub fn thaw_into(&self, machine: &mut Machine) {
         let mut items = std::mem::take(&mut machine.items);
         let mut spins = std::mem::take(&mut machine.spins);
+        let mut ready_pos = std::mem::take(&mut machine.ready_pos);
         let log = std::mem::take(&mut machine.log);
+        // The fixed allocations' contents are the same in the live machine as when the
+        // snapshot was taken: kept out of the copy, and given back after it.
+        let fixed = take_fixed(machine);
         // The shadows and waiting lists copied here are empty, which empties the machine's own
         // but keeps their pages and capacity for the packed ones to be written into.
         machine.clone_from(&self.machine);
+        put_fixed(machine, fixed);
         self.items.thaw_into(&mut items, &mut spins);
         machine.items = items;
         machine.spins = spins;
         machine.log = log;
+        rebuild_ready_pos(&machine.ready, &mut ready_pos, agents(machine));
+        machine.ready_pos = ready_pos;
         self.shadows.thaw_into(allocs_mut(machine).map(|a| &mut a.shadow));
         thaw_arrivals(&self.arrivals, rendezvous_mut(machine).map(|r| &mut r.waiting));
     }

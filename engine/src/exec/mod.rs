@@ -677,11 +677,8 @@ impl Machine {
         let device_of_group = |g: u32| devices.get(g as usize).copied().unwrap_or(0);
         let agents: Vec<u32> = self.items.iter().map(|i| device_of_group(i.group)).chain((0..self.groups.len() as u32).map(device_of_group)).collect();
         // The race detector reads an empty list as every agent on device 0.
-        if agents.iter().any(|&d| d != 0) {
-            self.races.agent_device.clone_from(&agents);
-        } else {
-            self.races.agent_device.clear();
-        }
+        let agents: std::rc::Rc<[u32]> = agents.into();
+        self.races.agent_device = if agents.iter().any(|&d| d != 0) { agents.clone() } else { std::rc::Rc::from([]) };
         self.weak.agent_device = agents;
     }
 

@@ -69,6 +69,7 @@ use shadow::{Access, Cell, Release, Shadow};
 use crate::ir::{fence, Level, Order, Scope};
 use crate::report::{RaceKind, RaceMemory};
 use crate::trace::{EventLog, Space};
+use std::rc::Rc;
 
 /// Index of global memory (global buffers and program-scope variables) in per-space arrays.
 pub const GLOBAL: usize = 0;
@@ -234,11 +235,12 @@ impl<T: Clone> Clone for PerAgent<T> {
 #[derive(Debug, Default)]
 pub struct Races {
     pub enabled: bool,
-    /// The work-group of each agent (work-items, then one copy engine per group).
-    pub agent_group: Vec<u32>,
+    /// The work-group of each agent (work-items, then one copy engine per group). Fixed at
+    /// launch, so the machine, its snapshots and the relaxed model share one list.
+    pub agent_group: Rc<[u32]>,
     /// The device of each agent (all 0 but in litmus tests that place threads on devices;
-    /// empty when all are 0).
-    pub agent_device: Vec<u32>,
+    /// empty when all are 0). Fixed at launch, shared like `agent_group`.
+    pub agent_device: Rc<[u32]>,
     /// How many agents are work-items (the rest are copy engines).
     pub work_items: u32,
     /// Each agent's own clock: the steps it has taken.
@@ -401,7 +403,7 @@ impl Races {
     /// all: every entry point returns before reading it. An enabled one allocates only each
     /// agent's group and clock up front; what agents know, have pending, fenced and released
     /// is made at the first barrier, fence or atomic that changes it.
-    pub fn new(enabled: bool, agent_group: Vec<u32>, work_items: u32, groups: usize) -> Races {
+    pub fn new(enabled: bool, agent_group: Rc<[u32]>, work_items: u32, groups: usize) -> Races {
         if !enabled {
             return Races { enabled, work_items, ..Races::default() };
         }
@@ -428,14 +430,13 @@ impl Races {
     }
 
     /// About how many bytes the per-agent state takes, for spacing snapshots: clocks count
-    /// their lists once however many agents share them, since a snapshot shares them too.
+    /// their lists once however many agents share them, and the agents' groups and devices
+    /// not at all, since a snapshot shares them too.
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
         let mut seen = std::collections::HashSet::new();
         let learned: usize = self.know.values.iter().flatten().filter_map(Knowledge::storage).filter(|&(at, _)| seen.insert(at)).map(|(_, bytes)| bytes).sum();
         learned
-            + self.agent_group.capacity() * 4
-            + self.agent_device.capacity() * 4
             + self.clock.capacity() * 4
             + self.know.capacity() * size_of::<[Knowledge; SPACES]>()
             + (self.pending.capacity() + self.fenced.capacity()) * size_of::<usize>()

@@ -449,7 +449,7 @@ mod tests {
         let agent_group: Vec<u32> = (0..groups * per_group).map(|wi| wi / per_group).collect();
         let mut skipped_past_a_run = 0;
         for case in 0..400 {
-            let mut races = Races::new(true, agent_group.clone(), groups * per_group, groups as usize);
+            let mut races = Races::new(true, agent_group.clone().into(), groups * per_group, groups as usize);
             races.ptx = case % 2 == 1;
             if case % 4 >= 2 {
                 races.agent_device = agent_group.iter().map(|&g| g % 2).collect();

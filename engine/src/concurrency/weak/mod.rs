@@ -408,9 +408,10 @@ pub struct Weak {
     spaces: Vec<u8>,
     pub histories: Vec<History>,
     pub agents: Vec<Agent>,
-    /// Each agent's group and device.
-    pub agent_group: Vec<u32>,
-    pub agent_device: Vec<u32>,
+    /// Each agent's group and device, fixed at launch and shared with the race detector and
+    /// every copy of the machine.
+    pub agent_group: Rc<[u32]>,
+    pub agent_device: Rc<[u32]>,
     /// Views of the sequentially consistent fences, per scope instance: one per group, one
     /// per device, one for the system.
     sc_group: BTreeMap<u32, View>,
@@ -630,7 +631,7 @@ impl Weak {
     /// The model of a launch whose agents belong to the groups in `agent_group` and the
     /// devices in `agent_device`. A disabled model (sequential consistency) keeps no
     /// per-agent state: the machine calls it only when it is enabled.
-    pub fn new(enabled: bool, agent_group: Vec<u32>, agent_device: Vec<u32>) -> Weak {
+    pub fn new(enabled: bool, agent_group: Rc<[u32]>, agent_device: Rc<[u32]>) -> Weak {
         if !enabled {
             return Weak { enabled, ..Weak::default() };
         }

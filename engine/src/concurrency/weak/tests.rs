@@ -13,7 +13,7 @@ fn st(ord: Ordering) -> Store {
 }
 
 fn model(groups: &[u32]) -> Weak {
-    Weak::new(true, groups.to_vec(), vec![0; groups.len()])
+    Weak::new(true, groups.into(), vec![0; groups.len()].into())
 }
 
 /// The values agent 1 can read from `key` right now, latest first.
