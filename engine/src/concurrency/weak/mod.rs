@@ -408,8 +408,9 @@ pub struct Weak {
     spaces: Vec<u8>,
     pub histories: Vec<History>,
     pub agents: Vec<Agent>,
-    /// Each agent's group and device, fixed at launch and shared with the race detector and
-    /// every copy of the machine.
+    /// Each agent's group and device, fixed at launch and shared by every copy of the
+    /// machine (the groups with the race detector too, which keeps devices only when some
+    /// agent is off device 0).
     pub agent_group: Rc<[u32]>,
     pub agent_device: Rc<[u32]>,
     /// Views of the sequentially consistent fences, per scope instance: one per group, one
