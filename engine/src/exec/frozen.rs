@@ -333,7 +333,7 @@ impl FrozenItems {
                 status: Status::NotStarted,
                 spurious: false,
                 cycles: 0,
-                regs: Vec::new(),
+                regs: super::Regs::new(),
                 rare: None,
             });
         }
@@ -406,7 +406,7 @@ mod tests {
                 status: Status::Ready,
                 spurious: false,
                 cycles: 40 + u64::from(i % 4),
-                regs: vec![0x1_0000_0000, 0x2_0000_0000, u64::from(i), u64::from(i % 256), u64::from(i / 256), 7, u64::from(i) * 4, 0],
+                regs: smallvec::smallvec![0x1_0000_0000, 0x2_0000_0000, u64::from(i), u64::from(i % 256), u64::from(i / 256), 7, u64::from(i) * 4, 0],
                 rare: None,
             })
             .collect();
@@ -466,7 +466,8 @@ mod properties {
     fn item() -> impl Strategy<Value = WorkItem> {
         (
             (any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), 0..STATUSES.len(), any::<bool>(), word()),
-            prop::collection::vec(word(), 0..12),
+            // Past `INLINE_REGS`, so that registers on the heap are frozen and thawed too.
+            prop::collection::vec(word(), 0..20),
             prop::option::of(rare()),
         )
             .prop_map(|((func, pc, base, warp, group, status, spurious, cycles), regs, rare)| WorkItem {
@@ -478,7 +479,7 @@ mod properties {
                 status: STATUSES[status],
                 spurious,
                 cycles,
-                regs,
+                regs: regs.into(),
                 rare: rare.map(Box::new),
             })
     }

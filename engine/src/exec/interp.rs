@@ -58,6 +58,21 @@ fn reserve<T>(room: &mut u64, v: &mut Vec<T>, len: usize) -> Result<(), u64> {
     Ok(())
 }
 
+/// [`reserve`] for a register file: registers held in place cost nothing, and the first
+/// growth past them charges the whole heap copy they move to.
+fn reserve_regs(room: &mut u64, v: &mut super::Regs, len: usize) -> Result<(), u64> {
+    let old = if v.spilled() { v.capacity() } else { 0 };
+    if len <= v.capacity() {
+        return Ok(());
+    }
+    let bytes = ((len - old) as u64).saturating_mul(8);
+    if bytes > *room || v.try_reserve_exact(len - v.len()).is_err() {
+        return Err(bytes);
+    }
+    *room -= ((v.capacity() - old) as u64).saturating_mul(8).min(*room);
+    Ok(())
+}
+
 /// The `Rare` box of a work-item, made (and charged to `room`) on first use.
 fn rare_box<'a>(room: &mut u64, rare: &'a mut Option<Box<Rare>>) -> Result<&'a mut Rare, u64> {
     if rare.is_none() {
@@ -509,7 +524,7 @@ fn exec_private(
                     }
                     let callee_fn = &program.functions[callee as usize];
                     let new_base = regs.len();
-                    let grown = reserve(room, frames, frames.len() + 1).and_then(|_| reserve(room, regs, new_base + callee_fn.num_regs as usize));
+                    let grown = reserve(room, frames, frames.len() + 1).and_then(|_| reserve_regs(room, regs, new_base + callee_fn.num_regs as usize));
                     if let Err(needed) = grown {
                         break Exit::Memory(needed, what, spans[pc]);
                     }
@@ -1143,7 +1158,7 @@ fn quiet(m: &mut Machine, wi: u32, func: u32, pc: u32) {
     }
     let same = w.taken
         && w.saved.as_ref().is_some_and(|s| {
-            s.regs == item.regs
+            s.regs[..] == item.regs[..]
                 && s.private == private
                 && s.frames.len() == frames.len()
                 && s.frames.iter().zip(frames).all(|(&(f, p), frame)| (f, p) == (frame.func, frame.pc))

@@ -265,7 +265,7 @@ impl Held {
         let rare = if private > 0 { size_of::<super::Rare>() as u64 } else { 0 };
         // The ready list and its positions, and the agent's group (and device) in each detector.
         let bookkeeping = 5 * size_of::<u32>() as u64 + if relaxed { size_of::<crate::concurrency::weak::Agent>() as u64 } else { 0 };
-        let work_item = size_of::<WorkItem>() as u64 + kernel.num_regs as u64 * 8 + rare + private * 2 + bookkeeping;
+        let work_item = size_of::<WorkItem>() as u64 + super::regs_heap_bytes_for(kernel.num_regs as usize) + rare + private * 2 + bookkeeping;
         let grown = (private - image) * 2 + if image == 0 { rare } else { 0 };
         Held { work_item, grown, private, group: size_of::<Group>() as u64 + bookkeeping }
     }
@@ -520,7 +520,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
                 cycles: 0,
                 // Registers and private memory are made when the group starts (below for the
                 // groups resident from the start, in `start_next_group` for the others).
-                regs: Vec::new(),
+                regs: super::Regs::new(),
                 rare: None,
             });
         }
@@ -531,9 +531,9 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
     let started = groups.get(resident_limit as usize).map_or(n as u32, |g| g.first);
     let mut entry_regs = vec![0u64; func.num_regs as usize];
     entry_regs[..param_values.len()].copy_from_slice(&param_values);
-    let entry = super::Entry { regs: entry_regs, private: private_image };
+    let entry = super::Entry { regs: super::Regs::from_vec(entry_regs), private: private_image };
     for item in &mut items[..started as usize] {
-        item.regs = entry.regs.clone();
+        item.regs.extend_from_slice(&entry.regs);
         item.rare = entry.rare();
     }
     for item in &mut items[started as usize..] {

@@ -104,7 +104,7 @@ pub struct SpinState {
 #[derive(Debug, Default)]
 pub struct Entry {
     /// The kernel's register file with its arguments in place.
-    pub regs: Vec<u64>,
+    pub regs: Regs,
     /// The image of its initialised private variables (empty if it has none).
     pub private: Vec<u8>,
 }
@@ -114,6 +114,35 @@ impl Entry {
     /// variables gives it a `Rare` box at the start.
     pub fn rare(&self) -> Option<Box<Rare>> {
         (!self.private.is_empty()).then(|| Box::new(Rare { private: self.private.clone(), private_init: vec![true; self.private.len()], ..Default::default() }))
+    }
+}
+
+/// How many registers a work-item holds in place, inside its [`WorkItem`]; a frame stack that
+/// needs more moves them all to the heap. Most kernels use fewer (eleven or fewer for most of
+/// the gallery's kernels), and a step of a large launch loads its work-item's registers
+/// right after the work-item itself: held on the heap, their address came from the work-item,
+/// so the two cache misses of a step were one after the other; in place, both addresses follow
+/// from the work-item's index and the processor fetches them together.
+pub const INLINE_REGS: usize = 12;
+
+/// A work-item's registers: every frame's, the current one's from `WorkItem::base`.
+pub type Regs = smallvec::SmallVec<[u64; INLINE_REGS]>;
+
+/// The heap bytes `regs` holds: none while its registers fit in place.
+pub fn regs_heap_bytes(regs: &Regs) -> usize {
+    if regs.spilled() {
+        regs.capacity() * std::mem::size_of::<u64>()
+    } else {
+        0
+    }
+}
+
+/// The heap bytes a register file of `count` registers takes (see [`regs_heap_bytes`]).
+pub fn regs_heap_bytes_for(count: usize) -> u64 {
+    if count > INLINE_REGS {
+        count as u64 * std::mem::size_of::<u64>() as u64
+    } else {
+        0
     }
 }
 
@@ -151,7 +180,7 @@ pub struct WorkItem {
     pub spurious: bool,
     /// Instructions executed before the current stretch (the `clock()` counter).
     pub cycles: u64,
-    pub regs: Vec<u64>,
+    pub regs: Regs,
     /// What only some kernels need (call frames, private memory, async-copy events, observed
     /// values), made on first use so that a work-item of a plain kernel carries one null
     /// pointer for all of it.
@@ -179,10 +208,10 @@ pub struct Rare {
     pub observed: Vec<(u32, u64)>,
 }
 
-// A launch holds a million work-items, and a step loads one: keep one within a cache line's
-// eight words (64 bytes on a 64-bit host, 48 in wasm32), so growing it is a decision, not an
+// A launch holds a million work-items, and a step loads one: keep one within its registers in
+// place and five words more (144 bytes on a 64-bit host), so growing it is a decision, not an
 // accident.
-const _: () = assert!(std::mem::size_of::<WorkItem>() <= 8 * std::mem::size_of::<u64>());
+const _: () = assert!(std::mem::size_of::<WorkItem>() <= std::mem::size_of::<Regs>() + 5 * std::mem::size_of::<u64>());
 
 clone_fields!(WorkItem { func, pc, base, warp, group, status, spurious, cycles, regs, rare });
 
@@ -491,20 +520,27 @@ const SOLO_STEPS: u32 = 256;
 impl Machine {
     /// Starts loading into the cache what the agents of the next three steps will touch
     /// first, each as far as what is already loaded allows (see `Session::prefetch_ahead`):
-    /// for the third, its work-item; for the second, its registers, spin watch and the race
-    /// detector's entries (its work-item was asked for a step earlier); for the next one, the
+    /// for the third, its work-item (with its registers, when they are in place); for the
+    /// second, its registers if they are on the heap, its spin watch and the race detector's
+    /// entries (its work-item was asked for a step earlier); for the next one, the
     /// memory and shadow word its pending event accesses (its registers were asked for a step
     /// earlier). Agents that are not work-items, or not where a guess put them, are passed
     /// over; nothing here changes the machine.
     #[inline]
     pub fn prefetch_ahead(&self, [next, second, third]: [u32; 3]) {
         if let Some(item) = self.items.get(third as usize) {
-            let at = item as *const WorkItem;
-            prefetch(at);
-            prefetch(at.cast::<u8>().wrapping_add(std::mem::size_of::<WorkItem>() - 1));
+            // Every cache line it spans, wherever it starts.
+            let at = (item as *const WorkItem).cast::<u8>();
+            let size = std::mem::size_of::<WorkItem>();
+            for offset in (0..size).step_by(64) {
+                prefetch(at.wrapping_add(offset));
+            }
+            prefetch(at.wrapping_add(size - 1));
         }
         if let Some(item) = self.items.get(second as usize) {
-            prefetch(item.regs.as_ptr().wrapping_add(item.base as usize));
+            if item.regs.spilled() {
+                prefetch(item.regs.as_ptr().wrapping_add(item.base as usize));
+            }
             if let Some(spin) = self.spins.get(second as usize) {
                 prefetch(spin as *const SpinWatch);
             }
@@ -547,7 +583,7 @@ impl Machine {
         use std::mem::size_of;
         let item = |w: &WorkItem| {
             size_of::<WorkItem>()
-                + w.regs.capacity() * size_of::<u64>()
+                + regs_heap_bytes(&w.regs)
                 + w.rare.as_ref().map_or(0, |r| {
                     size_of::<Rare>()
                         + r.private.capacity()
@@ -836,7 +872,8 @@ impl Machine {
         // Its work-items were made without registers or private memory at launch: they get
         // them now that they start.
         for item in &mut self.items[first as usize..end as usize] {
-            item.regs.clone_from(&self.entry.regs);
+            item.regs.clear();
+            item.regs.extend_from_slice(&self.entry.regs);
             item.rare = self.entry.rare();
         }
         for wi in first..end {
