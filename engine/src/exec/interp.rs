@@ -61,15 +61,15 @@ fn reserve<T>(room: &mut u64, v: &mut Vec<T>, len: usize) -> Result<(), u64> {
 /// [`reserve`] for a register file: registers held in place cost nothing, and the first
 /// growth past them charges the whole heap copy they move to.
 fn reserve_regs(room: &mut u64, v: &mut super::Regs, len: usize) -> Result<(), u64> {
-    let old = if v.spilled() { v.capacity() } else { 0 };
     if len <= v.capacity() {
         return Ok(());
     }
-    let bytes = ((len - old) as u64).saturating_mul(8);
+    let held = super::regs_heap_bytes(v) as u64;
+    let bytes = (len as u64).saturating_mul(8).saturating_sub(held);
     if bytes > *room || v.try_reserve_exact(len - v.len()).is_err() {
         return Err(bytes);
     }
-    *room -= ((v.capacity() - old) as u64).saturating_mul(8).min(*room);
+    *room -= (super::regs_heap_bytes(v) as u64 - held).min(*room);
     Ok(())
 }
 

@@ -540,7 +540,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         item.status = Status::NotStarted;
     }
     // The work-group of every agent: the work-items, then each group's copy engine.
-    let agent_group: std::rc::Rc<[u32]> = items.iter().map(|i| i.group).chain(0..n_groups).collect();
+    let agent_group: Rc<[u32]> = items.iter().map(|i| i.group).chain(0..n_groups).collect();
     let mut machine = Machine {
         program: program.clone(),
         entry: Rc::new(entry),
@@ -578,7 +578,7 @@ pub fn launch(program: Rc<Program>, kernel: usize, scenario: &Scenario, rng: &mu
         weak: crate::concurrency::weak::Weak::new(
             scenario.memory_model == crate::scenario::MemoryModel::Relaxed,
             agent_group.clone(),
-            std::rc::Rc::from(vec![0; agent_group.len()]),
+            Rc::from(vec![0; agent_group.len()]),
         ),
         races: crate::concurrency::race::Races::new(scenario.race_detection, agent_group, n as u32, n_groups as usize),
         barriers_by_count: false,
