@@ -254,7 +254,10 @@ pub fn report(report: &Report, scenario: &Scenario) {
     if let Some(exists) = report.exists {
         out!("final condition: {}", if exists { "holds" } else { "does not hold" });
     }
-    for s in &report.stale_reads {
+    // The report explains the first stale reads only (a spin may make one at nearly every
+    // step); those are the ones shown, and the rest counted.
+    let shown = interleave_engine::why::EXPLAINED_STALE_READS;
+    for s in report.stale_reads.iter().take(shown) {
         let written = s.written_at.map_or("the initial value".to_string(), |step| format!("written at step {step}"));
         let newer = s.newer_at.map_or(String::new(), |step| format!("; the write at step {step} was not yet visible to it"));
         out!("stale read at step {}: work-item {} read {} = {} ({written}{newer})", s.step, s.work_item[0], s.location, s.value as i64,);
@@ -263,5 +266,8 @@ pub fn report(report: &Report, scenario: &Scenario) {
                 out!("  = why: {line}");
             }
         }
+    }
+    if report.stale_reads.len() > shown {
+        out!("... and {} more stale reads (`--json` lists every one)", report.stale_reads.len() - shown);
     }
 }

@@ -265,7 +265,8 @@ pub struct StaleReadView {
     pub written_at: Option<u64>,
     /// The step of the latest write, which this work-item could not see yet.
     pub newer_at: Option<u64>,
-    /// The edges that let it read the older write (see `crate::why`), in the report only.
+    /// The edges that let it read the older write (see `crate::why`), in the report only, and
+    /// there for a run's first `why::EXPLAINED_STALE_READS` stale reads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explanation: Option<Explanation>,
 }

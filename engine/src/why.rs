@@ -69,13 +69,23 @@ pub fn finish(session: &mut Session, prepared: &Prepared) -> Result<Report, Vec<
 /// that must start over wastes at most this many steps past the first miss.
 const FORGETTING_CHUNK: u64 = 4096;
 
+/// How many of a run's stale reads its report explains: the first ones, in the order they
+/// were made; the others are listed without an explanation. A spin under the relaxed model can
+/// read an older write at nearly every step, and an explanation reads up to `WINDOW` events
+/// of the log, so explaining every one made the report of a long spin cost time quadratic in
+/// the run's length (more than an hour for a million steps).
+pub const EXPLAINED_STALE_READS: usize = 32;
+
 /// Fills in the explanations of a report's data races, scope mismatches and stale reads.
 fn annotate(s: &Session, report: &mut Report) {
     for (k, f) in report.findings.iter_mut().enumerate() {
         f.explanation = finding(s, k);
     }
-    let stale = &s.machine().weak.stale;
-    for (view, read) in report.stale_reads.iter_mut().zip(stale.iter()) {
+    // The report lists the stale reads whose load the log holds (`Session::stale_reads`), so
+    // the same ones are paired with them here.
+    let log = &s.machine().log;
+    let listed = s.machine().weak.stale.iter().filter(|read| log.get(read.event as usize).is_some());
+    for (view, read) in report.stale_reads.iter_mut().zip(listed).take(EXPLAINED_STALE_READS) {
         view.explanation = stale_read(s, read);
     }
 }
@@ -358,7 +368,10 @@ impl Graph<'_> {
     /// the latest write of the location before it (`None`: the initial value, or too far back).
     fn read_from(&self, index: usize, e: &Event) -> Option<(usize, Event)> {
         let m = self.s.machine();
-        if let Some(st) = m.weak.stale.iter().find(|st| st.event as usize == index) {
+        // The stale reads are in the order of their loads' events (`Weak::stale`).
+        let stale = &m.weak.stale;
+        let at = stale.partition_point(|st| (st.event as usize) < index);
+        if let Some(st) = stale.get(at).filter(|st| st.event as usize == index) {
             return m.log.get(st.read_from as usize).map(|w| (st.read_from as usize, w));
         }
         let key = self.key(e)?;

@@ -6,7 +6,7 @@
 
 mod common;
 
-use interleave_engine::scenario::{ArgBinding, Dialect, Scenario};
+use interleave_engine::scenario::{self, ArgBinding, Dialect, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
 use interleave_engine::why;
 
@@ -121,6 +121,9 @@ fn generated_kernels_compile_and_run_within_their_limits() {
 /// same bounds) and describes how it ended. Native only, like the test that uses it.
 #[cfg(not(target_arch = "wasm32"))]
 fn fuzz_outcome(target: &str, data: &[u8]) -> String {
+    if target == "typed" {
+        return typed_outcome(data);
+    }
     let Ok(text) = std::str::from_utf8(data) else {
         return "not UTF-8: skipped, as the target does\n".into();
     };
@@ -163,6 +166,45 @@ fn fuzz_outcome(target: &str, data: &[u8]) -> String {
     }
 }
 
+/// How an input of the `typed` target ends, run as that target runs it: its bytes are the
+/// choices of the generator's grammar (a kernel correct by construction when the first byte is
+/// odd), with no bounds but the generated scenario's own, and the report is the full one
+/// (`why::report`), explanations and all.
+#[cfg(not(target_arch = "wasm32"))]
+fn typed_outcome(data: &[u8]) -> String {
+    use common::generate;
+    let (scenario, correct) = if data.first().is_some_and(|b| b % 2 == 1) {
+        let mut choices = generate::Bytes(&data[1..]);
+        let spec = common::sync_kernels::spec(&mut choices);
+        let model = if generate::Choices::pick(&mut choices, 2) == 0 { scenario::MemoryModel::Sc } else { scenario::MemoryModel::Relaxed };
+        let schedulers = [SchedulerKind::Random, SchedulerKind::RoundRobin, SchedulerKind::RunToBlock, SchedulerKind::Pct, SchedulerKind::Lockstep];
+        let scheduler = schedulers[generate::Choices::pick(&mut choices, schedulers.len() as u32) as usize];
+        let mut scenario = spec.scenario(None, model, scheduler);
+        scenario.seed = generate::Choices::pick(&mut choices, 1 << 16) as u64;
+        (scenario, true)
+    } else {
+        let config = generate::Config { max_statements: 12, relaxed: true };
+        (generate::scenario(&mut generate::Bytes(data), config), false)
+    };
+    let limit = scenario.max_steps;
+    let mut session = match Session::new(scenario) {
+        Ok(session) => session,
+        Err(d) => return format!("a generated kernel was refused: {}\n", d.iter().map(|d| format!("{} {}", d.code, d.message)).collect::<Vec<_>>().join("; ")),
+    };
+    session.run(u64::MAX);
+    let report = why::report(&session);
+    let kinds: Vec<String> = report.findings.iter().map(|f| format!("{:?}", f.kind)).collect();
+    let explained = report.stale_reads.iter().filter(|s| s.explanation.is_some()).count();
+    format!(
+        "ran{}: {:?} after {} steps (limit {limit}); findings: {}; stale reads: {}, explained: {explained}\n",
+        if correct { " (a kernel correct by construction)" } else { "" },
+        report.status,
+        report.steps,
+        kinds.join(", "),
+        report.stale_reads.len(),
+    )
+}
+
 /// Native only: the saved inputs and their expected outcomes are read from disk.
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
@@ -170,7 +212,7 @@ fn inputs_the_fuzzers_found_end_as_recorded() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/robustness");
     let mut failures = Vec::new();
     let mut checked = 0;
-    for target in ["sim", "link"] {
+    for target in ["sim", "link", "typed"] {
         let Ok(entries) = std::fs::read_dir(root.join(target)) else { continue };
         let mut inputs: Vec<_> = entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "fuzz")).collect();
         inputs.sort();

@@ -427,7 +427,8 @@ pub struct Weak {
     /// Decisions to replay before drawing from the generator (a scenario's `choices`).
     pub script: Vec<u32>,
     pub script_pos: usize,
-    /// Loads that read older writes, in order.
+    /// Loads that read older writes, in the order of their events (`record_stale`), which
+    /// lets the explanations find one by its event with a binary search.
     pub stale: Vec<StaleRead>,
     /// Loads that read a write only promised so far (load buffering), in order.
     pub early: Vec<EarlyRead>,
@@ -628,6 +629,13 @@ impl Ordering {
     }
 }
 
+/// Records a stale read. Each is recorded as its event is made, so `Weak::stale` stays in
+/// event order (which `why` searches by).
+fn record_stale(stale: &mut Vec<StaleRead>, read: StaleRead) {
+    debug_assert!(stale.last().is_none_or(|last| last.event <= read.event), "stale reads are recorded in event order");
+    stale.push(read);
+}
+
 impl Weak {
     /// The model of a launch whose agents belong to the groups in `agent_group` and the
     /// devices in `agent_device`. A disabled model (sequential consistency) keeps no
@@ -771,7 +779,7 @@ impl Weak {
         let race_release = (k > 0 || m.promised_by.is_some()).then(|| m.race_release.clone());
         if k > 0 {
             let latest_event = h.messages.last().map_or(u32::MAX, |l| l.event);
-            self.stale.push(StaleRead { event, read_from: m.event, latest: latest_event });
+            record_stale(&mut self.stale, StaleRead { event, read_from: m.event, latest: latest_event });
         }
         if promiser.is_some() {
             self.early.push(EarlyRead { event, promise: m.event });
@@ -914,7 +922,7 @@ impl Weak {
         if after.is_some() {
             // An update of an older write: a stale read, for the timeline.
             let (read_from, latest) = (h.messages[index - 1].event, h.messages.last().map_or(u32::MAX, |l| l.event));
-            self.stale.push(StaleRead { event, read_from, latest });
+            record_stale(&mut self.stale, StaleRead { event, read_from, latest });
         }
         // A read-modify-write acquires from the write it read and continues its release
         // sequence. So does a later store of the same work-item (OpenCL 2.0, as C11: the

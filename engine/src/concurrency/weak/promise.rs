@@ -75,7 +75,7 @@ impl Weak {
             let m = h.message(after)?;
             if h.latest_ts() != after {
                 let latest = h.messages.last().map_or(u32::MAX, |l| l.event);
-                self.stale.push(super::StaleRead { event, read_from: m.event, latest });
+                super::record_stale(&mut self.stale, super::StaleRead { event, read_from: m.event, latest });
             }
             Some((m.published.clone(), self.level_between(agent, m.group, m.device)))
         });
