@@ -473,6 +473,16 @@ impl EventLog {
         self.at(index)
     }
 
+    /// Event `index`'s location alone, as [`EventLog::get`] gives it (`None` past the end and,
+    /// noting the miss, in a log that forgets events): for scans that look for one location
+    /// without assembling every event they pass.
+    pub fn location_of(&self, index: usize) -> Option<Location> {
+        if self.miss() || index >= self.len {
+            return None;
+        }
+        self.location(index)
+    }
+
     /// The event in row `index` of the columns (of the known future too, past the length).
     fn at(&self, index: usize) -> Option<Event> {
         Some(Event {

@@ -23,6 +23,9 @@ use crate::ir::{fence, AtomicOp, Level, Order, Scope};
 use crate::report::{Access, Edge, EdgeKind, Explanation, Point, Report};
 use crate::session::{Prepared, Session};
 use crate::trace::{Event, EventKind, Location, Space};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 /// How far back a read's write, or between two accesses a work-item's actions, are looked for.
 const WINDOW: usize = 100_000;
@@ -78,24 +81,29 @@ pub const EXPLAINED_STALE_READS: usize = 32;
 
 /// Fills in the explanations of a report's data races, scope mismatches and stale reads.
 fn annotate(s: &Session, report: &mut Report) {
+    // One graph for all of them, so that what it indexes of the log is indexed once.
+    let g = Graph::new(s);
     for (k, f) in report.findings.iter_mut().enumerate() {
-        f.explanation = finding(s, k);
+        f.explanation = race_finding(&g, k);
     }
     // The report lists the stale reads whose load the log holds (`Session::stale_reads`), so
     // the same ones are paired with them here.
     let log = &s.machine().log;
     let listed = s.machine().weak.stale.iter().filter(|read| log.get(read.event as usize).is_some());
     for (view, read) in report.stale_reads.iter_mut().zip(listed).take(EXPLAINED_STALE_READS) {
-        view.explanation = stale_read(s, read);
+        view.explanation = stale_read(&g, read);
     }
 }
 
 /// The explanation of the session's finding number `k` (counted from 0 in the order of
 /// `Session::findings`), if it is one that has one.
 pub fn finding(s: &Session, k: usize) -> Option<Explanation> {
-    let m = s.machine();
-    let record = m.races.records.iter().find(|r| r.finding == Some(k))?;
-    race(s, record.first as usize, record.second as usize, record.why)
+    race_finding(&Graph::new(s), k)
+}
+
+fn race_finding(g: &Graph, k: usize) -> Option<Explanation> {
+    let record = g.s.machine().races.records.iter().find(|r| r.finding == Some(k))?;
+    race(g, record.first as usize, record.second as usize, record.why)
 }
 
 /// The explanation of an outcome: that of each read the relaxed model let read an older
@@ -103,8 +111,9 @@ pub fn finding(s: &Session, k: usize) -> Option<Explanation> {
 pub fn outcome(s: &Session) -> Option<Explanation> {
     let mut all: Option<Explanation> = None;
     let weak = &s.machine().weak;
-    let stale = weak.stale.iter().take(4).filter_map(|read| stale_read(s, read));
-    let early = weak.early.iter().take(4).filter_map(|read| early_read(s, read));
+    let g = Graph::new(s);
+    let stale = weak.stale.iter().take(4).filter_map(|read| stale_read(&g, read));
+    let early = weak.early.iter().take(4).filter_map(|read| early_read(&g, read));
     for e in stale.chain(early) {
         match &mut all {
             None => all = Some(e),
@@ -128,10 +137,9 @@ pub fn outcome(s: &Session) -> Option<Explanation> {
 
 /// The explanation of a data race between events `first` and `second` of the log, `why` the
 /// detector's words for what was missing.
-fn race(s: &Session, first: usize, second: usize, why: &str) -> Option<Explanation> {
-    let log = &s.machine().log;
+fn race(g: &Graph, first: usize, second: usize, why: &str) -> Option<Explanation> {
+    let log = &g.s.machine().log;
     let (a, b) = (log.get(first)?, log.get(second)?);
-    let g = Graph { s };
     let accesses = vec![g.access(&a, &g.verb(&a)), g.access(&b, &g.verb(&b))];
     // An async copy's elements are written by its group's copy engine: what orders them is
     // the copy's start and its wait, not the issuer's own actions.
@@ -145,11 +153,10 @@ fn race(s: &Session, first: usize, second: usize, why: &str) -> Option<Explanati
 }
 
 /// The explanation of one read that read an older write than the latest.
-fn stale_read(s: &Session, read: &crate::concurrency::weak::StaleRead) -> Option<Explanation> {
-    let log = &s.machine().log;
+fn stale_read(g: &Graph, read: &crate::concurrency::weak::StaleRead) -> Option<Explanation> {
+    let log = &g.s.machine().log;
     let (ri, li) = (read.event as usize, read.latest as usize);
     let (r, latest) = (log.get(ri)?, log.get(li)?);
-    let g = Graph { s };
     let from = log.get(read.read_from as usize);
     let value = r.read as i64;
     let mut edges = Vec::new();
@@ -177,13 +184,12 @@ fn stale_read(s: &Session, read: &crate::concurrency::weak::StaleRead) -> Option
 
 /// The explanation of one read that read a write its writer had only promised: the write
 /// comes after an access of its own work-item in program order, and was seen before it.
-fn early_read(s: &Session, read: &crate::concurrency::weak::EarlyRead) -> Option<Explanation> {
-    let log = &s.machine().log;
+fn early_read(g: &Graph, read: &crate::concurrency::weak::EarlyRead) -> Option<Explanation> {
+    let log = &g.s.machine().log;
     let (ri, pi) = (read.event as usize, read.promise as usize);
     let (r, promise) = (log.get(ri)?, log.get(pi)?);
     // The write that kept the promise: its work-item's first write after it to the place,
     // with the promised value.
-    let g = Graph { s };
     let (wi, w) = (pi + 1..log.len().min(pi.saturating_add(WINDOW)))
         .filter_map(|i| log.get(i).map(|e| (i, e)))
         .find(|(i, e)| e.work_item == promise.work_item && e.location == promise.location && g.writes(*i, e) && e.written == promise.written)?;
@@ -256,9 +262,24 @@ struct Action {
 /// barrier (the member's arrival there and the second work-item's).
 type Reader = (Action, Vec<Action>, Option<(Event, Event)>);
 
+/// A location of the log as `why` keys it: the place, and the work-group whose copy it is
+/// for local memory (0 otherwise).
+type Key = (Location, u32);
+
 /// Reads the session's log and machine.
 struct Graph<'a> {
     s: &'a Session,
+    /// For each location (with the work-group whose copy it is, for local memory) asked
+    /// about, the log indices of the writes that set its value, in order (`read_from`):
+    /// made on the first question about it, over the whole log, so that each later question
+    /// is a binary search rather than a scan back through the log.
+    writes: RefCell<HashMap<Key, Rc<[u32]>>>,
+}
+
+impl<'a> Graph<'a> {
+    fn new(s: &'a Session) -> Graph<'a> {
+        Graph { s, writes: RefCell::default() }
+    }
 }
 
 impl Graph<'_> {
@@ -337,7 +358,7 @@ impl Graph<'_> {
     }
 
     /// The location key of an event: local memory is one copy per work-group.
-    fn key(&self, e: &Event) -> Option<(Location, u32)> {
+    fn key(&self, e: &Event) -> Option<Key> {
         let loc = e.location?;
         let owner = if loc.space == Space::Local { self.group(e.work_item).unwrap_or(0) } else { 0 };
         Some((loc, owner))
@@ -375,14 +396,35 @@ impl Graph<'_> {
             return m.log.get(st.read_from as usize).map(|w| (st.read_from as usize, w));
         }
         let key = self.key(e)?;
-        let from = index.saturating_sub(WINDOW);
-        // A read-modify-write that left the value as it was (a poll such as atomic_add(p, 0))
-        // passes on what it read: the write that matters is the one that made the value.
-        (from..index).rev().find_map(|i| {
-            let w = m.log.get(i)?;
-            let passes = w.kind == EventKind::Atomic && w.read == w.written;
-            (self.writes(i, &w) && !passes && self.key(&w) == Some(key)).then_some((i, w))
-        })
+        // The latest such write before the read, within the window.
+        let writes = self.value_writes(key);
+        let i = *writes.get(writes.partition_point(|&i| (i as usize) < index).checked_sub(1)?)? as usize;
+        (i >= index.saturating_sub(WINDOW)).then(|| m.log.get(i).map(|w| (i, w))).flatten()
+    }
+
+    /// The log indices, in order, of the writes to `key` that set its value: a
+    /// read-modify-write that left the value as it was (a poll such as atomic_add(p, 0))
+    /// passes on what it read, and the write that matters is the one that made the value.
+    fn value_writes(&self, key: Key) -> Rc<[u32]> {
+        if let Some(found) = self.writes.borrow().get(&key) {
+            return found.clone();
+        }
+        let log = &self.s.machine().log;
+        let kinds = log.kinds();
+        let found: Rc<[u32]> = (0..kinds.len())
+            // The columns first: only these kinds write, and only to this location.
+            .filter(|&i| matches!(kinds[i], EventKind::Store | EventKind::AsyncCopy | EventKind::Atomic) && log.location_of(i) == Some(key.0))
+            .filter(|&i| {
+                log.get(i).is_some_and(|w| {
+                    let passes = w.kind == EventKind::Atomic && w.read == w.written;
+                    self.writes(i, &w) && !passes && self.key(&w) == Some(key)
+                })
+            })
+            // Indices fit 32 bits: the history limit's maximum is far below.
+            .map(|i| i as u32)
+            .collect();
+        self.writes.borrow_mut().insert(key, found.clone());
+        found
     }
 
     /// The write a read (event `index`, `e`) takes its value from, followed back through the
@@ -404,6 +446,14 @@ impl Graph<'_> {
         Some(read)
     }
 
+    /// The latest event of work-item `wi` of kind `kind` at a log index from `from` up to (not
+    /// including) `to`, with its index. The columns are looked at before an event is assembled.
+    fn last_of(&self, wi: u32, kind: EventKind, from: usize, to: usize) -> Option<(usize, Event)> {
+        let log = &self.s.machine().log;
+        let (kinds, work_items) = (log.kinds(), log.work_items());
+        (from..to).rev().filter(|&i| kinds.get(i) == Some(&kind) && work_items.get(i) == Some(&wi)).find_map(|i| log.get(i).map(|e| (i, e)))
+    }
+
     /// Actions of work-item `wi` strictly between log indices `from` and `to` that may
     /// synchronise: atomics, fences and barrier arrivals (the first `MAX_SYNC`, or the last
     /// ones when `last`).
@@ -411,7 +461,12 @@ impl Graph<'_> {
         let log = &self.s.machine().log;
         let to = to.min(log.len());
         let lo = from.saturating_add(1).max(to.saturating_sub(WINDOW));
+        let (kinds, work_items) = (log.kinds(), log.work_items());
         let pick = |i: usize| {
+            // The columns first: most events are another work-item's, or plain accesses.
+            if work_items.get(i) != Some(&wi) || !matches!(kinds.get(i)?, EventKind::Fence | EventKind::BarrierArrive | EventKind::Atomic) {
+                return None;
+            }
             let e = log.get(i)?;
             let syncs = matches!(e.kind, EventKind::Fence | EventKind::BarrierArrive) || self.atomic(i, &e).is_some();
             (e.work_item == wi && syncs).then_some(Action { index: i, event: e })
@@ -530,9 +585,7 @@ impl Graph<'_> {
         let mut readers: Vec<Reader> = qb.iter().filter(|y| self.reads(y.index, &y.event)).map(|y| (*y, qb.clone(), None)).collect();
         // (The second work-item may have arrived there before the first access, and the
         // barrier ended after it.)
-        let arrival = (second.saturating_sub(WINDOW)..second)
-            .rev()
-            .find_map(|i| log.get(i).filter(|e| e.work_item == q && e.kind == EventKind::BarrierArrive).map(|e| (i, e)));
+        let arrival = self.last_of(q, EventKind::BarrierArrive, second.saturating_sub(WINDOW), second);
         if let Some((at, xq)) = arrival {
             for (jm, m) in self.mates(at, q, gq).into_iter().filter(|&(jm, _)| jm > first) {
                 let acts = self.actions(m.work_item, first, jm, true);
@@ -823,8 +876,7 @@ impl Graph<'_> {
                 .find_map(|x| self.read_from(x.index, &x.event).filter(|(_, w)| w.work_item != who).map(|(i, w)| (x, i, w)))
         };
         let mut best: Option<Signal> = latest(wi, at).map(|(x, i, w)| Signal { read_index: x.index, read: x.event, write_index: i, write: w, hop: None });
-        let arrival =
-            (lo..at).rev().find_map(|i| self.s.machine().log.get(i).filter(|e| e.work_item == wi && e.kind == EventKind::BarrierArrive).map(|e| (i, e)));
+        let arrival = self.last_of(wi, EventKind::BarrierArrive, lo, at);
         if let Some((ai, xq)) = arrival {
             for (jm, m) in self.mates(ai, wi, self.group(wi)) {
                 if let Some((x, i, w)) = latest(m.work_item, jm) {

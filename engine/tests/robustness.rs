@@ -6,7 +6,7 @@
 
 mod common;
 
-use interleave_engine::scenario::{self, ArgBinding, Dialect, Scenario, SchedulerKind};
+use interleave_engine::scenario::{ArgBinding, Dialect, Scenario};
 use interleave_engine::session::Session;
 use interleave_engine::why;
 
@@ -173,6 +173,7 @@ fn fuzz_outcome(target: &str, data: &[u8]) -> String {
 #[cfg(not(target_arch = "wasm32"))]
 fn typed_outcome(data: &[u8]) -> String {
     use common::generate;
+    use interleave_engine::scenario::{self, SchedulerKind};
     let (scenario, correct) = if data.first().is_some_and(|b| b % 2 == 1) {
         let mut choices = generate::Bytes(&data[1..]);
         let spec = common::sync_kernels::spec(&mut choices);
@@ -193,7 +194,12 @@ fn typed_outcome(data: &[u8]) -> String {
     };
     session.run(u64::MAX);
     let report = why::report(&session);
-    let kinds: Vec<String> = report.findings.iter().map(|f| format!("{:?}", f.kind)).collect();
+    // Findings counted by kind: a generated kernel may have dozens.
+    let mut counts = std::collections::BTreeMap::new();
+    for f in &report.findings {
+        *counts.entry(format!("{:?}", f.kind)).or_insert(0) += 1;
+    }
+    let kinds: Vec<String> = counts.iter().map(|(kind, n)| format!("{kind} x{n}")).collect();
     let explained = report.stale_reads.iter().filter(|s| s.explanation.is_some()).count();
     format!(
         "ran{}: {:?} after {} steps (limit {limit}); findings: {}; stale reads: {}, explained: {explained}\n",
