@@ -150,6 +150,23 @@ pub fn kind_name(kind: EventKind) -> &'static str {
 pub struct TimelineCache {
     scenario: Option<Scenario>,
     store: Option<SharedEvents>,
+    /// The overlays of the last snapshot that read them, with the length of the log they
+    /// describe (see [`Overlaying`]); dropped with the store.
+    overlays: Option<(Rc<Overlays>, usize)>,
+}
+
+/// Whether a snapshot reads its overlays (locks, races, stale reads) from the session anew.
+/// Reading them takes time linear in the log (the lock analysis and the stale reads go over
+/// all of it), which at hundreds of thousands of events is more than the tenth of a second
+/// between two frames of a run at full speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overlaying {
+    /// Read anew: the view shows the run as it is.
+    Fresh,
+    /// The last snapshot's overlays may stand in while they describe a prefix of this run's
+    /// log (the same store, no step back past them): the caller asks for this while a run
+    /// goes, and for [`Overlaying::Fresh`] again often enough, and whenever it stops.
+    MayReuse,
 }
 
 impl TimelineCache {
@@ -166,6 +183,8 @@ impl TimelineCache {
                 let store = SharedEvents::new(EventStore::new(topology()));
                 self.scenario = Some(session.scenario().clone());
                 self.store = Some(store.clone());
+                // Overlays of another run, or of another path of this one, describe nothing here.
+                self.overlays = None;
                 store
             }
         };
@@ -182,15 +201,16 @@ impl TimelineCache {
 /// Reads everything the view needs from `session`; `litmus` is the test the session runs,
 /// if it runs one, whose threads then name the lanes.
 pub fn take(session: &Session, litmus: Option<&LitmusTest>) -> Snapshot {
-    take_with(session, litmus, &mut TimelineCache::default())
+    take_with(session, litmus, &mut TimelineCache::default(), Overlaying::Fresh)
 }
 
-/// [`take`], reusing the events `cache` holds from the previous snapshot of the same run.
-pub fn take_with(session: &Session, litmus: Option<&LitmusTest>, cache: &mut TimelineCache) -> Snapshot {
+/// [`take`], reusing the events `cache` holds from the previous snapshot of the same run, and
+/// its overlays as `overlaying` allows.
+pub fn take_with(session: &Session, litmus: Option<&LitmusTest>, cache: &mut TimelineCache, overlaying: Overlaying) -> Snapshot {
     Snapshot {
         status: session.status(),
         steps: session.steps(),
-        timeline: Rc::new(timeline(session, litmus, cache)),
+        timeline: Rc::new(timeline(session, litmus, cache, overlaying)),
         findings: Rc::new(session.findings().to_vec()),
         schedule_stop: session.schedule_stop().map(AttrValue::from),
     }
@@ -203,7 +223,7 @@ pub fn thread_label(test: &LitmusTest, thread: usize) -> Option<String> {
     Some(if devices { format!("{} (wg {}, dev {})", t.name, t.work_group, t.device) } else { format!("{} (wg {})", t.name, t.work_group) })
 }
 
-fn timeline(session: &Session, litmus: Option<&LitmusTest>, cache: &mut TimelineCache) -> Timeline {
+fn timeline(session: &Session, litmus: Option<&LitmusTest>, cache: &mut TimelineCache, overlaying: Overlaying) -> Timeline {
     let scenario = session.scenario();
     let dims = scenario.launch.global.len();
     let count = session.work_item_count();
@@ -247,7 +267,14 @@ fn timeline(session: &Session, litmus: Option<&LitmusTest>, cache: &mut Timeline
             _ => groups.push(GroupRows { group: view.group, lanes: vec![lane] }),
         }
     }
-    let overlays = overlays(session, &store, limit, &linear);
+    let overlays = match &cache.overlays {
+        Some((kept, at)) if overlaying == Overlaying::MayReuse && *at <= limit => kept.clone(),
+        _ => {
+            let fresh = Rc::new(overlays(session, &store, limit, &linear));
+            cache.overlays = Some((fresh.clone(), limit));
+            fresh
+        }
+    };
     drop(store);
     Timeline {
         steps: session.steps(),
@@ -259,7 +286,7 @@ fn timeline(session: &Session, litmus: Option<&LitmusTest>, cache: &mut Timeline
         dialect: Some(scenario.dialect),
         lockstep,
         source: Rc::from(scenario.source.as_str()),
-        overlays: Rc::new(overlays),
+        overlays,
     }
 }
 
@@ -474,14 +501,14 @@ mod tests {
         let mut session = default_session();
         let mut cache = TimelineCache::default();
         session.run(5);
-        let first = take_with(&session, None, &mut cache);
+        let first = take_with(&session, None, &mut cache, Overlaying::Fresh);
         session.run(5);
-        let second = take_with(&session, None, &mut cache);
+        let second = take_with(&session, None, &mut cache, Overlaying::Fresh);
         assert_eq!(first.timeline.events, second.timeline.events, "one store");
         assert!(first.timeline.limit < second.timeline.limit);
         // Stepping back only lowers the limit; the store is the same.
         session.seek(3);
-        let back = take_with(&session, None, &mut cache);
+        let back = take_with(&session, None, &mut cache, Overlaying::Fresh);
         assert_eq!(back.timeline.events, second.timeline.events);
         assert_eq!(back.timeline.limit, session.events().len());
         // The snapshot's marks are those of its own steps.
@@ -496,12 +523,41 @@ mod tests {
             })
             .expect("some other work-item is ready");
         assert!(session.step_work_item(other as usize));
-        let diverged = take_with(&session, None, &mut cache);
+        let diverged = take_with(&session, None, &mut cache, Overlaying::Fresh);
         assert_ne!(diverged.timeline.events, second.timeline.events);
         let store = diverged.timeline.events.borrow();
         let log = session.events();
         assert_eq!(store.len(), log.len());
         assert!((0..log.len()).all(|i| store.event(i).map(|e| (e.step, e.work_item, e.kind)) == log.get(i).map(|e| (e.step, e.work_item, e.kind))));
+    }
+
+    #[test]
+    fn overlays_stand_in_only_for_a_prefix_of_the_same_path() {
+        let mut session = default_session();
+        session.run(u64::MAX);
+        let end = session.steps();
+        session.seek(end / 2);
+        let mut cache = TimelineCache::default();
+        let half = take_with(&session, None, &mut cache, Overlaying::Fresh);
+        session.seek(end);
+        // Kept while the run goes on along the same path: they describe a prefix of its log.
+        let kept = take_with(&session, None, &mut cache, Overlaying::MayReuse);
+        assert!(Rc::ptr_eq(&kept.timeline.overlays, &half.timeline.overlays));
+        // Read anew when asked, and then they are the ones a fresh snapshot reads.
+        let fresh = take_with(&session, None, &mut cache, Overlaying::Fresh);
+        assert!(!Rc::ptr_eq(&fresh.timeline.overlays, &half.timeline.overlays));
+        assert_eq!(*fresh.timeline.overlays, *take(&session, None).timeline.overlays);
+        assert!(!fresh.timeline.overlays.races.is_empty(), "the full run's race is among them");
+        // Not past a step back: what they describe may no longer have happened.
+        session.seek(end / 2);
+        let back = take_with(&session, None, &mut cache, Overlaying::MayReuse);
+        assert!(!Rc::ptr_eq(&back.timeline.overlays, &fresh.timeline.overlays));
+        assert_eq!(*back.timeline.overlays, *half.timeline.overlays);
+        // Nor for another run.
+        let mut other = default_session();
+        other.run(3);
+        let elsewhere = take_with(&other, None, &mut cache, Overlaying::MayReuse);
+        assert_eq!(*elsewhere.timeline.overlays, *take(&other, None).timeline.overlays);
     }
 
     #[test]

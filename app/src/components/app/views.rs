@@ -42,14 +42,31 @@ pub(super) struct Why {
     pub arrows: Rc<WhyArrows>,
 }
 
+/// The most of a run's time that reading the timeline's overlays anew may take while the
+/// run goes (see `use_views`).
+const OVERLAY_SHARE: f64 = 0.2;
+
 #[hook]
 pub(super) fn use_views(session: &SessionCell, state: &State, form: &Rc<Form>) -> Views {
     // The timeline's events are kept between snapshots, so each one only adds the new ones.
     let timeline_cache = use_mut_ref(snapshot::TimelineCache::default);
+    // While a run goes, the overlays are read anew only once the time since they last were is
+    // at least what that took over `OVERLAY_SHARE`, so that a long log's lock analysis and
+    // stale reads cannot fill every frame; when the run stops they are read anew.
+    let overlays_due = use_mut_ref(|| 0.0_f64);
     let snapshot: Rc<Option<Snapshot>> = {
         let (session, form) = (session.clone(), form.clone());
-        use_memo((state.run.generation, state.run.live), move |&(_, live)| {
-            session.borrow().as_ref().filter(|_| live).map(|s| snapshot::take_with(s, form.litmus.as_deref(), &mut timeline_cache.borrow_mut()))
+        use_memo((state.run.generation, state.run.live, state.run.running), move |&(_, live, running)| {
+            let session = session.borrow();
+            let s = session.as_ref().filter(|_| live)?;
+            let started = js_sys::Date::now();
+            let overlaying = if running && started < *overlays_due.borrow() { snapshot::Overlaying::MayReuse } else { snapshot::Overlaying::Fresh };
+            let taken = snapshot::take_with(s, form.litmus.as_deref(), &mut timeline_cache.borrow_mut(), overlaying);
+            if overlaying == snapshot::Overlaying::Fresh {
+                let took = js_sys::Date::now() - started;
+                *overlays_due.borrow_mut() = started + took / OVERLAY_SHARE;
+            }
+            Some(taken)
         })
     };
     let active_lines: Rc<Vec<u32>> = {
