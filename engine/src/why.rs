@@ -25,7 +25,6 @@ use crate::session::{Prepared, Session};
 use crate::trace::{Event, EventKind, Location, Space};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 
 /// How far back a read's write, or between two accesses a work-item's actions, are looked for.
 const WINDOW: usize = 100_000;
@@ -270,11 +269,22 @@ type Key = (Location, u32);
 struct Graph<'a> {
     s: &'a Session,
     /// For each location (with the work-group whose copy it is, for local memory) asked
-    /// about, the log indices of the writes that set its value, in order (`read_from`):
-    /// made on the first question about it, over the whole log, so that each later question
-    /// is a binary search rather than a scan back through the log.
-    writes: RefCell<HashMap<Key, Rc<[u32]>>>,
+    /// about, the writes that set its value in the part of the log looked at so far
+    /// (`read_from`), so that no part of the log is looked at twice for one location.
+    writes: RefCell<HashMap<Key, ValueWrites>>,
 }
+
+/// The writes that set a location's value at log indices `from..to`, every one of them, in
+/// order. The range grows as questions need: a read's latest write is usually near it, so
+/// the range reaches back by doubling stretches until one is found (or the window ends).
+struct ValueWrites {
+    from: usize,
+    to: usize,
+    at: Vec<u32>,
+}
+
+/// The first stretch `ValueWrites` reaches back by.
+const FIRST_STRETCH: usize = 1024;
 
 impl<'a> Graph<'a> {
     fn new(s: &'a Session) -> Graph<'a> {
@@ -396,22 +406,49 @@ impl Graph<'_> {
             return m.log.get(st.read_from as usize).map(|w| (st.read_from as usize, w));
         }
         let key = self.key(e)?;
-        // The latest such write before the read, within the window.
-        let writes = self.value_writes(key);
-        let i = *writes.get(writes.partition_point(|&i| (i as usize) < index).checked_sub(1)?)? as usize;
-        (i >= index.saturating_sub(WINDOW)).then(|| m.log.get(i).map(|w| (i, w))).flatten()
+        let i = self.last_value_write(key, index)?;
+        m.log.get(i).map(|w| (i, w))
     }
 
-    /// The log indices, in order, of the writes to `key` that set its value: a
-    /// read-modify-write that left the value as it was (a poll such as atomic_add(p, 0))
-    /// passes on what it read, and the write that matters is the one that made the value.
-    fn value_writes(&self, key: Key) -> Rc<[u32]> {
-        if let Some(found) = self.writes.borrow().get(&key) {
-            return found.clone();
+    /// The latest write that set `key`'s value at a log index before `index`, within the
+    /// window.
+    fn last_value_write(&self, key: Key, index: usize) -> Option<usize> {
+        let start = index.saturating_sub(WINDOW);
+        let mut all = self.writes.borrow_mut();
+        let found = all.entry(key).or_insert(ValueWrites { from: index, to: index, at: Vec::new() });
+        // Make the range reach `index`, keeping it one stretch of the log.
+        if index > found.to {
+            found.at.extend(self.value_writes(key, found.to, index));
+            found.to = index;
         }
+        if index < found.from {
+            found.at.splice(0..0, self.value_writes(key, index, found.from));
+            found.from = index;
+        }
+        let mut stretch = FIRST_STRETCH;
+        loop {
+            // Every write of the range is known, so the last one before `index` is the latest.
+            if let Some(&i) = found.at[..found.at.partition_point(|&i| (i as usize) < index)].last() {
+                return (i as usize >= start).then_some(i as usize);
+            }
+            if found.from <= start {
+                return None;
+            }
+            let from = found.from.saturating_sub(stretch).max(start);
+            found.at.splice(0..0, self.value_writes(key, from, found.from));
+            found.from = from;
+            stretch *= 2;
+        }
+    }
+
+    /// The log indices from `from` up to `to`, in order, of the writes to `key` that set its
+    /// value: a read-modify-write that left the value as it was (a poll such as
+    /// atomic_add(p, 0)) passes on what it read, and the write that matters is the one that
+    /// made the value.
+    fn value_writes(&self, key: Key, from: usize, to: usize) -> Vec<u32> {
         let log = &self.s.machine().log;
         let kinds = log.kinds();
-        let found: Rc<[u32]> = (0..kinds.len())
+        (from..to.min(kinds.len()))
             // The columns first: only these kinds write, and only to this location.
             .filter(|&i| matches!(kinds[i], EventKind::Store | EventKind::AsyncCopy | EventKind::Atomic) && log.location_of(i) == Some(key.0))
             .filter(|&i| {
@@ -422,9 +459,7 @@ impl Graph<'_> {
             })
             // Indices fit 32 bits: the history limit's maximum is far below.
             .map(|i| i as u32)
-            .collect();
-        self.writes.borrow_mut().insert(key, found.clone());
-        found
+            .collect()
     }
 
     /// The write a read (event `index`, `e`) takes its value from, followed back through the
