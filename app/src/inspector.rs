@@ -127,7 +127,7 @@ pub fn inspect(session: &Session, tab: Tab, selected: Option<usize>, memory: Opt
             let memories = session.memories();
             let chosen = memory.filter(|m| memories.iter().any(|(r, _)| r == m)).or_else(|| memories.first().map(|(r, _)| *r));
             let shown = chosen.and_then(|m| session.memory(m)).map(Box::new);
-            let stale = shown.as_deref().map(|view| stale_reads(&session.stale_reads(), view)).unwrap_or_default();
+            let stale = shown.as_deref().map(|view| stale_reads(session, view)).unwrap_or_default();
             Contents::Memory { memories, shown, stale }
         }
         Tab::Locks => Contents::Locks(locks(session)),
@@ -230,26 +230,18 @@ fn barriers(session: &Session) -> Vec<BarrierPanel> {
     panels
 }
 
-/// The stale reads of the memory `view` shows, by element index. A stale read names its
-/// location as the kernel does (`x`, `data[3]`); this matches the memory's name and takes the
-/// subscript, or index 0 for a scalar.
-fn stale_reads(reads: &[StaleReadView], view: &MemoryView) -> BTreeMap<u64, String> {
-    let mut by_index = BTreeMap::new();
-    for read in reads {
-        let (name, index) = match read.location.split_once('[') {
-            Some((name, rest)) => (name, rest.trim_end_matches(']').trim().parse::<u64>().ok()),
-            None => (read.location.as_str(), Some(0)),
-        };
-        let Some(index) = index else { continue };
-        if name != view.name {
-            continue;
-        }
-        let written = read.written_at.map_or("the initial contents".to_string(), |s| format!("the write at step {s}"));
-        let newer = read.newer_at.map(|s| format!("; the newer write at step {s} was not yet visible to it")).unwrap_or_default();
-        let text = format!("{} read a stale value at step {}: {} from {written}{newer}", work_item_name(read.work_item), read.step, read.value);
-        by_index.insert(index, text);
-    }
-    by_index
+/// The stale reads of the memory `view` shows, by element index, in words: each element's
+/// latest (the engine matches them by location, so a work-group's local memory shows its own
+/// members' reads).
+fn stale_reads(session: &Session, view: &MemoryView) -> BTreeMap<u64, String> {
+    session.stale_reads_of(view.memory).into_iter().map(|(index, read)| (index, stale_text(&read))).collect()
+}
+
+/// `wi 1 read a stale value at step 7: 0 from the initial contents; ...`.
+fn stale_text(read: &StaleReadView) -> String {
+    let written = read.written_at.map_or("the initial contents".to_string(), |s| format!("the write at step {s}"));
+    let newer = read.newer_at.map(|s| format!("; the newer write at step {s} was not yet visible to it")).unwrap_or_default();
+    format!("{} read a stale value at step {}: {} from {written}{newer}", work_item_name(read.work_item), read.step, read.value)
 }
 
 /// The printf output grouped as the console shows it: in order, optionally only one
@@ -387,26 +379,41 @@ mod tests {
         assert_eq!(panel.status, "spinning on lock `lock[0]` (line 3), held by wi 0");
     }
 
+    /// A memory shows each element's latest stale read, and a work-group's local memory only
+    /// its own members' reads: two groups poll their own local flag while their first
+    /// work-item counts it up under the relaxed model.
     #[test]
-    fn stale_reads_are_matched_to_their_elements() {
-        let view = MemoryView {
-            memory: MemoryRef { space: Space::Global, group: None, alloc: 0 },
-            name: "data".into(),
-            elem: "int".into(),
-            elements: Vec::new(),
-            more: 0,
-        };
-        let read = |location: &str| StaleReadView {
-            step: 7,
-            work_item: [1, 0, 0],
-            location: location.into(),
-            value: 0,
-            written_at: None,
-            newer_at: Some(5),
-            explanation: None,
-        };
-        let found = stale_reads(&[read("data[3]"), read("flag"), read("data[x]")], &view);
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[&3], "wi 1 read a stale value at step 7: 0 from the initial contents; the newer write at step 5 was not yet visible to it");
+    fn stale_reads_are_matched_to_their_elements_and_groups() {
+        const POLL: &str = "__kernel void k(__global int *out) {\n\
+            __local atomic_int flag;\n\
+            int lid = get_local_id(0);\n\
+            if (lid == 0) atomic_store_explicit(&flag, 0, memory_order_relaxed, memory_scope_work_group);\n\
+            barrier(CLK_LOCAL_MEM_FENCE);\n\
+            if (lid == 0) { for (int i = 1; i <= 6; i++) atomic_store_explicit(&flag, i, memory_order_relaxed, memory_scope_work_group); }\n\
+            else { while (atomic_load_explicit(&flag, memory_order_relaxed, memory_scope_work_group) < 6) ; }\n\
+            }\n";
+        let mut scenario = Scenario::new(POLL, "kernel.cl", Dialect::OpenCl);
+        scenario.launch.global = vec![6];
+        scenario.launch.local = Some(vec![3]);
+        scenario.args = vec![interleave_engine::scenario::ArgBinding::parse("out=int[1]").expect("argument")];
+        scenario.memory_model = interleave_engine::scenario::MemoryModel::Relaxed;
+        let mut s = Session::new(scenario).expect("the kernel compiles");
+        s.run(u64::MAX);
+        let all = s.stale_reads();
+        assert!(!all.is_empty(), "the run read no older value");
+        let mut shown = 0;
+        for (memory, _) in s.memories().into_iter().filter(|(m, _)| m.space == Space::Local) {
+            let group = memory.group.expect("local memory has a group");
+            let Contents::Memory { stale, .. } = inspect(&s, Tab::Memory, None, Some(memory)).contents else {
+                panic!("expected a memory panel");
+            };
+            // The group's latest stale read, from the whole list: by its members, read in
+            // order of their steps.
+            let members = |wi: [u64; 3]| wi[0] / 3 == u64::from(group);
+            let expected: BTreeMap<u64, String> = all.iter().rfind(|r| members(r.work_item)).map(|r| (0, stale_text(r))).into_iter().collect();
+            assert_eq!(stale, expected, "group {group}");
+            shown += stale.len();
+        }
+        assert!(shown > 0, "no group showed a stale read");
     }
 }

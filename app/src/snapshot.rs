@@ -19,7 +19,7 @@ use interleave_engine::litmus::LitmusTest;
 use interleave_engine::report::{Finding, FindingKind, LockAction, RunStatus};
 use interleave_engine::scenario::{Dialect, Scenario, SchedulerKind};
 use interleave_engine::session::Session;
-use interleave_engine::trace::{Event, EventKind, Space};
+use interleave_engine::trace::{AtomicOp, Event, EventKind, Space};
 use yew::AttrValue;
 
 use crate::timeline::{lock_bands, EventStore, LockBand, LockChange, RaceArc, StaleLink, Topology};
@@ -190,8 +190,9 @@ impl TimelineCache {
         };
         {
             let mut events = store.0.borrow_mut();
-            for event in (events.len()..log.len()).filter_map(|i| log.get(i)) {
-                events.push(&event);
+            for i in events.len()..log.len() {
+                let Some(event) = log.get(i) else { break };
+                events.push(&event, log.atomic_op(i));
             }
         }
         store
@@ -353,7 +354,7 @@ pub fn describe(timeline: &Timeline, event: usize) -> Option<String> {
     let source = &*timeline.source;
     let lines = LineIndex::new(source);
     // The location gets a line of its own, with the memory's name.
-    let title = mark_title(&Event { location: None, ..e }, source, &lines);
+    let title = mark_title(&Event { location: None, ..e }, store.atomic_op(event), source, &lines);
     let mut text = vec![format!("{title} · {}", label(e.work_item))];
     let overlays = &timeline.overlays;
     if let Some(loc) = e.location {
@@ -403,15 +404,19 @@ pub fn lane_label(dims: usize, global_id: [u64; 3], group: usize, local_id: [u64
     format!("wi {} (g{}·l{})", ids(global_id), group, ids(local_id))
 }
 
-/// `step 12: store ids[gid] = 1 (line 9)`: the event, the source text it came from and the
-/// values it moved (raw bits, shown as integers).
-pub fn mark_title(event: &Event, source: &str, lines: &LineIndex) -> String {
+/// `step 12: store ids[gid] = 1 (line 9)`: the event (an atomic with its operation `op`), the
+/// source text it came from and the values it moved (raw bits, shown as integers).
+pub fn mark_title(event: &Event, op: Option<AtomicOp>, source: &str, lines: &LineIndex) -> String {
     let kind = kind_name(event.kind);
     let text = span_text(source, event.span.start as usize, event.span.end as usize);
-    let what = match event.kind {
-        EventKind::Load => format!("{kind} {text} → {}", event.read as i64),
-        EventKind::Store => format!("{kind} {text} = {}", event.written as i64),
-        EventKind::Atomic => format!("{kind} {text}: {} → {}", event.read as i64, event.written as i64),
+    let what = match (event.kind, op) {
+        (EventKind::Load, _) => format!("{kind} {text} → {}", event.read as i64),
+        (EventKind::Store, _) => format!("{kind} {text} = {}", event.written as i64),
+        // A load shows what it read alone: under the relaxed model that may be older than
+        // what memory holds, which its event's written value is.
+        (EventKind::Atomic, Some(AtomicOp::Load)) => format!("{kind} {text} → {}", event.read as i64),
+        (EventKind::Atomic, Some(AtomicOp::Store)) => format!("{kind} {text} = {}", event.written as i64),
+        (EventKind::Atomic, _) => format!("{kind} {text}: {} → {}", event.read as i64, event.written as i64),
         _ if text.is_empty() => kind.to_string(),
         _ => format!("{kind} {text}"),
     };
@@ -464,8 +469,22 @@ mod tests {
             order: None,
             scope: None,
         };
-        let title = mark_title(&event, source, &LineIndex::new(source));
+        let title = mark_title(&event, None, source, &LineIndex::new(source));
         assert_eq!(title, "step 12: store ids[gid] = 1 [global #0 +20] (line 2)");
+    }
+
+    /// An atomic's title shows the values its operation moved: a load only what it read,
+    /// which under the relaxed model may be older than what memory holds (the event's written
+    /// value), a store what it wrote, a read-modify-write both.
+    #[test]
+    fn atomic_titles_show_what_their_operation_moved() {
+        let source = "f(x);\n";
+        let event =
+            Event { step: 3, work_item: 1, kind: EventKind::Atomic, location: None, read: 3, written: 4, span: Span::new(0, 4), order: None, scope: None };
+        let lines = LineIndex::new(source);
+        assert_eq!(mark_title(&event, Some(AtomicOp::Load), source, &lines), "step 3: atomic f(x) → 3 (line 1)");
+        assert_eq!(mark_title(&event, Some(AtomicOp::Store), source, &lines), "step 3: atomic f(x) = 4 (line 1)");
+        assert_eq!(mark_title(&event, Some(AtomicOp::Add), source, &lines), "step 3: atomic f(x): 3 → 4 (line 1)");
     }
 
     #[test]

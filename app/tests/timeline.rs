@@ -145,9 +145,9 @@ mod timeline {
                         order: None,
                         scope: None,
                     };
-                    store.push(&event);
+                    store.push(&event, None);
                     if wi % 256 == 255 {
-                        store.push(&Event { kind: EventKind::BarrierRelease, read: 256, ..event });
+                        store.push(&Event { kind: EventKind::BarrierRelease, read: 256, ..event }, None);
                     }
                     step += 1;
                 }
@@ -155,7 +155,7 @@ mod timeline {
             }
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let kind = [EventKind::Load, EventKind::Load, EventKind::Store, EventKind::Atomic][(state >> 60) as usize % 4];
-            store.push(&Event {
+            let event = Event {
                 step,
                 work_item: ((state >> 33) % lanes as u64) as u32,
                 kind,
@@ -165,7 +165,8 @@ mod timeline {
                 span: Span::new(0, 0),
                 order: None,
                 scope: None,
-            });
+            };
+            store.push(&event, None);
         }
         let limit = store.len();
         let steps = step;

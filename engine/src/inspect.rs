@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use crate::exec::{Alloc, Machine};
-use crate::ir::{ptr, DebugElem, DebugPlace, DebugVar, Function};
+use crate::ir::{ptr, AtomicOp, DebugElem, DebugPlace, DebugVar, Function};
 use crate::scenario::ElemType;
 use crate::trace::{EventKind, EventLog, Space};
 
@@ -223,19 +223,29 @@ pub fn memories(machine: &Machine) -> Vec<(MemoryRef, String)> {
     out
 }
 
+/// The allocation `which` names, if there is one.
+pub(crate) fn alloc_of(machine: &Machine, which: MemoryRef) -> Option<&Alloc> {
+    match which.space {
+        Space::Global => machine.global.get(which.alloc as usize),
+        Space::Constant => machine.constant.get(which.alloc as usize),
+        Space::Local => machine.groups.get(which.group? as usize)?.local.get(which.alloc as usize),
+        Space::Private => None,
+    }
+}
+
+/// The bytes of one element of `alloc` as a view shows them, and how many elements a view
+/// shows (at most [`MAX_ELEMENTS`]).
+pub(crate) fn elements_shown(alloc: &Alloc) -> (u64, u64) {
+    let size = alloc.elem.unwrap_or(ElemType::UChar).size().max(1);
+    (size, (alloc.bytes.len() as u64 / size).min(MAX_ELEMENTS))
+}
+
 /// The contents of one memory, with the last writer of each element; `None` if there is no
 /// such memory.
 pub fn memory(machine: &Machine, which: MemoryRef) -> Option<MemoryView> {
-    let alloc: &Alloc = match which.space {
-        Space::Global => machine.global.get(which.alloc as usize)?,
-        Space::Constant => machine.constant.get(which.alloc as usize)?,
-        Space::Local => machine.groups.get(which.group? as usize)?.local.get(which.alloc as usize)?,
-        Space::Private => return None,
-    };
+    let alloc = alloc_of(machine, which)?;
     let elem = alloc.elem.unwrap_or(ElemType::UChar);
-    let size = elem.size().max(1);
-    let total = alloc.bytes.len() as u64 / size;
-    let shown = total.min(MAX_ELEMENTS);
+    let (size, shown) = elements_shown(alloc);
     let writers = last_writers(machine, &machine.log, which, size, shown);
     let elements = (0..shown)
         .map(|k| {
@@ -244,27 +254,34 @@ pub fn memory(machine: &Machine, which: MemoryRef) -> Option<MemoryView> {
             ElementView { value: init.then(|| format_scalar(elem, elem.decode(&alloc.bytes[at..]))), last_writer: writers[k as usize] }
         })
         .collect();
-    Some(MemoryView { memory: which, name: alloc.name.clone(), elem: elem.name().to_string(), elements, more: total - shown })
+    Some(MemoryView { memory: which, name: alloc.name.clone(), elem: elem.name().to_string(), elements, more: alloc.bytes.len() as u64 / size - shown })
 }
 
 /// The last write event of each of the first `count` elements of `which`.
 fn last_writers(machine: &Machine, log: &EventLog, which: MemoryRef, size: u64, count: u64) -> Vec<Option<(u32, u64)>> {
     let mut out = vec![None; count as usize];
     let mut missing = count;
-    for e in (0..log.len()).rev().filter_map(|i| log.get(i)) {
+    // The view is read at every frame of a running page, and an element nobody writes (a
+    // read-only input, an output not written yet) sends the scan through the whole log: the
+    // kind and location columns are looked at first, so that only this memory's writes are
+    // assembled.
+    let (kinds, work_items) = (log.kinds(), log.work_items());
+    for index in (0..kinds.len()).rev() {
         if missing == 0 {
             break;
         }
-        let writes = matches!(e.kind, EventKind::Store | EventKind::Atomic | EventKind::AsyncCopy);
-        let Some(loc) = e.location.filter(|_| writes) else { continue };
-        if loc.space != which.space || loc.alloc != which.alloc {
+        if !matches!(kinds[index], EventKind::Store | EventKind::Atomic | EventKind::AsyncCopy) {
             continue;
         }
-        if which.space == Space::Local && Some(machine.items[e.work_item as usize].group) != which.group {
+        let Some(loc) = log.location_of(index).filter(|loc| loc.space == which.space && loc.alloc == which.alloc) else { continue };
+        if which.space == Space::Local && Some(machine.items[work_items[index] as usize].group) != which.group {
             continue;
         }
-        // An atomic that left the value as it was did not write.
-        if e.kind == EventKind::Atomic && e.read == e.written {
+        let Some(e) = log.get(index) else { continue };
+        // An atomic that left the value as it was did not write, nor did an atomic load,
+        // though under the relaxed model its event may show an older value read than the
+        // one it left.
+        if e.kind == EventKind::Atomic && (e.read == e.written || log.atomic_op(index) == Some(AtomicOp::Load)) {
             continue;
         }
         let k = loc.offset / size;

@@ -8,8 +8,9 @@ use std::cell::Cell;
 use serde::{Deserialize, Serialize};
 
 use crate::diag::Span;
-/// The address spaces are the IR's; events name them too, and so do the views built on the log.
-pub use crate::ir::Space;
+/// The address spaces and atomic operations are the IR's; events name them too (an atomic's
+/// operation through [`EventLog::atomic_op`]), and so do the views built on the log.
+pub use crate::ir::{AtomicOp, Space};
 use crate::ir::{Order, Scope};
 
 /// What a work-item did at a step.
@@ -60,7 +61,9 @@ pub struct Event {
     pub location: Option<Location>,
     /// The value read (loads, atomics), as raw bits.
     pub read: u64,
-    /// The value written (stores, atomics), as raw bits.
+    /// The value written (stores, atomics), as raw bits. An atomic load writes nothing and
+    /// shows the value memory holds after it, which under the relaxed model may be newer than
+    /// the value it read: tell loads by [`EventLog::atomic_op`], not by the two values.
     pub written: u64,
     pub span: Span,
     /// The memory order of an atomic; `None` for other events.

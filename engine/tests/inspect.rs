@@ -47,6 +47,10 @@ fn observe(text: &str) -> String {
             .collect();
         let group = which.group.map(|g| format!(" of group {g}")).unwrap_or_default();
         let _ = writeln!(out, "{:?} `{name}`{group} ({}): [{}]", which.space, view.elem, cells.join(", "));
+        for (element, read) in session.stale_reads_of(which) {
+            let from = read.written_at.map_or("the initial contents".to_string(), |s| format!("@{s}"));
+            let _ = writeln!(out, "  [{element}] stale: wi {:?} @{} read {} from {from}, newer @{:?}", read.work_item, read.step, read.value, read.newer_at);
+        }
     }
     out
 }

@@ -24,7 +24,7 @@ use std::ops::Range;
 
 use interleave_engine::diag::Span;
 use interleave_engine::report::LockAction;
-use interleave_engine::trace::{Event, EventKind, Location};
+use interleave_engine::trace::{AtomicOp, Event, EventKind, Location};
 
 /// Height of one row (a lane or a group header) in CSS pixels; the label column uses the same.
 pub const ROW_HEIGHT: f64 = 22.0;
@@ -259,6 +259,9 @@ pub struct EventStore {
     locations: Vec<Option<Location>>,
     reads: Vec<u64>,
     writes: Vec<u64>,
+    /// Each atomic's operation (`None` for other events): a tooltip tells an atomic load,
+    /// whose event may show an older value read than the one memory holds, from a write.
+    ops: Vec<Option<AtomicOp>>,
     spans: Vec<Span>,
     topology: Topology,
     lanes: Vec<Series>,
@@ -308,8 +311,8 @@ impl EventStore {
             && self.kinds[..n] == kinds[..n.min(kinds.len())]
     }
 
-    /// Appends the next event of the log.
-    pub fn push(&mut self, event: &Event) {
+    /// Appends the next event of the log, with its operation if it is an atomic.
+    pub fn push(&mut self, event: &Event, op: Option<AtomicOp>) {
         let index = self.steps.len() as u32;
         let wi = event.work_item;
         let bit = kind_bit(event.kind);
@@ -320,6 +323,7 @@ impl EventStore {
         self.locations.push(event.location);
         self.reads.push(event.read);
         self.writes.push(event.written);
+        self.ops.push(op);
         self.spans.push(event.span);
         let Some(&group) = self.topology.group_of.get(wi as usize) else {
             return;
@@ -392,6 +396,11 @@ impl EventStore {
         if lane_step {
             self.warp_steps.push(WarpStep { warp, first_step: event.step, last_step: event.step, lanes: vec![(wi, index)], span: event.span });
         }
+    }
+
+    /// The operation of the atomic at log index `index` (`None` for other events).
+    pub fn atomic_op(&self, index: usize) -> Option<AtomicOp> {
+        self.ops.get(index).copied().flatten()
     }
 
     /// The event at log index `index`.

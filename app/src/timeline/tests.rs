@@ -212,11 +212,11 @@ fn a_pixel_hits_the_nearest_event_within_reach() {
 fn barrier_episodes_close_at_the_release_and_stay_open_before_it() {
     let mut s = store(4, 4, 32, false);
     for (step, wi) in [(0, 2), (1, 0), (2, 1), (3, 3)] {
-        s.push(&event(step, wi, EventKind::BarrierArrive));
+        s.push(&event(step, wi, EventKind::BarrierArrive), None);
     }
     let mut release = event(3, 3, EventKind::BarrierRelease);
     release.read = 4;
-    s.push(&release);
+    s.push(&release, None);
     let closed = s.episodes(usize::MAX, 0..100);
     assert_eq!(closed.len(), 1);
     assert_eq!(closed[0].release, Some(3));
@@ -234,12 +234,12 @@ fn a_warp_collective_releases_only_its_warp() {
     let mut s = store(4, 4, 2, false);
     // Lanes 2 and 3 (warp 1) meet at a warp collective while lane 0 waits at the group's
     // barrier.
-    s.push(&event(0, 0, EventKind::BarrierArrive));
-    s.push(&event(1, 2, EventKind::BarrierArrive));
-    s.push(&event(2, 3, EventKind::BarrierArrive));
+    s.push(&event(0, 0, EventKind::BarrierArrive), None);
+    s.push(&event(1, 2, EventKind::BarrierArrive), None);
+    s.push(&event(2, 3, EventKind::BarrierArrive), None);
     let mut release = event(2, 3, EventKind::BarrierRelease);
     release.read = 2;
-    s.push(&release);
+    s.push(&release, None);
     let episodes = s.episodes(usize::MAX, 0..100);
     let warp = episodes.iter().find(|e| e.release.is_some()).unwrap();
     assert_eq!(warp.warp, Some(1));
@@ -255,7 +255,7 @@ fn lockstep_instructions_are_runs_of_one_warps_lanes_in_lane_order() {
     let at = |step, wi, span: u32| Event { span: Span::new(span, span + 1), ..event(step, wi, EventKind::Load) };
     // Lanes 0, 1, 3 at one instruction; then 2 alone (it diverged); then 0..3 together.
     for (step, wi, span) in [(0, 0, 10), (1, 1, 10), (2, 3, 10), (3, 2, 20), (4, 0, 30), (5, 1, 30), (6, 2, 30), (7, 3, 30)] {
-        s.push(&at(step, wi, span));
+        s.push(&at(step, wi, span), None);
     }
     let steps: Vec<Vec<u32>> = s.warp_steps(usize::MAX, 0..100).map(|w| w.lanes.iter().map(|&(wi, _)| wi).collect()).collect();
     assert_eq!(steps, [vec![0, 1, 3], vec![2], vec![0, 1, 2, 3]]);
@@ -295,13 +295,13 @@ fn ticks_are_round_and_apart() {
 fn scene_fixture() -> (EventStore, Layout) {
     let mut s = store(8, 4, 32, false);
     for wi in 0..4 {
-        s.push(&event(wi as u64, wi, EventKind::BarrierArrive));
+        s.push(&event(wi as u64, wi, EventKind::BarrierArrive), None);
     }
     let mut release = event(3, 3, EventKind::BarrierRelease);
     release.read = 4;
-    s.push(&release);
+    s.push(&release, None);
     for (step, wi) in [(4, 5), (5, 1), (6, 6)] {
-        s.push(&event(step, wi, EventKind::Store));
+        s.push(&event(step, wi, EventKind::Store), None);
     }
     let specs: Vec<LaneSpec> = (0..8).map(|wi| LaneSpec { work_item: wi, group: wi / 4, warp: wi / 4 }).collect();
     (s, layout(&specs, Headers::Groups, &BTreeSet::new(), None))
@@ -385,7 +385,7 @@ fn lockstep_scenes_join_the_active_lanes_and_mark_the_masked_ones() {
     // off, and once it has finished it is no longer marked.
     let mut s = store(4, 4, 4, true);
     for (step, wi) in [(1, 0), (2, 1), (3, 3)] {
-        s.push(&event(step, wi, EventKind::Load));
+        s.push(&event(step, wi, EventKind::Load), None);
     }
     let specs: Vec<LaneSpec> = (0..4).map(|wi| LaneSpec { work_item: wi, group: 0, warp: 0 }).collect();
     let rows = layout(&specs, Headers::GroupsAndWarps, &BTreeSet::new(), None);
@@ -423,9 +423,9 @@ fn lockstep_scenes_join_the_active_lanes_and_mark_the_masked_ones() {
     assert_eq!(lines[0].3, AXIS_HEIGHT + 4.5 * ROW_HEIGHT);
     assert_eq!(masked(&first), 1);
     // Lane 2 finishes alone; the next instruction of the others does not mark it.
-    s.push(&event(4, 2, EventKind::Finish));
+    s.push(&event(4, 2, EventKind::Finish), None);
     for (step, wi) in [(5, 0), (6, 1), (7, 3)] {
-        s.push(&event(step, wi, EventKind::Store));
+        s.push(&event(step, wi, EventKind::Store), None);
     }
     assert_eq!(masked(&scene_of(&s)), 1 + 3, "lane 2's own step masks the other three");
 }

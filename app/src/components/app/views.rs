@@ -42,8 +42,8 @@ pub(super) struct Why {
     pub arrows: Rc<WhyArrows>,
 }
 
-/// The most of a run's time that reading the timeline's overlays anew may take while the
-/// run goes (see `use_views`).
+/// The most of a run's time that reading the timeline's overlays, or the inspector's open
+/// tab, anew may take while the run goes (see `use_views`).
 const OVERLAY_SHARE: f64 = 0.2;
 
 #[hook]
@@ -89,11 +89,27 @@ pub(super) fn use_views(session: &SessionCell, state: &State, form: &Rc<Form>) -
         *use_memo((state.run.generation, state.run.live), move |&(_, live)| session.borrow().as_ref().filter(|_| live).map_or(0, Session::recorded_steps))
     };
     // The inspector reads only its open tab, and only when the session or the choice moved.
+    // Its memory and lock tabs read the event log, so while a run goes the last reading of the
+    // same choice stands in until it is due again, as the overlays are.
+    let inspected = use_mut_ref(|| (0.0_f64, None));
     let inspection: Option<Rc<Inspection>> = {
         let session = session.clone();
-        let deps = (state.run.generation, state.run.live, state.view.selected, state.view.inspector_tab, state.view.memory);
-        Option::clone(&use_memo(deps, move |&(_, live, selected, tab, memory)| {
-            session.borrow().as_ref().filter(|_| live).map(|s| Rc::new(inspector::inspect(s, tab, selected, memory)))
+        let deps = (state.run.generation, state.run.live, state.run.running, state.view.selected, state.view.inspector_tab, state.view.memory);
+        Option::clone(&use_memo(deps, move |&(_, live, running, selected, tab, memory)| {
+            let session = session.borrow();
+            let s = session.as_ref().filter(|_| live)?;
+            let started = js_sys::Date::now();
+            let mut inspected = inspected.borrow_mut();
+            let (due, last) = &mut *inspected;
+            if let Some((choice, kept)) = last.as_ref().filter(|_| running && started < *due) {
+                if *choice == (selected, tab, memory) {
+                    return Some(Rc::clone(kept));
+                }
+            }
+            let fresh = Rc::new(inspector::inspect(s, tab, selected, memory));
+            *due = started + (js_sys::Date::now() - started) / OVERLAY_SHARE;
+            *last = Some(((selected, tab, memory), Rc::clone(&fresh)));
+            Some(fresh)
         }))
     };
     let console_lines: Rc<Vec<(String, String)>> = {
