@@ -165,7 +165,7 @@ fn scope_letter(s: Scope) -> char {
 }
 
 /// The variant `variant` of shape number `number`.
-pub fn case(number: usize, shape: &Shape, variant: usize) -> Case {
+fn case(number: usize, shape: &Shape, variant: usize) -> Case {
     let mut rng = Stream((number as u64) << 16 | variant as u64);
     // One scope for the whole test, or each its own.
     let scopes: &[Scope] = match rng.below(3) {
@@ -308,6 +308,11 @@ fn show(p: &Prop) -> String {
         }
         _ => unreachable!("generated conditions are conjunctions of comparisons"),
     }
+}
+
+/// Variant `v` of shape `number` (as [`shapes`] numbers them); `None` past the last shape.
+pub fn variant(number: usize, v: usize) -> Option<Case> {
+    shapes().get(number).map(|shape| case(number, shape, v))
 }
 
 /// The whole family under `plan`, in shape order, then variant order.

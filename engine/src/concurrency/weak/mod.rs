@@ -73,9 +73,9 @@
 //! object's memory; the rest waits for an acquire fence naming both memories.
 //!
 //! Sequentially consistent operations are kept in one order per location: an SC load reads
-//! the last SC write or a later one; an SC write goes after the last SC write and after the
-//! writes SC fences followed in their writers' programs, and may go before other writes it
-//! has not seen. SC fences are in one order per scope instance, each learning what the
+//! the last SC write, and every write an SC fence followed in its writer's program, or a
+//! later one; an SC write goes after the last SC write and after the writes SC fences
+//! followed in their writers' programs, and may go before other writes it has not seen. SC fences are in one order per scope instance, each learning what the
 //! earlier ones passed on: under OpenCL their work-items' own writes before them, which is
 //! all the OpenCL SC order relates a fence to; under PTX, whose morally strong `fence.sc`s
 //! synchronise, all they knew. A fence takes part in the order of its own narrower instances
@@ -730,7 +730,11 @@ impl Weak {
         };
         let mut oldest = self.agents[agent as usize].cur.get(id).max(h.floor).max(h.messages[0].ts);
         if ord.sc() {
-            oldest = oldest.max(h.sc);
+            // The last SC write, and every write an SC fence followed in its writer's
+            // program: the fence precedes this load in the SC order, so the load reads that
+            // write or a later one (the fence rule of C11 and OpenCL 2.0 for a write before
+            // an SC fence and an SC read after it, as an SC store is placed after them).
+            oldest = oldest.max(h.sc).max(h.sc_fenced);
         }
         // The writes it may read, latest first: never its own unkept promise. They are
         // counted, then walked again for the one chosen, rather than collected: a load is on
