@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use crate::exec::{Alloc, Machine};
-use crate::ir::{ptr, AtomicOp, DebugElem, DebugPlace, DebugVar, Function};
+use crate::ir::{ptr, DebugElem, DebugPlace, DebugVar, Function};
 use crate::scenario::ElemType;
 use crate::trace::{EventKind, EventLog, Space};
 
@@ -278,10 +278,8 @@ fn last_writers(machine: &Machine, log: &EventLog, which: MemoryRef, size: u64, 
             continue;
         }
         let Some(e) = log.get(index) else { continue };
-        // An atomic that left the value as it was did not write, nor did an atomic load,
-        // though under the relaxed model its event may show an older value read than the
-        // one it left.
-        if e.kind == EventKind::Atomic && (e.read == e.written || log.atomic_op(index) == Some(AtomicOp::Load)) {
+        // An atomic that left the value as it was (a load among them) did not write.
+        if e.kind == EventKind::Atomic && e.leaves_value(log.atomic_op(index)) {
             continue;
         }
         let k = loc.offset / size;

@@ -196,18 +196,12 @@ fn is_atomic(e: &Event) -> bool {
     e.kind == EventKind::Atomic && e.order.is_some()
 }
 
-/// Whether atomic `e` (with operation `op`) left the value it read: a load always does,
-/// though under the relaxed model it may read an older value than the one memory holds, which
-/// its event's `written` shows (a lock polled with a relaxed load is still a lock).
-fn leaves_value(e: &Event, op: Option<AtomicOp>) -> bool {
-    e.read == e.written || op == Some(AtomicOp::Load)
-}
-
 /// What event `e`, an atomic with operation `op` (`None` when the log does not say), means
 /// for a lock whose value before it was set (`was_set`).
 fn classify(e: &Event, op: Option<AtomicOp>, was_set: bool) -> Act {
     if is_atomic(e) {
-        if leaves_value(e, op) {
+        // A lock polled with a relaxed load that read an older value is still a lock.
+        if e.leaves_value(op) {
             return if e.read != 0 { Act::SeeHeld } else { Act::SeeFree };
         }
         return match (e.read != 0, e.written != 0, op) {
@@ -479,7 +473,7 @@ fn candidates(log: &EventLog, group_of: &dyn Fn(u32) -> Option<u32>) -> Vec<Key>
     let mut signs: Vec<(Key, Sign)> = Vec::new();
     for (_, e, op) in log.atomics().filter(|(_, e, _)| is_atomic(e)) {
         let Some(k) = key(&e, group_of) else { continue };
-        let sign = if leaves_value(&e, op) {
+        let sign = if e.leaves_value(op) {
             // A read that found it free, the check of a check-then-set claim (writing 0 over
             // 0 checks nothing).
             if e.read != 0 || op == Some(AtomicOp::Store) {
@@ -1085,7 +1079,7 @@ mod tests {
             let mut flags: BTreeMap<Key, (bool, bool)> = BTreeMap::new();
             for i in 0..log.len() {
                 let Some(e) = log.get(i) else { continue };
-                if !is_atomic(&e) || e.read == e.written || log.atomic_op(i) == Some(AtomicOp::Load) {
+                if !is_atomic(&e) || e.leaves_value(log.atomic_op(i)) {
                     continue;
                 }
                 let Some(k) = key(&e, group_of) else { continue };

@@ -72,6 +72,15 @@ pub struct Event {
     pub scope: Option<Scope>,
 }
 
+impl Event {
+    /// Whether this atomic, of operation `op`, left the value it found: a load always does,
+    /// though under the relaxed model it may have read an older value than the one memory
+    /// holds, which `written` shows; another atomic when it wrote what it read.
+    pub fn leaves_value(&self, op: Option<AtomicOp>) -> bool {
+        self.read == self.written || op == Some(AtomicOp::Load)
+    }
+}
+
 /// The columns of the event log. Copying one into another reuses the columns' allocations.
 ///
 /// A run of a million steps keeps a million events, so each column is as narrow as its

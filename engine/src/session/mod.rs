@@ -7,7 +7,7 @@
 mod findings;
 mod prepare;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::diag::{Diagnostic, LineIndex, Span};
@@ -919,10 +919,7 @@ impl Session {
 
     /// Loads that read an older write than the latest (relaxed model), for the timeline.
     pub fn stale_reads(&self) -> Vec<StaleReadView> {
-        // A spin under the relaxed model makes a stale read at nearly every step, all at a few
-        // locations: each location is named once.
-        let mut names: HashMap<(crate::trace::Location, Option<u32>), String> = HashMap::new();
-        self.machine.weak.stale.iter().filter_map(|s| self.stale_read_view(s, &mut names)).collect()
+        self.machine.weak.stale.iter().filter_map(|s| self.stale_read_view(s)).collect()
     }
 
     /// The latest stale read of each element of memory `which` that has one, by the element's
@@ -936,7 +933,6 @@ impl Session {
         let Some(alloc) = crate::inspect::alloc_of(m, which) else { return out };
         let (size, shown) = crate::inspect::elements_shown(alloc);
         let work_items = m.log.work_items();
-        let mut names = HashMap::new();
         for s in m.weak.stale.iter().rev() {
             let event = s.event as usize;
             let Some(loc) = m.log.location_of(event).filter(|loc| loc.space == which.space && loc.alloc == which.alloc) else { continue };
@@ -947,28 +943,19 @@ impl Session {
             if element >= shown || out.contains_key(&element) {
                 continue;
             }
-            if let Some(view) = self.stale_read_view(s, &mut names) {
+            if let Some(view) = self.stale_read_view(s) {
                 out.insert(element, view);
             }
         }
         out
     }
 
-    /// What the page and the report show of stale read `s`; `names` keeps the locations named
-    /// so far (by location and, for local memory, work-group).
-    fn stale_read_view(
-        &self,
-        s: &crate::concurrency::weak::StaleRead,
-        names: &mut HashMap<(crate::trace::Location, Option<u32>), String>,
-    ) -> Option<StaleReadView> {
+    /// What the page and the report show of stale read `s`.
+    fn stale_read_view(&self, s: &crate::concurrency::weak::StaleRead) -> Option<StaleReadView> {
         let log = &self.machine.log;
         let load = log.get(s.event as usize)?;
         let from = log.get(s.read_from as usize);
         let latest = log.get(s.latest as usize);
-        let location = load.location.map(|loc| {
-            let group = (loc.space == Space::Local).then(|| self.machine.items.get(load.work_item as usize).map(|i| i.group)).flatten();
-            names.entry((loc, group)).or_insert_with(|| crate::locks::name_location(&self.machine, loc, group)).clone()
-        });
         Some(StaleReadView {
             step: load.step,
             work_item: self.global_id(load.work_item),
@@ -976,7 +963,7 @@ impl Session {
             written_at: from.map(|e| e.step),
             newer_at: latest.map(|e| e.step),
             explanation: None,
-            location: location.unwrap_or_default(),
+            location: load.location.map(|loc| self.describe_location(loc, load.work_item)).unwrap_or_default(),
         })
     }
 

@@ -46,6 +46,12 @@ pub(super) struct Why {
 /// tab, anew may take while the run goes (see `use_views`).
 const OVERLAY_SHARE: f64 = 0.2;
 
+/// When a reading that began at `started` (and ends now) is next due while a run goes: once
+/// the time since is what it took over [`OVERLAY_SHARE`].
+fn next_due(started: f64) -> f64 {
+    started + (js_sys::Date::now() - started) / OVERLAY_SHARE
+}
+
 #[hook]
 pub(super) fn use_views(session: &SessionCell, state: &State, form: &Rc<Form>) -> Views {
     // The timeline's events are kept between snapshots, so each one only adds the new ones.
@@ -63,8 +69,7 @@ pub(super) fn use_views(session: &SessionCell, state: &State, form: &Rc<Form>) -
             let overlaying = if running && started < *overlays_due.borrow() { snapshot::Overlaying::MayReuse } else { snapshot::Overlaying::Fresh };
             let taken = snapshot::take_with(s, form.litmus.as_deref(), &mut timeline_cache.borrow_mut(), overlaying);
             if overlaying == snapshot::Overlaying::Fresh {
-                let took = js_sys::Date::now() - started;
-                *overlays_due.borrow_mut() = started + took / OVERLAY_SHARE;
+                *overlays_due.borrow_mut() = next_due(started);
             }
             Some(taken)
         })
@@ -107,7 +112,7 @@ pub(super) fn use_views(session: &SessionCell, state: &State, form: &Rc<Form>) -
                 }
             }
             let fresh = Rc::new(inspector::inspect(s, tab, selected, memory));
-            *due = started + (js_sys::Date::now() - started) / OVERLAY_SHARE;
+            *due = next_due(started);
             *last = Some(((selected, tab, memory), Rc::clone(&fresh)));
             Some(fresh)
         }))
