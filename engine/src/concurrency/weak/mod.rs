@@ -63,9 +63,12 @@
 //! Scopes follow the OpenCL 2.0 model (section 3.3.6; Batty, Donaldson and Wickerson,
 //! "Overhauling SC Atomics in C11 and OpenCL", POPL 2016): a release at work-group scope
 //! publishes its view only to its own group, at device scope only to its device; an acquire
-//! at work-group scope learns only from its own group's releases. A message therefore keeps
-//! one view per scope level, and a work-item keeps what relaxed reads saw, per level, until an
-//! acquire fence of that level. A release atomic publishes only the memory of its own address
+//! at work-group scope learns only from its own group's releases. A release and an acquire
+//! synchronise only when their scopes are *inclusive*, which OpenCL reads as naming the same
+//! scope (so a device-scope release and a work-group-scope acquire of one group do not) and
+//! PTX as each including the other's thread (`Inclusion`, as the race detector decides it).
+//! A message therefore keeps three views ([`Published`]), and a work-item keeps what relaxed
+//! reads saw, in the same three slots, until an acquire fence that learns that slot. A release atomic publishes only the memory of its own address
 //! space (an atomic in local memory orders local memory); fences and barriers publish what
 //! their flags name, and a fence through an atomic of another memory only when its flags name
 //! that memory too (so a work-item keeps its fenced views, and what its reads saw, by the
@@ -86,6 +89,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use crate::concurrency::race::release::Inclusion;
 use crate::concurrency::race::{GLOBAL, LOCAL, SPACES};
 use crate::ir::{Level, Order};
 use crate::reuse::clone_fields;
@@ -225,15 +229,36 @@ fn covers(spaces: &[u8], flags: u64, loc: u32) -> bool {
     flags & fence_bit(memory_of(spaces, loc)) != 0
 }
 
-/// What a write published, per scope level: readers in the writer's group use `views[0]`,
-/// others in its device `views[1]`, anyone else `views[2]`.
+/// What a write published, in three entries, which the two dialects index differently, as the
+/// race detector's contributions do ([`Inclusion`]):
+/// - under PTX (each scope includes the other's thread) entry `d` is what a reader at
+///   *distance* `d` from the writer learns (0: in its group, 1: on its device, 2: anywhere),
+///   filled by every release whose scope reaches that far;
+/// - under OpenCL (inclusive scopes name the same scope) entry `l` is what releases of scope
+///   level exactly `l` published, which only an acquire of that same scope within its reach
+///   learns: a device-scope release and a work-group-scope acquire do not synchronise even in
+///   one work-group.
 #[derive(Clone, Debug, Default)]
 pub struct Published {
     pub views: [View; LEVELS],
 }
 
 impl Published {
-    /// Joins what `other` published into this, level by level (a release sequence).
+    /// What a write of `agent` through an object of memory `via` publishes: what its release
+    /// fences before it published (`released`), and, if it is itself a release at scope
+    /// level `level`, `direct` in the entries that scope fills.
+    fn of_write(released: &[View; LEVELS], direct: Option<(&View, Level)>, rule: Inclusion) -> Published {
+        let mut published = Published::default();
+        for (l, view) in published.views.iter_mut().enumerate() {
+            view.clone_from(&released[l]);
+            if let Some((direct, _)) = direct.filter(|&(_, level)| rule.fills(level, l)) {
+                view.join(direct);
+            }
+        }
+        published
+    }
+
+    /// Joins what `other` published into this, entry by entry (a release sequence).
     fn join(&mut self, other: &Published) {
         for (view, prev) in self.views.iter_mut().zip(other.views.iter()) {
             view.join(prev);
@@ -355,6 +380,23 @@ impl Agent {
         } else {
             self.cur.join(&view.filtered(|loc| memory_of(spaces, loc) == via));
             self.pending[via][level].join(&view.filtered(|loc| memory_of(spaces, loc) != via));
+        }
+    }
+
+    /// An atomic read (of order `ord`, of an object in memory `via`) at scope distance
+    /// `distance` from the writer read a write that published `published`: it learns (an
+    /// acquire whose scope synchronises with the release) or keeps for a later acquire fence
+    /// (by [`Inclusion::pending_slot`]) every entry that reaches it.
+    fn read_published(&mut self, published: &Published, distance: Level, ord: Ordering, via: usize, rule: Inclusion, spaces: &[u8]) {
+        let d = distance.index();
+        for (entry, view) in published.views.iter().enumerate().skip(d) {
+            // Under PTX the entries past the reader's distance know no more than its own.
+            if view.0.is_empty() || (rule == Inclusion::Mutual && entry != d) {
+                continue;
+            }
+            let acquire = ord.acquires() && rule.acquires(entry, d, ord.level);
+            // A PTX acquire learns every memory (`observe`'s `everything`).
+            self.observe(view, via, rule.pending_slot(entry, d), acquire, rule == Inclusion::Mutual, spaces);
         }
     }
 
@@ -659,6 +701,16 @@ impl Weak {
         }
     }
 
+    /// How a release's and an acquire's scopes must relate for them to synchronise: as the
+    /// race detector decides it, by dialect.
+    fn inclusion(&self) -> Inclusion {
+        if self.ptx {
+            Inclusion::Mutual
+        } else {
+            Inclusion::SameScope
+        }
+    }
+
     /// The dense id of `key`, the next unused one when it is new.
     fn id(&mut self, key: LocKey) -> u32 {
         match self.ids.binary_search_by_key(&key, |&(k, _)| k) {
@@ -793,9 +845,10 @@ impl Weak {
         // scope it publishes only what its fences did, known when it was promised.)
         let level = self.level_between(agent, group, device);
         self.read_promised(agent, id, ts, level);
-        let promised_release =
-            promiser.and_then(|p| self.agents.get(p as usize)).and_then(|a| a.promise).is_some_and(|p| p.release && p.ts == ts && level <= p.level);
-        if promised_release && ord.acquires() && level <= ord.level {
+        let rule = self.inclusion();
+        let promised = promiser.and_then(|p| self.agents.get(p as usize)).and_then(|a| a.promise).filter(|p| p.release && p.ts == ts && level <= p.level);
+        let promised_release = promised.is_some();
+        if promised.is_some_and(|p| ord.acquires() && rule.acquires(p.level.index(), level.index(), ord.level)) {
             self.invalid = true;
         }
         let a = &mut self.agents[agent as usize];
@@ -813,8 +866,7 @@ impl Weak {
         }
         if let Some(p) = published {
             if ord.atomic {
-                let acquire = ord.acquires() && level <= ord.level;
-                a.observe(&p.views[level.index()], memory_of(&self.spaces, id), level.index(), acquire, self.ptx, &self.spaces);
+                a.read_published(&p, level, ord, memory_of(&self.spaces, id), rule, &self.spaces);
             }
         }
         Read { value: (k > 0).then_some(value), stale: k > 0, race_release }
@@ -948,32 +1000,20 @@ impl Weak {
             Some((Some(p), _, _, a)) if rmw.is_none() && *a == agent && ord.atomic => Some(p.clone()),
             _ => None,
         };
+        let rule = self.inclusion();
+        let distance = read.as_ref().map(|&(_, g, d)| self.level_between(agent, g, d));
         let a = &mut self.agents[agent as usize];
         let via = memory_of(&self.spaces, id);
-        if let Some((Some(p), g, d)) = &read {
-            let level = if self.agent_group[agent as usize] == *g {
-                Level::Group
-            } else if self.agent_device[agent as usize] == *d {
-                Level::Device
-            } else {
-                Level::System
-            };
-            let acquire = ord.acquires() && level <= ord.level;
-            a.observe(&p.views[level.index()], via, level.index(), acquire, self.ptx, &self.spaces);
+        if let (Some((Some(p), _, _)), Some(distance)) = (&read, distance) {
+            a.read_published(p, distance, ord, via, rule, &self.spaces);
         }
         a.cur.raise(id, ts);
         // A release atomic orders the memory of its own address space (OpenCL 2.0: an
         // atomic on local memory orders local memory only); release fences before it order
         // what their flags name, when they name this atomic's memory too.
         let spaces = &self.spaces;
-        let direct = if ord.releases() { a.known().filtered(|loc| memory_of(spaces, loc) == via) } else { View::default() };
-        let mut published = Published::default();
-        for (l, view) in published.views.iter_mut().enumerate() {
-            view.clone_from(&a.released[via][l]);
-            if ord.releases() && l <= ord.level.index() {
-                view.join(&direct);
-            }
-        }
+        let direct = ord.releases().then(|| a.known().filtered(|loc| memory_of(spaces, loc) == via));
+        let mut published = Published::of_write(&a.released[via], direct.as_ref().map(|d| (d, ord.level)), rule);
         for prev in read.iter().filter_map(|(p, _, _)| p.as_ref()).chain(own_sequence.iter()) {
             published.join(prev);
         }
@@ -1029,6 +1069,7 @@ impl Weak {
         }
         let group = self.agent_group[agent as usize];
         let device = self.agent_device[agent as usize];
+        let rule = self.inclusion();
         let spaces = &self.spaces;
         let covered = |loc: u32| covers(spaces, flags, loc);
         let a = &mut self.agents[agent as usize];
@@ -1037,8 +1078,10 @@ impl Weak {
                 self.invalid = true;
             }
             // What reads of objects of a memory the fence names saw, of the memories it names.
+            // The pending slots it learns are those a release of its own scope fills: every
+            // distance within its scope under PTX, its own scope's releases under OpenCL.
             for via in (0..SPACES).filter(|&m| flags & fence_bit(m) != 0) {
-                for l in 0..=level.index() {
+                for l in (0..LEVELS).filter(|&l| rule.fills(level, l)) {
                     let pending = std::mem::take(&mut a.pending[via][l]);
                     a.cur.join(&pending.filtered(covered));
                     a.pending[via][l] = pending.filtered(|loc| !covered(loc));
@@ -1098,7 +1141,7 @@ impl Weak {
         if ord.releases() {
             let view = a.known().filtered(covered);
             for via in (0..SPACES).filter(|&m| flags & fence_bit(m) != 0) {
-                for l in 0..=level.index() {
+                for l in (0..LEVELS).filter(|&l| rule.fills(level, l)) {
                     a.released[via][l].join(&view);
                 }
             }

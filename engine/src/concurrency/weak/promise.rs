@@ -79,13 +79,13 @@ impl Weak {
             }
             Some((m.published.clone(), self.level_between(agent, m.group, m.device)))
         });
+        let rule = self.inclusion();
         let spaces = &self.spaces;
         let via = super::memory_of(spaces, p.id);
         let a = &mut self.agents[agent as usize];
         a.promise = None;
-        if let Some((Some(published), level)) = &read {
-            let acquire = ord.acquires() && *level <= ord.level;
-            a.observe(&published.views[level.index()], via, level.index(), acquire, self.ptx, spaces);
+        if let Some((Some(published), distance)) = &read {
+            a.read_published(published, *distance, ord, via, rule, spaces);
         }
         a.cur.raise(p.id, p.ts);
         // A relaxed write's message publishes what was fixed when it was promised, and what
@@ -101,13 +101,7 @@ impl Weak {
         });
         let published = p.release.then(|| {
             let direct = a.known().filtered(|loc| super::memory_of(spaces, loc) == via);
-            let mut published = Published::default();
-            for (l, view) in published.views.iter_mut().enumerate() {
-                view.clone_from(&a.released[via][l]);
-                if l <= p.level.index() {
-                    view.join(&direct);
-                }
-            }
+            let mut published = Published::of_write(&a.released[via], Some((&direct, p.level)), rule);
             if let Some((Some(prev), _)) = &read {
                 published.join(prev);
             }
