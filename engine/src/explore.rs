@@ -781,30 +781,23 @@ const MAX_PROMISING_ITEMS: usize = 64;
 /// Whether `agent` could promise a write that another agent is about to read: a promise
 /// matters only to a read, and one made just before that read gives every outcome an earlier
 /// one could. `enabled` and `reads` are scratch vectors the caller keeps.
-fn useful_promise(session: &mut Session, agent: u32, enabled: &mut Vec<u32>, reads: &mut Vec<(Footprint, crate::ir::Level)>) -> bool {
+fn useful_promise(session: &mut Session, agent: u32, enabled: &mut Vec<u32>, reads: &mut Vec<Footprint>) -> bool {
     let m = session.machine();
     if agent as usize >= m.items.len() || m.weak.agents.get(agent as usize).is_some_and(|x| x.promise.is_some()) {
         return false;
     }
     session.enabled_into(enabled);
     reads.clear();
-    // Each with the scope level between its agent and the promiser: a promise made after a
-    // release fence is of no use to agents within the fence's scope (see `Weak::release_point`).
-    reads.extend(
-        enabled
-            .iter()
-            .copied()
-            .filter(|&b| b != agent)
-            .map(|b| (footprint(session, b), m.weak.level_of(b, agent)))
-            .filter(|(f, _)| matches!(f, Footprint::Memory { .. })),
-    );
+    // A promise made before a release fence is of use to agents within the fence's scope
+    // too, as long as they do not acquire by a fence afterwards (see `Weak::release_point`).
+    reads.extend(enabled.iter().copied().filter(|&b| b != agent).map(|b| footprint(session, b)).filter(|f| matches!(f, Footprint::Memory { .. })));
     if reads.is_empty() {
         return false;
     }
     session.promise_candidates(agent).iter().any(|c| {
         let (space, owner, alloc, start) = c.key;
         let write = Footprint::Memory { space, owner, alloc, start, end: start + c.size as u64, write: true };
-        reads.iter().any(|&(r, level)| dependent(r, write) && c.fenced.is_none_or(|f| level > f))
+        reads.iter().any(|&r| dependent(r, write))
     })
 }
 

@@ -314,12 +314,20 @@ fn the_generated_family_agrees_with_the_opencl_model() {
 ///   device fence or atomic against a work-group one): OpenCL's inclusive scopes name the same
 ///   scope, so they do not synchronise, and the outcome the synchronisation forbids is allowed.
 ///   The engine synchronised them as PTX does.
-const ONCE_DISAGREED: [(usize, usize, &str); 5] = [
+/// - Three tests where one side reads, relaxed, a write the other makes after a seq_cst fence,
+///   and then a seq_cst access orders the reader before that fence. Only a promise of the
+///   write gives the outcome, and the promise had to pass the fence: the engine allowed that
+///   only when nobody within the fence's scope had read it, where only a reader that acquires
+///   by a fence afterwards (or took the write's release at once) learns what the fence adds.
+const ONCE_DISAGREED: [(usize, usize, &str); 8] = [
     (68, 506, "Wxlg.Fsg.Ryag|Wysg.Rxsg@00"),
     (28, 494, "Rxag.Fsg.Ryrg|Wylg.Fqd.Wxrg@00"),
     (50, 112, "Rxsd.Wyrg|Wysg.Flg.Wxrd@00"),
     (50, 498, "Rxsg.Wyrd|Wyld.Fqd.Wxrg@00"),
     (50, 562, "Rxsd.Wyrd|Wysd.Flg.Wxrd@00"),
+    (28, 65, "Rxrd.Rysd|Wyrd.Fsd.Wxld@01"),
+    (50, 178, "Rxrg.Wysg|Wylg.Fsg.Wxlg@00"),
+    (50, 255, "Rxrd.Wysd|Wysd.Fsd.Wxld@01"),
 ];
 
 #[test]

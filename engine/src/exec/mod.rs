@@ -629,7 +629,7 @@ impl Machine {
             None => solo.insert(Box::new(self.clone())),
         };
         // The solo run collects its stores straight into `found`'s vector.
-        solo.weak.certifying = Some(crate::concurrency::weak::Certify { agent, stores: std::mem::take(found), start: self.step, fenced: None });
+        solo.weak.certifying = Some(crate::concurrency::weak::Certify { agent, stores: std::mem::take(found), start: self.step });
         for _ in 0..SOLO_STEPS {
             if solo.items[wi].status != Status::Ready || solo.runaway.is_some() || solo.weak.certifying.is_none() {
                 break;

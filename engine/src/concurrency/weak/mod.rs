@@ -38,8 +38,11 @@
 //!   does not include the promised write, which comes later in its program. A release fence
 //!   (or a CUDA barrier) makes later relaxed writes publish the fence's view within its scope,
 //!   and a barrier orders what came before it for its group, which a promise made before it
-//!   does not; so it passes a promise only if nobody within its scope
-//!   has read the promise, and nobody there may until it is kept. Beyond the fence's scope
+//!   does not yet. It may pass a promise all the same: the write, when kept, publishes the
+//!   fence's view, and a reader within the scope that read the promise before may not learn
+//!   what the write published by an acquire fence from then on (it has not, so it must not
+//!   have: an update or acquire that read it, or an acquire fence of the reader since, makes
+//!   the execution invalid). Beyond the fence's scope
 //!   nothing changes, which is what a fence of too narrow a scope (`__threadfence_block`
 //!   across blocks, a work-group fence across groups) means in both models. Because every
 //!   promised value comes out of a
@@ -293,10 +296,23 @@ pub struct Message {
     /// Written by a read-modify-write, which follows the write it read immediately: no
     /// later write may be placed between them.
     pub rmw: bool,
-    /// While only promised: the scope levels (a bit each, from the promiser) of the agents
-    /// that read it. A release fence of the promiser passes the promise only if nobody within
-    /// its scope did.
-    pub read_at: u8,
+    /// While only promised: the agents that read it. A release fence of the promiser within
+    /// their scope changes what the write will publish after they read it (see
+    /// [`Weak::release_point`]).
+    pub readers: Vec<PromiseReader>,
+}
+
+/// An agent that read a write while it was only promised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PromiseReader {
+    pub agent: u32,
+    /// Its scope distance from the promiser.
+    pub level: Level,
+    /// Its read took what the write publishes at once: an update (whose write continues the
+    /// release sequence) or an acquire.
+    pub binding: bool,
+    /// How many acquire fences it had passed when it read it.
+    pub acquires: u32,
 }
 
 /// The writes of one location.
@@ -356,8 +372,13 @@ pub struct Agent {
     pub released: [[View; LEVELS]; SPACES],
     /// Its promise not yet kept (at most one at a time).
     pub promise: Option<Promise>,
-    /// It read a release that was only promised: it may not acquire from now on.
+    /// It read a release that was only promised, or a write whose promiser has since passed a
+    /// release fence within its scope: it may not acquire from now on (an acquire fence
+    /// would learn what the write published when it was read, not what it publishes).
     pub tainted: bool,
+    /// How many acquire fences (and, under PTX, barriers) it passed: whether one came after
+    /// it read a promise.
+    pub acquires: u32,
     /// What its PTX `.weak` loads read, which bounds none of its own later loads (see
     /// `finish_load`) but is part of what it knows: its releases publish it, so that a
     /// work-item that acquires from it cannot then make a write that read is causally
@@ -365,7 +386,7 @@ pub struct Agent {
     pub observed: View,
 }
 
-clone_fields!(Agent { cur, pending, released, promise, tainted, observed });
+clone_fields!(Agent { cur, pending, released, promise, tainted, acquires, observed });
 
 impl Agent {
     /// An atomic read of an object in memory `via` read a write that published `view` at the
@@ -409,6 +430,17 @@ impl Agent {
             v.join(&self.observed);
             std::borrow::Cow::Owned(v)
         }
+    }
+}
+
+/// `reader` read a promise whose promiser then passed a release fence within its scope:
+/// see [`Weak::release_point`].
+fn read_before_fence(agents: &mut [Agent], invalid: &mut bool, reader: PromiseReader) {
+    let Some(a) = agents.get_mut(reader.agent as usize) else { return };
+    if reader.binding || a.acquires != reader.acquires {
+        *invalid = true;
+    } else {
+        a.tainted = true;
     }
 }
 
@@ -756,7 +788,7 @@ impl Weak {
                 race_release: None,
                 promised_by: None,
                 rmw: false,
-                read_at: 0,
+                readers: Vec::new(),
             });
             self.histories.push(h);
         }
@@ -844,7 +876,7 @@ impl Weak {
         // it would close a cycle, and so would a later acquire fence of the reader. (Beyond its
         // scope it publishes only what its fences did, known when it was promised.)
         let level = self.level_between(agent, group, device);
-        self.read_promised(agent, id, ts, level);
+        self.read_promised(agent, id, ts, level, ord.acquires());
         let rule = self.inclusion();
         let promised = promiser.and_then(|p| self.agents.get(p as usize)).and_then(|a| a.promise).filter(|p| p.release && p.ts == ts && level <= p.level);
         let promised_release = promised.is_some();
@@ -894,7 +926,7 @@ impl Weak {
             let h = &self.histories[id as usize];
             let follows_existing = rmw.is_none_or(|r| h.message(r).is_some_and(|m| m.step <= c.start));
             if promisable && same_size && follows_existing {
-                c.stores.push(Candidate { key, size, value, level: ord.level, release: ord.releases(), rmw: rmw.is_some(), fenced: c.fenced });
+                c.stores.push(Candidate { key, size, value, level: ord.level, release: ord.releases(), rmw: rmw.is_some() });
             }
         }
         if let Some(p) = self.agents[agent as usize].promise {
@@ -941,7 +973,7 @@ impl Weak {
                 race_release: None,
                 promised_by: None,
                 rmw: false,
-                read_at: 0,
+                readers: Vec::new(),
             });
             return Written { keep: None, ts, latest: true };
         }
@@ -994,7 +1026,7 @@ impl Weak {
         }
         if let (Some(_), Some(promiser)) = (rmw, read_promised) {
             let (read_ts, level) = (h.messages[index - 1].ts, self.level_of(agent, promiser));
-            self.read_promised(agent, id, read_ts, level);
+            self.read_promised(agent, id, read_ts, level, true);
         }
         let own_sequence = match &last {
             Some((Some(p), _, _, a)) if rmw.is_none() && *a == agent && ord.atomic => Some(p.clone()),
@@ -1031,7 +1063,7 @@ impl Weak {
             race_release: None,
             promised_by: None,
             rmw: rmw.is_some(),
-            read_at: 0,
+            readers: Vec::new(),
         };
         let at_end = index == h.messages.len();
         h.messages.insert(index, message);
@@ -1077,6 +1109,7 @@ impl Weak {
             if a.tainted {
                 self.invalid = true;
             }
+            a.acquires += 1;
             // What reads of objects of a memory the fence names saw, of the memories it names.
             // The pending slots it learns are those a release of its own scope fills: every
             // distance within its scope under PTX, its own scope's releases under OpenCL.
@@ -1166,6 +1199,10 @@ impl Weak {
         for &(m, flags) in members {
             let a = &mut self.agents[m as usize];
             if self.ptx {
+                if a.tainted {
+                    self.invalid = true;
+                }
+                a.acquires += 1;
                 for pending in &mut a.pending {
                     let pending = std::mem::take(&mut pending[Level::Group.index()]);
                     a.cur.join(&pending);
@@ -1186,34 +1223,39 @@ impl Weak {
 
     /// `agent` releases at scope `level` (a fence or a barrier). Its relaxed writes from now
     /// on publish its view to the agents within that scope, which a promise made before does
-    /// not: the promise may pass only if nobody within the scope has read it, and nobody
-    /// within the scope may read it until it is kept (when it publishes the new view). Beyond
-    /// the scope nothing changes, so a fence of a narrower scope than the promise's readers
-    /// (`__threadfence_block` across blocks) orders nothing for them, as in the PTX and
-    /// OpenCL models.
+    /// not yet: the promised write, when it is made, publishes the new view, and what it
+    /// published when somebody within the scope read it no longer holds for that reader.
+    /// A reader that took it at once (an update continuing its release sequence, an acquire)
+    /// or has acquired by a fence since is not one the model allows; any other reader may go
+    /// on but may not acquire by a fence from now on (`Agent::tainted`), since a fence would
+    /// learn the old view. Beyond the scope nothing changes, so a fence of a narrower scope
+    /// than the promise's readers (`__threadfence_block` across blocks) orders nothing for
+    /// them, as in the PTX and OpenCL models.
     fn release_point(&mut self, agent: u32, level: Level) {
-        if let Some(c) = self.certifying.as_mut().filter(|c| c.agent == agent) {
-            c.fenced = Some(c.fenced.map_or(level, |f| f.max(level)));
-        }
         let Some(p) = self.agents[agent as usize].promise.as_mut() else { return };
         p.fenced = Some(p.fenced.map_or(level, |f| f.max(level)));
-        let within = (2u8 << level.index()) - 1;
-        let read = self.histories[p.id as usize].message(p.ts).map_or(0, |m| m.read_at);
-        if read & within != 0 {
-            self.invalid = true;
+        let (id, ts) = (p.id, p.ts);
+        let Weak { histories, agents, invalid, .. } = self;
+        let Some(m) = histories[id as usize].message(ts) else { return };
+        for reader in m.readers.iter().filter(|r| r.level <= level) {
+            read_before_fence(agents, invalid, *reader);
         }
     }
 
     /// `agent` read the write with timestamp `ts` of location `id` at scope level `level`
-    /// from its writer: if that is a promise, it is noted, and a promise that passed a release
-    /// fence of that scope may not be read (see [`Weak::release_point`]).
-    fn read_promised(&mut self, agent: u32, id: u32, ts: u32, level: Level) {
-        let Some(m) = self.histories[id as usize].message_mut(ts) else { return };
+    /// from its writer (`binding`: as an update or an acquire): if that is a promise, the
+    /// reader is noted, and if its promiser has passed a release fence of that scope since
+    /// it promised it, the reader is one that read it before the fence (see
+    /// [`Weak::release_point`]).
+    fn read_promised(&mut self, agent: u32, id: u32, ts: u32, level: Level, binding: bool) {
+        let Weak { histories, agents, invalid, .. } = self;
+        let Some(m) = histories[id as usize].message_mut(ts) else { return };
         let Some(promiser) = m.promised_by.filter(|&p| p != agent) else { return };
-        m.read_at |= 1 << level.index();
-        let fenced = self.agents.get(promiser as usize).and_then(|a| a.promise).filter(|p| p.ts == ts).and_then(|p| p.fenced);
+        let reader = PromiseReader { agent, level, binding, acquires: agents[agent as usize].acquires };
+        m.readers.push(reader);
+        let fenced = agents.get(promiser as usize).and_then(|a| a.promise).filter(|p| p.ts == ts).and_then(|p| p.fenced);
         if fenced.is_some_and(|f| level <= f) {
-            self.invalid = true;
+            read_before_fence(agents, invalid, reader);
         }
     }
 

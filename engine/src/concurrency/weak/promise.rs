@@ -26,7 +26,8 @@ pub struct Promise {
     /// message follows immediately (no other write may come between them).
     pub rmw: Option<u32>,
     /// The widest scope level of the release fences (or barriers) its agent passed since the
-    /// promise: nobody within it may read the promise before it is kept.
+    /// promise: a reader within it reads what the write will publish no longer (see
+    /// `Weak::release_point`).
     pub fenced: Option<Level>,
 }
 
@@ -42,9 +43,6 @@ pub struct Candidate {
     /// Made by a read-modify-write, of the latest write of its location when the solo run
     /// started (so its promise follows that write).
     pub rmw: bool,
-    /// The widest scope level of the release fences the solo run passed before this write:
-    /// only agents beyond it can use its promise.
-    pub fenced: Option<Level>,
 }
 
 /// What a solo run of one agent wrote, to certify the promises it may make.
@@ -58,8 +56,6 @@ pub struct Certify {
     /// The machine's step when the solo run started: a read-modify-write that reads a write
     /// made after it (by the solo run) cannot be promised, as that write does not exist yet.
     pub start: u64,
-    /// The widest scope level of the release fences it passed so far.
-    pub fenced: Option<Level>,
 }
 
 impl Weak {
@@ -89,8 +85,8 @@ impl Weak {
         }
         a.cur.raise(p.id, p.ts);
         // A relaxed write's message publishes what was fixed when it was promised, and what
-        // release fences since then (which nobody within their scope has seen it without)
-        // add; a release publishes its view now, and a read-modify-write's release continues
+        // release fences since then add (a reader within their scope that read it before may
+        // not acquire by a fence since, nor afterwards; see `release_point`); a release publishes its view now, and a read-modify-write's release continues
         // the sequence of the write it read.
         let fenced = (!p.release && p.fenced.is_some()).then(|| {
             let mut published = Published::default();
@@ -110,6 +106,7 @@ impl Weak {
         let h = &mut self.histories[p.id as usize];
         if let Some(m) = h.messages.iter_mut().find(|m| m.ts == p.ts) {
             m.promised_by = None;
+            m.readers.clear();
             if published.is_some() {
                 m.published = published;
             } else if let Some(mut now) = fenced {
@@ -176,14 +173,14 @@ impl Weak {
             race_release,
             promised_by: Some(agent),
             rmw,
-            read_at: 0,
+            readers: Vec::new(),
         });
         self.agents[agent as usize].promise = Some(Promise { id, ts, value, size, release, level, before, rmw: after, fenced: None });
         // An update's promise reads the latest write: if that is itself a promise, its reader
         // is noted (see `release_point`).
         if let Some((read, promiser)) = read_promise {
             let level = self.level_of(agent, promiser);
-            self.read_promised(agent, id, read, level);
+            self.read_promised(agent, id, read, level, true);
         }
         self.promises_made += 1;
     }
