@@ -38,7 +38,8 @@ pub enum EventKind {
     /// The work-item starts a statement (the statement granularity only).
     Statement,
     /// The work-item promised a relaxed write it will make later (relaxed memory model; the
-    /// location and `written` are the promised write).
+    /// location, `written` and the span are the promised write's, not where the work-item
+    /// stands when it promises).
     Promise,
 }
 

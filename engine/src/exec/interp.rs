@@ -669,7 +669,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                 ty.encode(v, &mut a.bytes[at..]);
                 if weak.enabled {
                     let written = ty.decode(&a.bytes[at..]);
-                    let store = weak::Store { ord: weak::Ordering::PLAIN, rmw: None, event, step: *step, everyone: false };
+                    let store = weak::Store { ord: weak::Ordering::PLAIN, rmw: None, event, step: *step, everyone: false, span };
                     if let Some(keep) = weak.store(wi, weak_key(p, group), size as u8, before, written, store, &mut |_| 0).keep {
                         ty.encode(keep, &mut a.bytes[at..]);
                     }
@@ -790,7 +790,7 @@ pub fn perform_event(m: &mut Machine, wi: u32) {
                         weak.rmw_failed(wi, key, size as u8, rmw_read.unwrap_or(0), ord, event);
                     } else {
                         let written = ty.decode(&a.bytes[at..]);
-                        let store = weak::Store { ord, rmw: rmw_read, event, step: *step, everyone: false };
+                        let store = weak::Store { ord, rmw: rmw_read, event, step: *step, everyone: false, span };
                         let w = weak.store(wi, key, size as u8, old, written, store, &mut |n| rng.below(n as u64) as u32);
                         if let Some(keep) = w.keep {
                             ty.encode(keep, &mut a.bytes[at..]);
@@ -1289,7 +1289,7 @@ pub fn copy_element(m: &mut Machine, g: usize) {
                             // The copy's writes are what every reader sees from now on: the
                             // group orders them through wait_group_events, not through views.
                             let value = u64::from_le_bytes(buf[..8].try_into().unwrap_or([0; 8]));
-                            let store = weak::Store { ord: weak::Ordering::PLAIN, rmw: None, event, step: *step, everyone: true };
+                            let store = weak::Store { ord: weak::Ordering::PLAIN, rmw: None, event, step: *step, everyone: true, span: c.span };
                             let _ = weak.store(engine, weak_key(dst, g), es.min(255) as u8, 0, value, store, &mut |_| 0);
                         }
                         Ok(())

@@ -647,7 +647,7 @@ impl Machine {
         let mut kept = 0;
         for k in 0..found.len() {
             let c = found[k];
-            if !found[..kept].contains(&c) {
+            if !found[..kept].iter().any(|k| k.same_write(&c)) {
                 found[kept] = c;
                 kept += 1;
             }
@@ -688,7 +688,7 @@ impl Machine {
         let Machine { weak, rng, .. } = self;
         let k = if n > 1 { weak.decide(n, &mut || rng.below(n as u64) as u32) } else { 0 };
         let candidate = candidates[k as usize];
-        let crate::concurrency::weak::Candidate { key, size, value, level, release, .. } = candidate;
+        let crate::concurrency::weak::Candidate { key, size, value, level, release, span, .. } = candidate;
         let (space, _, alloc, offset) = key;
         let Some(a) = self.allocation_mut(key) else { return false };
         let (at, len) = (offset as usize, size as usize);
@@ -700,8 +700,6 @@ impl Machine {
         let memory = if space == Space::Local as u8 { Space::Local } else { Space::Global };
         let race_release = if release { None } else { self.races.promise_release(agent, memory, alloc, level, event) };
         self.weak.promise(agent, candidate, before, event, self.step, race_release);
-        let span = self.items[agent as usize].position();
-        let span = self.program.functions[self.items[agent as usize].func as usize].spans.get(span as usize).copied().unwrap_or_default();
         self.event(agent, EventKind::Promise, Some(Location { space: memory, alloc, offset }), before, value, span);
         self.write_epoch += 1;
         true

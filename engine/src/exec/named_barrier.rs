@@ -308,7 +308,7 @@ fn publish(m: &mut Machine, wi: u32, group: usize, name: u64, arrive: bool, even
     races.access(&mut state.shadow, log, info);
     if weak.enabled {
         let ord = weak::Ordering { atomic: true, order: Order::Release, level: Level::Group };
-        let store = weak::Store { ord, rmw: None, event, step: *step, everyone: false };
+        let store = weak::Store { ord, rmw: None, event, step: *step, everyone: false, span };
         weak.store(wi, (Space::Global as u8, 0, WORDS, offset), 4, before, state.writes, store, &mut |_| 0);
     }
 }

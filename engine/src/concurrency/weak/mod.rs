@@ -657,6 +657,8 @@ pub struct Store {
     pub step: u64,
     /// Every agent must read this write or a later one from now on (an async copy's writes).
     pub everyone: bool,
+    /// Where in the source it is made.
+    pub span: crate::diag::Span,
 }
 
 /// Where a write went.
@@ -915,7 +917,7 @@ impl Weak {
     // every call only to be taken apart here.
     #[allow(clippy::too_many_arguments)]
     pub fn store(&mut self, agent: u32, key: LocKey, size: u8, before: u64, value: u64, st: Store, draw: &mut dyn FnMut(u32) -> u32) -> Written {
-        let Store { ord, rmw, event, step, everyone } = st;
+        let Store { ord, rmw, event, step, everyone, span } = st;
         let (id, same_size) = self.history(key, size, before);
         let group = self.agent_group[agent as usize];
         let device = self.agent_device[agent as usize];
@@ -926,7 +928,7 @@ impl Weak {
             let h = &self.histories[id as usize];
             let follows_existing = rmw.is_none_or(|r| h.message(r).is_some_and(|m| m.step <= c.start));
             if promisable && same_size && follows_existing {
-                c.stores.push(Candidate { key, size, value, level: ord.level, release: ord.releases(), rmw: rmw.is_some() });
+                c.stores.push(Candidate { key, size, value, level: ord.level, release: ord.releases(), rmw: rmw.is_some(), span });
             }
         }
         if let Some(p) = self.agents[agent as usize].promise {

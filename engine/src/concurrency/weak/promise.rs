@@ -32,7 +32,7 @@ pub struct Promise {
 }
 
 /// A write a solo run made, which its agent may promise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Candidate {
     pub key: LocKey,
     pub size: u8,
@@ -43,6 +43,17 @@ pub struct Candidate {
     /// Made by a read-modify-write, of the latest write of its location when the solo run
     /// started (so its promise follows that write).
     pub rmw: bool,
+    /// Where the solo run made it: the promise's event names this place in the source, not
+    /// where its work-item stands when it promises.
+    pub span: crate::diag::Span,
+}
+
+impl Candidate {
+    /// Whether `other` promises the same write (made elsewhere in the source, perhaps): one
+    /// promise of them is enough.
+    pub fn same_write(&self, other: &Candidate) -> bool {
+        Candidate { span: other.span, ..*self } == *other
+    }
 }
 
 /// What a solo run of one agent wrote, to certify the promises it may make.

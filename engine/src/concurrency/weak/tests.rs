@@ -9,7 +9,7 @@ const REL: Ordering = Ordering { atomic: true, order: Order::Release, level: Lev
 const ACQ: Ordering = Ordering { atomic: true, order: Order::Acquire, level: Level::Device };
 
 fn st(ord: Ordering) -> Store {
-    Store { ord, rmw: None, event: 0, step: 0, everyone: false }
+    Store { ord, rmw: None, event: 0, step: 0, everyone: false, span: Default::default() }
 }
 
 fn model(groups: &[u32]) -> Weak {
@@ -140,7 +140,7 @@ fn update(w: &mut Weak, agent: u32, key: LocKey, ord: Ordering, apply: &dyn Fn(u
     let old = r.value.unwrap_or(u64::MAX);
     let value = apply(r.value.unwrap_or(0));
     if let Some(v) = value {
-        w.store(agent, key, 4, 0, v, Store { ord, rmw: Some(r.ts), event: 0, step: 0, everyone: false }, &mut |_| 0);
+        w.store(agent, key, 4, 0, v, Store { ord, rmw: Some(r.ts), event: 0, step: 0, everyone: false, span: Default::default() }, &mut |_| 0);
     }
     Some((old, r.spurious))
 }
