@@ -433,6 +433,15 @@ impl Agent {
     }
 }
 
+/// What a work-item with a promise passes: see [`Weak::release_point`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Point {
+    /// A release fence.
+    Fence,
+    /// A barrier its group meets at.
+    Barrier,
+}
+
 /// `reader` read a promise whose promiser then passed a release fence within its scope:
 /// see [`Weak::release_point`].
 fn read_before_fence(agents: &mut [Agent], invalid: &mut bool, reader: PromiseReader) {
@@ -1099,7 +1108,7 @@ impl Weak {
     /// `flags` are its `cl_mem_fence_flags`: it orders local memory, global memory or both.
     pub fn fence(&mut self, agent: u32, ord: Order, level: Level, flags: u64) {
         if ord.releases() {
-            self.release_point(agent, level);
+            self.release_point(agent, level, Point::Fence);
         }
         let group = self.agent_group[agent as usize];
         let device = self.agent_device[agent as usize];
@@ -1193,7 +1202,7 @@ impl Weak {
     /// publish at block scope.
     pub fn barrier(&mut self, members: &[(u32, u64)]) {
         for &(m, _) in members {
-            self.release_point(m, Level::Group);
+            self.release_point(m, Level::Group, Point::Barrier);
         }
         let spaces = &self.spaces;
         let covers = |flags: u64, loc: u32| covers(spaces, flags, loc);
@@ -1230,17 +1239,23 @@ impl Weak {
     /// A reader that took it at once (an update continuing its release sequence, an acquire)
     /// or has acquired by a fence since is not one the model allows; any other reader may go
     /// on but may not acquire by a fence from now on (`Agent::tainted`), since a fence would
-    /// learn the old view. Beyond the scope nothing changes, so a fence of a narrower scope
-    /// than the promise's readers (`__threadfence_block` across blocks) orders nothing for
-    /// them, as in the PTX and OpenCL models.
-    fn release_point(&mut self, agent: u32, level: Level) {
+    /// learn the old view. A barrier orders more: a member of the group that read the promise
+    /// before they met read a write that its barrier orders after the read, which no
+    /// execution allows (`rf; hb` is irreflexive), acquire or not. Beyond the scope nothing
+    /// changes, so a fence of a narrower scope than the promise's readers
+    /// (`__threadfence_block` across blocks) orders nothing for them, as in the PTX and
+    /// OpenCL models.
+    fn release_point(&mut self, agent: u32, level: Level, point: Point) {
         let Some(p) = self.agents[agent as usize].promise.as_mut() else { return };
         p.fenced = Some(p.fenced.map_or(level, |f| f.max(level)));
         let (id, ts) = (p.id, p.ts);
         let Weak { histories, agents, invalid, .. } = self;
         let Some(m) = histories[id as usize].message(ts) else { return };
         for reader in m.readers.iter().filter(|r| r.level <= level) {
-            read_before_fence(agents, invalid, *reader);
+            match point {
+                Point::Fence => read_before_fence(agents, invalid, *reader),
+                Point::Barrier => *invalid = true,
+            }
         }
     }
 

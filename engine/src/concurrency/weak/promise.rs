@@ -97,8 +97,9 @@ impl Weak {
         a.cur.raise(p.id, p.ts);
         // A relaxed write's message publishes what was fixed when it was promised, and what
         // release fences since then add (a reader within their scope that read it before may
-        // not acquire by a fence since, nor afterwards; see `release_point`); a release publishes its view now, and a read-modify-write's release continues
-        // the sequence of the write it read.
+        // not acquire by a fence since, nor afterwards; see `release_point`); a release
+        // publishes its view now, and a read-modify-write's release continues the sequence of
+        // the write it read.
         let fenced = (!p.release && p.fenced.is_some()).then(|| {
             let mut published = Published::default();
             for (view, released) in published.views.iter_mut().zip(a.released[via].iter()) {

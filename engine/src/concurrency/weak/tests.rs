@@ -206,3 +206,71 @@ fn a_ptx_weak_load_does_not_order_later_loads_after_the_write_it_read() {
         assert_eq!(readable(&w, 1, X, Ordering::PLAIN), vec![u64::MAX], "ptx: {ptx}");
     }
 }
+
+#[test]
+fn a_device_release_and_a_work_group_acquire_synchronise_under_ptx_only() {
+    // One work-group: each scope includes the other's work-item, but OpenCL's inclusive
+    // scopes name the same scope.
+    let acq_wg = Ordering { level: Level::Group, ..ACQ };
+    for (ptx, expected) in [(false, vec![u64::MAX, 0]), (true, vec![u64::MAX])] {
+        let mut w = model(&[0, 0]);
+        w.ptx = ptx;
+        w.store(0, X, 4, 0, 1, st(Ordering::PLAIN), &mut |_| 0);
+        w.store(0, Y, 4, 0, 1, st(REL), &mut |_| 0);
+        w.load(1, Y, 4, acq_wg, 0, Some(&mut |_| 0));
+        assert_eq!(readable(&w, 1, X, Ordering::PLAIN), expected, "ptx: {ptx}");
+    }
+}
+
+/// Agent 0 of a one-group launch promises a relaxed `x = 1`, and agent 1 reads it with `ord`.
+fn promised_and_read(ord: Ordering) -> Weak {
+    let mut w = model(&[0, 0]);
+    let c = Candidate { key: X, size: 4, value: 1, level: Level::Device, release: false, rmw: false, span: Default::default() };
+    w.promise(0, c, 0, 0, 0, None);
+    let r = w.load(1, X, 4, ord, 1, Some(&mut |_| 0));
+    assert_eq!(r.value, None, "it reads the promise, the latest write");
+    assert!(!w.invalid);
+    w
+}
+
+const GLOBAL_FENCE: u64 = crate::ir::fence::GLOBAL;
+
+#[test]
+fn a_promise_may_pass_a_release_fence_its_reader_never_acquires_by() {
+    let mut w = promised_and_read(RLX);
+    w.fence(0, Order::Release, Level::Device, GLOBAL_FENCE);
+    assert!(!w.invalid && w.agents[1].tainted, "the reader goes on, but may not acquire");
+    w.store(0, X, 4, 0, 1, st(RLX), &mut |_| 0);
+    assert!(w.consistent(), "the promise is kept");
+    w.fence(1, Order::Acquire, Level::Device, GLOBAL_FENCE);
+    assert!(w.invalid, "an acquire fence would learn what the write published before the release fence");
+}
+
+#[test]
+fn a_promise_passing_a_release_fence_invalidates_readers_that_learned_from_it() {
+    // An acquire fence of the reader before the release fence.
+    let mut w = promised_and_read(RLX);
+    w.fence(1, Order::Acquire, Level::Device, GLOBAL_FENCE);
+    assert!(!w.invalid);
+    w.fence(0, Order::Release, Level::Device, GLOBAL_FENCE);
+    assert!(w.invalid);
+    // An acquire load of the promise.
+    let mut w = promised_and_read(ACQ);
+    w.fence(0, Order::Release, Level::Device, GLOBAL_FENCE);
+    assert!(w.invalid);
+    // A fence of work-group scope does not reach a reader in another group.
+    let mut w = model(&[0, 1]);
+    let c = Candidate { key: X, size: 4, value: 1, level: Level::Device, release: false, rmw: false, span: Default::default() };
+    w.promise(0, c, 0, 0, 0, None);
+    w.load(1, X, 4, ACQ, 1, Some(&mut |_| 0));
+    w.fence(0, Order::Release, Level::Group, GLOBAL_FENCE);
+    assert!(!w.invalid && !w.agents[1].tainted);
+}
+
+#[test]
+fn a_promise_read_in_its_group_may_not_pass_a_barrier() {
+    // The barrier orders the read before the write it read, acquire or not.
+    let mut w = promised_and_read(RLX);
+    w.barrier(&[(0, GLOBAL_FENCE), (1, GLOBAL_FENCE)]);
+    assert!(w.invalid);
+}
