@@ -71,7 +71,8 @@
 //! scope (so a device-scope release and a work-group-scope acquire of one group do not) and
 //! PTX as each including the other's thread (`Inclusion`, as the race detector decides it).
 //! A message therefore keeps three views ([`Published`]), and a work-item keeps what relaxed
-//! reads saw, in the same three slots, until an acquire fence that learns that slot. A release atomic publishes only the memory of its own address
+//! reads saw, in the same three slots, until an acquire fence that learns that slot. A
+//! release atomic publishes only the memory of its own address
 //! space (an atomic in local memory orders local memory); fences and barriers publish what
 //! their flags name, and a fence through an atomic of another memory only when its flags name
 //! that memory too (so a work-item keeps its fenced views, and what its reads saw, by the
@@ -247,9 +248,9 @@ pub struct Published {
 }
 
 impl Published {
-    /// What a write of `agent` through an object of memory `via` publishes: what its release
-    /// fences before it published (`released`), and, if it is itself a release at scope
-    /// level `level`, `direct` in the entries that scope fills.
+    /// What a write publishes: what its writer's release fences before it published for the
+    /// memory of the written object (`released`), and, if it is itself a release, `direct`
+    /// (what it releases, at its scope level) in the entries that scope fills.
     fn of_write(released: &[View; LEVELS], direct: Option<(&View, Level)>, rule: Inclusion) -> Published {
         let mut published = Published::default();
         for (l, view) in published.views.iter_mut().enumerate() {

@@ -224,7 +224,12 @@ fn a_device_release_and_a_work_group_acquire_synchronise_under_ptx_only() {
 
 /// Agent 0 of a one-group launch promises a relaxed `x = 1`, and agent 1 reads it with `ord`.
 fn promised_and_read(ord: Ordering) -> Weak {
-    let mut w = model(&[0, 0]);
+    promised_and_read_in(&[0, 0], ord)
+}
+
+/// As [`promised_and_read`], with the agents in the work-groups `groups`.
+fn promised_and_read_in(groups: &[u32], ord: Ordering) -> Weak {
+    let mut w = model(groups);
     let c = Candidate { key: X, size: 4, value: 1, level: Level::Device, release: false, rmw: false, span: Default::default() };
     w.promise(0, c, 0, 0, 0, None);
     let r = w.load(1, X, 4, ord, 1, Some(&mut |_| 0));
@@ -259,10 +264,7 @@ fn a_promise_passing_a_release_fence_invalidates_readers_that_learned_from_it() 
     w.fence(0, Order::Release, Level::Device, GLOBAL_FENCE);
     assert!(w.invalid);
     // A fence of work-group scope does not reach a reader in another group.
-    let mut w = model(&[0, 1]);
-    let c = Candidate { key: X, size: 4, value: 1, level: Level::Device, release: false, rmw: false, span: Default::default() };
-    w.promise(0, c, 0, 0, 0, None);
-    w.load(1, X, 4, ACQ, 1, Some(&mut |_| 0));
+    let mut w = promised_and_read_in(&[0, 1], ACQ);
     w.fence(0, Order::Release, Level::Group, GLOBAL_FENCE);
     assert!(!w.invalid && !w.agents[1].tainted);
 }
