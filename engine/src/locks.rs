@@ -451,6 +451,93 @@ enum Sign {
     FreeRead(u32),
 }
 
+/// The sign atomic `e` (with operation `op`, as the log gives it) shows of its location, if any.
+fn sign(e: &Event, op: Option<AtomicOp>) -> Option<Sign> {
+    if !is_atomic(e) {
+        return None;
+    }
+    if e.leaves_value(op) {
+        // A read that found it free, the check of a check-then-set claim (writing 0 over 0
+        // checks nothing).
+        return (e.read == 0 && op != Some(AtomicOp::Store)).then_some(Sign::FreeRead(e.work_item));
+    }
+    match classify(e, op, e.read != 0) {
+        Act::Acquire { tested: true } => Some(Sign::Tested),
+        // An atomic store that set it: a claim, which makes a lock only right after the same
+        // work-item read it free.
+        Act::Acquire { tested: false } => Some(Sign::Claim(e.work_item)),
+        Act::Foreign => Some(Sign::Foreign),
+        _ => None,
+    }
+}
+
+/// What the signs of one location add up to, as far as telling whether it may be a lock.
+#[derive(Clone, Copy, Default)]
+struct Seen {
+    claimed: bool,
+    foreign: bool,
+}
+
+impl Seen {
+    fn and(self, sign: Sign) -> Seen {
+        Seen { claimed: self.claimed || matches!(sign, Sign::Tested | Sign::Claim(_)), foreign: self.foreign || sign == Sign::Foreign }
+    }
+
+    /// Whether the location may be a lock: something claimed it and nothing wrote it outside
+    /// the protocol. Only such a location makes the analysis read more of the log than its
+    /// atomics.
+    fn may_be_lock(self) -> bool {
+        self.claimed && !self.foreign
+    }
+}
+
+/// Looks at a run's atomics as it goes, for a location that may be a lock
+/// ([`Watch::may_need_events`]).
+#[derive(Default)]
+pub struct Watch {
+    /// Where the log's atomics were read up to.
+    read: usize,
+    seen: BTreeMap<Key, Seen>,
+    /// The location of the latest sign, kept out of `seen`: most atomics of a run are on
+    /// the location of the atomic before (a counter, a lock), and that one is not looked up.
+    last: Option<(Key, Seen)>,
+    /// How many locations may be locks.
+    may_be_locks: usize,
+}
+
+impl Watch {
+    /// Whether, by the atomics pushed to `log` so far, the lock analysis at the run's end may
+    /// read more of the log than its atomics: a location that something claimed as a lock
+    /// and nothing wrote outside the protocol yet. A log that keeps only atomics would then
+    /// miss the events it reads ([`EventLog::forget_events`]), so a run that sees one starts
+    /// over keeping them at once (`why::finish`) rather than at its end, where the analysis
+    /// runs. A later write outside the protocol can still rule the location out; the run then
+    /// kept what it did not need, which costs time and changes no finding. Each call reads
+    /// only the atomics pushed since the one before.
+    pub fn may_need_events(&mut self, log: &EventLog, group_of: &dyn Fn(u32) -> Option<u32>) -> bool {
+        for (_, e, op) in log.atomics_from(self.read) {
+            if let (Some(k), Some(sign)) = (key(&e, group_of), sign(&e, op)) {
+                if self.last.is_none_or(|(last, _)| last != k) {
+                    let seen = self.seen.remove(&k).unwrap_or_default();
+                    if let Some((last, before)) = self.last.replace((k, seen)) {
+                        self.seen.insert(last, before);
+                    }
+                }
+                let Some((_, seen)) = &mut self.last else { continue };
+                let before = seen.may_be_lock();
+                *seen = seen.and(sign);
+                match (before, seen.may_be_lock()) {
+                    (false, true) => self.may_be_locks += 1,
+                    (true, false) => self.may_be_locks -= 1,
+                    _ => {}
+                }
+            }
+        }
+        self.read = log.atomics_end();
+        self.may_be_locks > 0
+    }
+}
+
 /// Finds the locks in `log`, in the order of their first event. `group_of` gives a work-item's
 /// work-group (local memory is one location per group).
 pub fn analyse(log: &EventLog, group_of: &dyn Fn(u32) -> Option<u32>) -> Vec<Lock> {
@@ -470,28 +557,7 @@ fn candidates(log: &EventLog, group_of: &dyn Fn(u32) -> Option<u32>) -> Vec<Key>
     // few atomics, and an exploration analyses each run's: one vector beats a map of them).
     // Read through `atomics`, which a log that forgets other events keeps (most runs stop
     // at this loop).
-    let mut signs: Vec<(Key, Sign)> = Vec::new();
-    for (_, e, op) in log.atomics().filter(|(_, e, _)| is_atomic(e)) {
-        let Some(k) = key(&e, group_of) else { continue };
-        let sign = if e.leaves_value(op) {
-            // A read that found it free, the check of a check-then-set claim (writing 0 over
-            // 0 checks nothing).
-            if e.read != 0 || op == Some(AtomicOp::Store) {
-                continue;
-            }
-            Sign::FreeRead(e.work_item)
-        } else {
-            match classify(&e, op, e.read != 0) {
-                Act::Acquire { tested: true } => Sign::Tested,
-                // An atomic store that set it: a claim, which makes a lock only right after
-                // the same work-item read it free.
-                Act::Acquire { tested: false } => Sign::Claim(e.work_item),
-                Act::Foreign => Sign::Foreign,
-                _ => continue,
-            }
-        };
-        signs.push((k, sign));
-    }
+    let mut signs: Vec<(Key, Sign)> = log.atomics().filter_map(|(_, e, op)| Some((key(&e, group_of)?, sign(&e, op)?))).collect();
     signs.sort_unstable();
     // A location is a lock only if something claimed it by testing it (`State::into_lock`):
     // a test-and-set that won, or an atomic store by a work-item that read it free (with an
@@ -506,7 +572,7 @@ fn candidates(log: &EventLog, group_of: &dyn Fn(u32) -> Option<u32>) -> Vec<Key>
         let k = run[0].0;
         let claimers = || run.iter().filter_map(|&(_, s)| if let Sign::Claim(w) = s { Some(w) } else { None });
         let tested = run.iter().any(|&(_, s)| s == Sign::Tested);
-        if run[0].1 == Sign::Foreign || !(tested || claimers().next().is_some()) {
+        if !run.iter().fold(Seen::default(), |seen, &(_, s)| seen.and(s)).may_be_lock() {
             continue;
         }
         if tested || claimers().any(|w| run.binary_search(&(k, Sign::FreeRead(w))).is_ok()) {
@@ -1111,5 +1177,73 @@ mod tests {
                 prop_assert_eq!(pruned, all);
             }
         }
+    }
+
+    /// A forgetting session of `source` (OpenCL C, one `int` buffer `m` of four elements) over
+    /// `work_items` work-items in one group.
+    fn forgetting(source: &str, work_items: u64) -> crate::session::Session {
+        let mut s = crate::scenario::Scenario::new(source, "k.cl", crate::scenario::Dialect::OpenCl);
+        s.launch.global = vec![work_items];
+        s.launch.local = Some(vec![work_items]);
+        s.args = vec![crate::scenario::ArgBinding::parse("m=int[4]").expect("a valid argument")];
+        let mut prepared = crate::session::Prepared::new(s).expect("the kernel compiles");
+        prepared.history = false;
+        prepared.keep_events = false;
+        crate::session::Session::start(&prepared, 7).expect("it launches")
+    }
+
+    /// Steps `session` one step at a time until its lock watch says a lock may be used, or the
+    /// run ends; returns the step it said so at, if it did.
+    fn watched(session: &mut crate::session::Session) -> Option<u64> {
+        let mut watch = Watch::default();
+        loop {
+            let machine = session.machine();
+            if watch.may_need_events(&machine.log, &group_of(machine)) {
+                return Some(session.steps());
+            }
+            if session.run(1) == 0 {
+                return None;
+            }
+        }
+    }
+
+    /// The lock analysis reads every event at the run's end, so a forgetting run with a lock
+    /// would find that it needs its events only after running to its end, and run twice. The
+    /// atomics show the lock as soon as it is taken: the watch says so then, long before the
+    /// end, and before the log missed anything.
+    #[test]
+    fn a_lock_is_seen_from_the_atomics_as_soon_as_it_is_taken() {
+        let lock = "__kernel void k(__global int *m) {
+            while (atomic_xchg(&m[0], 1) == 1) ;
+            m[1] = m[1] + 1;
+            atomic_xchg(&m[0], 0);
+        }";
+        let mut session = forgetting(lock, 32);
+        let at = watched(&mut session).expect("the lock is seen");
+        assert!(!session.machine().log.missed(), "nothing read an event yet");
+        session.run(u64::MAX);
+        assert!(at * 20 < session.steps(), "seen at step {at} of {}", session.steps());
+        // The run's end reads events the log did not keep: the watch was right.
+        let _ = crate::why::report(&session);
+        assert!(session.machine().log.missed());
+    }
+
+    /// Locations that are no locks keep a run forgetting to its end: a counter, and a location
+    /// taken with a compare-exchange as a lock would be and then counted up (ruled out by its
+    /// second write, though the watch took it for a lock in between).
+    #[test]
+    fn counters_are_not_taken_for_locks() {
+        let counter = "__kernel void k(__global int *m) { atomic_add(&m[0], 1); }";
+        assert_eq!(watched(&mut forgetting(counter, 32)), None);
+        let cas_counter = "__kernel void k(__global int *m) {
+            int old = atomic_cmpxchg(&m[2], 0, 1);
+            while (old != 0 && atomic_cmpxchg(&m[2], old, old + 1) != old) old = m[2];
+        }";
+        let mut session = forgetting(cas_counter, 8);
+        assert!(watched(&mut session).is_some(), "the first compare-exchange takes it as a lock would");
+        let mut watch = Watch::default();
+        session.run(u64::MAX);
+        let machine = session.machine();
+        assert!(!watch.may_need_events(&machine.log, &group_of(machine)), "the counting rules it out");
     }
 }

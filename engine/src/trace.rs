@@ -453,8 +453,23 @@ impl EventLog {
     /// whether or not the log forgets events ([`EventLog::forget_events`]); asking for them
     /// never counts as a miss.
     pub fn atomics(&self) -> impl Iterator<Item = (usize, Event, Option<crate::ir::AtomicOp>)> + '_ {
-        let rows = if self.forgetting { self.rows() } else { self.len };
-        (0..rows).filter(|&k| self.kind[k] == EventKind::Atomic).filter_map(|k| {
+        self.atomics_from(0)
+    }
+
+    /// How far [`EventLog::atomics_from`] reads: a reader that comes back for the atomics
+    /// pushed since it last looked starts there.
+    pub fn atomics_end(&self) -> usize {
+        if self.forgetting {
+            self.rows()
+        } else {
+            self.len
+        }
+    }
+
+    /// [`EventLog::atomics`] from row `start` of the log's columns (0, or an earlier
+    /// [`EventLog::atomics_end`]) to its end.
+    pub fn atomics_from(&self, start: usize) -> impl Iterator<Item = (usize, Event, Option<crate::ir::AtomicOp>)> + '_ {
+        (start..self.atomics_end()).filter(|&k| self.kind[k] == EventKind::Atomic).filter_map(|k| {
             let index = if self.forgetting { *self.kept_at.get(k)? as usize } else { k };
             Some((index, self.at(k)?, self.op_at(k)))
         })

@@ -49,13 +49,20 @@ pub fn report(s: &Session) -> Report {
 /// the log. Then the run starts over from the launch, with the same seed, keeping them.
 /// Until that first read nothing differs between the two runs but what the log keeps, so a
 /// run with nothing to explain pays for no log, and one with something pays at most for
-/// running twice as far as that first read.
+/// running twice as far as that first read. The lock analysis reads at the run's end, so a
+/// run whose atomics show a location that may be a lock ([`crate::locks::Watch`]) starts over
+/// then, after at most [`FORGETTING_CHUNK`] more steps.
 pub fn finish(session: &mut Session, prepared: &Prepared) -> Result<Report, Vec<Diagnostic>> {
     loop {
+        // A lock's analysis reads every event of the run at its end: a run that may have one
+        // starts over as soon as its atomics show it, not after running to its end.
+        let mut locks = crate::locks::Watch::default();
+        let mut must_keep =
+            |s: &Session| s.machine().log.missed() || (s.forgets_events() && locks.may_need_events(&s.machine().log, &crate::locks::group_of(s.machine())));
         // A run that takes fewer steps than it may has ended, or cannot go on (a manual
         // schedule that ran out).
-        while !session.machine().log.missed() && session.run(FORGETTING_CHUNK) == FORGETTING_CHUNK {}
-        if !session.machine().log.missed() {
+        while !must_keep(session) && session.run(FORGETTING_CHUNK) == FORGETTING_CHUNK {}
+        if !must_keep(session) {
             let report = report(session);
             if !session.machine().log.missed() {
                 return Ok(report);
