@@ -1,8 +1,9 @@
 //! Lock recognition: which memory locations a run used as spin locks, who held each one when,
 //! and where the protocol was broken.
 //!
-//! The analysis reads the event log when a report is built and once when the run ends (its
-//! findings need the whole run, so they appear then), and costs the interpreter nothing. It
+//! The analysis reads the event log once when the run ends (its findings need the whole run,
+//! so they appear then, and the session keeps what it found for the report) and when a
+//! report of a run still going is built, and costs the interpreter nothing. It
 //! is based on the spin locks of Mellor-Crummey and Scott ("Algorithms
 //! for Scalable Synchronization on Shared-Memory Multiprocessors", ACM TOCS 1991: test-and-set
 //! and test-and-test-and-set), the CUDA lock of Sanders and Kandrot ("CUDA by Example",
@@ -805,10 +806,10 @@ pub(crate) fn name_location(machine: &Machine, loc: crate::trace::Location, grou
 }
 
 /// The locks of the machine's run so far, for the report and the app.
-pub(crate) fn reports(machine: &Machine) -> Vec<LockReport> {
+pub(crate) fn reports(machine: &Machine, locks: &[Lock]) -> Vec<LockReport> {
     let log = &machine.log;
-    analyse(log, &group_of(machine))
-        .into_iter()
+    locks
+        .iter()
         .map(|lock| {
             let timeline = lock
                 .timeline
@@ -826,7 +827,7 @@ pub(crate) fn reports(machine: &Machine) -> Vec<LockReport> {
                 })
                 .collect();
             LockReport {
-                location: location_name(machine, &lock),
+                location: location_name(machine, lock),
                 acquisitions: lock.acquisitions,
                 contended: lock.contended,
                 max_holders: lock.max_holders,
@@ -839,9 +840,10 @@ pub(crate) fn reports(machine: &Machine) -> Vec<LockReport> {
         .collect()
 }
 
-/// The `lock-misuse` findings of a run that ended with `status`, in the order of the events
-/// they point at, once per kind of problem and source location.
-pub(crate) fn findings(machine: &Machine, status: RunStatus, line_col: &dyn Fn(Span) -> (u32, u32)) -> Vec<Finding> {
+/// The `lock-misuse` findings of a run that ended with `status` and whose log shows `locks`
+/// ([`analyse`]), in the order of the events they point at, once per kind of problem and
+/// source location.
+pub(crate) fn findings(machine: &Machine, locks: &[Lock], status: RunStatus, line_col: &dyn Fn(Span) -> (u32, u32)) -> Vec<Finding> {
     let log = &machine.log;
     let at = |index: usize| log.get(index);
     let mut found: Vec<(usize, u8, Finding)> = Vec::new();
@@ -869,8 +871,8 @@ pub(crate) fn findings(machine: &Machine, status: RunStatus, line_col: &dyn Fn(S
         }
     };
     let who = |e: &Event| describe(global_id(machine, e.work_item));
-    for lock in analyse(log, &group_of(machine)) {
-        let name = location_name(machine, &lock);
+    for lock in locks {
+        let name = location_name(machine, lock);
         // A release by a non-holder that let a second work-item in is told with the error it
         // caused, not again as a warning of its own.
         let caused_overlap: BTreeSet<usize> = lock

@@ -27,7 +27,16 @@ fn scenario(seed: u64) -> Scenario {
 fn state(session: &Session) -> String {
     let report = why::report(session);
     let lanes: Vec<String> = (0..session.work_item_count()).map(|i| format!("{:?}", session.work_item(i))).collect();
-    format!("{} {} {} {:?} {:?} {}", report.steps, report.trace_hash, session.events().len(), report.buffers, report.findings, lanes.join(";"))
+    format!(
+        "{} {} {} {:?} {:?} {:?} {}",
+        report.steps,
+        report.trace_hash,
+        session.events().len(),
+        report.buffers,
+        report.findings,
+        report.locks,
+        lanes.join(";")
+    )
 }
 
 fn fresh_at(seed: u64, n: u64) -> String {
@@ -91,6 +100,37 @@ fn stepping_by_hand_after_seeking_back_records_the_new_path() {
     assert_eq!(events(&session), events(&fresh));
 }
 
+/// A run that ended, was taken back and ended otherwise reports the locks of the path it
+/// took last: the analysis kept from its first end is not the second's.
+#[test]
+fn a_run_that_ends_again_on_another_path_reports_that_paths_locks() {
+    let scenario = common::example("flag_mutex_product.toml");
+    let mut session = Session::new(scenario.clone()).expect("the example compiles");
+    let end = session.run(u64::MAX);
+    assert!(!why::report(&session).locks.is_empty(), "the example's run uses its lock");
+    let mut checked = 0;
+    for back in (1..end).rev().step_by(3) {
+        let mut fresh = Session::new(scenario.clone()).expect("the example compiles");
+        fresh.run(back + 1);
+        let recorded = fresh.events().iter().last().expect("a step makes an event").work_item as usize;
+        session.seek(end);
+        let ended = state(&session);
+        assert_eq!(session.seek(back), back);
+        let Some(wi) = (0..session.work_item_count()).find(|&wi| wi != recorded && session.step_work_item(wi)) else { continue };
+        session.run(u64::MAX);
+        let mut fresh = Session::new(scenario.clone()).expect("the example compiles");
+        fresh.run(back);
+        assert!(fresh.step_work_item(wi));
+        fresh.run(u64::MAX);
+        let again = state(&session);
+        assert_eq!(again, state(&fresh), "taken back to step {back}, work-item {wi} stepped by hand");
+        if again != ended {
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "only {checked} paths ended otherwise");
+}
+
 /// The law on every example, under every scheduler that chooses by itself, with one resident
 /// group (groups starting mid-run, also under the fair progress model, whose first check may
 /// start groups at the launch that restoring step 0 makes again) and a step per statement:
@@ -114,7 +154,7 @@ fn seeking_equals_a_fresh_run_for_every_example_and_scheduler() {
                 }
                 let mut session = Session::new(scenario.clone()).expect("the example compiles");
                 let end = session.run(20_000);
-                for n in [end / 3, 1, end.saturating_sub(1), end / 2] {
+                for n in [end / 3, 1, end.saturating_sub(1), end / 2, end] {
                     session.seek(n);
                     let mut fresh = Session::new(scenario.clone()).expect("the example compiles");
                     fresh.run(n);

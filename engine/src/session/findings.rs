@@ -232,12 +232,12 @@ impl Session {
 
     /// Explains a deadlock or livelock: who waits where, and which groups never started.
     pub(super) fn push_hang_finding(&mut self, kind: FindingKind, stuck: &[u32]) {
+        // Which of the locations spun on are locks, and who holds them.
+        let locks = self.ended_locks();
         let machine = &self.machine;
         let resident: Vec<u32> = stuck.iter().copied().filter(|&wi| machine.items[wi as usize].status != Status::NotStarted).collect();
         let not_started = stuck.len() - resident.len();
         // Work-items waiting at the same place are told together.
-        // Which of the locations spun on are locks, and who holds them.
-        let locks = crate::locks::analyse(&machine.log, &crate::locks::group_of(machine));
         let mut places: Vec<(Span, (String, String), Vec<u32>)> = Vec::new();
         for &wi in &resident {
             let span = self.current_span(wi).unwrap_or_default();

@@ -106,6 +106,11 @@ pub struct Session {
     solo: Option<Box<Machine>>,
     /// The random scheduler's next draws, for [`Session::prefetch_ahead`].
     ahead: Option<Lookahead>,
+    /// The locks of the run, as [`crate::locks::analyse`] found them when the run ended, for
+    /// the report to reuse: the analysis reads the whole event log, and a run's findings and
+    /// its report's lock table (and a hang's explanation) each asked for it. Anything that
+    /// changes the machine (a step, a seek, a restart) drops it first.
+    ended_locks: Option<Rc<[crate::locks::Lock]>>,
 }
 
 /// The next four outputs of a session's generator, each with the generator's state after it,
@@ -250,6 +255,7 @@ impl Session {
             candidates: None,
             solo: None,
             ahead: None,
+            ended_locks: None,
         };
         session.after_step();
         if session.history {
@@ -270,6 +276,7 @@ impl Session {
         // The scenario, line index, kernel and litmus test are those of `prepared` already;
         // only the seed differs.
         self.scenario.seed = seed;
+        self.ended_locks = None;
         self.machine.clone_from(template);
         self.machine.rng = Rng::new(seed ^ exec::MACHINE_STREAM);
         self.rng = Rng::new(seed);
@@ -404,6 +411,7 @@ impl Session {
     }
 
     fn perform(&mut self, agent: u32) {
+        self.ended_locks = None;
         let next = self.steps + 1;
         self.steps = next;
         self.machine.step = next;
@@ -474,6 +482,7 @@ impl Session {
     /// there: the latest snapshot at or before it is restored and the recorded decisions are
     /// replayed. Returns the step reached (earlier than `target` if the run ends first).
     pub fn seek(&mut self, target: u64) -> u64 {
+        self.ended_locks = None;
         // The latest snapshot at or before the target; going forwards, only one ahead of where
         // the run is now saves replaying (snapshots after a manual step were dropped with the
         // future they belonged to, so every one left is on this run's path).
@@ -539,6 +548,7 @@ impl Session {
         // Run the launch's first check on the new machine: swap it in, check, swap it out.
         let status = std::mem::replace(&mut self.status, RunStatus::Running);
         let findings = std::mem::take(&mut self.findings);
+        let ended_locks = self.ended_locks.take();
         let scheduler = std::mem::replace(&mut self.scheduler, self.snapshots[index].scheduler.clone());
         let current = std::mem::replace(&mut self.machine, machine);
         self.after_step();
@@ -546,6 +556,7 @@ impl Session {
         self.scheduler = scheduler;
         self.status = status;
         self.findings = findings;
+        self.ended_locks = ended_locks;
         Some(machine)
     }
 
@@ -570,9 +581,23 @@ impl Session {
         self.forget_candidates();
         self.check_step();
         if self.status != RunStatus::Running {
-            let locks = crate::locks::findings(&self.machine, self.status, &|span| self.line_col(span));
-            self.findings.extend(locks);
+            let locks = self.ended_locks();
+            let found = crate::locks::findings(&self.machine, &locks, self.status, &|span| self.line_col(span));
+            self.findings.extend(found);
         }
+    }
+
+    /// The locks of the run so far: those found when it ended ([`Session::ended_locks`]'s
+    /// field), found and kept now if it has ended, or found afresh while it goes on.
+    pub(super) fn ended_locks(&mut self) -> Rc<[crate::locks::Lock]> {
+        if let Some(locks) = &self.ended_locks {
+            return locks.clone();
+        }
+        let locks: Rc<[crate::locks::Lock]> = crate::locks::analyse(&self.machine.log, &crate::locks::group_of(&self.machine)).into();
+        if self.status != RunStatus::Running {
+            self.ended_locks = Some(locks.clone());
+        }
+        locks
     }
 
     /// Moves new faults into findings and decides whether the run has ended.
@@ -745,7 +770,10 @@ impl Session {
 
     /// The locks the run has used so far, each with its timeline (see `crate::locks`).
     pub fn locks(&self) -> Vec<crate::report::LockReport> {
-        crate::locks::reports(&self.machine)
+        match &self.ended_locks {
+            Some(locks) => crate::locks::reports(&self.machine, locks),
+            None => crate::locks::reports(&self.machine, &crate::locks::analyse(&self.machine.log, &crate::locks::group_of(&self.machine))),
+        }
     }
 
     /// A copy of this run at its current step that keeps no history (for exploring the
@@ -771,6 +799,7 @@ impl Session {
             candidates: None,
             solo: None,
             ahead: None,
+            ended_locks: None,
         }
     }
 
