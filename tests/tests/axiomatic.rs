@@ -319,7 +319,12 @@ fn the_generated_family_agrees_with_the_opencl_model() {
 ///   write gives the outcome, and the promise had to pass the fence: the engine allowed that
 ///   only when nobody within the fence's scope had read it, where only a reader that acquires
 ///   by a fence afterwards (or took the write's release at once) learns what the fence adds.
-const ONCE_DISAGREED: [(usize, usize, &str); 8] = [
+/// - `Wxsd.Rysd|Wysd.Fsg.Rxad@00`: store buffering where one side's seq_cst fence is of
+///   work-group scope and every seq_cst access of device scope. The fence is in another SC
+///   order than the other side's store, so the acquire load after it may read what preceded
+///   the store. The engine kept every SC operation in one order and let the fence learn the
+///   store.
+const ONCE_DISAGREED: [(usize, usize, &str); 9] = [
     (68, 506, "Wxlg.Fsg.Ryag|Wysg.Rxsg@00"),
     (28, 494, "Rxag.Fsg.Ryrg|Wylg.Fqd.Wxrg@00"),
     (50, 112, "Rxsd.Wyrg|Wysg.Flg.Wxrd@00"),
@@ -328,6 +333,7 @@ const ONCE_DISAGREED: [(usize, usize, &str); 8] = [
     (28, 65, "Rxrd.Rysd|Wyrd.Fsd.Wxld@01"),
     (50, 178, "Rxrg.Wysg|Wylg.Fsg.Wxlg@00"),
     (50, 255, "Rxrd.Wysd|Wysd.Fsd.Wxld@01"),
+    (68, 346, "Wxsd.Rysd|Wysd.Fsg.Rxad@00"),
 ];
 
 #[test]

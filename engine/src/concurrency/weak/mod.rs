@@ -79,16 +79,21 @@
 //! memory of the atomic). An acquire atomic learns what its release published of its own
 //! object's memory; the rest waits for an acquire fence naming both memories.
 //!
-//! Sequentially consistent operations are kept in one order per location: an SC load reads
-//! the last SC write, and every write an SC fence followed in its writer's program, or a
-//! later one; an SC write goes after the last SC write and after the writes SC fences
-//! followed in their writers' programs, and may go before other writes it has not seen. SC fences are in one order per scope instance, each learning what the
-//! earlier ones passed on: under OpenCL their work-items' own writes before them, which is
-//! all the OpenCL SC order relates a fence to; under PTX, whose morally strong `fence.sc`s
-//! synchronise, all they knew. A fence takes part in the order of its own narrower instances
-//! too, so that fences whose scopes include each other's work-items are ordered (PTX's
-//! morally strong `fence.sc`). This is stronger than OpenCL requires across devices, never
-//! weaker: the model shows a subset of what OpenCL allows.
+//! Sequentially consistent operations are in SC orders, one per scope instance under OpenCL
+//! (the SC axiom of Dat3M's `opencl.cat` relates two SC operations only when their scopes
+//! are inclusive, which names one instance: a work-group at work-group scope, a device at
+//! device scope, all devices), one in all under PTX ([`Weak::sc_instance`]). Each order is
+//! the order its operations run in, and a location keeps a mark per order ([`ScMarks`]): an
+//! SC load reads the last SC write of its order, and every write an SC fence of its order
+//! followed in its writer's program, or a later one; an SC write goes after those, and may go
+//! before other writes it has not seen. An SC fence learns the SC writes of its own order.
+//! SC fences also learn from each other, per scope instance, what the earlier ones passed on:
+//! under OpenCL their work-items' own writes before them, which is all the OpenCL SC order
+//! relates a fence to; under PTX, whose morally strong `fence.sc`s synchronise, all they knew.
+//! A fence takes part in the fence order of its own narrower instances too, so that fences
+//! whose scopes include each other's work-items are ordered (PTX's morally strong
+//! `fence.sc`). Running order and that sharing make the model stronger than OpenCL requires,
+//! never weaker: it shows a subset of what OpenCL allows.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -326,12 +331,34 @@ pub struct History {
     /// Nothing older than this may be read by anyone (a write every agent must see, such as an
     /// async copy's, or the history's trimmed start).
     pub floor: u32,
-    /// The timestamp of the last sequentially consistent write.
-    pub sc: u32,
+    /// The timestamp of the last sequentially consistent write, by the SC order it is in
+    /// ([`Weak::sc_instance`]).
+    pub sc: ScMarks,
     /// The timestamp of the latest write that a sequentially consistent fence of its writer
-    /// followed: a later sequentially consistent write goes after it (and after `sc`) in
-    /// modification order, which may place it before the other writes it has not seen.
-    pub sc_fenced: u32,
+    /// followed, by the fence's SC order: a later sequentially consistent write of that order
+    /// goes after it (and after `sc`) in modification order, which may place it before the
+    /// other writes it has not seen.
+    pub sc_fenced: ScMarks,
+}
+
+/// Timestamps of one location's writes, one for each SC order that has one there: OpenCL
+/// orders the sequentially consistent operations of each scope instance apart, and most
+/// locations see none or one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScMarks(smallvec::SmallVec<[(u64, u32); 1]>);
+
+impl ScMarks {
+    /// The timestamp of SC order `instance` (0, the initial write's, when it has none).
+    fn get(&self, instance: u64) -> u32 {
+        self.0.iter().find(|m| m.0 == instance).map_or(0, |m| m.1)
+    }
+
+    fn raise(&mut self, instance: u64, ts: u32) {
+        match self.0.iter_mut().find(|m| m.0 == instance) {
+            Some(m) => m.1 = m.1.max(ts),
+            None => self.0.push((instance, ts)),
+        }
+    }
 }
 
 clone_fields!(History { size, messages, floor, sc, sc_fenced });
@@ -735,6 +762,22 @@ impl Weak {
     }
 
     /// The level at which `reader` sees a write by someone in `group` and `device`.
+    /// The SC order that `agent`'s sequentially consistent operations of scope `level` are in.
+    /// OpenCL relates SC operations only when their scopes are inclusive, which it reads as
+    /// naming the same scope instance (`incl` in `scp` of Dat3M's `opencl.cat`): a work-group
+    /// scope operation is ordered with those of its group at that scope, not with a device
+    /// scope one, so each instance keeps an order of its own. PTX has one.
+    fn sc_instance(&self, agent: u32, level: Level) -> u64 {
+        if self.ptx {
+            return 0;
+        }
+        match level {
+            Level::Group => 1 << 32 | u64::from(self.agent_group[agent as usize]),
+            Level::Device => 2 << 32 | u64::from(self.agent_device[agent as usize]),
+            Level::System => 3 << 32,
+        }
+    }
+
     fn level_between(&self, reader: u32, group: u32, device: u32) -> Level {
         if self.agent_group[reader as usize] == group {
             Level::Group
@@ -782,11 +825,11 @@ impl Weak {
             // thread, but orders like local memory.
             let local = key.0 == crate::trace::Space::Global as u8 && self.local_allocs.contains(&key.2);
             self.spaces.push(if local { crate::trace::Space::Local as u8 } else { key.0 });
-            let mut h = self.spare.pop().unwrap_or(History { size, messages: Vec::new(), floor: 0, sc: 0, sc_fenced: 0 });
+            let mut h = self.spare.pop().unwrap_or_default();
             h.size = size;
             h.floor = 0;
-            h.sc = 0;
-            h.sc_fenced = 0;
+            h.sc.0.clear();
+            h.sc_fenced.0.clear();
             h.messages.clear();
             h.messages.push(Message {
                 ts: 0,
@@ -830,7 +873,8 @@ impl Weak {
             // program: the fence precedes this load in the SC order, so the load reads that
             // write or a later one (the fence rule of C11 and OpenCL 2.0 for a write before
             // an SC fence and an SC read after it, as an SC store is placed after them).
-            oldest = oldest.max(h.sc).max(h.sc_fenced);
+            let instance = self.sc_instance(agent, ord.level);
+            oldest = oldest.max(h.sc.get(instance)).max(h.sc_fenced.get(instance));
         }
         // The writes it may read, latest first: never its own unkept promise. They are
         // counted, then walked again for the one chosen, rather than collected: a load is on
@@ -1002,7 +1046,8 @@ impl Weak {
         if ord.atomic && rmw.is_none() && !everyone {
             let mut seen = self.agents[agent as usize].cur.get(id).max(h.floor);
             if ord.sc() {
-                seen = seen.max(h.sc).max(h.sc_fenced);
+                let instance = self.sc_instance(agent, ord.level);
+                seen = seen.max(h.sc.get(instance)).max(h.sc_fenced.get(instance));
             }
             for i in 1..h.messages.len() {
                 let (a, b) = (h.messages[i - 1].ts, h.messages[i].ts);
@@ -1062,6 +1107,7 @@ impl Weak {
             published.join(prev);
         }
         let any = !published.is_empty();
+        let sc_instance = self.sc_instance(agent, ord.level);
         let h = &mut self.histories[id as usize];
         let message = Message {
             ts,
@@ -1080,7 +1126,7 @@ impl Weak {
         let at_end = index == h.messages.len();
         h.messages.insert(index, message);
         if ord.sc() {
-            h.sc = ts;
+            h.sc.raise(sc_instance, ts);
         }
         if everyone {
             h.floor = ts;
@@ -1113,6 +1159,7 @@ impl Weak {
         }
         let group = self.agent_group[agent as usize];
         let device = self.agent_device[agent as usize];
+        let instance = self.sc_instance(agent, level);
         let rule = self.inclusion();
         let spaces = &self.spaces;
         let covered = |loc: u32| covers(spaces, flags, loc);
@@ -1143,8 +1190,9 @@ impl Weak {
             // `scp` of Dat3M's `opencl.cat`) and not to what its work-item read.
             let mut mine = View::default();
             for (id, h) in self.histories.iter_mut().enumerate() {
-                if h.sc != 0 && covered(id as u32) {
-                    a.cur.raise(id as u32, h.sc);
+                let sc = h.sc.get(instance);
+                if sc != 0 && covered(id as u32) {
+                    a.cur.raise(id as u32, sc);
                 }
                 // A later seq_cst write goes after this agent's writes before the fence in
                 // modification order: were it placed before one of them, that write and the
@@ -1153,7 +1201,7 @@ impl Weak {
                 // fence.) Whatever the fence's flags.
                 let last = h.messages.iter().rev().find(|m| m.agent == agent && m.promised_by.is_none());
                 if let Some(m) = last {
-                    h.sc_fenced = h.sc_fenced.max(m.ts);
+                    h.sc_fenced.raise(instance, m.ts);
                     mine.raise(id as u32, m.ts);
                 }
             }

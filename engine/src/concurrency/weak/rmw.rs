@@ -70,7 +70,7 @@ impl Weak {
         let a = &self.agents[agent as usize];
         let mut oldest = a.cur.get(id).max(h.floor).max(h.messages[0].ts);
         if ord.sc() {
-            oldest = oldest.max(h.sc);
+            oldest = oldest.max(h.sc.get(self.sc_instance(agent, ord.level)));
         }
         let own = a.promise.filter(|p| p.id == id);
         let mut spurious = false;

@@ -83,6 +83,37 @@ fn sc_fences_forbid_store_buffering() {
     assert_eq!(readable(&w, 1, X, RLX).len(), 1, "the second fence sees the first one's view");
 }
 
+/// Under OpenCL an SC load of work-group scope is in another SC order than an SC store of
+/// device scope (their scopes are not inclusive), so it may still read the initial value
+/// when the store ran first; an SC load of the store's scope may not. Under PTX all SC
+/// operations are in one order.
+#[test]
+fn sc_operations_are_ordered_with_those_of_their_scope_instance() {
+    let sc = Ordering { atomic: true, order: Order::SeqCst, level: Level::Device };
+    let sc_wg = Ordering { level: Level::Group, ..sc };
+    for ptx in [false, true] {
+        let mut w = model(&[0, 0]);
+        w.ptx = ptx;
+        w.store(0, X, 4, 0, 1, st(sc), &mut |_| 0);
+        assert_eq!(readable(&w, 1, X, sc).len(), 1, "ptx {ptx}: the device-scope load reads the store");
+        assert_eq!(readable(&w, 1, X, sc_wg).len(), if ptx { 1 } else { 2 }, "ptx {ptx}: the work-group scope load");
+    }
+}
+
+/// An SC fence learns the SC writes of its own order: a work-group-scope fence under OpenCL
+/// not a device-scope store, a device-scope fence that store.
+#[test]
+fn an_sc_fence_learns_the_sc_writes_of_its_scope_instance() {
+    let sc = Ordering { atomic: true, order: Order::SeqCst, level: Level::Device };
+    for (level, ptx, readable_after) in [(Level::Group, false, 2), (Level::Device, false, 1), (Level::Group, true, 1)] {
+        let mut w = model(&[0, 0]);
+        w.ptx = ptx;
+        w.store(0, X, 4, 0, 1, st(sc), &mut |_| 0);
+        w.fence(1, Order::SeqCst, level, 3);
+        assert_eq!(readable(&w, 1, X, RLX).len(), readable_after, "a {level:?} fence, ptx {ptx}");
+    }
+}
+
 #[test]
 fn views_join_by_location() {
     let mut a = View::default();
