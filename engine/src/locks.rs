@@ -499,10 +499,7 @@ pub struct Watch {
     /// Where the log's atomics were read up to.
     read: usize,
     seen: BTreeMap<Key, Seen>,
-    /// The location of the latest sign, kept out of `seen`: most atomics of a run are on
-    /// the location of the atomic before (a counter, a lock), and that one is not looked up.
-    last: Option<(Key, Seen)>,
-    /// How many locations may be locks.
+    /// How many locations of `seen` may be locks.
     may_be_locks: usize,
 }
 
@@ -518,13 +515,7 @@ impl Watch {
     pub fn may_need_events(&mut self, log: &EventLog, group_of: &dyn Fn(u32) -> Option<u32>) -> bool {
         for (_, e, op) in log.atomics_from(self.read) {
             if let (Some(k), Some(sign)) = (key(&e, group_of), sign(&e, op)) {
-                if self.last.is_none_or(|(last, _)| last != k) {
-                    let seen = self.seen.remove(&k).unwrap_or_default();
-                    if let Some((last, before)) = self.last.replace((k, seen)) {
-                        self.seen.insert(last, before);
-                    }
-                }
-                let Some((_, seen)) = &mut self.last else { continue };
+                let seen = self.seen.entry(k).or_default();
                 let before = seen.may_be_lock();
                 *seen = seen.and(sign);
                 match (before, seen.may_be_lock()) {

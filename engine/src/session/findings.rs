@@ -233,7 +233,7 @@ impl Session {
     /// Explains a deadlock or livelock: who waits where, and which groups never started.
     pub(super) fn push_hang_finding(&mut self, kind: FindingKind, stuck: &[u32]) {
         // Which of the locations spun on are locks, and who holds them.
-        let locks = self.ended_locks();
+        let locks = self.lock_analysis();
         let machine = &self.machine;
         let resident: Vec<u32> = stuck.iter().copied().filter(|&wi| machine.items[wi as usize].status != Status::NotStarted).collect();
         let not_started = stuck.len() - resident.len();

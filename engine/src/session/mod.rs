@@ -108,8 +108,9 @@ pub struct Session {
     ahead: Option<Lookahead>,
     /// The locks of the run, as [`crate::locks::analyse`] found them when the run ended, for
     /// the report to reuse: the analysis reads the whole event log, and a run's findings and
-    /// its report's lock table (and a hang's explanation) each asked for it. Anything that
-    /// changes the machine (a step, a seek, a restart) drops it first.
+    /// its report's lock table (and a hang's explanation) each asked for it. Only an ended run
+    /// keeps them, and no step follows an end, so what can change the machine of an ended
+    /// run (a seek, a restart) drops them first.
     ended_locks: Option<Rc<[crate::locks::Lock]>>,
 }
 
@@ -411,7 +412,7 @@ impl Session {
     }
 
     fn perform(&mut self, agent: u32) {
-        self.ended_locks = None;
+        debug_assert!(self.ended_locks.is_none(), "a run that ended takes no step");
         let next = self.steps + 1;
         self.steps = next;
         self.machine.step = next;
@@ -581,19 +582,20 @@ impl Session {
         self.forget_candidates();
         self.check_step();
         if self.status != RunStatus::Running {
-            let locks = self.ended_locks();
+            let locks = self.lock_analysis();
             let found = crate::locks::findings(&self.machine, &locks, self.status, &|span| self.line_col(span));
             self.findings.extend(found);
         }
     }
 
-    /// The locks of the run so far: those found when it ended ([`Session::ended_locks`]'s
-    /// field), found and kept now if it has ended, or found afresh while it goes on.
-    pub(super) fn ended_locks(&mut self) -> Rc<[crate::locks::Lock]> {
-        if let Some(locks) = &self.ended_locks {
-            return locks.clone();
-        }
-        let locks: Rc<[crate::locks::Lock]> = crate::locks::analyse(&self.machine.log, &crate::locks::group_of(&self.machine)).into();
+    /// The locks of the run so far: those found when it ended, or found now.
+    fn analysed_locks(&self) -> Rc<[crate::locks::Lock]> {
+        self.ended_locks.clone().unwrap_or_else(|| crate::locks::analyse(&self.machine.log, &crate::locks::group_of(&self.machine)).into())
+    }
+
+    /// [`Session::analysed_locks`], kept for the rest of an ended run.
+    pub(super) fn lock_analysis(&mut self) -> Rc<[crate::locks::Lock]> {
+        let locks = self.analysed_locks();
         if self.status != RunStatus::Running {
             self.ended_locks = Some(locks.clone());
         }
@@ -770,10 +772,7 @@ impl Session {
 
     /// The locks the run has used so far, each with its timeline (see `crate::locks`).
     pub fn locks(&self) -> Vec<crate::report::LockReport> {
-        match &self.ended_locks {
-            Some(locks) => crate::locks::reports(&self.machine, locks),
-            None => crate::locks::reports(&self.machine, &crate::locks::analyse(&self.machine.log, &crate::locks::group_of(&self.machine))),
-        }
+        crate::locks::reports(&self.machine, &self.analysed_locks())
     }
 
     /// A copy of this run at its current step that keeps no history (for exploring the

@@ -1107,7 +1107,7 @@ impl Weak {
             published.join(prev);
         }
         let any = !published.is_empty();
-        let sc_instance = self.sc_instance(agent, ord.level);
+        let sc_instance = ord.sc().then(|| self.sc_instance(agent, ord.level));
         let h = &mut self.histories[id as usize];
         let message = Message {
             ts,
@@ -1125,8 +1125,8 @@ impl Weak {
         };
         let at_end = index == h.messages.len();
         h.messages.insert(index, message);
-        if ord.sc() {
-            h.sc.raise(sc_instance, ts);
+        if let Some(instance) = sc_instance {
+            h.sc.raise(instance, ts);
         }
         if everyone {
             h.floor = ts;
