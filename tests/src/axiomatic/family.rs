@@ -1,29 +1,37 @@
-//! The generated family of small OpenCL litmus tests, each as litmus text (what the engine
-//! reads) and as a [`Test`] (what the checker reads).
+//! The generated families of small litmus tests, one in OpenCL and one in PTX, each test as
+//! litmus text (what the engine reads) and as a [`Test`] (what the checker reads).
 //!
 //! **Shapes.** A thread is one or two accesses, each a load or a store of `x` or `y`: 20
 //! thread shapes. A test shape is two or three thread shapes. Shapes equal up to the order
 //! of their threads or to swapping `x` and `y` are generated once, and only shapes in which
 //! some location is stored by one thread and accessed by another are kept (the others show
-//! nothing about the memory model). Every such shape is in the family.
+//! nothing about the memory model). Every such shape is in both families.
 //!
 //! **Variants.** Each shape comes in a fixed number of variants. In each, every access gets
-//! an order (plain, relaxed, acquire for a load or release for a store, or seq_cst, equally
-//! likely); every thread of two accesses gets, one time in three, a fence between them
-//! (`atomic_work_item_fence` on global memory, acquire, release, acq_rel or seq_cst); and
-//! every atomic and fence a scope: work-group scope for all of them in a third of the
-//! variants, device scope for all in another third, and in the last third work-group or
-//! device scope for each on its own.
+//! an order, equally likely: plain, relaxed, acquire for a load or release for a store, or
+//! seq_cst under OpenCL; `.weak`, `.relaxed`, or `.acquire` or `.release` under PTX, which
+//! has no seq_cst access. Every thread of two accesses gets, one time in three, a fence
+//! between them: `atomic_work_item_fence` on global memory, acquire, release, acq_rel or
+//! seq_cst, under OpenCL; `fence.acq_rel` or `fence.sc` under PTX. Every atomic and fence
+//! gets a scope: under OpenCL work-group scope for all of them in a third of the variants,
+//! device scope for all in another third, and in the last third work-group or device scope
+//! for each on its own; under PTX `.cta`, `.gpu` or `.sys` for all in a quarter each, and
+//! any of the three for each in the last quarter.
 //! These draws come from a splitmix64 stream seeded by the shape's number and the variant's,
-//! so the family is the same on every run. The placement does not depend on the draws: two
-//! threads share one work-group in even variants and sit in two in odd ones; three threads
-//! go through all in one group, `P0 P1 | P2`, `P0 | P1 P2` and `P0 P2 | P1`, in turn.
+//! so a family is the same on every run. The placement does not depend on the draws. Under
+//! OpenCL two threads share one work-group in even variants and sit in two in odd ones;
+//! three threads go through all in one group, `P0 P1 | P2`, `P0 | P1 P2` and `P0 P2 | P1`,
+//! in turn. Under PTX two threads go through one CTA, two CTAs of one GPU and two GPUs in
+//! turn (the system scope differs from the GPU scope only across GPUs); three threads through
+//! the four placements above in CTAs of one GPU, then three CTAs with the third on a second
+//! GPU.
 //!
-//! A location is declared `atomic_int` when some access to it is atomic, `int` otherwise; the
-//! k-th store to a location writes k, and a thread's loads go to `r0`, `r1`. The outcome of a
-//! test is its registers and the final values of `x` and `y` (its condition names both).
+//! Under OpenCL a location is declared `atomic_int` when some access to it is atomic, `int`
+//! otherwise. The k-th store to a location writes k, and a thread's loads go to `r0`, `r1`.
+//! The outcome of a test is its registers and the final values of `x` and `y` (its condition
+//! names both).
 
-use super::program::{Condition, Dialect, Expr, Location, Order, Prop, Quantifier, Register, Scope, Space, Stmt, Term, Test, Thread, FLAG_GLOBAL};
+use super::program::{Condition, Dialect, Expr, Location, Order, Prop, Quantifier, Register, Scope, Space, Stmt, Term, Test, Thread, FLAG_GLOBAL, FLAG_LOCAL};
 
 /// An access of a shape: a load (`false`) or store (`true`) of location 0 (`x`) or 1 (`y`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -156,22 +164,24 @@ fn order_letter(o: Order) -> char {
     }
 }
 
-fn scope_letter(s: Scope) -> char {
-    if s == Scope::WorkGroup {
-        'g'
-    } else {
-        'd'
-    }
-}
-
-/// The variant `variant` of shape number `number`.
-fn case(number: usize, shape: &Shape, variant: usize) -> Case {
+/// The orders, scopes and placement of the variant `variant` of shape number `number`, drawn
+/// for `dialect`: each thread's operations and each thread's (work-group or CTA, device or
+/// GPU).
+fn draw(dialect: Dialect, number: usize, shape: &Shape, variant: usize) -> (Vec<Vec<Op>>, Vec<(u32, u32)>) {
     let mut rng = Stream((number as u64) << 16 | variant as u64);
     // One scope for the whole test, or each its own.
-    let scopes: &[Scope] = match rng.below(3) {
-        0 => &[Scope::WorkGroup],
-        1 => &[Scope::Device],
-        _ => &[Scope::WorkGroup, Scope::Device],
+    let scopes: &[Scope] = match dialect {
+        Dialect::OpenCl => match rng.below(3) {
+            0 => &[Scope::WorkGroup],
+            1 => &[Scope::Device],
+            _ => &[Scope::WorkGroup, Scope::Device],
+        },
+        Dialect::Ptx => match rng.below(4) {
+            0 => &[Scope::Cta],
+            1 => &[Scope::Gpu],
+            2 => &[Scope::Sys],
+            _ => &[Scope::Cta, Scope::Gpu, Scope::Sys],
+        },
     };
     let scope = |rng: &mut Stream| scopes[rng.below(scopes.len() as u64) as usize];
     let threads: Vec<Vec<Op>> = shape
@@ -180,10 +190,20 @@ fn case(number: usize, shape: &Shape, variant: usize) -> Case {
             let mut ops = Vec::new();
             for (k, &access) in accesses.iter().enumerate() {
                 if k == 1 && rng.below(3) == 0 {
-                    let order = [Order::Acquire, Order::Release, Order::AcqRel, Order::SeqCst][rng.below(4) as usize];
+                    let order = match dialect {
+                        Dialect::OpenCl => [Order::Acquire, Order::Release, Order::AcqRel, Order::SeqCst][rng.below(4) as usize],
+                        // PTX has `fence.acq_rel` and `fence.sc`.
+                        Dialect::Ptx => [Order::AcqRel, Order::SeqCst][rng.below(2) as usize],
+                    };
                     ops.push(Op::Fence { order, scope: scope(&mut rng) });
                 }
-                let order = match rng.below(4) {
+                // PTX has no seq_cst access: its orders are weak, relaxed, and acquire or
+                // release.
+                let choices = match dialect {
+                    Dialect::OpenCl => 4,
+                    Dialect::Ptx => 3,
+                };
+                let order = match rng.below(choices) {
                     0 => Order::Plain,
                     1 => Order::Relaxed,
                     2 if access.store => Order::Release,
@@ -196,16 +216,32 @@ fn case(number: usize, shape: &Shape, variant: usize) -> Case {
             ops
         })
         .collect();
-    let groups: Vec<u32> = match shape.len() {
-        2 => vec![0, (variant % 2) as u32],
-        _ => [[0, 0, 0], [0, 0, 1], [0, 1, 1], [0, 1, 0]][variant % 4].to_vec(),
+    let places: Vec<(u32, u32)> = match (dialect, shape.len()) {
+        (Dialect::OpenCl, 2) => vec![(0, 0), ((variant % 2) as u32, 0)],
+        (Dialect::OpenCl, _) => [[0, 0, 0], [0, 0, 1], [0, 1, 1], [0, 1, 0]][variant % 4].iter().map(|&g| (g, 0)).collect(),
+        // PTX's system scope differs from its GPU scope only across GPUs.
+        (Dialect::Ptx, 2) => [[(0, 0), (0, 0)], [(0, 0), (1, 0)], [(0, 0), (1, 1)]][variant % 3].to_vec(),
+        (Dialect::Ptx, _) => [[(0, 0), (0, 0), (0, 0)], [(0, 0), (0, 0), (1, 0)], [(0, 0), (1, 0), (1, 0)], [(0, 0), (1, 0), (0, 0)], [(0, 0), (1, 0), (2, 1)]]
+            [variant % 5]
+            .to_vec(),
     };
+    (threads, places)
+}
 
-    let atomic: Vec<bool> = (0..2)
-        .map(|l| threads.iter().flatten().any(|op| matches!(op, Op::Access { access, order, .. } if access.loc == l && *order != Order::Plain)))
-        .collect();
+/// The letter of a scope in a test's name.
+fn scope_letter(s: Scope) -> char {
+    match s {
+        Scope::WorkGroup => 'g',
+        Scope::Cta => 'c',
+        Scope::Gpu => 'g',
+        Scope::Sys => 's',
+        _ => 'd',
+    }
+}
 
-    // The name: each thread's operations, then the work-group of each thread.
+/// The name of a test: each thread's operations, then the place of each thread (its
+/// work-group under OpenCL, which all on one device; its CTA and GPU under PTX).
+fn name(dialect: Dialect, threads: &[Vec<Op>], places: &[(u32, u32)]) -> String {
     let mut name = String::new();
     for (t, ops) in threads.iter().enumerate() {
         if t > 0 {
@@ -227,13 +263,27 @@ fn case(number: usize, shape: &Shape, variant: usize) -> Case {
         name.push_str(&parts.join("."));
     }
     name.push('@');
-    for g in &groups {
-        name.push_str(&g.to_string());
-    }
+    let places: Vec<String> = match dialect {
+        Dialect::OpenCl => places.iter().map(|&(g, _)| g.to_string()).collect(),
+        Dialect::Ptx => vec![places.iter().map(|&(c, g)| format!("{c}{g}")).collect::<Vec<_>>().join(".")],
+    };
+    name.push_str(&places.concat());
+    name
+}
 
-    let mut text = format!("OPENCL {name}\n\n{{ [x]=0; [y]=0; }}\n");
-    let params: Vec<String> = (0..2).map(|l| format!("global {}* {}", if atomic[l] { "atomic_int" } else { "int" }, LOCS[l])).collect();
-    let params = params.join(", ");
+/// The variant `variant` of shape number `number`, in `dialect`.
+fn case(dialect: Dialect, number: usize, shape: &Shape, variant: usize) -> Case {
+    let (threads, places) = draw(dialect, number, shape, variant);
+    let name = name(dialect, &threads, &places);
+    // Under OpenCL a location is declared `atomic_int` when some access to it is atomic,
+    // `int` otherwise; PTX declares no types.
+    let atomic: Vec<bool> = (0..2)
+        .map(|l| {
+            dialect == Dialect::Ptx
+                || threads.iter().flatten().any(|op| matches!(op, Op::Access { access, order, .. } if access.loc == l && *order != Order::Plain))
+        })
+        .collect();
+
     let mut stores = [0i64; 2];
     let mut test_threads = Vec::new();
     let mut condition: Option<Prop> = None;
@@ -243,36 +293,51 @@ fn case(number: usize, shape: &Shape, variant: usize) -> Case {
             Some(c) => Prop::And(Box::new(c), Box::new(p)),
         })
     };
+    // Each thread's statements, as data and as lines of text.
+    let mut lines: Vec<Vec<String>> = Vec::new();
     for (t, ops) in threads.iter().enumerate() {
-        text.push_str(&format!("\nP{t}@wg {}, dev 0 ({params}) {{\n", groups[t]));
         let mut registers = Vec::new();
         let mut body = Vec::new();
+        let mut text = Vec::new();
         for op in ops {
             match *op {
                 Op::Fence { order, scope } => {
-                    text.push_str(&format!("  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_{}, memory_scope_{});\n", order.name(), scope.name()));
-                    body.push(Stmt::Fence { order, scope: Some(scope), flags: FLAG_GLOBAL });
+                    text.push(match dialect {
+                        Dialect::OpenCl => {
+                            format!("atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_{}, memory_scope_{});", order.name(), scope.name())
+                        }
+                        Dialect::Ptx => format!("fence.{}.{}", if order == Order::SeqCst { "sc" } else { "acq_rel" }, scope.name()),
+                    });
+                    let flags = match dialect {
+                        Dialect::OpenCl => FLAG_GLOBAL,
+                        Dialect::Ptx => FLAG_GLOBAL | FLAG_LOCAL,
+                    };
+                    body.push(Stmt::Fence { order, scope: Some(scope), flags });
                 }
                 Op::Access { access, order, scope } => {
                     let loc = LOCS[access.loc];
                     let explicit = |o: Order, s: Option<Scope>| format!("memory_order_{}, memory_scope_{}", o.name(), s.expect("an atomic has a scope").name());
+                    let ptx = |o: Order, s: Option<Scope>| match s {
+                        None => "weak".to_string(),
+                        Some(s) => format!("{}.{}", o.name(), s.name()),
+                    };
                     if access.store {
                         stores[access.loc] += 1;
                         let v = stores[access.loc];
-                        if order == Order::Plain {
-                            text.push_str(&format!("  *{loc} = {v};\n"));
-                        } else {
-                            text.push_str(&format!("  atomic_store_explicit({loc}, {v}, {});\n", explicit(order, scope)));
-                        }
+                        text.push(match (dialect, order) {
+                            (Dialect::OpenCl, Order::Plain) => format!("*{loc} = {v};"),
+                            (Dialect::OpenCl, _) => format!("atomic_store_explicit({loc}, {v}, {});", explicit(order, scope)),
+                            (Dialect::Ptx, _) => format!("st.{} {loc}, {v}", ptx(order, scope)),
+                        });
                         body.push(Stmt::Store { loc: access.loc, value: Expr::Const(v), order, scope });
                     } else {
                         let r = registers.len();
                         let reg = format!("r{r}");
-                        if order == Order::Plain {
-                            text.push_str(&format!("  int {reg} = *{loc};\n"));
-                        } else {
-                            text.push_str(&format!("  int {reg} = atomic_load_explicit({loc}, {});\n", explicit(order, scope)));
-                        }
+                        text.push(match (dialect, order) {
+                            (Dialect::OpenCl, Order::Plain) => format!("int {reg} = *{loc};"),
+                            (Dialect::OpenCl, _) => format!("int {reg} = atomic_load_explicit({loc}, {});", explicit(order, scope)),
+                            (Dialect::Ptx, _) => format!("ld.{} {reg}, {loc}", ptx(order, scope)),
+                        });
                         registers.push(Register { name: reg.clone(), initial: 0, observed: true });
                         body.push(Stmt::Load { reg: r, loc: access.loc, order, scope });
                         conj(Prop::Compare { left: Term::Register { thread: t, name: reg }, right: Term::Const(0), negated: false });
@@ -280,48 +345,78 @@ fn case(number: usize, shape: &Shape, variant: usize) -> Case {
                 }
             }
         }
-        text.push_str("}\n");
-        test_threads.push(Thread { group: groups[t], device: 0, registers, body });
+        lines.push(text);
+        test_threads.push(Thread { group: places[t].0, device: places[t].1, registers, body });
     }
     for l in LOCS {
         conj(Prop::Compare { left: Term::Location(l.to_string()), right: Term::Const(0), negated: false });
     }
     let prop = condition.expect("the condition names the locations");
-    text.push_str(&format!("\nexists ({})\n", show(&prop)));
+    let text = match dialect {
+        Dialect::OpenCl => {
+            let mut text = format!("OPENCL {name}\n\n{{ [x]=0; [y]=0; }}\n");
+            let params: Vec<String> = (0..2).map(|l| format!("global {}* {}", if atomic[l] { "atomic_int" } else { "int" }, LOCS[l])).collect();
+            let params = params.join(", ");
+            for (t, body) in lines.iter().enumerate() {
+                text.push_str(&format!("\nP{t}@wg {}, dev 0 ({params}) {{\n", places[t].0));
+                for line in body {
+                    text.push_str(&format!("  {line}\n"));
+                }
+                text.push_str("}\n");
+            }
+            text.push_str(&format!("\nexists ({})\n", show(&prop, "=", "")));
+            text
+        }
+        Dialect::Ptx => {
+            // A table: a row of thread headers, then a row per instruction, a thread with
+            // fewer instructions leaving its cell empty.
+            let mut text = format!("PTX {name}\n{{\nx=0;\ny=0;\n}}\n");
+            let headers: Vec<String> = places.iter().enumerate().map(|(t, (c, g))| format!("P{t}@cta {c},gpu {g}")).collect();
+            text.push_str(&format!(" {} ;\n", headers.join(" | ")));
+            let rows = lines.iter().map(Vec::len).max().unwrap_or(0);
+            for row in 0..rows {
+                let cells: Vec<&str> = lines.iter().map(|l| l.get(row).map_or("", String::as_str)).collect();
+                text.push_str(&format!(" {} ;\n", cells.join(" | ")));
+            }
+            text.push_str(&format!("exists\n({})\n", show(&prop, " == ", "P")));
+            text
+        }
+    };
     let locations = (0..2).map(|l| Location { name: LOCS[l].to_string(), initial: 0, space: Space::Global, atomic: atomic[l] }).collect();
-    let test =
-        Test { name: name.clone(), dialect: Dialect::OpenCl, locations, threads: test_threads, condition: Condition { quantifier: Quantifier::Exists, prop } };
+    let test = Test { name: name.clone(), dialect, locations, threads: test_threads, condition: Condition { quantifier: Quantifier::Exists, prop } };
     Case { name, text, test }
 }
 
-/// A conjunction of comparisons with constants, in the litmus syntax.
-fn show(p: &Prop) -> String {
+/// A conjunction of comparisons with constants, in the litmus syntax: `eq` between the two
+/// sides, `thread` before a thread's number (OpenCL's `0:r0=0`, PTX's `P0:r0 == 0`).
+fn show(p: &Prop, eq: &str, thread: &str) -> String {
     match p {
-        Prop::And(a, b) => format!("{} /\\ {}", show(a), show(b)),
+        Prop::And(a, b) => format!("{} /\\ {}", show(a, eq, thread), show(b, eq, thread)),
         Prop::Compare { left, right, .. } => {
             let term = |t: &Term| match t {
-                Term::Register { thread, name } => format!("{thread}:{name}"),
+                Term::Register { thread: n, name } => format!("{thread}{n}:{name}"),
                 Term::Location(l) => l.clone(),
                 Term::Const(c) => c.to_string(),
             };
-            format!("{}={}", term(left), term(right))
+            format!("{}{eq}{}", term(left), term(right))
         }
         _ => unreachable!("generated conditions are conjunctions of comparisons"),
     }
 }
 
-/// Variant `v` of shape `number` (as [`shapes`] numbers them); `None` past the last shape.
-pub fn variant(number: usize, v: usize) -> Option<Case> {
-    shapes().get(number).map(|shape| case(number, shape, v))
+/// Variant `v` of shape `number` (as [`shapes`] numbers them) in `dialect`; `None` past the
+/// last shape.
+pub fn variant(dialect: Dialect, number: usize, v: usize) -> Option<Case> {
+    shapes().get(number).map(|shape| case(dialect, number, shape, v))
 }
 
-/// The whole family under `plan`, in shape order, then variant order.
-pub fn generate(plan: Plan) -> Vec<Case> {
+/// The whole family in `dialect` under `plan`, in shape order, then variant order.
+pub fn generate(dialect: Dialect, plan: Plan) -> Vec<Case> {
     let mut out = Vec::new();
     for (number, shape) in shapes().iter().enumerate() {
         let variants = if shape.len() == 2 { plan.two_threads } else { plan.three_threads };
         for v in 0..variants {
-            let c = case(number, shape, v);
+            let c = case(dialect, number, shape, v);
             // Two variants may draw the same test; it is kept once.
             if !out.iter().any(|o: &Case| o.name == c.name) {
                 out.push(c);

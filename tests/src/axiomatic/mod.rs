@@ -23,7 +23,8 @@
 //! - [`program`]: a test as data (locations, threads of statements, the final condition);
 //! - [`front`]: a reader of the OpenCL litmus format of `static/examples/litmus`, and
 //!   [`ptx_front`] one of the PTX litmus format of the Dat3M corpus;
-//! - [`family`]: the generated family of small OpenCL tests, as litmus text and as data;
+//! - [`family`]: the generated families of small OpenCL and PTX tests, as litmus text and
+//!   as data;
 //!   [`memories`]: message passing with data and flag in either memory, as litmus text;
 //! - [`execution`]: the candidate executions of a test; [`relation`]: relations over them;
 //! - [`opencl`], [`ptx`]: the consistency predicates.
@@ -44,7 +45,7 @@ pub mod relation;
 
 use std::collections::BTreeSet;
 
-use execution::Coherence;
+pub use execution::Coherence;
 use opencl::Race;
 use program::{Dialect, Outcome, Test};
 
@@ -53,7 +54,7 @@ use program::{Dialect, Outcome, Test};
 pub struct Verdict {
     /// The outcomes of the consistent executions.
     pub outcomes: BTreeSet<Outcome>,
-    /// The worst data race of a consistent execution (OpenCL; always `None` for PTX).
+    /// The worst data race of a consistent execution.
     pub race: Race,
     /// Candidate executions enumerated, and how many of them were consistent.
     pub candidates: u64,
@@ -63,13 +64,19 @@ pub struct Verdict {
 /// Checks `test` under the model of its dialect. With `memory`, outcomes include every
 /// location's final value; otherwise only registers.
 pub fn check(test: &Test, memory: bool) -> Result<Verdict, String> {
-    let mut outcomes = BTreeSet::new();
-    let mut race = Race::None;
-    let mut consistent = 0;
     let coherence = match test.dialect {
         Dialect::OpenCl => Coherence::Total,
         Dialect::Ptx => Coherence::Partial,
     };
+    check_with(test, memory, coherence)
+}
+
+/// Checks `test` as [`check`] does, with coherence orders of the kind `coherence` only: total
+/// ones under PTX leave out what only a partial order allows.
+pub fn check_with(test: &Test, memory: bool, coherence: Coherence) -> Result<Verdict, String> {
+    let mut outcomes = BTreeSet::new();
+    let mut race = Race::None;
+    let mut consistent = 0;
     let candidates = execution::for_each(test, coherence, &mut |x| {
         let ok = match test.dialect {
             Dialect::OpenCl => {
@@ -79,7 +86,13 @@ pub fn check(test: &Test, memory: bool) -> Result<Verdict, String> {
                 }
                 j.consistent
             }
-            Dialect::Ptx => ptx::consistent(x),
+            Dialect::Ptx => {
+                let j = ptx::judge(x);
+                if j.consistent {
+                    race = race.max(j.race);
+                }
+                j.consistent
+            }
         };
         if ok {
             consistent += 1;

@@ -34,8 +34,13 @@
 //!   reads-from and dependencies (data, control) form no cycle. Causality: no read reads from,
 //!   and no read misses, a write that causality orders after it (`(rf | fr); cause` is
 //!   irreflexive).
+//! - **Data races.** Two conflicting accesses (same location, one of them a write) race when
+//!   they are not morally strong and causality orders neither before the other. The model
+//!   gives a racy program no undefined behaviour, only its axioms' outcomes, but the race is
+//!   what the engine must report (its `data-race` finding), so the checker decides it too.
 
 use super::execution::Execution;
+use super::opencl::{Judgement, Race};
 use super::program::{Order, Scope};
 use super::relation::{bit, members, Rel, Set};
 
@@ -43,8 +48,10 @@ use super::relation::{bit, members, Rel, Set};
 /// beside `fence.acq_rel` in both).
 const SC_FENCE_IS_ACQ_REL: bool = true;
 
-/// Whether `x` is consistent under the PTX model.
-pub fn consistent(x: &Execution) -> bool {
+/// Whether `x` is consistent under the PTX model, and its worst data race under some fence-SC
+/// order that makes it consistent: [`Race::NonAtomic`] when a weak access takes part,
+/// [`Race::Atomic`] when both are strong but a scope leaves out the other's thread.
+pub fn judge(x: &Execution) -> Judgement {
     let n = x.len();
     let ev = &x.events;
     let test = x.test;
@@ -87,21 +94,31 @@ pub fn consistent(x: &Execution) -> bool {
     // Checks that do not depend on the fence-SC order.
     let writes = x.writes;
     let strong_pairs = id(writes).seq(&ms).seq(&id(writes)).inter(&x.same_loc);
+    let inconsistent = Judgement { consistent: false, race: Race::None };
     if !strong_pairs.minus(&co.union(&co.inverse())).is_empty() {
-        return false;
+        return inconsistent;
     }
     if !x.rmw.inter(&ms.inter(&fr).seq(&ms.inter(&co))).is_empty() {
-        return false;
+        return inconsistent;
     }
     if !x.rf.union(&x.data).union(&x.ctrl).acyclic() {
-        return false;
+        return inconsistent;
     }
+    // Conflicting accesses of the threads (initial writes conflict with nothing) that are not
+    // morally strong: each races unless causality orders it.
+    let threads = x.set(|e| e.thread.is_some());
+    let conflicting = Rel::product(n, memory & threads, memory & threads)
+        .inter(&x.same_loc)
+        .inter(&Rel::product(n, writes, all).union(&Rel::product(n, all, writes)))
+        .minus(&ms)
+        .no_id();
 
     // Every acyclic orientation of the morally strong pairs of sc fences.
     let pairs: Vec<(usize, usize)> =
         members(sc_fence).flat_map(|a| members(sc_fence).filter(move |&b| b > a).map(move |b| (a, b))).filter(|&(a, b)| ms.has(a, b)).collect();
     assert!(pairs.len() < 20, "too many sc fences");
-    (0u32..(1u32 << pairs.len())).any(|mask| {
+    let mut judgement = inconsistent;
+    for mask in 0u32..(1u32 << pairs.len()) {
         let mut oriented = Rel::empty(n);
         for (k, &(a, b)) in pairs.iter().enumerate() {
             if mask & (1 << k) != 0 {
@@ -112,7 +129,7 @@ pub fn consistent(x: &Execution) -> bool {
         }
         let fence_sc = oriented.plus();
         if !fence_sc.irreflexive() {
-            return false;
+            continue;
         }
         let step = sync.union(&fence_sc).union(&barrier_meet).seq(&po.opt());
         let cause_base = po.opt().seq(&step.plus()).union(&po);
@@ -120,6 +137,17 @@ pub fn consistent(x: &Execution) -> bool {
         let coherence = id(writes).seq(&cause).seq(&id(writes)).inter(&x.same_loc).minus(&co).is_empty();
         let fence_order = id(sc_fence).seq(&cause).seq(&id(sc_fence)).minus(&fence_sc).is_empty();
         let causality = x.rf.union(&fr).seq(&cause).irreflexive();
-        coherence && fence_order && causality
-    })
+        if !(coherence && fence_order && causality) {
+            continue;
+        }
+        judgement.consistent = true;
+        let races = conflicting.minus(&cause).minus(&cause.inverse());
+        for a in 0..n {
+            for b in members(races.row(a)) {
+                let weak = !strong & (bit(a) | bit(b)) != 0;
+                judgement.race = judgement.race.max(if weak { Race::NonAtomic } else { Race::Atomic });
+            }
+        }
+    }
+    judgement
 }

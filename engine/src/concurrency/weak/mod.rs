@@ -52,14 +52,22 @@
 //!   them, a deliberate difference from it.
 //!   Promises are made by the explorer only, never in a single run.
 //!
-//! Under PTX (a CUDA kernel or a PTX litmus test) a `.weak` load is morally strong with
-//! nothing, so reading a write orders nothing after it: it does not move the reader's view
-//! (PTX's SC-per-location and Causality axioms relate only morally strong reads), and the next
-//! load may read an older write.
+//! Under PTX (a CUDA kernel or a PTX litmus test) only an *observation* orders: a read
+//! morally strong with the write it reads (both strong, that is not `.weak`, and each one's
+//! scope including the other's thread; [`morally_strong`]). Any other read (a `.weak` load,
+//! a strong load of a `.weak` write, or of a write whose scope leaves it out or whose own
+//! scope leaves out the writer) does not move the reader's view, so the next load may read an
+//! older write, and it acquires nothing (PTX's SC-per-location, Causality and
+//! synchronisation all go through observation). A `.weak` write publishes nothing either:
+//! PTX's release pattern is a release write or a fence followed by a *strong* write. What
+//! such reads read is still part of what the reader's releases publish (`Agent::observed`),
+//! which keeps promises within the Causality axiom and orders an acquirer's later accesses
+//! after those writes, a little more than the model does.
 //!
 //! What it cannot reach (besides thin air): a work-item has one promise at a time and an
-//! execution two; plain (non-atomic) stores are not promised; PTX `.weak` writes of different
-//! threads that no causality orders are still in one order per location; an update never reads another
+//! execution two; PTX writes of different threads that are not morally strong and that no
+//! causality orders are still in one order per location; an acquirer's accesses after what
+//! a releaser's non-observing reads read (above); an update never reads another
 //! work-item's unkept promise of a release (the release sequence it would continue has no
 //! view yet); and the SC order below.
 //!
@@ -302,6 +310,11 @@ pub struct Message {
     /// Written by a read-modify-write, which follows the write it read immediately: no
     /// later write may be placed between them.
     pub rmw: bool,
+    /// The scope of an atomic write (a strong one, in PTX's words); `None` for a plain or
+    /// `.weak` write and for the initial contents. Under PTX a read is morally strong with the
+    /// write it reads only when both are strong and each one's scope includes the other's
+    /// thread, and only such a read bounds its reader's later reads (`Weak::finish_load`).
+    pub strong: Option<Level>,
     /// While only promised: the agents that read it. A release fence of the promiser within
     /// their scope changes what the write will publish after they read it (see
     /// [`Weak::release_point`]).
@@ -407,10 +420,11 @@ pub struct Agent {
     /// How many acquire fences (and, under PTX, barriers) it passed: whether one came after
     /// it read a promise.
     pub acquires: u32,
-    /// What its PTX `.weak` loads read, which bounds none of its own later loads (see
-    /// `finish_load`) but is part of what it knows: its releases publish it, so that a
-    /// work-item that acquires from it cannot then make a write that read is causally
-    /// before and have the read read it (PTX's Causality axiom, which covers weak reads).
+    /// What its PTX reads that observe nothing read (`.weak` loads, and loads not morally
+    /// strong with their write; see `finish_load`), which bounds none of its own later loads
+    /// but is part of what it knows: its releases publish it, so that a work-item that
+    /// acquires from it cannot then make a write that read is causally before and have the
+    /// read read it (PTX's Causality axiom, which covers every read).
     pub observed: View,
 }
 
@@ -449,7 +463,7 @@ impl Agent {
         }
     }
 
-    /// What its releases publish: its view, and what its `.weak` loads read.
+    /// What its releases publish: its view, and what its reads that observe nothing read.
     fn known(&self) -> std::borrow::Cow<'_, View> {
         if self.observed.0.is_empty() {
             std::borrow::Cow::Borrowed(&self.cur)
@@ -464,8 +478,8 @@ impl Agent {
 /// What a work-item with a promise passes: see [`Weak::release_point`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Point {
-    /// A release fence.
-    Fence,
+    /// A release fence, sequentially consistent or not.
+    Fence { sc: bool },
     /// A barrier its group meets at.
     Barrier,
 }
@@ -742,6 +756,25 @@ impl Ordering {
     }
 }
 
+/// Whether a PTX read of order `ord` is morally strong with the write it reads, a write of
+/// scope `strong` (`None`: a `.weak` write or the initial contents) at scope distance
+/// `distance` from the reader: both strong, each one's scope including the other's thread.
+/// Only then is reading it an observation, which orders the reader's later reads after the
+/// write and carries a synchronisation.
+fn morally_strong(ord: Ordering, strong: Option<Level>, distance: Level) -> bool {
+    ord.atomic && strong.is_some_and(|w| distance <= w && distance <= ord.level)
+}
+
+impl Weak {
+    /// Whether a read of order `ord` at scope distance `distance` from a write of scope
+    /// `strong` takes what the write publishes: always under OpenCL, where the scopes decide
+    /// which of its views it learns (`Published`); under PTX only when it observes the write
+    /// ([`morally_strong`]).
+    fn observes(&self, ord: Ordering, strong: Option<Level>, distance: Level) -> bool {
+        !self.ptx || morally_strong(ord, strong, distance)
+    }
+}
+
 /// Records a stale read. Each is recorded as its event is made, so `Weak::stale` stays in
 /// event order (which `why` searches by).
 fn record_stale(stale: &mut Vec<StaleRead>, read: StaleRead) {
@@ -786,6 +819,15 @@ impl Weak {
         } else {
             Level::System
         }
+    }
+
+    /// Whether a write (`atomic` or not) publishes what the release fences before it in its
+    /// work-item's program ordered. PTX's release pattern is a fence followed by a strong
+    /// write, so a `.weak` write publishes nothing; OpenCL's fence synchronisation also needs
+    /// an atomic write, but a plain one is kept publishing there: an atomic that reads it
+    /// races with it, and the model leaves that execution undefined.
+    fn publishes(&self, atomic: bool) -> bool {
+        atomic || !self.ptx
     }
 
     /// How a release's and an acquire's scopes must relate for them to synchronise: as the
@@ -843,6 +885,7 @@ impl Weak {
                 race_release: None,
                 promised_by: None,
                 rmw: false,
+                strong: None,
                 readers: Vec::new(),
             });
             self.histories.push(h);
@@ -917,7 +960,7 @@ impl Weak {
         let k = latest_ts - ts;
         let h = &self.histories[id as usize];
         let Some(m) = h.message(ts) else { return plain };
-        let (value, published, group, device, promiser) = (m.value, m.published.clone(), m.group, m.device, m.promised_by);
+        let (value, published, group, device, promiser, strong) = (m.value, m.published.clone(), m.group, m.device, m.promised_by, m.strong);
         // A stale write, or a promise (whose write the race detector has not seen yet), brings
         // its own release for the detector.
         let race_release = (k > 0 || m.promised_by.is_some()).then(|| m.race_release.clone());
@@ -939,21 +982,28 @@ impl Weak {
         if promised.is_some_and(|p| ord.acquires() && rule.acquires(p.level.index(), level.index(), ord.level)) {
             self.invalid = true;
         }
+        let observes = self.observes(ord, strong, level);
         let a = &mut self.agents[agent as usize];
         if promised_release && ord.atomic {
             a.tainted = true;
         }
-        // Coherence orders a read before later ones only through a morally strong read (PTX's
-        // SC-per-location and Causality axioms relate `.weak` reads to nothing): a `.weak` load
-        // that read a write leaves the next load free to read an older one. OpenCL's coherence
-        // covers every access of a location.
-        if ord.atomic || !self.ptx {
+        // Coherence orders a read before later ones only when the read is morally strong with
+        // the write it read (PTX's SC-per-location and Causality axioms order by observation,
+        // which is reads-from between morally strong accesses): both strong, each one's scope
+        // including the other's thread. So a `.weak` load, a strong load of a `.weak` write
+        // and one of a write whose scope leaves it out (or whose own scope leaves out the
+        // writer) leave the next load free to read an older write. Its own writes are before
+        // its reads in program order already. OpenCL's coherence covers every access of a
+        // location.
+        if observes {
             a.cur.raise(id, ts);
         } else {
             a.observed.raise(id, ts);
         }
+        // Under PTX only an observation (reads-from between morally strong accesses) carries
+        // a synchronisation.
         if let Some(p) = published {
-            if ord.atomic {
+            if ord.atomic && observes {
                 a.read_published(&p, level, ord, memory_of(&self.spaces, id), rule, &self.spaces);
             }
         }
@@ -982,7 +1032,7 @@ impl Weak {
             let h = &self.histories[id as usize];
             let follows_existing = rmw.is_none_or(|r| h.message(r).is_some_and(|m| m.step <= c.start));
             if promisable && same_size && follows_existing {
-                c.stores.push(Candidate { key, size, value, level: ord.level, release: ord.releases(), rmw: rmw.is_some(), span });
+                c.stores.push(Candidate { key, size, value, level: ord.level, atomic: ord.atomic, release: ord.releases(), rmw: rmw.is_some(), span });
             }
         }
         if let Some(p) = self.agents[agent as usize].promise {
@@ -1029,6 +1079,7 @@ impl Weak {
                 race_release: None,
                 promised_by: None,
                 rmw: false,
+                strong: ord.atomic.then_some(ord.level),
                 readers: Vec::new(),
             });
             return Written { keep: None, ts, latest: true };
@@ -1072,8 +1123,8 @@ impl Weak {
         // A read-modify-write acquires from the write it read and continues its release
         // sequence. So does a later store of the same work-item (OpenCL 2.0, as C11: the
         // release sequence runs on through the releasing thread's own writes).
-        let last = h.messages.get(index.wrapping_sub(1)).map(|m| (m.published.clone(), m.group, m.device, m.agent));
-        let read = if rmw.is_some() { last.clone().map(|(p, g, d, _)| (p, g, d)) } else { None };
+        let last = h.messages.get(index.wrapping_sub(1)).map(|m| (m.published.clone(), m.group, m.device, m.agent, m.strong));
+        let read = if rmw.is_some() { last.clone().map(|(p, g, d, _, strong)| (p, g, d, strong)) } else { None };
         let read_promised = h.messages.get(index.wrapping_sub(1)).and_then(|m| m.promised_by).filter(|&p| p != agent);
         if rmw.is_some() && read_promised.and_then(|p| self.agents.get(p as usize)).and_then(|a| a.promise).is_some_and(|p| p.release) {
             // A read-modify-write of a write that is only promised: allowed for relaxed
@@ -1086,14 +1137,21 @@ impl Weak {
             self.read_promised(agent, id, read_ts, level, true);
         }
         let own_sequence = match &last {
-            Some((Some(p), _, _, a)) if rmw.is_none() && *a == agent && ord.atomic => Some(p.clone()),
+            Some((Some(p), _, _, a, _)) if rmw.is_none() && *a == agent && ord.atomic => Some(p.clone()),
             _ => None,
         };
         let rule = self.inclusion();
-        let distance = read.as_ref().map(|&(_, g, d)| self.level_between(agent, g, d));
+        let publishes = self.publishes(ord.atomic);
+        let distance = read.as_ref().map(|&(_, g, d, _)| self.level_between(agent, g, d));
+        // Under PTX an update continues the release sequence of the write it reads, and
+        // acquires from it, only when its read observes that write (see `morally_strong`).
+        let continued = match (&read, distance) {
+            (Some((Some(p), _, _, strong)), Some(distance)) if self.observes(ord, *strong, distance) => Some(p),
+            _ => None,
+        };
         let a = &mut self.agents[agent as usize];
         let via = memory_of(&self.spaces, id);
-        if let (Some((Some(p), _, _)), Some(distance)) = (&read, distance) {
+        if let (Some(p), Some(distance)) = (continued, distance) {
             a.read_published(p, distance, ord, via, rule, &self.spaces);
         }
         a.cur.raise(id, ts);
@@ -1102,8 +1160,8 @@ impl Weak {
         // what their flags name, when they name this atomic's memory too.
         let spaces = &self.spaces;
         let direct = ord.releases().then(|| a.known().filtered(|loc| memory_of(spaces, loc) == via));
-        let mut published = Published::of_write(&a.released[via], direct.as_ref().map(|d| (d, ord.level)), rule);
-        for prev in read.iter().filter_map(|(p, _, _)| p.as_ref()).chain(own_sequence.iter()) {
+        let mut published = if publishes { Published::of_write(&a.released[via], direct.as_ref().map(|d| (d, ord.level)), rule) } else { Published::default() };
+        for prev in continued.into_iter().chain(own_sequence.iter()) {
             published.join(prev);
         }
         let any = !published.is_empty();
@@ -1121,6 +1179,7 @@ impl Weak {
             race_release: None,
             promised_by: None,
             rmw: rmw.is_some(),
+            strong: ord.atomic.then_some(ord.level),
             readers: Vec::new(),
         };
         let at_end = index == h.messages.len();
@@ -1155,7 +1214,7 @@ impl Weak {
     /// `flags` are its `cl_mem_fence_flags`: it orders local memory, global memory or both.
     pub fn fence(&mut self, agent: u32, ord: Order, level: Level, flags: u64) {
         if ord.releases() {
-            self.release_point(agent, level, Point::Fence);
+            self.release_point(agent, level, Point::Fence { sc: ord == Order::SeqCst });
         }
         let group = self.agent_group[agent as usize];
         let device = self.agent_device[agent as usize];
@@ -1296,13 +1355,20 @@ impl Weak {
     /// OpenCL models.
     fn release_point(&mut self, agent: u32, level: Level, point: Point) {
         let Some(p) = self.agents[agent as usize].promise.as_mut() else { return };
+        if !p.publishes && point == (Point::Fence { sc: false }) {
+            // Its write will publish nothing the fence adds to. An SC fence orders more: PTX's
+            // Causality axiom covers `.weak` accesses, so a reader that read the promise and
+            // passed an SC fence before this one (in the fence-SC order) read a write that
+            // causality orders after its read.
+            return;
+        }
         p.fenced = Some(p.fenced.map_or(level, |f| f.max(level)));
         let (id, ts) = (p.id, p.ts);
         let Weak { histories, agents, invalid, .. } = self;
         let Some(m) = histories[id as usize].message(ts) else { return };
         for reader in m.readers.iter().filter(|r| r.level <= level) {
             match point {
-                Point::Fence => read_before_fence(agents, invalid, *reader),
+                Point::Fence { .. } => read_before_fence(agents, invalid, *reader),
                 Point::Barrier => *invalid = true,
             }
         }

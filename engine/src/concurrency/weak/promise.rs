@@ -20,6 +20,8 @@ pub struct Promise {
     pub release: bool,
     /// The release's scope level.
     pub level: Level,
+    /// Its write publishes what the release fences before it ordered ([`Weak::publishes`]).
+    pub publishes: bool,
     /// What the location held before the promise.
     pub before: u64,
     /// A read-modify-write's: the timestamp of the write it will read, which the promised
@@ -39,6 +41,8 @@ pub struct Candidate {
     pub value: u64,
     /// Scope level of the store.
     pub level: Level,
+    /// An atomic store (PTX: a strong one), not a plain or `.weak` one.
+    pub atomic: bool,
     pub release: bool,
     /// Made by a read-modify-write, of the latest write of its location when the solo run
     /// started (so its promise follows that write).
@@ -84,7 +88,8 @@ impl Weak {
                 let latest = h.messages.last().map_or(u32::MAX, |l| l.event);
                 super::record_stale(&mut self.stale, super::StaleRead { event, read_from: m.event, latest });
             }
-            Some((m.published.clone(), self.level_between(agent, m.group, m.device)))
+            let distance = self.level_between(agent, m.group, m.device);
+            Some((m.published.clone().filter(|_| self.observes(ord, m.strong, distance)), distance))
         });
         let rule = self.inclusion();
         let spaces = &self.spaces;
@@ -100,7 +105,7 @@ impl Weak {
         // not acquire by a fence since, nor afterwards; see `release_point`); a release
         // publishes its view now, and a read-modify-write's release continues the sequence of
         // the write it read.
-        let fenced = (!p.release && p.fenced.is_some()).then(|| {
+        let fenced = (!p.release && p.publishes && p.fenced.is_some()).then(|| {
             let mut published = Published::default();
             for (view, released) in published.views.iter_mut().zip(a.released[via].iter()) {
                 view.clone_from(released);
@@ -139,7 +144,7 @@ impl Weak {
     /// write, which it will read: that place is taken from now on.
     #[allow(clippy::too_many_arguments)]
     pub fn promise(&mut self, agent: u32, c: Candidate, before: u64, event: u32, step: u64, race_release: Option<Box<Release>>) {
-        let Candidate { key, size, value, level, release, rmw, .. } = c;
+        let Candidate { key, size, value, level, atomic, release, rmw, .. } = c;
         let (id, same_size) = self.history(key, size, before);
         if !same_size {
             return;
@@ -152,8 +157,11 @@ impl Weak {
         // read-modify-write reads (the latest, which its promise follows).
         let mut published = Published::default();
         let via = super::memory_of(&self.spaces, id);
-        for (view, released) in published.views.iter_mut().zip(self.agents[agent as usize].released[via].iter()) {
-            view.clone_from(released);
+        let publishes = self.publishes(atomic);
+        if publishes {
+            for (view, released) in published.views.iter_mut().zip(self.agents[agent as usize].released[via].iter()) {
+                view.clone_from(released);
+            }
         }
         // Continuing the sequence of a release that is itself only promised would need its
         // view before it is known: not an execution the model allows.
@@ -161,10 +169,15 @@ impl Weak {
         if rmw && self.histories[id as usize].messages.last().is_some_and(promised_release) {
             self.invalid = true;
         }
-        let h = &mut self.histories[id as usize];
-        if let Some(Some(prev)) = h.messages.last().filter(|m| rmw || m.agent == agent).map(|m| m.published.clone()) {
+        // An update's read is an atomic one of its own scope.
+        let read_as = super::Ordering { atomic: true, order: crate::ir::Order::Relaxed, level };
+        let continues =
+            |m: &Message| publishes && if rmw { self.observes(read_as, m.strong, self.level_between(agent, m.group, m.device)) } else { m.agent == agent };
+        let prev = self.histories[id as usize].messages.last().filter(|m| continues(m)).and_then(|m| m.published.clone());
+        if let Some(prev) = prev {
             published.join(&prev);
         }
+        let h = &mut self.histories[id as usize];
         let after = rmw.then(|| h.latest_ts());
         let read_promise = after.zip(h.messages.last().and_then(|m| m.promised_by));
         // For the race detector too, an update continues the release sequence it reads.
@@ -185,9 +198,10 @@ impl Weak {
             race_release,
             promised_by: Some(agent),
             rmw,
+            strong: atomic.then_some(level),
             readers: Vec::new(),
         });
-        self.agents[agent as usize].promise = Some(Promise { id, ts, value, size, release, level, before, rmw: after, fenced: None });
+        self.agents[agent as usize].promise = Some(Promise { id, ts, value, size, release, level, publishes, before, rmw: after, fenced: None });
         // An update's promise reads the latest write: if that is itself a promise, its reader
         // is noted (see `release_point`).
         if let Some((read, promiser)) = read_promise {

@@ -239,6 +239,63 @@ fn a_ptx_weak_load_does_not_order_later_loads_after_the_write_it_read() {
 }
 
 #[test]
+fn under_ptx_only_a_morally_strong_read_orders_later_loads_after_the_write_it_read() {
+    let rlx_wg = Ordering { level: Level::Group, ..RLX };
+    // (writer's order, reader's order, the agents' groups, whether the reader's next load may
+    // still read the initial 0 under PTX). Morally strong: both strong, each one's scope
+    // including the other's work-item.
+    let cases = [
+        (RLX, RLX, [0, 1], false),
+        (Ordering::PLAIN, RLX, [0, 1], true),
+        (rlx_wg, RLX, [0, 1], true),
+        (RLX, rlx_wg, [0, 1], true),
+        (rlx_wg, rlx_wg, [0, 0], false),
+    ];
+    for (write, read, groups, free) in cases {
+        for ptx in [false, true] {
+            let mut w = model(&groups);
+            w.ptx = ptx;
+            w.store(0, X, 4, 0, 1, st(write), &mut |_| 0);
+            let r = w.load(1, X, 4, read, 0, Some(&mut |_| 0));
+            assert!(!r.stale);
+            let expected = if ptx && free { vec![u64::MAX, 0] } else { vec![u64::MAX] };
+            assert_eq!(readable(&w, 1, X, RLX), expected, "a {write:?} write read by a {read:?} load in groups {groups:?}, ptx {ptx}");
+        }
+    }
+}
+
+#[test]
+fn under_ptx_a_weak_write_after_a_release_fence_publishes_nothing() {
+    // Message passing: x = 1, a release fence, then the flag; an acquire load reads the flag.
+    for (flag, ptx, expected) in [(RLX, true, vec![u64::MAX]), (Ordering::PLAIN, true, vec![u64::MAX, 0]), (Ordering::PLAIN, false, vec![u64::MAX])] {
+        let mut w = model(&[0, 1]);
+        w.ptx = ptx;
+        w.store(0, X, 4, 0, 1, st(RLX), &mut |_| 0);
+        w.fence(0, Order::Release, Level::Device, BOTH_FENCES);
+        w.store(0, Y, 4, 0, 1, st(flag), &mut |_| 0);
+        w.load(1, Y, 4, ACQ, 0, Some(&mut |_| 0));
+        assert_eq!(readable(&w, 1, X, RLX), expected, "a {flag:?} flag, ptx {ptx}");
+    }
+}
+
+#[test]
+fn under_ptx_an_acquire_learns_only_from_a_release_it_observes() {
+    // A release of x's write at device scope, read in another group by an acquire load of
+    // work-group scope (which leaves the writer out) and then an acquire fence of device
+    // scope: the read is no observation, so nothing synchronises.
+    let acq_wg = Ordering { level: Level::Group, ..ACQ };
+    for (read, expected) in [(acq_wg, vec![u64::MAX, 0]), (ACQ, vec![u64::MAX])] {
+        let mut w = model(&[0, 1]);
+        w.ptx = true;
+        w.store(0, X, 4, 0, 1, st(RLX), &mut |_| 0);
+        w.store(0, Y, 4, 0, 1, st(REL), &mut |_| 0);
+        w.load(1, Y, 4, read, 0, Some(&mut |_| 0));
+        w.fence(1, Order::Acquire, Level::Device, BOTH_FENCES);
+        assert_eq!(readable(&w, 1, X, RLX), expected, "read by a {read:?} load");
+    }
+}
+
+#[test]
 fn a_device_release_and_a_work_group_acquire_synchronise_under_ptx_only() {
     // One work-group: each scope includes the other's work-item, but OpenCL's inclusive
     // scopes name the same scope.
@@ -261,7 +318,7 @@ fn promised_and_read(ord: Ordering) -> Weak {
 /// As [`promised_and_read`], with the agents in the work-groups `groups`.
 fn promised_and_read_in(groups: &[u32], ord: Ordering) -> Weak {
     let mut w = model(groups);
-    let c = Candidate { key: X, size: 4, value: 1, level: Level::Device, release: false, rmw: false, span: Default::default() };
+    let c = Candidate { key: X, size: 4, value: 1, level: Level::Device, atomic: true, release: false, rmw: false, span: Default::default() };
     w.promise(0, c, 0, 0, 0, None);
     let r = w.load(1, X, 4, ord, 1, Some(&mut |_| 0));
     assert_eq!(r.value, None, "it reads the promise, the latest write");
@@ -270,6 +327,8 @@ fn promised_and_read_in(groups: &[u32], ord: Ordering) -> Weak {
 }
 
 const GLOBAL_FENCE: u64 = crate::ir::fence::GLOBAL;
+/// Fence flags naming both memories (the tests' locations are in local memory).
+const BOTH_FENCES: u64 = crate::ir::fence::GLOBAL | crate::ir::fence::LOCAL;
 
 #[test]
 fn a_promise_may_pass_a_release_fence_its_reader_never_acquires_by() {
@@ -298,6 +357,31 @@ fn a_promise_passing_a_release_fence_invalidates_readers_that_learned_from_it() 
     let mut w = promised_and_read_in(&[0, 1], ACQ);
     w.fence(0, Order::Release, Level::Group, GLOBAL_FENCE);
     assert!(!w.invalid && !w.agents[1].tainted);
+}
+
+#[test]
+fn under_ptx_a_weak_promise_passes_release_fences_but_not_sc_ones() {
+    // Agent 0 promises a `.weak` x = 1, which agent 1 reads and then passes an SC fence.
+    let promised = |w: &mut Weak| {
+        let c = Candidate { key: X, size: 4, value: 1, level: Level::System, atomic: false, release: false, rmw: false, span: Default::default() };
+        w.promise(0, c, 0, 0, 0, None);
+        w.load(1, X, 4, RLX, 1, Some(&mut |_| 0));
+        w.fence(1, Order::SeqCst, Level::Device, GLOBAL_FENCE);
+    };
+    // Its write publishes nothing a release fence adds, so the reader's acquire learned nothing
+    // of the fence.
+    let mut w = model(&[0, 0]);
+    w.ptx = true;
+    promised(&mut w);
+    w.fence(0, Order::AcqRel, Level::Device, GLOBAL_FENCE);
+    assert!(!w.invalid);
+    // An SC fence of the promiser after the reader's in the fence-SC order: causality orders the
+    // read before the write it read.
+    let mut w = model(&[0, 0]);
+    w.ptx = true;
+    promised(&mut w);
+    w.fence(0, Order::SeqCst, Level::Device, GLOBAL_FENCE);
+    assert!(w.invalid);
 }
 
 #[test]
