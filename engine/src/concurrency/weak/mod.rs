@@ -42,7 +42,11 @@
 //!   fence's view, and a reader within the scope that read the promise before may not learn
 //!   what the write published by an acquire fence from then on (it has not, so it must not
 //!   have: an update or acquire that read it, or an acquire fence of the reader since, makes
-//!   the execution invalid). Beyond the fence's scope
+//!   the execution invalid). Under PTX a reader that did not observe the write (a `.weak`
+//!   read, see below) learns nothing by its fences either, so the promiser's release fences
+//!   leave it be; only a `fence.sc` of the promiser after an SC fence the reader passed since
+//!   its read invalidates the execution (the fence-SC order would put the read in the write's
+//!   causal past). Beyond the fence's scope
 //!   nothing changes, which is what a fence of too narrow a scope (`__threadfence_block`
 //!   across blocks, a work-group fence across groups) means in both models. Because every
 //!   promised value comes out of a
@@ -332,6 +336,11 @@ pub struct PromiseReader {
     pub binding: bool,
     /// How many acquire fences it had passed when it read it.
     pub acquires: u32,
+    /// Its read observed the write (always under OpenCL; under PTX when morally strong with
+    /// it, [`morally_strong`]). A read that observed nothing learns nothing by a later fence.
+    pub observes: bool,
+    /// How many SC fences it had passed when it read it.
+    pub sc_fences: u32,
 }
 
 /// The writes of one location.
@@ -420,6 +429,8 @@ pub struct Agent {
     /// How many acquire fences (and, under PTX, barriers) it passed: whether one came after
     /// it read a promise.
     pub acquires: u32,
+    /// How many sequentially consistent fences it passed.
+    pub sc_fences: u32,
     /// What its PTX reads that observe nothing read (`.weak` loads, and loads not morally
     /// strong with their write; see `finish_load`), which bounds none of its own later loads
     /// but is part of what it knows: its releases publish it, so that a work-item that
@@ -428,7 +439,7 @@ pub struct Agent {
     pub observed: View,
 }
 
-clone_fields!(Agent { cur, pending, released, promise, tainted, acquires, observed });
+clone_fields!(Agent { cur, pending, released, promise, tainted, acquires, sc_fences, observed });
 
 impl Agent {
     /// An atomic read of an object in memory `via` read a write that published `view` at the
@@ -484,10 +495,19 @@ enum Point {
     Barrier,
 }
 
-/// `reader` read a promise whose promiser then passed a release fence within its scope:
-/// see [`Weak::release_point`].
-fn read_before_fence(agents: &mut [Agent], invalid: &mut bool, reader: PromiseReader) {
+/// `reader` read a promise whose promiser then passed a release fence within its scope
+/// (`sc`: a sequentially consistent one): see [`Weak::release_point`].
+fn read_before_fence(agents: &mut [Agent], invalid: &mut bool, reader: PromiseReader, sc: bool) {
     let Some(a) = agents.get_mut(reader.agent as usize) else { return };
+    if !reader.observes {
+        // A PTX read that observed nothing learns nothing by a fence. Only an SC fence it
+        // passed since, before this one in the fence-SC order, puts the read in the causal past
+        // of the write it read.
+        if sc && a.sc_fences != reader.sc_fences {
+            *invalid = true;
+        }
+        return;
+    }
     if reader.binding || a.acquires != reader.acquires {
         *invalid = true;
     } else {
@@ -975,14 +995,14 @@ impl Weak {
         // it would close a cycle, and so would a later acquire fence of the reader. (Beyond its
         // scope it publishes only what its fences did, known when it was promised.)
         let level = self.level_between(agent, group, device);
-        self.read_promised(agent, id, ts, level, ord.acquires());
+        let observes = self.observes(ord, strong, level);
+        self.read_promised(agent, id, ts, level, ord.acquires() && observes, observes);
         let rule = self.inclusion();
         let promised = promiser.and_then(|p| self.agents.get(p as usize)).and_then(|a| a.promise).filter(|p| p.release && p.ts == ts && level <= p.level);
         let promised_release = promised.is_some();
         if promised.is_some_and(|p| ord.acquires() && rule.acquires(p.level.index(), level.index(), ord.level)) {
             self.invalid = true;
         }
-        let observes = self.observes(ord, strong, level);
         let a = &mut self.agents[agent as usize];
         if promised_release && ord.atomic {
             a.tainted = true;
@@ -1134,7 +1154,7 @@ impl Weak {
         }
         if let (Some(_), Some(promiser)) = (rmw, read_promised) {
             let (read_ts, level) = (h.messages[index - 1].ts, self.level_of(agent, promiser));
-            self.read_promised(agent, id, read_ts, level, true);
+            self.read_promised(agent, id, read_ts, level, true, true);
         }
         let own_sequence = match &last {
             Some((Some(p), _, _, a, _)) if rmw.is_none() && *a == agent && ord.atomic => Some(p.clone()),
@@ -1240,6 +1260,7 @@ impl Weak {
             }
         }
         if ord == Order::SeqCst {
+            a.sc_fences += 1;
             // Every seq_cst write made so far precedes this fence in the SC order, so what
             // comes after the fence reads that write or a later one (the fence rule of C11
             // and OpenCL 2.0 for an SC write before an SC fence).
@@ -1368,7 +1389,7 @@ impl Weak {
         let Some(m) = histories[id as usize].message(ts) else { return };
         for reader in m.readers.iter().filter(|r| r.level <= level) {
             match point {
-                Point::Fence { .. } => read_before_fence(agents, invalid, *reader),
+                Point::Fence { sc } => read_before_fence(agents, invalid, *reader, sc),
                 Point::Barrier => *invalid = true,
             }
         }
@@ -1379,15 +1400,16 @@ impl Weak {
     /// reader is noted, and if its promiser has passed a release fence of that scope since
     /// it promised it, the reader is one that read it before the fence (see
     /// [`Weak::release_point`]).
-    fn read_promised(&mut self, agent: u32, id: u32, ts: u32, level: Level, binding: bool) {
+    fn read_promised(&mut self, agent: u32, id: u32, ts: u32, level: Level, binding: bool, observes: bool) {
         let Weak { histories, agents, invalid, .. } = self;
         let Some(m) = histories[id as usize].message_mut(ts) else { return };
         let Some(promiser) = m.promised_by.filter(|&p| p != agent) else { return };
-        let reader = PromiseReader { agent, level, binding, acquires: agents[agent as usize].acquires };
+        let reader = PromiseReader { agent, level, binding, acquires: agents[agent as usize].acquires, observes, sc_fences: agents[agent as usize].sc_fences };
         m.readers.push(reader);
         let fenced = agents.get(promiser as usize).and_then(|a| a.promise).filter(|p| p.ts == ts).and_then(|p| p.fenced);
         if fenced.is_some_and(|f| level <= f) {
-            read_before_fence(agents, invalid, reader);
+            // A fence before the read orders nothing against it in the fence-SC order.
+            read_before_fence(agents, invalid, reader, false);
         }
     }
 

@@ -206,7 +206,7 @@ impl Weak {
         // is noted (see `release_point`).
         if let Some((read, promiser)) = read_promise {
             let level = self.level_of(agent, promiser);
-            self.read_promised(agent, id, read, level, true);
+            self.read_promised(agent, id, read, level, true, true);
         }
         self.promises_made += 1;
     }

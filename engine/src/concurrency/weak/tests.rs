@@ -385,6 +385,26 @@ fn under_ptx_a_weak_promise_passes_release_fences_but_not_sc_ones() {
 }
 
 #[test]
+fn under_ptx_a_reader_that_observed_nothing_learns_nothing_by_its_fence() {
+    // Agent 0 promises a relaxed x = 1, which agent 1 reads with a plain (`.weak`) load and
+    // then passes an acquire fence (`.sc`: an SC one); agent 0 then passes a release fence.
+    for (ptx, reader_sc, promiser_sc, invalid) in
+        [(false, false, false, true), (true, false, false, false), (true, false, true, false), (true, true, false, false), (true, true, true, true)]
+    {
+        let mut w = model(&[0, 0]);
+        w.ptx = ptx;
+        let c = Candidate { key: X, size: 4, value: 1, level: Level::Device, atomic: true, release: false, rmw: false, span: Default::default() };
+        w.promise(0, c, 0, 0, 0, None);
+        w.load(1, X, 4, Ordering::PLAIN, 1, Some(&mut |_| 0));
+        let order = |sc| if sc { Order::SeqCst } else { Order::AcqRel };
+        w.fence(1, order(reader_sc), Level::Device, GLOBAL_FENCE);
+        w.fence(0, order(promiser_sc), Level::Device, GLOBAL_FENCE);
+        assert_eq!(w.invalid, invalid, "ptx {ptx}, the reader's fence sc {reader_sc}, the promiser's sc {promiser_sc}");
+        assert!(!w.agents[1].tainted || !ptx, "a PTX reader that observed nothing may still acquire");
+    }
+}
+
+#[test]
 fn a_promise_read_in_its_group_may_not_pass_a_barrier() {
     // The barrier orders the read before the write it read, acquire or not.
     let mut w = promised_and_read(RLX);
